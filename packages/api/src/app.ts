@@ -1,0 +1,52 @@
+import type { IncomingMessage } from "node:http";
+import express, { type Express } from "express";
+import swaggerUi from "swagger-ui-express";
+import type { AppContext } from "./context.ts";
+import { ApiRouter } from "./http/api-router.ts";
+import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
+import { Metrics } from "./http/metrics.ts";
+import { createRegistry, openApiDocument } from "./http/openapi.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { boardRoutes } from "./routes/board.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { queueRoutes } from "./routes/queue.ts";
+
+/** The raw request body, kept for payload hashes and signature checks. */
+export type RawBodyRequest = IncomingMessage & { rawBody?: Buffer };
+
+export function createApp(ctx: AppContext): Express {
+  const { config } = ctx;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.TRUST_PROXY);
+
+  const metrics = new Metrics(ctx);
+  app.use(metrics.middleware());
+  app.use(healthRoutes(ctx, metrics));
+  app.use(boardRoutes(ctx));
+
+  app.use(
+    express.json({
+      limit: config.BODY_LIMIT,
+      verify: (req: RawBodyRequest, _res, buffer) => {
+        req.rawBody = buffer;
+      },
+    }),
+  );
+
+  const registry = createRegistry();
+  const api = new ApiRouter(ctx, registry, config.API_ROOT);
+  authRoutes(api, ctx);
+  queueRoutes(api, ctx);
+  app.use(config.API_ROOT || "/", api.router);
+
+  const document = openApiDocument(registry, config.PUBLIC_URL);
+  app.get("/openapi.json", (_req, res) => {
+    res.json(document);
+  });
+  app.use("/docs", swaggerUi.serve, swaggerUi.setup(undefined, { swaggerUrl: "/openapi.json", customSiteTitle: "Middleware API" }));
+
+  app.use(notFoundHandler());
+  app.use(errorHandler(ctx.logger));
+  return app;
+}

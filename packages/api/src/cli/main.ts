@@ -1,0 +1,62 @@
+// `pnpm cli <command> [--options]`: operator bootstrap commands. Each prints one line of JSON.
+import { parseArgs } from "node:util";
+import { AppError, createPrisma, getConfigOrExit, type PrismaClient } from "@mw/shared";
+import { userCommands } from "./users.ts";
+
+export interface Command {
+  summary: string;
+  options: Record<string, { type: "string" | "boolean"; required?: boolean; description: string }>;
+  run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>): Promise<unknown>;
+}
+
+const COMMANDS: Record<string, Command> = { ...userCommands };
+
+function usage(): string {
+  const lines = ["usage: pnpm cli <command> [options]", ""];
+  for (const [name, command] of Object.entries(COMMANDS)) {
+    lines.push(`  ${name}  ${command.summary}`);
+    for (const [option, spec] of Object.entries(command.options)) {
+      lines.push(`      --${option}${spec.type === "string" ? " VALUE" : ""}  ${spec.description}${spec.required ? " (required)" : ""}`);
+    }
+  }
+  return lines.join("\n");
+}
+
+async function main(): Promise<number> {
+  const [name, ...rest] = process.argv.slice(2);
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    console.error(name && name !== "--help" ? `unknown command "${name}"\n\n${usage()}` : usage());
+    return name === "--help" ? 0 : 64;
+  }
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: rest,
+      options: Object.fromEntries(Object.entries(command.options).map(([key, spec]) => [key, { type: spec.type }])),
+      strict: true,
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${usage()}`);
+    return 64;
+  }
+  const missing = Object.entries(command.options).filter(([key, spec]) => spec.required && values[key] === undefined);
+  if (missing.length) {
+    console.error(`missing --${missing.map(([key]) => key).join(", --")}\n\n${usage()}`);
+    return 64;
+  }
+  const config = getConfigOrExit();
+  const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 2 });
+  try {
+    console.log(JSON.stringify(await command.run(prisma, values)));
+    return 0;
+  } catch (error) {
+    const message = error instanceof AppError || error instanceof Error ? error.message : String(error);
+    console.error(JSON.stringify({ error: message }));
+    return 1;
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
+process.exitCode = await main();

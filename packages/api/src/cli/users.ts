@@ -1,0 +1,85 @@
+import { text } from "node:stream/consumers";
+import {
+  AppError,
+  createAppPasswordFor,
+  createUser,
+  parseCapabilities,
+  randomToken,
+  revokeAppPassword,
+  setLoginPassword,
+} from "@mw/shared";
+import type { Command } from "./main.ts";
+
+function capabilitiesOf(value: string | boolean | undefined) {
+  try {
+    return parseCapabilities(String(value));
+  } catch (error) {
+    throw new AppError(400, "rest_invalid_param", (error as Error).message);
+  }
+}
+
+/** A password from stdin (piped, never on the command line where `ps` shows it) or a generated one. */
+async function passwordFrom(values: Record<string, string | boolean | undefined>): Promise<{ password: string; generated: boolean }> {
+  if (values.stdin) return { password: (await text(process.stdin)).replace(/\r?\n$/, ""), generated: false };
+  return { password: randomToken(18), generated: true };
+}
+
+export const userCommands: Record<string, Command> = {
+  "user:create": {
+    summary: "create a user; prints its application password once",
+    options: {
+      login: { type: "string", required: true, description: "login name" },
+      capabilities: { type: "string", required: true, description: "comma-separated: manage_middleware, manage_options, staff" },
+      name: { type: "string", description: "name of the first application password (default cli)" },
+    },
+    async run(prisma, values) {
+      const user = await createUser(prisma, {
+        login: String(values.login),
+        capabilities: capabilitiesOf(values.capabilities),
+        appPasswordName: values.name ? String(values.name) : undefined,
+      });
+      return { id: user.id, login: user.login, capabilities: user.capabilities, application_password: user.application_password };
+    },
+  },
+  "user:password": {
+    summary: "set the login password used by POST /auth/login (generated and printed once, or read from stdin)",
+    options: {
+      login: { type: "string", required: true, description: "login name" },
+      stdin: { type: "boolean", description: "read the password from standard input instead of generating one" },
+    },
+    async run(prisma, values) {
+      const { password, generated } = await passwordFrom(values);
+      await setLoginPassword(prisma, String(values.login), password);
+      return generated ? { login: values.login, password } : { login: values.login, success: true };
+    },
+  },
+  "user:app-password": {
+    summary: "issue another application password; printed once",
+    options: {
+      login: { type: "string", required: true, description: "login name" },
+      name: { type: "string", required: true, description: "what the password is for" },
+    },
+    async run(prisma, values) {
+      const issued = await createAppPasswordFor(prisma, String(values.login), String(values.name));
+      return { login: values.login, ...issued };
+    },
+  },
+  "user:revoke-app-password": {
+    summary: "revoke application passwords by id or by name; effective on the next request",
+    options: {
+      login: { type: "string", required: true, description: "login name" },
+      id: { type: "string", description: "application password id" },
+      name: { type: "string", description: "application password name" },
+    },
+    async run(prisma, values) {
+      if ((values.id === undefined) === (values.name === undefined)) {
+        throw new AppError(400, "rest_invalid_param", "give exactly one of --id or --name");
+      }
+      const id = values.id === undefined ? undefined : Number(values.id);
+      if (id !== undefined && !Number.isInteger(id)) throw new AppError(400, "rest_invalid_param", "--id must be an integer");
+      const revoked = await revokeAppPassword(prisma, String(values.login), { id, name: values.name as string | undefined });
+      if (revoked === 0) throw new AppError(404, "rest_not_found", "no active application password matched");
+      return { login: values.login, revoked };
+    },
+  },
+};

@@ -1,0 +1,107 @@
+import express, { type Request, type Response, type Router } from "express";
+import type { OpenAPIRegistry, RouteConfig } from "@asteasolutions/zod-to-openapi";
+import type { Capability } from "@mw/shared";
+import type { z } from "zod";
+import { requireCapability } from "../auth/authenticate.ts";
+import type { AppContext } from "../context.ts";
+import { errorBody } from "./openapi.ts";
+import { parseOrThrow } from "./validation.ts";
+
+type Schema = z.ZodType | undefined;
+type Parsed<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
+
+export type Access = "public" | "authenticated" | Capability;
+
+export interface RouteDefinition<P extends Schema, Q extends Schema, B extends Schema> {
+  method: "get" | "post" | "put" | "patch" | "delete";
+  /** Express path relative to the router's mount point, e.g. `/sites/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Status of a successful answer (default 200). */
+  status?: number;
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  handler: (
+    input: { params: Parsed<P>; query: Parsed<Q>; body: Parsed<B> },
+    req: Request,
+    res: Response,
+  ) => unknown | Promise<unknown>;
+}
+
+const ERROR_RESPONSES: Record<Access | "validated", Record<number, string>> = {
+  public: {},
+  authenticated: { 401: "Not authenticated" },
+  manage_middleware: { 401: "Not authenticated", 403: "Missing capability" },
+  manage_options: { 401: "Not authenticated", 403: "Missing capability" },
+  staff: { 401: "Not authenticated", 403: "Missing capability" },
+  validated: { 400: "Invalid or missing parameter" },
+};
+
+function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, "{$1}");
+}
+
+/**
+ * Declares a route once: the same zod schemas validate the request and
+ * describe it in the OpenAPI document, so the two cannot disagree.
+ */
+export class ApiRouter {
+  readonly router: Router = express.Router();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly registry: OpenAPIRegistry,
+    private readonly mountPath: string,
+  ) {}
+
+  route<P extends Schema = undefined, Q extends Schema = undefined, B extends Schema = undefined>(
+    def: RouteDefinition<P, Q, B>,
+  ): void {
+    this.document(def);
+    const handlers: express.RequestHandler[] = [];
+    if (def.access !== "public") {
+      handlers.push(requireCapability(this.ctx, def.access === "authenticated" ? null : def.access));
+    }
+    handlers.push(async (req, res) => {
+      const input = {
+        params: (def.params ? parseOrThrow(def.params, req.params) : undefined) as Parsed<P>,
+        query: (def.query ? parseOrThrow(def.query, req.query) : undefined) as Parsed<Q>,
+        body: (def.body ? parseOrThrow(def.body, req.body ?? {}) : undefined) as Parsed<B>,
+      };
+      const result = await def.handler(input, req, res);
+      if (!res.headersSent && result !== undefined) res.status(def.status ?? 200).json(result);
+    });
+    this.router[def.method](def.path, ...handlers);
+  }
+
+  private document(def: RouteDefinition<Schema, Schema, Schema>): void {
+    const responses: RouteConfig["responses"] = {};
+    for (const [status, response] of Object.entries(def.responses)) {
+      responses[status] = response.schema
+        ? { description: response.description, content: { "application/json": { schema: response.schema } } }
+        : { description: response.description };
+    }
+    const errorsFor = { ...ERROR_RESPONSES[def.access], ...(def.params || def.query || def.body ? ERROR_RESPONSES.validated : {}) };
+    for (const [status, description] of Object.entries(errorsFor)) {
+      responses[status] ??= { description, content: { "application/json": { schema: errorBody } } };
+    }
+    this.registry.registerPath({
+      method: def.method,
+      path: openApiPath(`${this.mountPath}${def.path}`),
+      summary: def.summary,
+      tags: [def.tag],
+      security: def.access === "public" ? [] : [{ basicAuth: [] }, { sessionNonce: [] }],
+      request: {
+        // Path and query parameters are always objects; zod-to-openapi documents each member.
+        params: def.params as z.ZodObject | undefined,
+        query: def.query as z.ZodObject | undefined,
+        body: def.body ? { content: { "application/json": { schema: def.body } } } : undefined,
+      },
+      responses,
+    });
+  }
+}

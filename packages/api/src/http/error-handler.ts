@@ -1,0 +1,59 @@
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import { AppError, errors, type Logger } from "@mw/shared";
+
+type Shape = "rest" | "ajax" | "image";
+
+/** Which error shape a request gets is decided by where it was mounted. */
+function shapeFor(url: string): Shape {
+  if (url.startsWith("/admin-ajax") || url.startsWith("/scp/ajax.php")) return "ajax";
+  if (url === "/api" || url.startsWith("/api/") || url.startsWith("/api?")) return "image";
+  return "rest";
+}
+
+/** body-parser errors carry `type`; map them to the REST codes of the design. */
+function fromParserError(error: { type?: string; status?: number }): AppError | null {
+  if (error.type === "entity.parse.failed") return new AppError(400, "rest_invalid_json", "Invalid JSON body passed.");
+  if (error.type === "entity.too.large") return new AppError(413, "rest_payload_too_large", "Request body is larger than the limit.");
+  if (error.type === "encoding.unsupported" || error.type === "charset.unsupported") {
+    return new AppError(415, "rest_unsupported_encoding", "Unsupported request body encoding.");
+  }
+  if (typeof error.status === "number" && error.status >= 400 && error.status < 500 && error.type) {
+    return new AppError(error.status, "rest_bad_request", "Malformed request.");
+  }
+  return null;
+}
+
+export function notFoundHandler(): RequestHandler {
+  return (_req, _res, next) => next(errors.noRoute());
+}
+
+/** The one error handler: renders every failure in its route family's shape, never leaking a stack. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    const known = error instanceof AppError ? error : fromParserError(error as { type?: string });
+    const appError = known ?? new AppError(500, "rest_internal_error", "An unexpected error occurred.");
+    if (!known) {
+      logger.error("unhandled error", { method: req.method, url: req.originalUrl, error });
+    } else if (appError.status >= 500) {
+      logger.error(appError.message, { method: req.method, url: req.originalUrl, code: appError.code, cause: appError.cause });
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (appError.status === 401 && appError.code === "rest_forbidden") {
+      res.set("WWW-Authenticate", 'Basic realm="Middleware", charset="UTF-8"');
+    }
+    res.status(appError.status);
+    switch (shapeFor(req.originalUrl)) {
+      case "ajax":
+        res.json({ success: false, data: appError.message });
+        break;
+      case "image":
+        res.json({ error: appError.message });
+        break;
+      default:
+        res.json({ code: appError.code, message: appError.message, data: { status: appError.status, ...appError.data } });
+    }
+  };
+}

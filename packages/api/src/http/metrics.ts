@@ -1,0 +1,54 @@
+import type { RequestHandler } from "express";
+import client from "prom-client";
+import { QUEUE_NAMES, renderJobDurations } from "@mw/shared";
+import type { AppContext } from "../context.ts";
+
+const JOB_STATES = ["waiting", "active", "delayed", "prioritized", "waiting-children", "completed", "failed"] as const;
+
+/** Prometheus metrics of the API process plus the queue state every scrape reads from Redis. */
+export class Metrics {
+  readonly registry = new client.Registry();
+  private readonly httpDuration: client.Histogram<"method" | "route" | "status">;
+
+  constructor(private readonly ctx: AppContext) {
+    client.collectDefaultMetrics({ register: this.registry, prefix: "mw_" });
+    this.httpDuration = new client.Histogram({
+      name: "mw_http_request_duration_seconds",
+      help: "HTTP request duration by method, route pattern and status.",
+      labelNames: ["method", "route", "status"],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [this.registry],
+    });
+    const queues = ctx.queues;
+    new client.Gauge({
+      name: "mw_jobs",
+      help: "Jobs by queue and state.",
+      labelNames: ["queue", "state"],
+      registers: [this.registry],
+      async collect() {
+        const counts = await Promise.all(QUEUE_NAMES.map((name) => queues.get(name).getJobCounts(...JOB_STATES)));
+        this.reset();
+        QUEUE_NAMES.forEach((queue, i) => {
+          for (const state of JOB_STATES) this.set({ queue, state }, counts[i]?.[state] ?? 0);
+        });
+      },
+    });
+  }
+
+  /** Times every request; the route label is the matched pattern, never the raw URL (bounded cardinality). */
+  middleware(): RequestHandler {
+    return (req, res, next) => {
+      const end = this.httpDuration.startTimer();
+      res.on("finish", () => {
+        const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : "unmatched";
+        end({ method: req.method, route, status: String(res.statusCode) });
+      });
+      next();
+    };
+  }
+
+  async render(): Promise<string> {
+    const own = await this.registry.metrics();
+    return own + (await renderJobDurations(this.ctx.redis, this.ctx.config.QUEUE_PREFIX));
+  }
+}

@@ -1,0 +1,42 @@
+import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
+import { VERSION } from "@mw/shared";
+import { z } from "zod";
+
+extendZodWithOpenApi(z);
+
+export const errorBody = z
+  .object({
+    code: z.string(),
+    message: z.string(),
+    data: z.object({ status: z.number().int() }).loose(),
+  })
+  .openapi("Error");
+
+export function createRegistry(): OpenAPIRegistry {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent("securitySchemes", "basicAuth", {
+    type: "http",
+    scheme: "basic",
+    description: "User login and an application password (`pnpm cli user:create`).",
+  });
+  registry.registerComponent("securitySchemes", "sessionNonce", {
+    type: "apiKey",
+    in: "header",
+    name: "X-Nonce",
+    description: "Session cookie from POST /auth/login plus the nonce it returned.",
+  });
+  registry.register("Error", errorBody);
+  return registry;
+}
+
+export function openApiDocument(registry: OpenAPIRegistry, serverUrl?: string) {
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Order & operations platform",
+      version: VERSION,
+      description: "Commerce middleware and management platform REST interfaces. Errors: `{code, message, data: {status}}`.",
+    },
+    servers: serverUrl ? [{ url: serverUrl }] : undefined,
+  });
+}

@@ -1,0 +1,23 @@
+import type { AddressInfo } from "node:net";
+import { createServices, getConfigOrExit, onShutdown } from "@mw/shared";
+import { createApp } from "./app.ts";
+import { withSessions } from "./context.ts";
+
+const config = getConfigOrExit();
+const ctx = withSessions(createServices(config, "api"));
+const server = createApp(ctx).listen(config.PORT, config.HOST, () => {
+  const { port } = server.address() as AddressInfo;
+  ctx.logger.info("api listening", { port, api_root: config.API_ROOT });
+});
+server.on("error", (error) => {
+  ctx.logger.error("api server failed", { error });
+  process.exit(1);
+});
+
+onShutdown(ctx.logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  await ctx.close();
+});

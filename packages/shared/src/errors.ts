@@ -1,0 +1,38 @@
+/**
+ * The one error type of the platform. The HTTP error handler renders it in the
+ * shape the route family expects (REST, admin AJAX, image API); workers record
+ * its message as the job's failure reason.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Extra members of the REST `data` object, beside `status`. */
+    readonly data: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "AppError";
+  }
+
+  /** A failure that retrying will not fix (bad payload, missing account): workers stop retrying it. */
+  permanent = false;
+
+  static permanent(message: string, code = "permanent_failure"): AppError {
+    const error = new AppError(500, code, message);
+    error.permanent = true;
+    return error;
+  }
+}
+
+export const errors = {
+  forbidden: (message = "Sorry, you are not allowed to do that.") => new AppError(403, "rest_forbidden", message),
+  unauthorized: (message = "Authentication required.") => new AppError(401, "rest_forbidden", message),
+  notFound: (message = "Resource not found.") => new AppError(404, "rest_not_found", message),
+  invalidParam: (param: string, message: string) =>
+    new AppError(400, "rest_invalid_param", `Invalid parameter(s): ${param}`, { params: { [param]: message } }),
+  missingParam: (param: string) =>
+    new AppError(400, "rest_missing_callback_param", `Missing parameter(s): ${param}`, { params: [param] }),
+  noRoute: () => new AppError(404, "rest_no_route", "No route was found matching the URL and request method."),
+};

@@ -1,0 +1,9 @@
+import type { Capability } from "./capabilities.ts";
+
+/** Who is making a request, however they proved it. */
+export interface Principal {
+  userId: number;
+  login: string;
+  capabilities: Capability[];
+  via: "application_password" | "session";
+}

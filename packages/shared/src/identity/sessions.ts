@@ -1,0 +1,40 @@
+import type { Redis } from "ioredis";
+import { randomToken, sha256Hex } from "../crypto.ts";
+
+export interface SessionRecord {
+  userId: number;
+  nonce: string;
+}
+
+/**
+ * Login sessions live in Redis under the SHA-256 of the cookie value, so a
+ * Redis dump does not hand out live cookies. Each session has one nonce, sent
+ * back by the client as `X-Nonce` (or the AJAX `nonce` field).
+ */
+export class SessionStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  private key(sessionId: string): string {
+    return `${this.prefix}:session:${sha256Hex(sessionId)}`;
+  }
+
+  async create(userId: number): Promise<{ sessionId: string; nonce: string }> {
+    const sessionId = randomToken(32);
+    const nonce = randomToken(16);
+    await this.redis.set(this.key(sessionId), JSON.stringify({ userId, nonce } satisfies SessionRecord), "EX", this.ttlSeconds);
+    return { sessionId, nonce };
+  }
+
+  async get(sessionId: string): Promise<SessionRecord | null> {
+    const raw = await this.redis.get(this.key(sessionId));
+    return raw ? (JSON.parse(raw) as SessionRecord) : null;
+  }
+
+  async destroy(sessionId: string): Promise<void> {
+    await this.redis.del(this.key(sessionId));
+  }
+}

@@ -1,0 +1,125 @@
+import { hashPassword, randomToken, sha256Hex, safeEqual, verifyPassword } from "../crypto.ts";
+import { isUniqueViolation, type PrismaClient } from "../db.ts";
+import { AppError } from "../errors.ts";
+import { parseCapabilities, type Capability } from "./capabilities.ts";
+import type { Principal } from "./principal.ts";
+
+/**
+ * Application passwords look like `<lookup 16>.<secret 43>`. The lookup part
+ * finds the row; the secret has 256 bits of entropy, so a SHA-256 of it is as
+ * safe as a slow KDF and keeps Basic authentication cheap on every request.
+ */
+const APP_PASSWORD = /^([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$/;
+
+export interface IssuedAppPassword {
+  id: number;
+  name: string;
+  application_password: string;
+}
+
+function toPrincipal(user: { id: number; login: string; capabilities: string }, via: Principal["via"]): Principal {
+  return { userId: user.id, login: user.login, capabilities: parseCapabilities(user.capabilities), via };
+}
+
+async function findUser(prisma: PrismaClient, login: string) {
+  const user = await prisma.user.findUnique({ where: { login } });
+  if (!user) throw new AppError(404, "rest_user_invalid_login", `no user with login "${login}"`);
+  return user;
+}
+
+function newAppPassword(name: string) {
+  const lookup = randomToken(12);
+  const secret = randomToken(32);
+  return { row: { name, lookup_id: lookup, secret_hash: sha256Hex(secret) }, plain: `${lookup}.${secret}` };
+}
+
+export async function issueAppPassword(prisma: PrismaClient, userId: number, name: string): Promise<IssuedAppPassword> {
+  const issued = newAppPassword(name);
+  const row = await prisma.applicationPassword.create({ data: { ...issued.row, user_id: userId } });
+  return { id: row.id, name: row.name, application_password: issued.plain };
+}
+
+/** Creates the user and its first application password in one statement: both or neither. */
+export async function createUser(
+  prisma: PrismaClient,
+  input: { login: string; capabilities: Capability[]; password?: string; appPasswordName?: string },
+): Promise<{ id: number; login: string; capabilities: Capability[] } & IssuedAppPassword> {
+  if (!/^[A-Za-z0-9._@-]{1,60}$/.test(input.login)) {
+    throw new AppError(400, "rest_invalid_param", "login must be 1-60 letters, digits or . _ @ -");
+  }
+  const issued = newAppPassword(input.appPasswordName ?? "cli");
+  try {
+    const user = await prisma.user.create({
+      data: {
+        login: input.login,
+        capabilities: input.capabilities.join(","),
+        password_hash: input.password ? await hashPassword(input.password) : null,
+        app_passwords: { create: issued.row },
+      },
+      include: { app_passwords: true },
+    });
+    const appPassword = user.app_passwords[0]!;
+    return {
+      id: user.id,
+      login: user.login,
+      capabilities: input.capabilities,
+      name: appPassword.name,
+      application_password: issued.plain,
+    };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError(409, "rest_user_exists", `a user with login "${input.login}" already exists`);
+    throw error;
+  }
+}
+
+export async function setLoginPassword(prisma: PrismaClient, login: string, password: string): Promise<void> {
+  if (password.length < 12) throw new AppError(400, "rest_invalid_param", "password must be at least 12 characters");
+  const user = await findUser(prisma, login);
+  await prisma.user.update({ where: { id: user.id }, data: { password_hash: await hashPassword(password) } });
+}
+
+export async function createAppPasswordFor(prisma: PrismaClient, login: string, name: string): Promise<IssuedAppPassword> {
+  const user = await findUser(prisma, login);
+  return issueAppPassword(prisma, user.id, name);
+}
+
+/** Revokes by id or by name; revocation takes effect on the next request (nothing caches it). */
+export async function revokeAppPassword(
+  prisma: PrismaClient,
+  login: string,
+  which: { id?: number; name?: string },
+): Promise<number> {
+  const user = await findUser(prisma, login);
+  const result = await prisma.applicationPassword.updateMany({
+    where: { user_id: user.id, revoked_at: null, ...(which.id !== undefined ? { id: which.id } : { name: which.name }) },
+    data: { revoked_at: new Date() },
+  });
+  return result.count;
+}
+
+/** HTTP Basic with an application password; null when the pair is not valid. */
+export async function verifyAppPassword(prisma: PrismaClient, login: string, password: string): Promise<Principal | null> {
+  const match = APP_PASSWORD.exec(password.replace(/\s+/g, ""));
+  if (!match) return null;
+  const [, lookup, secret] = match as unknown as [string, string, string];
+  const row = await prisma.applicationPassword.findUnique({ where: { lookup_id: lookup }, include: { user: true } });
+  if (!row || row.revoked_at || row.user.login !== login || !safeEqual(row.secret_hash, sha256Hex(secret))) return null;
+  // Recording last use is bookkeeping: never let it fail or slow the request noticeably.
+  const minuteAgo = Date.now() - 60_000;
+  if (!row.last_used_at || row.last_used_at.getTime() < minuteAgo) {
+    void prisma.applicationPassword.update({ where: { id: row.id }, data: { last_used_at: new Date() } }).catch(() => {});
+  }
+  return toPrincipal(row.user, "application_password");
+}
+
+/** Login with the user's own password (for a browser session). */
+export async function verifyLogin(prisma: PrismaClient, login: string, password: string): Promise<Principal | null> {
+  const user = await prisma.user.findUnique({ where: { login } });
+  if (!user?.password_hash) return null;
+  return (await verifyPassword(password, user.password_hash)) ? toPrincipal(user, "session") : null;
+}
+
+export async function loadPrincipal(prisma: PrismaClient, userId: number): Promise<Principal | null> {
+  const user = await prisma.user.findUnique({ where: { id: userId } });
+  return user ? toPrincipal(user, "session") : null;
+}

@@ -1,0 +1,99 @@
+import { Queue, type JobsOptions } from "bullmq";
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import { QUEUE_NAMES, type QueueName } from "./config.ts";
+
+export { QUEUE_NAMES, type QueueName };
+
+const DAY = 24 * 3600;
+
+/**
+ * Retries and backoff belong to BullMQ. Completed jobs stay a day, failed ones
+ * a week (bounded in count), so operators can inspect and retry them in Bull Board.
+ */
+const BASE_OPTIONS: JobsOptions = {
+  attempts: 5,
+  backoff: { type: "exponential", delay: 5_000 },
+  removeOnComplete: { age: DAY, count: 10_000 },
+  removeOnFail: { age: 7 * DAY, count: 10_000 },
+};
+
+export const QUEUE_JOB_OPTIONS: Record<QueueName, JobsOptions> = {
+  orders: { ...BASE_OPTIONS, attempts: 8 },
+  disputes: { ...BASE_OPTIONS, attempts: 8 },
+  inventory: { ...BASE_OPTIONS, attempts: 3 },
+  tracking: { ...BASE_OPTIONS, attempts: 3 },
+  urgency: { ...BASE_OPTIONS, attempts: 5 },
+  reports: { ...BASE_OPTIONS, attempts: 3 },
+  notifications: { ...BASE_OPTIONS, attempts: 8, backoff: { type: "exponential", delay: 10_000 } },
+  webhooks: { ...BASE_OPTIONS, attempts: 5 },
+};
+
+/**
+ * Payload schema of every job, by queue and job name. Producers validate
+ * before adding; processors parse before working, so a malformed job fails
+ * with a clear reason instead of a crash.
+ */
+export const JOB_PAYLOADS = {
+  notifications: {
+    /** GET a site's health-check URL after a successful run (spec 1, 6c). */
+    "health-ping": z.object({ url: z.url(), site_id: z.number().int().optional() }),
+    /** POST a message to a chat incoming-webhook URL. */
+    "chat-message": z.object({ webhook_url: z.url(), text: z.string().min(1).max(40_000) }),
+  },
+} satisfies Partial<Record<QueueName, Record<string, z.ZodType>>>;
+
+type Payloads = typeof JOB_PAYLOADS;
+export type JobQueue = keyof Payloads;
+export type JobName<Q extends JobQueue> = keyof Payloads[Q] & string;
+export type JobPayload<Q extends JobQueue, N extends JobName<Q>> = z.output<Payloads[Q][N] & z.ZodType>;
+
+export function payloadSchema(queue: string, name: string): z.ZodType | undefined {
+  const jobs = (JOB_PAYLOADS as Record<string, Record<string, z.ZodType> | undefined>)[queue];
+  return jobs && Object.hasOwn(jobs, name) ? jobs[name] : undefined;
+}
+
+/** BullMQ refuses ':' in custom job ids; ours are human keys like `order-export.42`. */
+export function jobId(...parts: (string | number)[]): string {
+  return parts.map((part) => String(part).replace(/:/g, "_")).join(".");
+}
+
+/** The platform's queues, opened lazily on one shared Redis connection. */
+export class Queues {
+  private readonly open = new Map<QueueName, Queue>();
+
+  constructor(
+    private readonly connection: Redis,
+    readonly prefix: string,
+  ) {}
+
+  get(name: QueueName): Queue {
+    let queue = this.open.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.connection, prefix: this.prefix, defaultJobOptions: QUEUE_JOB_OPTIONS[name] });
+      this.open.set(name, queue);
+    }
+    return queue;
+  }
+
+  all(): Queue[] {
+    return QUEUE_NAMES.map((name) => this.get(name));
+  }
+
+  /** Validates the payload against its schema, then adds the job. */
+  async add<Q extends JobQueue, N extends JobName<Q>>(
+    queue: Q,
+    name: N,
+    data: JobPayload<Q, N>,
+    options: JobsOptions = {},
+  ) {
+    const schema = payloadSchema(queue, name);
+    if (!schema) throw new Error(`no payload schema for job ${queue}/${name}`);
+    return this.get(queue).add(name, schema.parse(data), options);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.open.values()].map((queue) => queue.close()));
+    this.open.clear();
+  }
+}

@@ -1,0 +1,15 @@
+import { Redis } from "ioredis";
+
+/**
+ * `blocking` connections (BullMQ workers) must never give up on a command:
+ * BullMQ requires maxRetriesPerRequest null for them. Request-path connections
+ * give up after two reconnection attempts, so /readyz and the API answer
+ * rather than hang while Redis is down.
+ */
+export function createRedis(url: string, options: { blocking?: boolean; name?: string } = {}): Redis {
+  return new Redis(url, {
+    connectionName: options.name,
+    maxRetriesPerRequest: options.blocking ? null : 2,
+    connectTimeout: 5000,
+  });
+}

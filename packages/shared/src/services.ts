@@ -1,0 +1,36 @@
+import type { Redis } from "ioredis";
+import type { Config } from "./config.ts";
+import { createPrisma, type PrismaClient } from "./db.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { Queues } from "./queues.ts";
+import { createRedis } from "./redis.ts";
+
+/** What every process (API, worker, CLI) talks to, opened once and closed together. */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  prisma: PrismaClient;
+  redis: Redis;
+  queues: Queues;
+  close(): Promise<void>;
+}
+
+export function createServices(config: Config, name: string, options: { logger?: Logger } = {}): Services {
+  const logger = options.logger ?? createLogger(name, config);
+  const prisma = createPrisma(config.DATABASE_URL);
+  const redis = createRedis(config.REDIS_URL, { name: `mw-${name}` });
+  redis.on("error", (error) => logger.error("redis connection error", { error: error.message }));
+  const queues = new Queues(redis, config.QUEUE_PREFIX);
+  return {
+    config,
+    logger,
+    prisma,
+    redis,
+    queues,
+    async close() {
+      await queues.close();
+      await prisma.$disconnect();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

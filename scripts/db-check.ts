@@ -1,0 +1,17 @@
+// `pnpm db:check`: exit 1 when the database in DATABASE_URL and prisma/schema.prisma disagree.
+import { getConfig } from "@mw/shared/config";
+import { connectionOptions } from "@mw/shared/migrations/apply";
+import { findDrift } from "@mw/shared/migrations/drift";
+
+const config = getConfig();
+const { database } = connectionOptions(config.DATABASE_URL);
+const drift = await findDrift(config.DATABASE_URL);
+if (drift.length === 0) {
+  console.log(`schema check: ${database} matches prisma/schema.prisma`);
+} else {
+  for (const line of drift) console.error(line);
+  console.error(
+    `schema check: ${database} differs from prisma/schema.prisma in ${drift.length} place(s); run pnpm db:migrate, or add the missing migration (docs/database.md)`,
+  );
+  process.exitCode = 1;
+}

@@ -1,0 +1,9 @@
+// `pnpm db:migrate`: create the database named in DATABASE_URL if missing and apply pending migrations.
+import { getConfig } from "@mw/shared/config";
+import { migrate } from "@mw/shared/migrations/apply";
+
+const config = getConfig();
+const result = await migrate(config.DATABASE_URL, { log: (line) => console.log(line) });
+console.log(
+  `${result.database}: ${result.created ? "created, " : ""}${result.applied.length ? `${result.applied.length} migration(s) applied` : "already up to date"}`,
+);

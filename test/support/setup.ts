@@ -1,0 +1,3 @@
+import { testEnv } from "./env.ts";
+
+Object.assign(process.env, testEnv());
