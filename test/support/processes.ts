@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { testEnv } from "./env.ts";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface Spawned {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves when the output matches, rejects after `timeoutMs`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs one of our TypeScript entry points as a real child process with the test environment. */
+export function spawnEntry(entry: string, args: string[] = [], env: Record<string, string> = {}): Spawned {
+  const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...testEnv(), LOG_STDOUT: "true", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let buffer = "";
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  const onData = (chunk: Buffer) => {
+    buffer += chunk.toString();
+    for (const waiter of [...waiters]) {
+      if (waiter.pattern.test(buffer)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
+  child.stdout!.on("data", onData);
+  child.stderr!.on("data", onData);
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    output: () => buffer,
+    exited: () => exit,
+    waitFor(pattern, timeoutMs = 20_000) {
+      if (pattern.test(buffer)) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${buffer}`)), timeoutMs);
+        waiters.push({
+          pattern,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      });
+    },
+  };
+}
