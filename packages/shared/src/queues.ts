@@ -71,6 +71,9 @@ export class Queues {
     let queue = this.open.get(name);
     if (!queue) {
       queue = new Queue(name, { connection: this.connection, prefix: this.prefix, defaultJobOptions: QUEUE_JOB_OPTIONS[name] });
+      // A connection failure is re-emitted by every queue; the connection's owner logs it once,
+      // and without a listener BullMQ would print each copy to the console.
+      queue.on("error", () => {});
       this.open.set(name, queue);
     }
     return queue;

@@ -62,7 +62,13 @@ export class ApiRouter {
     def: RouteDefinition<P, Q, B>,
   ): void {
     this.document(def);
-    const handlers: express.RequestHandler[] = [];
+    const pattern = `${this.mountPath}${def.path}`;
+    const handlers: express.RequestHandler[] = [
+      (_req, res, next) => {
+        res.locals.route = pattern;
+        next();
+      },
+    ];
     if (def.access !== "public") {
       handlers.push(requireCapability(this.ctx, def.access === "authenticated" ? null : def.access));
     }

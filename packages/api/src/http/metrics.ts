@@ -40,7 +40,8 @@ export class Metrics {
     return (req, res, next) => {
       const end = this.httpDuration.startTimer();
       res.on("finish", () => {
-        const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : "unmatched";
+        // Routers reset req.baseUrl on the way out, so mounted routers record their full pattern in res.locals.route.
+        const route = (res.locals.route as string | undefined) ?? (req.route?.path ? String(req.route.path) : "unmatched");
         end({ method: req.method, route, status: String(res.statusCode) });
       });
       next();

@@ -22,6 +22,14 @@ export function boardRoutes(ctx: AppContext): Router {
     options: { uiConfig: { boardTitle: "Middleware queues" } },
   });
   const router = express.Router();
-  router.use(BOARD_PATH, requireCapability(ctx, "manage_middleware", { requireNonce: false }), serverAdapter.getRouter());
+  router.use(
+    BOARD_PATH,
+    (_req, res, next) => {
+      res.locals.route = `${BOARD_PATH}/*`;
+      next();
+    },
+    requireCapability(ctx, "manage_middleware", { requireNonce: false }),
+    serverAdapter.getRouter(),
+  );
   return router;
 }

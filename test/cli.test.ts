@@ -1,0 +1,68 @@
+import { describe, expect, it, beforeAll, afterAll } from "vitest";
+import { basicAuth, startApi, uniqueLogin, type TestApi } from "./support/api.ts";
+import { spawnEntry } from "./support/processes.ts";
+
+async function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = spawnEntry("packages/api/src/cli/main.ts", args);
+  let stdout = "";
+  let stderr = "";
+  run.child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  run.child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const { code } = await run.exited();
+  return { code, stdout, stderr };
+}
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(() => api.close());
+
+describe("pnpm cli user:*", () => {
+  it("creates a user whose application password works, and revokes it", async () => {
+    const login = uniqueLogin("cli");
+    const created = await cli("user:create", "--login", login, "--capabilities", "manage_middleware,manage_options");
+    expect(created.code).toBe(0);
+    const lines = created.stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const user = JSON.parse(lines[0]!) as { login: string; capabilities: string[]; application_password: string };
+    expect(user).toMatchObject({ login, capabilities: ["manage_middleware", "manage_options"] });
+    const me = await fetch(`${api.url}/middleware/v1/auth/me`, { headers: { authorization: basicAuth(login, user.application_password) } });
+    expect(me.status).toBe(200);
+
+    const revoked = await cli("user:revoke-app-password", "--login", login, "--name", "cli");
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toEqual({ login, revoked: 1 });
+    const after = await fetch(`${api.url}/middleware/v1/auth/me`, { headers: { authorization: basicAuth(login, user.application_password) } });
+    expect(after.status).toBe(401);
+  });
+
+  it("sets a login password that starts a session", async () => {
+    const login = uniqueLogin("clipw");
+    expect((await cli("user:create", "--login", login, "--capabilities", "staff")).code).toBe(0);
+    const set = await cli("user:password", "--login", login);
+    expect(set.code).toBe(0);
+    const { password } = JSON.parse(set.stdout) as { password: string };
+    expect(password.length).toBeGreaterThanOrEqual(20);
+    const res = await fetch(`${api.url}/middleware/v1/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login, password }),
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it("refuses a duplicate login, an unknown capability and a missing option with clear messages", async () => {
+    const login = uniqueLogin("dup");
+    expect((await cli("user:create", "--login", login, "--capabilities", "staff")).code).toBe(0);
+    const duplicate = await cli("user:create", "--login", login, "--capabilities", "staff");
+    expect(duplicate.code).toBe(1);
+    expect(JSON.parse(duplicate.stderr)).toEqual({ error: `a user with login "${login}" already exists` });
+    const unknown = await cli("user:create", "--login", uniqueLogin("u"), "--capabilities", "superuser");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("unknown capabilities: superuser");
+    const missing = await cli("user:create", "--login", uniqueLogin("m"));
+    expect(missing.code).toBe(64);
+    expect(missing.stderr).toContain("missing --capabilities");
+  });
+});
