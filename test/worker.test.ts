@@ -158,7 +158,10 @@ describe("worker processes jobs", () => {
     await worker.waitFor(logged("workers started"));
 
     sink.status = 404;
-    const gone = await settled(await queues.add("notifications", "health-ping", { url: `${sink.url}/gone` }));
+    const goneJob = await queues.add("notifications", "health-ping", { url: `${sink.url}/gone` });
+    await sleep(3000);
+    console.log("STATE", await queue.getJobState(goneJob.id!), JSON.stringify((await queue.getJob(goneJob.id!))?.toJSON()), worker.output());
+    const gone = await settled(goneJob);
     expect(await gone.getState()).toBe("failed");
     expect(gone.attemptsMade).toBe(1);
     expect(gone.failedReason).toBe("health-check URL answered HTTP 404");
