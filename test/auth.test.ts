@@ -48,7 +48,7 @@ describe("HTTP Basic with application passwords", () => {
     expect(await revokeAppPassword(api.ctx.prisma, user.login, { name: "ci" })).toBe(1);
     const res = await get(ME, auth);
     expect(res.status).toBe(401);
-    expect((await res.json()).code).toBe("rest_forbidden");
+    expect(((await res.json()) as { code: string }).code).toBe("rest_forbidden");
   });
 
   it("answers 401 rest_forbidden without any credentials", async () => {
@@ -97,11 +97,11 @@ describe("login sessions", () => {
 
     const withNonce = await get(ME, { cookie, "x-nonce": body.nonce });
     expect(withNonce.status).toBe(200);
-    expect((await withNonce.json()).via).toBe("session");
+    expect(((await withNonce.json()) as { via: string }).via).toBe("session");
 
     const withoutNonce = await get(ME, { cookie });
     expect(withoutNonce.status).toBe(403);
-    expect((await withoutNonce.json()).code).toBe("rest_forbidden");
+    expect(((await withoutNonce.json()) as { code: string }).code).toBe("rest_forbidden");
 
     const wrongNonce = await get(ME, { cookie, "x-nonce": "not-the-nonce" });
     expect(wrongNonce.status).toBe(403);

@@ -50,15 +50,16 @@ function logLines(proc: Spawned, message: string): Record<string, unknown>[] {
     .filter((line) => line.message === message);
 }
 
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, what: () => string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`);
     await sleep(25);
   }
 }
 
-async function settled(job: Job, timeoutMs = 15_000): Promise<Job> {
+/** Waits until the job is completed or failed; on timeout, the error shows the worker's output. */
+async function settled(job: Job, worker?: Spawned, timeoutMs = 15_000): Promise<Job> {
   const id = job.id!;
   let state = "";
   await until(
@@ -66,7 +67,7 @@ async function settled(job: Job, timeoutMs = 15_000): Promise<Job> {
       state = await queue.getJobState(id);
       return state === "completed" || state === "failed";
     },
-    `job ${id} to finish (last state ${state})`,
+    () => `job ${id} to finish (last state ${state}); worker output:\n${worker?.output() ?? "(none)"}`,
     timeoutMs,
   );
   return (await queue.getJob(id))!;
@@ -109,7 +110,7 @@ describe("worker processes jobs", () => {
     await worker.waitFor(logged("workers started"));
 
     const ping = await queues.add("notifications", "health-ping", { url: `${sink.url}/ping?site=7`, site_id: 7 });
-    const pinged = await settled(ping);
+    const pinged = await settled(ping, worker);
     expect(await pinged.getState()).toBe("completed");
     expect(pinged.returnvalue).toEqual({ status: 200 });
     expect(pinged.attemptsMade).toBe(1);
@@ -120,7 +121,7 @@ describe("worker processes jobs", () => {
     expect(get.headers["user-agent"]).toMatch(USER_AGENT);
 
     const chat = await queues.add("notifications", "chat-message", { webhook_url: `${sink.url}/hooks/abc`, text: "Order 42 shipped ✓" });
-    const chatted = await settled(chat);
+    const chatted = await settled(chat, worker);
     expect(await chatted.getState()).toBe("completed");
     expect(sink.requests).toHaveLength(2);
     const post = sink.requests[1]!;
@@ -139,7 +140,7 @@ describe("worker processes jobs", () => {
 
     const bad = await queue.add("health-ping", { url: "not a url" });
     const unknown = await queue.add("no-such-job", { url: sink.url });
-    const [badDone, unknownDone] = await Promise.all([settled(bad), settled(unknown)]);
+    const [badDone, unknownDone] = await Promise.all([settled(bad, worker), settled(unknown, worker)]);
 
     expect(await badDone.getState()).toBe("failed");
     expect(badDone.attemptsMade).toBe(1);
@@ -158,17 +159,14 @@ describe("worker processes jobs", () => {
     await worker.waitFor(logged("workers started"));
 
     sink.status = 404;
-    const goneJob = await queues.add("notifications", "health-ping", { url: `${sink.url}/gone` });
-    await sleep(3000);
-    console.log("STATE", await queue.getJobState(goneJob.id!), JSON.stringify((await queue.getJob(goneJob.id!))?.toJSON()), worker.output());
-    const gone = await settled(goneJob);
+    const gone = await settled(await queues.add("notifications", "health-ping", { url: `${sink.url}/gone` }), worker);
     expect(await gone.getState()).toBe("failed");
     expect(gone.attemptsMade).toBe(1);
     expect(gone.failedReason).toBe("health-check URL answered HTTP 404");
 
     sink.status = 503;
     const flaky = await queues.add("notifications", "health-ping", { url: `${sink.url}/flaky` });
-    await until(async () => (await queue.getJobState(flaky.id!)) === "delayed", "the 503 job to wait for its retry");
+    await until(async () => (await queue.getJobState(flaky.id!)) === "delayed", () => "the 503 job to wait for its retry");
     const retrying = (await queue.getJob(flaky.id!))!;
     expect(retrying.attemptsMade).toBe(1);
     expect(retrying.failedReason).toBe("health-check URL answered HTTP 503");
@@ -184,7 +182,7 @@ describe("worker shutdown", () => {
 
     const long = await queues.add("notifications", "health-ping", { url: `${sink.url}/slow` });
     await worker.waitFor(logged("job started"));
-    await until(() => sink.requests.length === 1, "the slow request to reach the sink");
+    await until(() => sink.requests.length === 1, () => "the slow request to reach the sink");
     const signalled = Date.now();
     worker.child.kill("SIGTERM");
     await worker.waitFor(logged("shutting down"));
@@ -209,7 +207,7 @@ describe("worker shutdown", () => {
     await first.waitFor(logged("workers started"));
     const job = await queues.add("notifications", "health-ping", { url: `${sink.url}/long` });
     await first.waitFor(logged("job started"));
-    await until(() => sink.requests.length === 1, "the first attempt to reach the sink");
+    await until(() => sink.requests.length === 1, () => "the first attempt to reach the sink");
 
     first.child.kill("SIGKILL");
     expect(await first.exited()).toEqual({ code: null, signal: "SIGKILL" });
@@ -218,7 +216,7 @@ describe("worker shutdown", () => {
     sink.delayMs = 200;
 
     const second = spawnWorker(FAST_STALL);
-    const done = await settled(job, 20_000);
+    const done = await settled(job, second, 20_000);
     expect(await done.getState()).toBe("completed");
     expect(done.returnvalue).toEqual({ status: 200 });
     expect(done.stalledCounter).toBe(1);

@@ -1,6 +1,7 @@
 import { AppError, payloadSchema, recordJobDuration, type Services } from "@mw/shared";
 import { UnrecoverableError, type Job } from "bullmq";
 import type { Processor } from "./processors/types.ts";
+import { progressReporter } from "./progress.ts";
 
 /**
  * Runs one job for both the long-running workers and drain mode: parses the
@@ -29,7 +30,7 @@ export async function runJob(
     if (!parsed.success) {
       throw new UnrecoverableError(`invalid payload: ${parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; ")}`);
     }
-    const result = await processor(job, parsed.data as never, { ...services, log });
+    const result = await processor(job, parsed.data as never, { ...services, log, progress: progressReporter(job) });
     log.info("job completed", { duration_ms: Math.round(performance.now() - started) });
     await finish("completed");
     return result;

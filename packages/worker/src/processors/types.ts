@@ -1,10 +1,11 @@
-import type { Services } from "@mw/shared";
+import type { Logger, Services } from "@mw/shared";
 import type { Job } from "bullmq";
-import type { Logger } from "@mw/shared";
 
 export interface JobContext extends Services {
   /** Logger carrying the job id (and queue), for every line the processor writes. */
   log: Logger;
+  /** Reports how far a long job has got (shown in Bull Board); cheap to call in a loop. */
+  progress(done: number, total: number, note?: string): Promise<void>;
 }
 
 /** Processes one job whose payload has already been parsed against its schema. */
