@@ -1,15 +1,25 @@
 // Every vitest worker gets its own database and BullMQ prefix, so test files
-// run in parallel without seeing each other (design section 8).
+// run in parallel without seeing each other (design section 8). Names carry
+// the run's id (the main vitest process id, set by global-setup), so two runs
+// on one machine never touch each other's data either.
 const base = process.env.TEST_DATABASE_URL ?? "mysql://mw:mw@127.0.0.1:3306/mw_test";
 
-export function testDatabaseUrl(suffix = process.env.VITEST_POOL_ID ?? "0"): string {
+export function runId(): string {
+  return process.env.MW_TEST_RUN ?? String(process.pid);
+}
+
+function slot(): string {
+  return process.env.VITEST_POOL_ID ?? "0";
+}
+
+export function testDatabaseUrl(suffix = slot(), run = runId()): string {
   const url = new URL(base);
-  url.pathname = `${url.pathname}_${suffix}`;
+  url.pathname = `${url.pathname}_${run}_${suffix}`;
   return url.toString();
 }
 
-export function testQueuePrefix(suffix = process.env.VITEST_POOL_ID ?? "0"): string {
-  return `mwtest${suffix}`;
+export function testQueuePrefix(suffix = slot(), run = runId()): string {
+  return `mwtest${run}_${suffix}`;
 }
 
 /** The environment a test process (and any child process it spawns) runs with. */

@@ -1,24 +1,51 @@
 import { createRedis } from "@mw/shared";
-import { dropDatabase, migrate } from "@mw/shared/migrations/apply";
+import { dropDatabase, listDatabases, migrate } from "@mw/shared/migrations/apply";
 import { testDatabaseUrl, testQueuePrefix } from "./env.ts";
 import { MAX_WORKERS } from "./workers.ts";
 
-// One database and one Redis key prefix per vitest worker slot (VITEST_POOL_ID
-// runs 1..MAX_WORKERS), emptied once per run so every run starts clean.
-export default async function setup(): Promise<void> {
+const RUN = String(process.pid);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function deleteKeys(pattern: string): Promise<void> {
   const redis = createRedis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
   try {
-    for (let slot = 1; slot <= MAX_WORKERS; slot += 1) {
-      const url = testDatabaseUrl(String(slot));
-      await dropDatabase(url);
-      await migrate(url);
-      const keys: string[] = [];
-      for await (const batch of redis.scanStream({ match: `${testQueuePrefix(String(slot))}:*`, count: 1000 })) {
-        keys.push(...(batch as string[]));
-      }
-      if (keys.length) await redis.unlink(...keys);
+    for await (const batch of redis.scanStream({ match: pattern, count: 1000 })) {
+      if ((batch as string[]).length) await redis.unlink(...(batch as string[]));
     }
   } finally {
     await redis.quit();
   }
+}
+
+/** Databases and key prefixes left by runs whose process is gone (killed, crashed). */
+async function dropLeftovers(): Promise<void> {
+  for (const name of await listDatabases(testDatabaseUrl("0", RUN), "^mw_test_[0-9]+_")) {
+    const [, pid, suffix] = /^mw_test_(\d+)_(.+)$/.exec(name)!;
+    if (alive(Number(pid))) continue;
+    await dropDatabase(testDatabaseUrl(suffix!, pid));
+    await deleteKeys(`${testQueuePrefix(suffix!, pid)}:*`);
+  }
+}
+
+// One database and one Redis key prefix per vitest worker slot (VITEST_POOL_ID
+// runs 1..MAX_WORKERS) and per run; the teardown removes them again.
+export default async function setup(): Promise<() => Promise<void>> {
+  process.env.MW_TEST_RUN = RUN;
+  await dropLeftovers();
+  const slots = Array.from({ length: MAX_WORKERS }, (_, i) => String(i + 1));
+  for (const slot of slots) await migrate(testDatabaseUrl(slot, RUN));
+  return async () => {
+    for (const slot of slots) {
+      await dropDatabase(testDatabaseUrl(slot, RUN));
+      await deleteKeys(`${testQueuePrefix(slot, RUN)}:*`);
+    }
+  };
 }

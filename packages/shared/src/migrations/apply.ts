@@ -160,3 +160,17 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
     await conn.end();
   }
 }
+
+/** Names of the databases on the server of `databaseUrl` that match a SQL REGEXP. */
+export async function listDatabases(databaseUrl: string, pattern: string): Promise<string[]> {
+  const { database: _database, ...server } = connectionOptions(databaseUrl);
+  const conn = await mariadb.createConnection(server);
+  try {
+    const rows = (await conn.query("SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME REGEXP ?", [
+      pattern,
+    ])) as { name: string }[];
+    return rows.map((row) => row.name);
+  } finally {
+    await conn.end();
+  }
+}
