@@ -7,6 +7,7 @@ export default defineConfig({
     globalSetup: ["test/support/global-setup.ts"],
     setupFiles: ["test/support/setup.ts"],
     pool: "forks",
+    reporters: ["default", "./test/support/summary-reporter.ts"],
     maxWorkers: MAX_WORKERS,
     testTimeout: 30_000,
     hookTimeout: 60_000,
