@@ -15,3 +15,4 @@ export * from "./identity/principal.ts";
 export * from "./identity/sessions.ts";
 export * from "./identity/users.ts";
 export * from "./shutdown.ts";
+export * from "./sync-errors.ts";

@@ -35,6 +35,12 @@ export const QUEUE_JOB_OPTIONS: Record<QueueName, JobsOptions> = {
  * with a clear reason instead of a crash.
  */
 export const JOB_PAYLOADS = {
+  orders: {
+    /** Push one order to the ERP; jobId `order-export.<order id>`. */
+    "order-export": z.object({ order_id: z.number().int().positive() }),
+    /** Periodic: queue an export for every order still `imported = 0`. */
+    "order-sweep": z.object({}),
+  },
   notifications: {
     /** GET a site's health-check URL after a successful run (spec 1, 6c). */
     "health-ping": z.object({ url: z.url(), site_id: z.number().int().optional() }),

@@ -3,6 +3,7 @@ import type { Job } from "bullmq";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import type { ApiRouter } from "../http/api-router.ts";
+import { pageOf, pageQuery, pageSchema, pageWindow } from "../http/pagination.ts";
 
 const STATES = ["waiting", "active", "delayed", "prioritized", "waiting-children", "completed", "failed"] as const;
 
@@ -46,38 +47,20 @@ export function queueRoutes(api: ApiRouter, ctx: AppContext): void {
     summary: "List jobs of a queue by state",
     tag: "queue",
     access: "manage_middleware",
-    query: z.object({
+    query: pageQuery.extend({
       queue: z.enum(QUEUE_NAMES),
       state: z.enum(STATES).default("waiting"),
-      page: z.coerce.number().int().min(1).default(1),
-      per_page: z.coerce.number().int().min(1).max(100).default(20),
     }),
-    responses: {
-      200: {
-        description: "One page of jobs",
-        schema: z.object({
-          jobs: z.array(jobSummary),
-          total: z.number().int(),
-          page: z.number().int(),
-          per_page: z.number().int(),
-          total_pages: z.number().int(),
-        }),
-      },
-    },
+    responses: { 200: { description: "One page of jobs", schema: pageSchema("jobs", jobSummary) } },
     handler: async ({ query }) => {
       const queue = ctx.queues.get(query.queue);
-      const start = (query.page - 1) * query.per_page;
+      const { skip, take } = pageWindow(query);
       const [total, jobs] = await Promise.all([
         queue.getJobCountByTypes(query.state),
-        queue.getJobs([query.state], start, start + query.per_page - 1, false),
+        queue.getJobs([query.state], skip, skip + take - 1, false),
       ]);
-      return {
-        jobs: jobs.filter(Boolean).map((job) => summarise(job, query.queue, query.state)),
-        total,
-        page: query.page,
-        per_page: query.per_page,
-        total_pages: Math.ceil(total / query.per_page),
-      };
+      const rows = jobs.filter(Boolean).map((job) => summarise(job, query.queue, query.state));
+      return pageOf("jobs", rows, total, query);
     },
   });
 }
