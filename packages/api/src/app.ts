@@ -6,10 +6,15 @@ import { ApiRouter } from "./http/api-router.ts";
 import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
 import { Metrics } from "./http/metrics.ts";
 import { createRegistry, openApiDocument } from "./http/openapi.ts";
+import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { boardRoutes } from "./routes/board.ts";
+import { externalOrderRoutes } from "./routes/external-orders.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { itemRoutes } from "./routes/items.ts";
+import { orderRoutes } from "./routes/orders.ts";
 import { queueRoutes } from "./routes/queue.ts";
+import { statsRoutes } from "./routes/stats.ts";
 
 /** The raw request body, kept for payload hashes and signature checks. */
 export type RawBodyRequest = IncomingMessage & { rawBody?: Buffer };
@@ -38,6 +43,11 @@ export function createApp(ctx: AppContext): Express {
   const api = new ApiRouter(ctx, registry, config.API_ROOT);
   authRoutes(api, ctx);
   queueRoutes(api, ctx);
+  apiKeyRoutes(api, ctx);
+  externalOrderRoutes(api, ctx);
+  itemRoutes(api, ctx);
+  orderRoutes(api, ctx);
+  statsRoutes(api, ctx);
   app.use(config.API_ROOT || "/", api.router);
 
   const document = openApiDocument(registry, config.PUBLIC_URL);

@@ -16,3 +16,8 @@ export * from "./identity/sessions.ts";
 export * from "./identity/users.ts";
 export * from "./shutdown.ts";
 export * from "./sync-errors.ts";
+export * from "./time.ts";
+export * from "./sites/api-keys.ts";
+export * from "./orders/submission.ts";
+export * from "./orders/store.ts";
+export * from "./items.ts";

@@ -3,6 +3,7 @@ import type { OpenAPIRegistry, RouteConfig } from "@asteasolutions/zod-to-openap
 import type { Capability } from "@mw/shared";
 import type { z } from "zod";
 import { requireCapability } from "../auth/authenticate.ts";
+import { requireSiteKey } from "../auth/site-key.ts";
 import type { AppContext } from "../context.ts";
 import { errorBody } from "./openapi.ts";
 import { parseOrThrow } from "./validation.ts";
@@ -10,7 +11,8 @@ import { parseOrThrow } from "./validation.ts";
 type Schema = z.ZodType | undefined;
 type Parsed<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
 
-export type Access = "public" | "authenticated" | Capability;
+/** Who may call a route: anyone, any user, a user with a capability, or a site's API key. */
+export type Access = "public" | "authenticated" | "site_key" | Capability;
 
 export interface RouteDefinition<P extends Schema, Q extends Schema, B extends Schema> {
   method: "get" | "post" | "put" | "patch" | "delete";
@@ -22,6 +24,8 @@ export interface RouteDefinition<P extends Schema, Q extends Schema, B extends S
   params?: P;
   query?: Q;
   body?: B;
+  /** A body schema the handler validates itself (for its own error rules); documented like `body`. */
+  documentBody?: z.ZodType;
   /** Status of a successful answer (default 200). */
   status?: number;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
@@ -35,10 +39,17 @@ export interface RouteDefinition<P extends Schema, Q extends Schema, B extends S
 const ERROR_RESPONSES: Record<Access | "validated", Record<number, string>> = {
   public: {},
   authenticated: { 401: "Not authenticated" },
+  site_key: { 401: "Missing, invalid or revoked API key" },
   manage_middleware: { 401: "Not authenticated", 403: "Missing capability" },
   manage_options: { 401: "Not authenticated", 403: "Missing capability" },
   staff: { 401: "Not authenticated", 403: "Missing capability" },
   validated: { 400: "Invalid or missing parameter" },
+};
+
+const SECURITY: Record<"public" | "site_key" | "user", Record<string, string[]>[]> = {
+  public: [],
+  site_key: [{ siteBearer: [] }, { siteApiKey: [] }],
+  user: [{ basicAuth: [] }, { sessionNonce: [] }],
 };
 
 function openApiPath(path: string): string {
@@ -69,7 +80,9 @@ export class ApiRouter {
         next();
       },
     ];
-    if (def.access !== "public") {
+    if (def.access === "site_key") {
+      handlers.push(requireSiteKey(this.ctx));
+    } else if (def.access !== "public") {
       handlers.push(requireCapability(this.ctx, def.access === "authenticated" ? null : def.access));
     }
     handlers.push(async (req, res) => {
@@ -79,7 +92,8 @@ export class ApiRouter {
         body: (def.body ? parseOrThrow(def.body, req.body ?? {}) : undefined) as Parsed<B>,
       };
       const result = await def.handler(input, req, res);
-      if (!res.headersSent && result !== undefined) res.status(def.status ?? 200).json(result);
+      // A handler that chose its own status (res.status) keeps it; otherwise the route's success status.
+      if (!res.headersSent && result !== undefined) res.status(res.statusCode !== 200 ? res.statusCode : (def.status ?? 200)).json(result);
     });
     this.router[def.method](def.path, ...handlers);
   }
@@ -91,7 +105,9 @@ export class ApiRouter {
         ? { description: response.description, content: { "application/json": { schema: response.schema } } }
         : { description: response.description };
     }
-    const errorsFor = { ...ERROR_RESPONSES[def.access], ...(def.params || def.query || def.body ? ERROR_RESPONSES.validated : {}) };
+    const body = def.body ?? def.documentBody;
+    const validated = def.params || def.query || body;
+    const errorsFor = { ...ERROR_RESPONSES[def.access], ...(validated ? ERROR_RESPONSES.validated : {}) };
     for (const [status, description] of Object.entries(errorsFor)) {
       responses[status] ??= { description, content: { "application/json": { schema: errorBody } } };
     }
@@ -100,12 +116,12 @@ export class ApiRouter {
       path: openApiPath(`${this.mountPath}${def.path}`),
       summary: def.summary,
       tags: [def.tag],
-      security: def.access === "public" ? [] : [{ basicAuth: [] }, { sessionNonce: [] }],
+      security: SECURITY[def.access === "public" || def.access === "site_key" ? def.access : "user"],
       request: {
         // Path and query parameters are always objects; zod-to-openapi documents each member.
         params: def.params as z.ZodObject | undefined,
         query: def.query as z.ZodObject | undefined,
-        body: def.body ? { content: { "application/json": { schema: def.body } } } : undefined,
+        body: body ? { content: { "application/json": { schema: body } } } : undefined,
       },
       responses,
     });

@@ -25,6 +25,17 @@ export function createRegistry(): OpenAPIRegistry {
     name: "X-Nonce",
     description: "Session cookie from POST /auth/login plus the nonce it returned.",
   });
+  registry.registerComponent("securitySchemes", "siteBearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "A site API key (POST /sites/{id}/api-keys), for POST /external/orders.",
+  });
+  registry.registerComponent("securitySchemes", "siteApiKey", {
+    type: "apiKey",
+    in: "header",
+    name: "X-API-Key",
+    description: "The same site API key, as a header.",
+  });
   registry.register("Error", errorBody);
   return registry;
 }

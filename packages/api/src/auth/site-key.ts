@@ -1,0 +1,27 @@
+import type { Request, RequestHandler, Response } from "express";
+import { AppError, verifySiteApiKey, type SiteKeyPrincipal } from "@mw/shared";
+import type { AppContext } from "../context.ts";
+
+function presentedKey(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (header?.startsWith("Bearer ")) return header.slice(7).trim();
+  const apiKey = req.headers["x-api-key"];
+  return typeof apiKey === "string" ? apiKey.trim() : undefined;
+}
+
+/** Per-site API key (`Authorization: Bearer` or `X-API-Key`); the key alone fixes the site (spec 1, 4.1 rule 1). */
+export function requireSiteKey(ctx: AppContext): RequestHandler {
+  return async (req, res, next) => {
+    const key = presentedKey(req);
+    const principal = key ? await verifySiteApiKey(ctx.prisma, key) : null;
+    if (!principal) throw new AppError(401, "rest_forbidden", "invalid or revoked API key");
+    res.locals.siteKey = principal;
+    next();
+  };
+}
+
+export function siteKeyOf(res: Response): SiteKeyPrincipal {
+  const principal = res.locals.siteKey as SiteKeyPrincipal | undefined;
+  if (!principal) throw new AppError(401, "rest_forbidden", "invalid or revoked API key");
+  return principal;
+}

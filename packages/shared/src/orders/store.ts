@@ -1,0 +1,93 @@
+import { createHash } from "node:crypto";
+import { isUniqueViolation, type PrismaClient } from "../db.ts";
+import type { NormalisedAddress, NormalisedOrder } from "./submission.ts";
+
+export const ADDRESS_TYPE = { billing: 1, shipping: 0 } as const;
+
+export type StoreOutcome =
+  | { kind: "created"; orderId: number }
+  | { kind: "same"; orderId: number; imported: number }
+  | { kind: "conflict"; orderId: number };
+
+/** SHA-256 of the normalised order with sorted keys: equal content, equal hash. */
+export function orderHash(order: NormalisedOrder): string {
+  const canonical = JSON.stringify(order, (_key, value: unknown) =>
+    value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))
+      : value,
+  );
+  return createHash("sha256").update(canonical).digest("hex");
+}
+
+function addressRow(type: number, address: NormalisedAddress) {
+  return { type, ...address };
+}
+
+function paymentFlags(method: string) {
+  const flags = { pay_1: "0", pay_2: "0", pay_3: "0", pay_4: "0", pay_5: "0", pay_6: "0" };
+  flags[method as keyof typeof flags] = "1";
+  return flags;
+}
+
+/** The order already stored for this site and number, judged against the new submission. */
+async function existing(prisma: PrismaClient, siteId: number, number: string, hash: string): Promise<StoreOutcome | null> {
+  const row = await prisma.order.findUnique({
+    where: { site_id_number: { site_id: siteId, number } },
+    select: { id: true, payload_hash: true, imported: true },
+  });
+  if (!row) return null;
+  return row.payload_hash === hash ? { kind: "same", orderId: row.id, imported: row.imported } : { kind: "conflict", orderId: row.id };
+}
+
+/**
+ * Stores the order, its lines and both addresses in one transaction (a nested
+ * create: all or nothing). The same order number for the same site again is
+ * `same` when the content is identical (a client retry) and `conflict` when it
+ * differs; the unique (site_id, number) index decides races between
+ * concurrent submissions.
+ */
+export async function storeOrder(prisma: PrismaClient, siteId: number, order: NormalisedOrder): Promise<StoreOutcome> {
+  const hash = orderHash(order);
+  // Optimistic: a resubmission is rare, so the unique index finds it instead of a read per order.
+  try {
+    const created = await prisma.order.create({
+      data: {
+        site_id: siteId,
+        number: order.number,
+        trans_id: order.trans_id,
+        dateadded: order.dateadded,
+        payment_method: order.payment_method,
+        contact_id: order.contact_id,
+        shipping_agent_code: order.shipping_agent_code,
+        shipping_agent_service: order.shipping_agent_service,
+        // Lines and both addresses arrive together, so the order is complete from the start.
+        fully_import_from_website: 1,
+        ...paymentFlags(order.payment_method),
+        payload_hash: hash,
+        lines: { createMany: { data: order.lines } },
+        addresses: {
+          createMany: {
+            data: [addressRow(ADDRESS_TYPE.billing, order.billing), addressRow(ADDRESS_TYPE.shipping, order.shipping)],
+          },
+        },
+      },
+      select: { id: true },
+    });
+    return { kind: "created", orderId: created.id };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const after = await existing(prisma, siteId, order.number, hash);
+    if (!after) throw error;
+    return after;
+  }
+}
+
+/** Non-system SKUs of the order that the catalogue does not have, in order of first appearance. */
+export async function unknownSkus(prisma: PrismaClient, skus: string[]): Promise<string[]> {
+  const wanted = [...new Set(skus)];
+  if (wanted.length === 0) return [];
+  const found = await prisma.item.findMany({ where: { sku: { in: wanted } }, select: { sku: true } });
+  // The column's collation compares case-insensitively; so does this.
+  const known = new Set(found.map((item) => item.sku.toLowerCase()));
+  return wanted.filter((sku) => !known.has(sku.toLowerCase()));
+}
