@@ -14,6 +14,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { itemRoutes } from "./routes/items.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { queueRoutes } from "./routes/queue.ts";
+import { siteRoutes } from "./routes/sites.ts";
 import { statsRoutes } from "./routes/stats.ts";
 
 /** The raw request body, kept for payload hashes and signature checks. */
@@ -43,6 +44,7 @@ export function createApp(ctx: AppContext): Express {
   const api = new ApiRouter(ctx, registry, config.API_ROOT);
   authRoutes(api, ctx);
   queueRoutes(api, ctx);
+  siteRoutes(api, ctx);
   apiKeyRoutes(api, ctx);
   externalOrderRoutes(api, ctx);
   itemRoutes(api, ctx);

@@ -21,3 +21,7 @@ export * from "./sites/api-keys.ts";
 export * from "./orders/submission.ts";
 export * from "./orders/store.ts";
 export * from "./items.ts";
+export * from "./sites/credentials.ts";
+export * from "./sites/input.ts";
+export * from "./sites/connection.ts";
+export * from "./providers/erp/client.ts";

@@ -1,9 +1,11 @@
 import type { QueueName } from "@mw/shared";
 import { chatMessage, healthPing } from "./notifications.ts";
+import { orderExport, orderSweep } from "./orders.ts";
 import type { Processor } from "./types.ts";
 
 /** Every job name a worker knows, by queue. A job with another name fails with a clear reason. */
 export const PROCESSORS: Partial<Record<QueueName, Record<string, Processor>>> = {
+  orders: { "order-export": orderExport as Processor, "order-sweep": orderSweep as Processor },
   notifications: {
     "health-ping": healthPing as Processor,
     "chat-message": chatMessage as Processor,

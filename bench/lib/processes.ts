@@ -1,0 +1,30 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Starts a TypeScript entry point as a child process and resolves once `readyUrl` answers. */
+export async function startProcess(entry: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode} before it was ready`);
+    const ok = await fetch(readyUrl).then((res) => res.status < 500, () => false);
+    if (ok) return child;
+    await sleep(200);
+  }
+  child.kill("SIGKILL");
+  throw new Error(`${entry} did not answer ${readyUrl} within 20 s`);
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise((resolve) => {
+    child.on("exit", resolve);
+    child.kill("SIGTERM");
+  });
+}

@@ -1,0 +1,74 @@
+// `pnpm bench:orders`: orders per second and latency for 5-line orders at concurrency 20,
+// beside a bare Express endpoint measured in the same run (issue 3). Needs MariaDB and Redis.
+import { randomBytes } from "node:crypto";
+import { createPrisma, issueSiteApiKey, upsertItems } from "@mw/shared";
+import { dropDatabase, migrate } from "@mw/shared/migrations/apply";
+import { printTable, runLoad } from "./lib/load.ts";
+import { startProcess, stopProcess } from "./lib/processes.ts";
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "mysql://mw:mw@127.0.0.1:3306/mw_bench";
+const env = {
+  NODE_ENV: "production",
+  DATABASE_URL,
+  QUEUE_PREFIX: "mwbench",
+  ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+  LOG_LEVEL: "warn",
+  LOG_STDOUT: "false",
+  LOG_DIR: "/tmp/mw-bench-logs",
+  PORT: "3901",
+};
+
+await dropDatabase(DATABASE_URL);
+await migrate(DATABASE_URL);
+const prisma = createPrisma(DATABASE_URL, { connectionLimit: 2 });
+const skus = Array.from({ length: 200 }, (_, i) => `BENCH-${i}`);
+await upsertItems(prisma, skus.map((sku) => ({ sku, name: sku, price: 9.99, stock: 100 })));
+const site = await prisma.site.create({ data: { name: "Bench shop", platform: "storefront_a", site_url: "https://bench.example" } });
+const { key } = await issueSiteApiKey(prisma, site.id, "bench");
+await prisma.$disconnect();
+
+let seq = 0;
+function order(): string {
+  seq += 1;
+  return JSON.stringify({
+    order_number: `B${process.pid}-${seq}`,
+    date: "2026-11-21T10:00:00Z",
+    payment_method: "pay_2",
+    transaction_id: `T${seq}`,
+    billing_address: {
+      first_name: "Ada",
+      last_name: "Lovelace",
+      address1: "1 Analytical Way",
+      city: "Springfield",
+      state: "IL",
+      postal_code: "62701",
+      email: "ada@example.com",
+    },
+    line_items: [
+      ...Array.from({ length: 4 }, (_, i) => ({ line_number: i + 1, sku: skus[(seq + i) % skus.length], quantity: 1 + i, unit_price: 9.99 })),
+      { line_number: 5, sku: "SHIPPING", quantity: 1, unit_price: 5 },
+    ],
+  });
+}
+
+const bare = await startProcess("bench/lib/bare-express.ts", { PORT: "3902" }, "http://127.0.0.1:3902/");
+const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.1:3901/healthz");
+try {
+  // Warm-up: connection pools, JIT.
+  await runLoad({ name: "warm-up", url: "http://127.0.0.1:3901/middleware/v1/external/orders", connections: CONNECTIONS, durationSeconds: 3, headers: { authorization: `Bearer ${key}` }, body: order });
+  const baseline = await runLoad({ name: "bare Express (parse JSON, 201)", url: "http://127.0.0.1:3902/orders", connections: CONNECTIONS, durationSeconds: DURATION, body: order });
+  const orders = await runLoad({
+    name: "POST /external/orders (5 lines)",
+    url: "http://127.0.0.1:3901/middleware/v1/external/orders",
+    connections: CONNECTIONS,
+    durationSeconds: DURATION,
+    headers: { authorization: `Bearer ${key}` },
+    body: order,
+  });
+  printTable(`orders: concurrency ${CONNECTIONS}, ${DURATION} s each, target >= 400 orders/s and p99 < 100 ms`, [baseline, orders]);
+} finally {
+  await stopProcess(api);
+  await stopProcess(bare);
+}

@@ -1,0 +1,265 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ACCOUNT_KEYS, type SalesOrder, type SalesOrderInput } from "@mw/shared/providers/erp/types";
+
+export interface ErpRequest {
+  method: string;
+  /** Path and query as sent, including the company base path. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** The status answered; unset when the request was dropped or left hanging. */
+  status?: number;
+}
+
+/** unavailable: 503 with an error body; drop: the connection is cut; hang: never answered. */
+export type ErpOutage = "unavailable" | "drop" | "hang";
+
+/** Where a Business Central tenant puts a company's API; the client must cope with a base URL that has a path. */
+const BASE_PATH = "/api/v2.0/companies(8f1c2a9e)";
+const MAX_LINES = 500;
+
+const REQUIRED_TEXT = [
+  "externalDocumentNumber",
+  "orderDate",
+  "customerNumber",
+  "shippingAgentCode",
+  "shippingAgentServiceCode",
+  "email",
+  "billToName",
+  "billToAddressLine1",
+  "billToCity",
+  "billToState",
+  "billToPostCode",
+  "billToCountry",
+  "shipToName",
+  "shipToAddressLine1",
+  "shipToCity",
+  "shipToState",
+  "shipToPostCode",
+  "shipToCountry",
+] as const;
+const OPTIONAL_TEXT = [
+  "externalTransactionId",
+  "phoneNumber",
+  "billToCompany",
+  "billToAddressLine2",
+  "shipToCompany",
+  "shipToAddressLine2",
+  "shipToPhoneNumber",
+] as const;
+const LINE_FIELDS = new Set(["sequence", "lineType", "lineObjectNumber", "quantity", "unitPrice", "discountAmount", "description"]);
+const ORDER_FIELDS = new Set<string>([...REQUIRED_TEXT, ...OPTIONAL_TEXT, "salesOrderLines"]);
+
+/**
+ * The ERP of docs/erp-api.md (sales orders) on 127.0.0.1: bearer check,
+ * OData `$filter`/`$top`/`$skip` with `@odata.nextLink`, Business Central-style
+ * errors, one sales order per externalDocumentNumber. Every request is
+ * recorded; switches simulate outages, rate limiting and refusals.
+ */
+export class FakeErp {
+  readonly requests: ErpRequest[] = [];
+  readonly salesOrders: SalesOrder[] = [];
+  outage: ErpOutage | null = null;
+  /** The next this many requests get 429 with `Retry-After`. */
+  rateLimited = 0;
+  retryAfterSeconds = 2;
+  /** externalDocumentNumber -> the message of the 422 its POST gets. */
+  readonly rejections = new Map<string, string>();
+  /** Each request waits this long before it is looked at, so tests can make two runs overlap. */
+  delayMs = 0;
+  pageSize = 100;
+  url = "";
+  private nextNumber = 100001;
+  private server: Server | undefined;
+
+  constructor(readonly token: string) {}
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => void this.handle(req, res, body));
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${BASE_PATH}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise((resolve) => {
+      this.server?.close(resolve);
+      this.server?.closeAllConnections();
+    });
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.salesOrders.length = 0;
+    this.outage = null;
+    this.rateLimited = 0;
+    this.rejections.clear();
+    this.delayMs = 0;
+    this.pageSize = 100;
+    this.nextNumber = 100001;
+  }
+
+  /** A sales order the ERP already holds, e.g. created by an export that crashed before storing the number. */
+  seed(input: SalesOrderInput): SalesOrder {
+    return this.store(input);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
+    const record: ErpRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body };
+    this.requests.push(record);
+    if (this.outage === "hang") return;
+    if (this.outage === "drop") {
+      req.socket.destroy();
+      return;
+    }
+    await sleep(this.delayMs);
+    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+      record.status = status;
+      res.writeHead(status, { "content-type": "application/json; odata.metadata=minimal", ...headers });
+      res.end(JSON.stringify(payload));
+    };
+    const fail = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+      send(status, { error: { code, message } }, headers);
+
+    if (this.outage === "unavailable") return fail(503, "ServiceUnavailable", "The service is temporarily unavailable. Please try again later.");
+    if (this.rateLimited > 0) {
+      this.rateLimited -= 1;
+      return fail(429, "Application_TooManyRequests", "Too many requests reached. Please retry later.", {
+        "retry-after": String(this.retryAfterSeconds),
+      });
+    }
+    if (req.headers.authorization !== `Bearer ${this.token}`) {
+      return fail(401, "Authentication_InvalidCredentials", "The credentials provided are incorrect.", { "www-authenticate": "Bearer" });
+    }
+    const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
+    const route = `${req.method} ${url.pathname}`;
+    if (route === `GET ${BASE_PATH}/salesOrders`) return this.list(url, send, fail);
+    if (route === `POST ${BASE_PATH}/salesOrders`) return this.create(body, send, fail);
+    return fail(404, "BadRequest_NotFound", `No HTTP resource was found that matches the request URI '${url.href}'.`);
+  }
+
+  private list(url: URL, send: Send, fail: Fail): void {
+    let matches = this.salesOrders;
+    const filter = url.searchParams.get("$filter");
+    if (filter !== null) {
+      const match = /^(\w+) eq '((?:[^']|'')*)'$/.exec(filter);
+      if (!match) return fail(400, "BadRequest", `The $filter '${filter}' is not supported.`);
+      const [, field, literal] = match;
+      const value = literal!.replaceAll("''", "'");
+      matches = matches.filter((order) => (order as unknown as Record<string, unknown>)[field!] === value);
+    }
+    const skip = count(url.searchParams.get("$skip")) ?? 0;
+    const top = count(url.searchParams.get("$top")) ?? Infinity;
+    if (Number.isNaN(skip) || Number.isNaN(top)) return fail(400, "BadRequest", "$top and $skip must be whole numbers.");
+    const wanted = matches.slice(skip, skip + top);
+    const page = wanted.slice(0, this.pageSize);
+    const payload: Record<string, unknown> = { "@odata.context": `${this.url}/$metadata#salesOrders`, value: page };
+    if (wanted.length > page.length) {
+      const next = new URL(url);
+      next.searchParams.set("$skip", String(skip + page.length));
+      if (top !== Infinity) next.searchParams.set("$top", String(top - page.length));
+      payload["@odata.nextLink"] = next.href;
+    }
+    send(200, payload);
+  }
+
+  private create(body: string, send: Send, fail: Fail): void {
+    let input: unknown;
+    try {
+      input = JSON.parse(body);
+    } catch {
+      return fail(400, "BadRequest", "The request body is not valid JSON.");
+    }
+    const problem = invalidSalesOrder(input);
+    if (problem) return fail(400, "BadRequest", problem);
+    const order = input as SalesOrderInput;
+    const ext = order.externalDocumentNumber;
+    if (this.salesOrders.some((existing) => existing.externalDocumentNumber === ext)) {
+      return fail(409, "Internal_EntityWithSameKeyExists", `Sales order already exists for externalDocumentNumber '${ext}'.`);
+    }
+    const rejection = this.rejections.get(ext);
+    if (rejection) return fail(422, "Application_ValidationError", rejection);
+    const unknownAccount = order.salesOrderLines.find(
+      (line) => line.lineType === "Account" && !(ACCOUNT_KEYS as readonly string[]).includes(line.lineObjectNumber),
+    );
+    if (unknownAccount) return fail(422, "Application_ValidationError", `Account key '${unknownAccount.lineObjectNumber}' does not exist.`);
+    const created = this.store(order);
+    send(201, { "@odata.context": `${this.url}/$metadata#salesOrders/$entity`, ...created }, { location: `${this.url}/salesOrders(${created.id})` });
+  }
+
+  private store(input: SalesOrderInput): SalesOrder {
+    const { salesOrderLines, ...header } = input;
+    const total = salesOrderLines.reduce((sum, line) => sum + line.quantity * line.unitPrice - line.discountAmount, 0);
+    const order: SalesOrder = {
+      ...header,
+      id: randomUUID(),
+      number: `SO-${this.nextNumber++}`,
+      status: "Open",
+      totalAmountExcludingTax: Math.round(total * 100) / 100,
+      lastModifiedDateTime: new Date().toISOString(),
+    };
+    this.salesOrders.push(order);
+    return order;
+  }
+}
+
+type Send = (status: number, payload: unknown, headers?: Record<string, string>) => void;
+type Fail = (status: number, code: string, message: string) => void;
+
+/** Null for an absent option, NaN for one that is not a whole number. */
+function count(raw: string | null): number | undefined {
+  if (raw === null) return undefined;
+  return /^\d+$/.test(raw) ? Number(raw) : NaN;
+}
+
+/** What Business Central would say about a malformed body, or null when the body is well formed. */
+function invalidSalesOrder(input: unknown): string | null {
+  if (!isObject(input)) return "The request body must be a JSON object.";
+  const unknown = Object.keys(input).find((key) => !ORDER_FIELDS.has(key));
+  if (unknown) return `The property '${unknown}' does not exist on type 'salesOrder'.`;
+  const missing = REQUIRED_TEXT.find((key) => !nonEmptyText(input[key]));
+  if (missing) return `Missing or invalid property '${missing}'.`;
+  const blank = OPTIONAL_TEXT.find((key) => key in input && !nonEmptyText(input[key]));
+  if (blank) return `Invalid property '${blank}': leave it out instead of sending it empty.`;
+  if ((input.externalDocumentNumber as string).length > 35) return "externalDocumentNumber is longer than 35 characters.";
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(input.orderDate as string)) return "orderDate must be YYYY-MM-DD.";
+  const lines = input.salesOrderLines;
+  if (!Array.isArray(lines) || lines.length < 1 || lines.length > MAX_LINES) return `salesOrderLines must hold 1 to ${MAX_LINES} lines.`;
+  const sequences = new Set<unknown>();
+  for (const [i, line] of lines.entries()) {
+    const problem = invalidLine(line);
+    if (problem) return `salesOrderLines[${i}]: ${problem}`;
+    if (sequences.has(line.sequence)) return `salesOrderLines[${i}]: sequence ${line.sequence} is used twice.`;
+    sequences.add(line.sequence);
+  }
+  return null;
+}
+
+function invalidLine(line: unknown): string | null {
+  if (!isObject(line)) return "must be an object.";
+  const unknown = Object.keys(line).find((key) => !LINE_FIELDS.has(key));
+  if (unknown) return `The property '${unknown}' does not exist on type 'salesOrderLine'.`;
+  if (!Number.isInteger(line.sequence) || (line.sequence as number) < 1) return "sequence must be a whole number from 1.";
+  if (line.lineType !== "Item" && line.lineType !== "Account") return "lineType must be Item or Account.";
+  if (!nonEmptyText(line.lineObjectNumber)) return "lineObjectNumber is required.";
+  if (typeof line.quantity !== "number" || !(line.quantity > 0)) return "quantity must be above 0.";
+  if (typeof line.unitPrice !== "number" || !Number.isFinite(line.unitPrice)) return "unitPrice must be a number.";
+  if (typeof line.discountAmount !== "number" || !(line.discountAmount >= 0)) return "discountAmount must be 0 or more.";
+  if ("description" in line && !(nonEmptyText(line.description) && line.description.length <= 100)) return "description must be 1 to 100 characters.";
+  return null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function nonEmptyText(value: unknown): value is string {
+  return typeof value === "string" && value.trim() !== "";
+}
