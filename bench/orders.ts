@@ -54,7 +54,8 @@ function order(): string {
 }
 
 const bare = await startProcess("bench/lib/bare-express.ts", { PORT: "3902" }, "http://127.0.0.1:3902/");
-const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.1:3901/healthz");
+const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.1:3901/healthz", nodeArgs);
 try {
   // Warm-up: connection pools, JIT.
   await runLoad({ name: "warm-up", url: "http://127.0.0.1:3901/middleware/v1/external/orders", connections: CONNECTIONS, durationSeconds: 3, headers: { authorization: `Bearer ${key}` }, body: order });

@@ -4,9 +4,12 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/** Starts a TypeScript entry point as a child process and resolves once `readyUrl` answers. */
-export async function startProcess(entry: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+/**
+ * Starts a TypeScript entry point as a child process and resolves once `readyUrl` answers.
+ * `nodeArgs` (e.g. from BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof") go to the child's node.
+ */
+export async function startProcess(entry: string, env: Record<string, string>, readyUrl: string, nodeArgs: string[] = []): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"],

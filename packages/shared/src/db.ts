@@ -13,7 +13,10 @@ export function createPrisma(databaseUrl: string, options: { connectionLimit?: n
   return new PrismaClient({ adapter: new PrismaMariaDb(url.toString()) });
 }
 
-/** True when a write failed on a unique index (Prisma P2002). */
+/** True when a write failed on a unique index: P2002 from model queries, P2010 carrying the driver's kind from raw ones. */
 export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === "P2002") return true;
+  const cause = (error.meta as { driverAdapterError?: { cause?: { kind?: string } } } | undefined)?.driverAdapterError?.cause;
+  return error.code === "P2010" && cause?.kind === "UniqueConstraintViolation";
 }
