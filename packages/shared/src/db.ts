@@ -1,4 +1,5 @@
 import { PrismaMariaDb } from "@prisma/adapter-mariadb";
+import mariadb from "mariadb";
 import { Prisma, PrismaClient } from "./generated/prisma/client.ts";
 
 export type { PrismaClient } from "./generated/prisma/client.ts";
@@ -13,10 +14,54 @@ export function createPrisma(databaseUrl: string, options: { connectionLimit?: n
   return new PrismaClient({ adapter: new PrismaMariaDb(url.toString()) });
 }
 
-/** True when a write failed on a unique index: P2002 from model queries, P2010 carrying the driver's kind from raw ones. */
+/**
+ * True when a write failed on a unique index: MySQL error 1062 from the driver
+ * pool, P2002 from Prisma model queries, P2010 carrying the driver's kind from raw ones.
+ */
 export function isUniqueViolation(error: unknown): boolean {
+  if (error instanceof mariadb.SqlError) return error.errno === 1062;
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (error.code === "P2002") return true;
   const cause = (error.meta as { driverAdapterError?: { cause?: { kind?: string } } } | undefined)?.driverAdapterError?.cause;
   return error.code === "P2010" && cause?.kind === "UniqueConstraintViolation";
+}
+
+/**
+ * A plain driver pool for the few hot write paths where Prisma's per-query
+ * overhead is the bottleneck (order intake: docs/decisions.md). Everything
+ * else goes through Prisma.
+ */
+export function createSqlPool(databaseUrl: string, options: { connectionLimit?: number } = {}): mariadb.Pool {
+  const url = new URL(databaseUrl);
+  return mariadb.createPool({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : 3306,
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    database: decodeURIComponent(url.pathname.slice(1)),
+    connectionLimit: options.connectionLimit ?? 10,
+    timezone: "Z",
+    bigIntAsNumber: true,
+    insertIdAsNumber: true,
+  });
+}
+
+export type SqlPool = mariadb.Pool;
+
+/** Runs `work` in one transaction on one pooled connection: committed if it returns, rolled back if it throws. */
+export async function withTransaction<T>(sql: SqlPool, work: (conn: mariadb.PoolConnection) => Promise<T>): Promise<T> {
+  const conn = await sql.getConnection();
+  try {
+    await conn.beginTransaction();
+    try {
+      const result = await work(conn);
+      await conn.commit();
+      return result;
+    } catch (error) {
+      await conn.rollback().catch(() => {});
+      throw error;
+    }
+  } finally {
+    await conn.release();
+  }
 }

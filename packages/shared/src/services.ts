@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import type { Config } from "./config.ts";
-import { createPrisma, type PrismaClient } from "./db.ts";
+import { createPrisma, createSqlPool, type PrismaClient, type SqlPool } from "./db.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { Queues } from "./queues.ts";
 import { createRedis } from "./redis.ts";
@@ -10,6 +10,8 @@ export interface Services {
   config: Config;
   logger: Logger;
   prisma: PrismaClient;
+  /** Driver pool for hot write paths only (see createSqlPool). */
+  sql: SqlPool;
   redis: Redis;
   queues: Queues;
   close(): Promise<void>;
@@ -18,6 +20,7 @@ export interface Services {
 export function createServices(config: Config, name: string, options: { logger?: Logger } = {}): Services {
   const logger = options.logger ?? createLogger(name, config);
   const prisma = createPrisma(config.DATABASE_URL);
+  const sql = createSqlPool(config.DATABASE_URL);
   const redis = createRedis(config.REDIS_URL, { name: `mw-${name}` });
   redis.on("error", (error) => logger.error("redis connection error", { error: error.message }));
   const queues = new Queues(redis, config.QUEUE_PREFIX);
@@ -25,11 +28,13 @@ export function createServices(config: Config, name: string, options: { logger?:
     config,
     logger,
     prisma,
+    sql,
     redis,
     queues,
     async close() {
       await queues.close();
       await prisma.$disconnect();
+      await sql.end();
       await redis.quit().catch(() => redis.disconnect());
     },
   };

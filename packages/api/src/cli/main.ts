@@ -1,20 +1,24 @@
 // `pnpm cli <command> [--options]`: operator bootstrap commands. Each prints one line of JSON.
 import { parseArgs } from "node:util";
 import { AppError, createPrisma, getConfigOrExit, type PrismaClient } from "@mw/shared";
+import { itemCommands } from "./items.ts";
 import { userCommands } from "./users.ts";
 
 export interface Command {
   summary: string;
+  /** A positional argument, e.g. the file of items:import. */
+  argument?: { name: string; description: string };
   options: Record<string, { type: "string" | "boolean"; required?: boolean; description: string }>;
-  run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>): Promise<unknown>;
+  run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, argument?: string): Promise<unknown>;
 }
 
-const COMMANDS: Record<string, Command> = { ...userCommands };
+const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];
   for (const [name, command] of Object.entries(COMMANDS)) {
-    lines.push(`  ${name}  ${command.summary}`);
+    lines.push(`  ${name}${command.argument ? ` ${command.argument.name}` : ""}  ${command.summary}`);
+    if (command.argument) lines.push(`      ${command.argument.name}  ${command.argument.description} (required)`);
     for (const [option, spec] of Object.entries(command.options)) {
       lines.push(`      --${option}${spec.type === "string" ? " VALUE" : ""}  ${spec.description}${spec.required ? " (required)" : ""}`);
     }
@@ -30,17 +34,23 @@ async function main(): Promise<number> {
     return name === "--help" ? 0 : 64;
   }
   let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
   try {
-    values = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: rest,
       options: Object.fromEntries(Object.entries(command.options).map(([key, spec]) => [key, { type: spec.type }])),
+      allowPositionals: Boolean(command.argument),
       strict: true,
-    }).values;
+    }));
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${usage()}`);
     return 64;
   }
   const missing = Object.entries(command.options).filter(([key, spec]) => spec.required && values[key] === undefined);
+  if (command.argument && positionals.length !== 1) {
+    console.error(`${name} takes exactly one ${command.argument.name}\n\n${usage()}`);
+    return 64;
+  }
   if (missing.length) {
     console.error(`missing --${missing.map(([key]) => key).join(", --")}\n\n${usage()}`);
     return 64;
@@ -48,7 +58,7 @@ async function main(): Promise<number> {
   const config = getConfigOrExit();
   const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 2 });
   try {
-    console.log(JSON.stringify(await command.run(prisma, values)));
+    console.log(JSON.stringify(await command.run(prisma, values, positionals[0])));
     return 0;
   } catch (error) {
     const message = error instanceof AppError || error instanceof Error ? error.message : String(error);

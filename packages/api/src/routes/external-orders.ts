@@ -31,7 +31,7 @@ export function externalOrderRoutes(api: ApiRouter, ctx: AppContext): void {
       if (unknown.length) {
         throw new AppError(422, "unknown_skus", `Unknown SKU(s): ${unknown.join(", ")}`, { unknown_skus: unknown });
       }
-      const outcome = await guardDb(() => storeOrder(ctx.prisma, siteId, order));
+      const outcome = await guardDb(() => storeOrder(ctx.prisma, ctx.sql, siteId, order));
       if (outcome.kind === "conflict") {
         throw new AppError(409, "duplicate_order", `Order ${order.number} already exists for this site with different content.`);
       }

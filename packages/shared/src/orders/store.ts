@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { isUniqueViolation, Prisma, type PrismaClient } from "../db.ts";
+import { isUniqueViolation, withTransaction, type PrismaClient, type SqlPool } from "../db.ts";
 import type { NormalisedAddress, NormalisedOrder } from "./submission.ts";
 
 export const ADDRESS_TYPE = { billing: 1, shipping: 0 } as const;
@@ -40,43 +40,42 @@ async function existing(prisma: PrismaClient, siteId: number, number: string, ha
 }
 
 /**
- * Stores the order, its lines and both addresses in one transaction (a nested
- * create: all or nothing). The same order number for the same site again is
+ * Stores the order, its lines and both addresses in one transaction: all or
+ * nothing. It is the intake's hot path, so it writes through the driver pool
+ * (three INSERTs), which costs a fraction of Prisma's CPU per order
+ * (docs/decisions.md). The same order number for the same site again is
  * `same` when the content is identical (a client retry) and `conflict` when it
  * differs; the unique (site_id, number) index decides races between
  * concurrent submissions.
  */
-export async function storeOrder(prisma: PrismaClient, siteId: number, order: NormalisedOrder): Promise<StoreOutcome> {
+export async function storeOrder(prisma: PrismaClient, sql: SqlPool, siteId: number, order: NormalisedOrder): Promise<StoreOutcome> {
   const hash = orderHash(order);
   // Optimistic: a resubmission is rare, so the unique index finds it instead of a read per order.
   try {
     const flags = paymentFlags(order.payment_method);
     const addresses = [addressRow(ADDRESS_TYPE.billing, order.billing), addressRow(ADDRESS_TYPE.shipping, order.shipping)];
-    // Raw statements in one batch transaction: the order's id travels in a session variable, so the
-    // whole write is five statements on one connection (a nested create costs several times the CPU).
-    const results = await prisma.$transaction([
-      prisma.$executeRaw`INSERT INTO orders (site_id, number, trans_id, dateadded, payment_method, contact_id, shipping_agent_code,
-          shipping_agent_service, fully_import_from_website, pay_1, pay_2, pay_3, pay_4, pay_5, pay_6, payload_hash, created_at, updated_at)
-        VALUES (${siteId}, ${order.number}, ${order.trans_id}, ${order.dateadded}, ${order.payment_method}, ${order.contact_id},
-          ${order.shipping_agent_code}, ${order.shipping_agent_service}, 1, ${flags.pay_1}, ${flags.pay_2}, ${flags.pay_3}, ${flags.pay_4},
-          ${flags.pay_5}, ${flags.pay_6}, ${hash}, NOW(3), NOW(3))`,
-      prisma.$executeRaw`SET @order_id = LAST_INSERT_ID()`,
-      prisma.$executeRaw`INSERT INTO order_addresses (order_id, type, first_name, last_name, company, address1, address2, city, state,
-          postal_code, country, phone, email) VALUES ${Prisma.join(
-            addresses.map(
-              (a) => Prisma.sql`(@order_id, ${a.type}, ${a.first_name}, ${a.last_name}, ${a.company}, ${a.address1}, ${a.address2},
-                ${a.city}, ${a.state}, ${a.postal_code}, ${a.country}, ${a.phone}, ${a.email})`,
-            ),
-          )}`,
-      prisma.$executeRaw`INSERT INTO order_lines (order_id, line, sku, quantity, price, coupon_code, discount_amount, weight) VALUES ${Prisma.join(
-        order.lines.map(
-          (l) => Prisma.sql`(@order_id, ${l.line}, ${l.sku}, ${l.quantity}, ${l.price}, ${l.coupon_code}, ${l.discount_amount}, ${l.weight})`,
-        ),
-      )}`,
-      prisma.$queryRaw<{ id: bigint }[]>`SELECT @order_id AS id`,
-    ]);
-    const created = { id: Number((results[4] as { id: bigint }[])[0]!.id) };
-    return { kind: "created", orderId: created.id };
+    const orderId = await withTransaction(sql, async (conn) => {
+      const inserted = (await conn.query(
+        `INSERT INTO orders (site_id, number, trans_id, dateadded, payment_method, contact_id, shipping_agent_code,
+           shipping_agent_service, fully_import_from_website, pay_1, pay_2, pay_3, pay_4, pay_5, pay_6, payload_hash, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, NOW(3), NOW(3))`,
+        [siteId, order.number, order.trans_id, order.dateadded, order.payment_method, order.contact_id, order.shipping_agent_code,
+          order.shipping_agent_service, flags.pay_1, flags.pay_2, flags.pay_3, flags.pay_4, flags.pay_5, flags.pay_6, hash],
+      )) as { insertId: number };
+      const id = inserted.insertId;
+      await conn.query(
+        `INSERT INTO order_addresses (order_id, type, first_name, last_name, company, address1, address2, city, state, postal_code, country, phone, email)
+         VALUES ${addresses.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+        addresses.flatMap((a) => [id, a.type, a.first_name, a.last_name, a.company, a.address1, a.address2, a.city, a.state, a.postal_code, a.country, a.phone, a.email]),
+      );
+      await conn.query(
+        `INSERT INTO order_lines (order_id, line, sku, quantity, price, coupon_code, discount_amount, weight)
+         VALUES ${order.lines.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+        order.lines.flatMap((l) => [id, l.line, l.sku, l.quantity, l.price, l.coupon_code, l.discount_amount, l.weight]),
+      );
+      return id;
+    });
+    return { kind: "created", orderId };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     const after = await existing(prisma, siteId, order.number, hash);

@@ -1,0 +1,42 @@
+import { createReadStream } from "node:fs";
+import path from "node:path";
+import { parse } from "csv-parse";
+import { AppError, itemInput, upsertItems, type ItemInput } from "@mw/shared";
+import type { Command } from "./main.ts";
+
+/**
+ * Reads a CSV with a header row naming at least sku, name, price and stock.
+ * Every row is validated before anything is written: a bad file changes nothing.
+ */
+async function readItems(file: string): Promise<ItemInput[]> {
+  const items: ItemInput[] = [];
+  const problems: string[] = [];
+  const parser = createReadStream(file).pipe(parse({ columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), trim: true, skip_empty_lines: true, bom: true }));
+  let row = 1;
+  for await (const record of parser as AsyncIterable<Record<string, string>>) {
+    row += 1;
+    const result = itemInput.safeParse({
+      sku: record.sku,
+      name: record.name,
+      price: record.price === undefined || record.price === "" ? undefined : Number(record.price),
+      stock: record.stock === undefined || record.stock === "" ? undefined : Number(record.stock),
+    });
+    if (result.success) items.push(result.data);
+    else problems.push(`row ${row}: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  }
+  if (problems.length) throw new AppError(400, "rest_invalid_param", `${problems.length} invalid row(s), nothing imported:\n${problems.slice(0, 20).join("\n")}`);
+  return items;
+}
+
+export const itemCommands: Record<string, Command> = {
+  "items:import": {
+    summary: "create or update catalogue items from a CSV file (columns sku,name,price,stock)",
+    argument: { name: "FILE.csv", description: "path of the CSV file" },
+    options: {},
+    async run(prisma, _values, file) {
+      // pnpm runs scripts from the repository root; INIT_CWD is where the user typed the command.
+      const items = await readItems(path.resolve(process.env.INIT_CWD ?? process.cwd(), file!));
+      return { success: true, rows: items.length, ...(await upsertItems(prisma, items)) };
+    },
+  },
+};
