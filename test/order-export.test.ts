@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { AppError, createPrisma, createRedis, jobId, Queues, type PrismaClient } from "@mw/shared";
 import { ErpClient } from "@mw/shared/providers/erp/client";
 import type { SalesOrderInput } from "@mw/shared/providers/erp/types";
@@ -7,7 +6,8 @@ import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeErp } from "./fakes/erp.ts";
-import { spawnEntry, type Spawned } from "./support/processes.ts";
+import { logged, logLines, spawnEntry, type Spawned } from "./support/processes.ts";
+import { settled, until } from "./support/wait.ts";
 
 // The real worker entry point as a child process, against real MariaDB, Redis
 // and a fake ERP that speaks the contract of docs/erp-api.md.
@@ -155,27 +155,6 @@ function exportJob(orderId: number, options: { suffix?: string; attempts?: numbe
   );
 }
 
-async function until(check: () => boolean | Promise<boolean>, what: () => string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`);
-    await sleep(25);
-  }
-}
-
-/** Waits until the job is completed or failed; on timeout, the error shows the worker's output. */
-async function settled(job: Job, worker: Spawned): Promise<Job> {
-  let state = "";
-  await until(
-    async () => {
-      state = await queue.getJobState(job.id!);
-      return state === "completed" || state === "failed";
-    },
-    () => `job ${job.id} to finish (last state ${state}); worker output:\n${worker.output()}`,
-  );
-  return (await queue.getJob(job.id!))!;
-}
-
 async function exportJobIds(): Promise<string[]> {
   const jobs = await queue.getJobs(["waiting", "active", "delayed", "prioritized", "completed", "failed"]);
   return jobs.filter((job) => job.name === "order-export").map((job) => job.id!).sort();
@@ -183,15 +162,6 @@ async function exportJobIds(): Promise<string[]> {
 
 function posts() {
   return erp.requests.filter((request) => request.method === "POST");
-}
-
-function logLines(proc: Spawned, message: string): Record<string, unknown>[] {
-  return proc
-    .output()
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((line) => line.message === message);
 }
 
 function spawnWorker(env: Record<string, string>): Spawned {
@@ -227,7 +197,7 @@ describe("ErpClient against the contract", () => {
     const seeded = erp.seed({ ...expectedSalesOrder(), externalDocumentNumber: "3-O'BRIEN-1" });
     expect(await client().findSalesOrderByExternalNumber("3-O'BRIEN-1")).toMatchObject({ id: seeded.id, number: "SO-100001" });
     expect(await client().findSalesOrderByExternalNumber("3-O'BRIEN-2")).toBeNull();
-    const url = new URL(erp.requests[0]!.path, "http://erp");
+    const url = new URL(erp.requests[0]!.url, "http://erp");
     expect(url.pathname).toBe("/api/v2.0/companies(8f1c2a9e)/salesOrders");
     expect(url.searchParams.get("$filter")).toBe("externalDocumentNumber eq '3-O''BRIEN-1'");
     expect(url.searchParams.get("$top")).toBe("1");
@@ -292,14 +262,14 @@ describe("order export with the ERP configured", () => {
 
   beforeAll(async () => {
     worker = spawnWorker({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
-    await worker.waitFor(/"message":"workers started"/);
+    await worker.waitFor(logged("workers started"));
   });
 
   afterAll(() => stopWorker(worker));
 
   it("exports an order once, with the full mapping, and a second job for it does nothing", async () => {
     const order = await createOrder();
-    const done = await settled(await exportJob(order.id), worker);
+    const done = await settled(queue, await exportJob(order.id), worker);
     expect(await done.getState()).toBe("completed");
     expect(done.returnvalue).toEqual({ erp_sales_order_number: "SO-100001" });
 
@@ -309,14 +279,14 @@ describe("order export with the ERP configured", () => {
 
     expect(erp.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["GET 200", "POST 201"]);
     const post = posts()[0]!;
-    expect(post.path).toBe("/api/v2.0/companies(8f1c2a9e)/salesOrders");
+    expect(post.url).toBe("/api/v2.0/companies(8f1c2a9e)/salesOrders");
     expect(post.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(post.headers["user-agent"]).toMatch(USER_AGENT);
     expect(post.headers["content-type"]).toMatch(/^application\/json/);
     expect(JSON.parse(post.body)).toEqual(expectedSalesOrder());
     expect(erp.salesOrders).toMatchObject([{ number: "SO-100001", externalDocumentNumber: `${siteId}-${ORDER_NUMBER}`, totalAmountExcludingTax: 46.05 }]);
 
-    const again = await settled(await exportJob(order.id, { suffix: "again" }), worker);
+    const again = await settled(queue, await exportJob(order.id, { suffix: "again" }), worker);
     expect(await again.getState()).toBe("completed");
     expect(again.returnvalue).toEqual({ skipped: "already_exported", erp_sales_order_number: "SO-100001" });
     expect(erp.requests).toHaveLength(2);
@@ -331,7 +301,7 @@ describe("order export with the ERP configured", () => {
     // An earlier run reached the ERP, then crashed before storing the number.
     const existing = erp.seed(expectedSalesOrder());
 
-    const done = await settled(await exportJob(order.id), worker);
+    const done = await settled(queue, await exportJob(order.id), worker);
     expect(done.returnvalue).toEqual({ erp_sales_order_number: existing.number });
     expect(erp.requests.map((r) => r.method)).toEqual(["GET"]);
     expect(erp.salesOrders).toHaveLength(1);
@@ -343,7 +313,7 @@ describe("order export with the ERP configured", () => {
     // Both lookups are answered before either POST is looked at, so both runs try to create.
     erp.delayMs = 300;
     const [a, b] = [await exportJob(order.id), await exportJob(order.id, { suffix: "rerun" })];
-    const [doneA, doneB] = await Promise.all([settled(a, worker), settled(b, worker)]);
+    const [doneA, doneB] = await Promise.all([settled(queue, a, worker), settled(queue, b, worker)]);
 
     expect([await doneA.getState(), await doneB.getState()]).toEqual(["completed", "completed"]);
     expect(erp.salesOrders).toHaveLength(1);
@@ -367,7 +337,7 @@ describe("order export with the ERP configured", () => {
     expect(await prisma.syncError.count()).toBe(0);
 
     erp.outage = null;
-    const done = await settled(job, worker);
+    const done = await settled(queue, job, worker);
     expect(await done.getState()).toBe("completed");
     expect(done.attemptsMade).toBe(2);
     expect(erp.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["GET 503", "GET 200", "POST 201"]);
@@ -378,7 +348,7 @@ describe("order export with the ERP configured", () => {
   it("records one sync error when an outage outlasts the attempts", async () => {
     const order = await createOrder();
     erp.outage = "drop";
-    const done = await settled(await exportJob(order.id, { attempts: 2, retryDelayMs: 200 }), worker);
+    const done = await settled(queue, await exportJob(order.id, { attempts: 2, retryDelayMs: 200 }), worker);
 
     expect(await done.getState()).toBe("failed");
     expect(done.attemptsMade).toBe(2);
@@ -393,7 +363,7 @@ describe("order export with the ERP configured", () => {
   it("fails at once on a 422 and records the ERP's reason", async () => {
     const order = await createOrder();
     erp.rejections.set(`${siteId}-${ORDER_NUMBER}`, "Customer 27111 is blocked for sales.");
-    const done = await settled(await exportJob(order.id), worker);
+    const done = await settled(queue, await exportJob(order.id), worker);
 
     expect(await done.getState()).toBe("failed");
     expect(done.opts.attempts).toBe(8);
@@ -414,20 +384,20 @@ describe("order export with the ERP configured", () => {
     // Keep the exports pending (retrying) while the second sweep runs.
     erp.outage = "unavailable";
 
-    const first = await settled(await queues.add("orders", "order-sweep", {}), worker);
+    const first = await settled(queue, await queues.add("orders", "order-sweep", {}), worker);
     expect(first.returnvalue).toEqual({ pending: 2, retried: 0 });
     expect(await exportJobIds()).toEqual(expectedIds);
     await until(
       async () => (await Promise.all(expectedIds.map((id) => queue.getJobState(id)))).every((state) => state === "delayed"),
       () => "both exports to wait for a retry",
     );
-    const second = await settled(await queues.add("orders", "order-sweep", {}), worker);
+    const second = await settled(queue, await queues.add("orders", "order-sweep", {}), worker);
     expect(second.returnvalue).toEqual({ pending: 2, retried: 0 });
     expect(await exportJobIds()).toEqual(expectedIds);
 
     erp.outage = null;
     for (const id of expectedIds) await (await queue.getJob(id))!.promote();
-    for (const id of expectedIds) expect(await (await settled((await queue.getJob(id))!, worker)).getState()).toBe("completed");
+    for (const id of expectedIds) expect(await (await settled(queue, (await queue.getJob(id))!, worker)).getState()).toBe("completed");
     expect(posts().map((r) => (JSON.parse(r.body) as SalesOrderInput).externalDocumentNumber).sort()).toEqual([`${siteId}-S-1`, `${siteId}-S-2`]);
     const orders = await prisma.order.findMany({ orderBy: { number: "asc" }, select: { number: true, imported: true } });
     expect(orders).toEqual([
@@ -442,13 +412,13 @@ describe("order export with the ERP configured", () => {
     const refused = await createOrder("R-2", { ageMs: 2 * 60_000 });
     erp.outage = "unavailable";
     const exhausted = await queues.add("orders", "order-export", { order_id: outaged.id }, { jobId: jobId("order-export", outaged.id), attempts: 1 });
-    expect(await (await settled(exhausted, worker)).getState()).toBe("failed");
+    expect(await (await settled(queue, exhausted, worker)).getState()).toBe("failed");
     erp.outage = null;
     erp.rejections.set(`${siteId}-R-2`, "Customer 27111 is blocked for sales.");
     const permanent = await queues.add("orders", "order-export", { order_id: refused.id }, { jobId: jobId("order-export", refused.id), attempts: 5 });
-    expect(await (await settled(permanent, worker)).getState()).toBe("failed");
+    expect(await (await settled(queue, permanent, worker)).getState()).toBe("failed");
 
-    const sweep = await settled(await queues.add("orders", "order-sweep", {}), worker);
+    const sweep = await settled(queue, await queues.add("orders", "order-sweep", {}), worker);
     expect(sweep.returnvalue).toEqual({ pending: 2, retried: 1 });
     await until(
       async () => (await prisma.order.findUniqueOrThrow({ where: { id: outaged.id } })).imported === 1,
@@ -466,17 +436,17 @@ describe("order export with the ERP unconfigured", () => {
 
   it("fails the export at once with a clear reason and makes the sweep queue nothing", async () => {
     worker = spawnWorker({ ERP_BASE_URL: "", ERP_TOKEN: "" });
-    await worker.waitFor(/"message":"workers started"/);
+    await worker.waitFor(logged("workers started"));
     const order = await createOrder(ORDER_NUMBER, { ageMs: 2 * 60_000 });
 
-    const done = await settled(await exportJob(order.id), worker);
+    const done = await settled(queue, await exportJob(order.id), worker);
     expect(await done.getState()).toBe("failed");
     expect(done.attemptsMade).toBe(1);
     expect(done.failedReason).toBe("ERP is not configured: ERP_BASE_URL is unset");
     expect(await prisma.syncError.findMany()).toMatchObject([{ source: "erp_export", order_number: ORDER_NUMBER, message: done.failedReason }]);
 
     await queue.remove(done.id!);
-    const sweep = await settled(await queues.add("orders", "order-sweep", {}), worker);
+    const sweep = await settled(queue, await queues.add("orders", "order-sweep", {}), worker);
     expect(sweep.returnvalue).toEqual({ skipped: "erp_not_configured" });
     expect(await exportJobIds()).toEqual([]);
     expect(erp.requests).toHaveLength(0);

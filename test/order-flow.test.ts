@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeErp } from "./fakes/erp.ts";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "./support/api.ts";
 import { createSiteWithKey, orderBody, seedItems } from "./support/fixtures.ts";
-import { spawnEntry, type Spawned } from "./support/processes.ts";
+import { logged, spawnEntry, type Spawned } from "./support/processes.ts";
+import { until } from "./support/wait.ts";
 
 // The whole path a user sees: an ERP pushes an order through the API, an
 // operator sees it pending, a worker exports it to the ERP (through an outage),
@@ -32,15 +33,6 @@ async function viewOrder(number: string) {
   return ((await res.json()) as { orders: { id: number; number: string; imported: number; erp_sales_order_number: string | null }[] }).orders[0];
 }
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe("order intake to ERP export", () => {
   it("shows a new order pending, keeps it pending through an ERP outage, then shows it exported", async () => {
     const { key } = await createSiteWithKey(api.ctx.prisma);
@@ -55,16 +47,19 @@ describe("order intake to ERP export", () => {
     expect(await viewOrder(number)).toMatchObject({ number, imported: 0, erp_sales_order_number: null });
 
     worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "orders", ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
-    await worker.waitFor(/"message":"job failed"/);
+    await worker.waitFor(logged("job failed"));
     const order = await viewOrder(number);
     expect(order).toMatchObject({ imported: 0, erp_sales_order_number: null });
     const job = await api.ctx.queues.get("orders").getJob(`order-export.${order!.id}`);
     // The failure is logged just before BullMQ moves the job to wait for its retry.
-    expect(await until(() => job!.getState(), (state) => state === "delayed")).toBe("delayed");
+    let state = "";
+    await until(async () => (state = await job!.getState()) === "delayed", () => `the export job to wait for its retry (state ${state})`, 20_000);
+    expect(state).toBe("delayed");
 
     erp.outage = null;
     await job!.promote();
-    const exported = await until(() => viewOrder(number), (row) => row?.imported === 1);
+    let exported: Awaited<ReturnType<typeof viewOrder>>;
+    await until(async () => (exported = await viewOrder(number))?.imported === 1, () => `order ${number} to show as exported`, 20_000);
     expect(exported).toMatchObject({ imported: 1, erp_sales_order_number: erp.salesOrders[0]!.number });
     expect(erp.salesOrders).toHaveLength(1);
     expect(erp.salesOrders[0]!.externalDocumentNumber).toMatch(new RegExp(`-${number}$`));

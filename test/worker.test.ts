@@ -1,13 +1,13 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { createRedis, Queues } from "@mw/shared";
 import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpSink } from "./fakes/http-sink.ts";
-import { spawnEntry, type Spawned } from "./support/processes.ts";
+import { logged, logLines, spawnEntry, type Spawned } from "./support/processes.ts";
+import { settled, until } from "./support/wait.ts";
 
 // The real worker entry point as a child process, against real Redis, with
 // this vitest worker's queue prefix. Nothing about BullMQ is mocked.
@@ -33,44 +33,6 @@ function spawnWorker(env: Record<string, string> = {}, args: string[] = []): Pro
   let stderr = "";
   proc.child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return { ...proc, stderr: () => stderr };
-}
-
-/** Matches one JSON log line of the worker by its message. */
-function logged(message: string): RegExp {
-  return new RegExp(`"message":"${message}"`);
-}
-
-/** The parsed JSON log lines with this message. */
-function logLines(proc: Spawned, message: string): Record<string, unknown>[] {
-  return proc
-    .output()
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((line) => line.message === message);
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: () => string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`);
-    await sleep(25);
-  }
-}
-
-/** Waits until the job is completed or failed; on timeout, the error shows the worker's output. */
-async function settled(job: Job, worker?: Spawned, timeoutMs = 15_000): Promise<Job> {
-  const id = job.id!;
-  let state = "";
-  await until(
-    async () => {
-      state = await queue.getJobState(id);
-      return state === "completed" || state === "failed";
-    },
-    () => `job ${id} to finish (last state ${state}); worker output:\n${worker?.output() ?? "(none)"}`,
-    timeoutMs,
-  );
-  return (await queue.getJob(id))!;
 }
 
 /** Redis connections on which a BullMQ worker of this prefix waits for notifications jobs (BullMQ names them `<prefix>:<base64 queue>`). */
@@ -117,23 +79,23 @@ describe("worker processes jobs", () => {
     await worker.waitFor(logged("workers started"));
 
     const ping = await queues.add("notifications", "health-ping", { url: `${sink.url}/ping?site=7`, site_id: 7 });
-    const pinged = await settled(ping, worker);
+    const pinged = await settled(queue, ping, worker);
     expect(await pinged.getState()).toBe("completed");
     expect(pinged.returnvalue).toEqual({ status: 200 });
     expect(pinged.attemptsMade).toBe(1);
     expect(sink.requests).toHaveLength(1);
     const get = sink.requests[0]!;
     expect(get.method).toBe("GET");
-    expect(get.path).toBe("/ping?site=7");
+    expect(get.url).toBe("/ping?site=7");
     expect(get.headers["user-agent"]).toMatch(USER_AGENT);
 
     const chat = await queues.add("notifications", "chat-message", { webhook_url: `${sink.url}/hooks/abc`, text: "Order 42 shipped ✓" });
-    const chatted = await settled(chat, worker);
+    const chatted = await settled(queue, chat, worker);
     expect(await chatted.getState()).toBe("completed");
     expect(sink.requests).toHaveLength(2);
     const post = sink.requests[1]!;
     expect(post.method).toBe("POST");
-    expect(post.path).toBe("/hooks/abc");
+    expect(post.url).toBe("/hooks/abc");
     expect(post.headers["content-type"]).toMatch(/^application\/json/);
     expect(post.headers["user-agent"]).toMatch(USER_AGENT);
     expect(JSON.parse(post.body)).toEqual({ text: "Order 42 shipped ✓" });
@@ -147,7 +109,7 @@ describe("worker processes jobs", () => {
 
     const bad = await queue.add("health-ping", { url: "not a url" });
     const unknown = await queue.add("no-such-job", { url: sink.url });
-    const [badDone, unknownDone] = await Promise.all([settled(bad, worker), settled(unknown, worker)]);
+    const [badDone, unknownDone] = await Promise.all([settled(queue, bad, worker), settled(queue, unknown, worker)]);
 
     expect(await badDone.getState()).toBe("failed");
     expect(badDone.attemptsMade).toBe(1);
@@ -166,7 +128,7 @@ describe("worker processes jobs", () => {
     await worker.waitFor(logged("workers started"));
 
     sink.status = 404;
-    const gone = await settled(await queues.add("notifications", "health-ping", { url: `${sink.url}/gone` }), worker);
+    const gone = await settled(queue, await queues.add("notifications", "health-ping", { url: `${sink.url}/gone` }), worker);
     expect(await gone.getState()).toBe("failed");
     expect(gone.attemptsMade).toBe(1);
     expect(gone.failedReason).toBe("health-check URL answered HTTP 404");
@@ -177,7 +139,7 @@ describe("worker processes jobs", () => {
     const retrying = (await queue.getJob(flaky.id!))!;
     expect(retrying.attemptsMade).toBe(1);
     expect(retrying.failedReason).toBe("health-check URL answered HTTP 503");
-    expect(sink.requests.map((r) => r.path)).toEqual(["/gone", "/flaky"]);
+    expect(sink.requests.map((r) => r.url)).toEqual(["/gone", "/flaky"]);
   });
 });
 
@@ -209,7 +171,7 @@ describe("worker shutdown", () => {
     expect(await done.getState()).toBe("completed");
     expect(done.returnvalue).toEqual({ status: 200 });
     expect(await queue.getJobState(late.id!)).toBe("waiting");
-    expect(sink.requests.map((r) => r.path)).toEqual(["/slow"]);
+    expect(sink.requests.map((r) => r.url)).toEqual(["/slow"]);
     expect(await queue.getJobCounts("completed", "waiting", "active")).toEqual({ completed: 1, waiting: 1, active: 0 });
   });
 
@@ -228,12 +190,12 @@ describe("worker shutdown", () => {
     sink.delayMs = 200;
 
     const second = spawnWorker(FAST_STALL);
-    const done = await settled(job, second, 20_000);
+    const done = await settled(queue, job, second, 20_000);
     expect(await done.getState()).toBe("completed");
     expect(done.returnvalue).toEqual({ status: 200 });
     expect(done.stalledCounter).toBe(1);
     expect(sink.requests.length).toBeGreaterThanOrEqual(2);
-    expect(sink.requests.every((r) => r.path === "/long")).toBe(true);
+    expect(sink.requests.every((r) => r.url === "/long")).toBe(true);
     expect(logLines(second, "job stalled, returned to the queue").map((line) => line.job_id)).toEqual([job.id]);
     const completions = [...logLines(first, "job completed"), ...logLines(second, "job completed")];
     expect(completions.map((line) => line.job_id)).toEqual([job.id]);
@@ -257,7 +219,7 @@ describe("drain mode", () => {
       const firstRun = spawnWorker({ LOG_DIR: logDir }, ["--drain", "--worker-id", "t1", "--notifications-max-jobs", "3"]);
       expect(await firstRun.exited()).toEqual({ code: 0, signal: null });
       expect(await queue.getJobCounts("completed", "waiting", "active", "failed")).toEqual({ completed: 3, waiting: 2, active: 0, failed: 0 });
-      expect(sink.requests.map((r) => r.path)).toEqual(["/d1", "/d2", "/d3"]);
+      expect(sink.requests.map((r) => r.url)).toEqual(["/d1", "/d2", "/d3"]);
       expect(await Promise.all(jobs.map((job) => queue.getJobState(job.id!)))).toEqual([
         "completed",
         "completed",
@@ -278,7 +240,7 @@ describe("drain mode", () => {
       expect(await secondRun.exited()).toEqual({ code: 0, signal: null });
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(await queue.getJobCounts("completed", "waiting", "active", "failed")).toEqual({ completed: 5, waiting: 0, active: 0, failed: 0 });
-      expect(sink.requests.map((r) => r.path)).toEqual(["/d1", "/d2", "/d3", "/d4", "/d5"]);
+      expect(sink.requests.map((r) => r.url)).toEqual(["/d1", "/d2", "/d3", "/d4", "/d5"]);
       expect(logLines(secondRun, "queue drained")).toMatchObject([{ completed: 2, failed: 0, limit: 10 }]);
     } finally {
       rmSync(logDir, { recursive: true, force: true });

@@ -1,18 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ACCOUNT_KEYS, type SalesOrder, type SalesOrderInput } from "@mw/shared/providers/erp/types";
-
-export interface ErpRequest {
-  method: string;
-  /** Path and query as sent, including the company base path. */
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-  /** The status answered; unset when the request was dropped or left hanging. */
-  status?: number;
-}
+import { FakeServer, type FakeAnswer, type FakeReply, type FakeRequest } from "./fake-server.ts";
 
 /** unavailable: 503 with an error body; drop: the connection is cut; hang: never answered. */
 export type ErpOutage = "unavailable" | "drop" | "hang";
@@ -57,10 +46,10 @@ const ORDER_FIELDS = new Set<string>([...REQUIRED_TEXT, ...OPTIONAL_TEXT, "sales
  * The ERP of docs/erp-api.md (sales orders) on 127.0.0.1: bearer check,
  * OData `$filter`/`$top`/`$skip` with `@odata.nextLink`, Business Central-style
  * errors, one sales order per externalDocumentNumber. Every request is
- * recorded; switches simulate outages, rate limiting and refusals.
+ * recorded (`url` is path and query as sent, the company base path included);
+ * switches simulate outages, rate limiting and refusals.
  */
-export class FakeErp {
-  readonly requests: ErpRequest[] = [];
+export class FakeErp extends FakeServer {
   readonly salesOrders: SalesOrder[] = [];
   outage: ErpOutage | null = null;
   /** The next this many requests get 429 with `Retry-After`. */
@@ -71,28 +60,17 @@ export class FakeErp {
   /** Each request waits this long before it is looked at, so tests can make two runs overlap. */
   delayMs = 0;
   pageSize = 100;
-  url = "";
   private nextNumber = 100001;
-  private server: Server | undefined;
 
-  constructor(readonly token: string) {}
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      req.on("end", () => void this.handle(req, res, body));
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${BASE_PATH}`;
-    return this;
+  constructor(readonly token: string) {
+    super({ routePrefix: BASE_PATH, jsonType: "application/json; odata.metadata=minimal" });
+    this.route("GET", "/salesOrders", (request) => this.list(request));
+    this.route("POST", "/salesOrders", (request) => this.create(request.body));
   }
 
-  async stop(): Promise<void> {
-    await new Promise((resolve) => {
-      this.server?.close(resolve);
-      this.server?.closeAllConnections();
-    });
+  /** The company's API base, what ERP_BASE_URL is set to. */
+  override get url(): string {
+    return `${this.origin}${BASE_PATH}`;
   }
 
   reset(): void {
@@ -111,53 +89,50 @@ export class FakeErp {
     return this.store(input);
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
-    const record: ErpRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body };
-    this.requests.push(record);
-    if (this.outage === "hang") return;
-    if (this.outage === "drop") {
-      req.socket.destroy();
-      return;
-    }
+  protected override async answer(request: FakeRequest): Promise<FakeAnswer> {
+    if (this.outage === "hang") return "hang";
+    if (this.outage === "drop") return "drop";
     await sleep(this.delayMs);
-    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-      record.status = status;
-      res.writeHead(status, { "content-type": "application/json; odata.metadata=minimal", ...headers });
-      res.end(JSON.stringify(payload));
-    };
-    const fail = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-      send(status, { error: { code, message } }, headers);
-
-    if (this.outage === "unavailable") return fail(503, "ServiceUnavailable", "The service is temporarily unavailable. Please try again later.");
+    if (this.outage === "unavailable") return this.fail(503, "ServiceUnavailable", "The service is temporarily unavailable. Please try again later.");
     if (this.rateLimited > 0) {
       this.rateLimited -= 1;
-      return fail(429, "Application_TooManyRequests", "Too many requests reached. Please retry later.", {
+      return this.fail(429, "Application_TooManyRequests", "Too many requests reached. Please retry later.", {
         "retry-after": String(this.retryAfterSeconds),
       });
     }
-    if (req.headers.authorization !== `Bearer ${this.token}`) {
-      return fail(401, "Authentication_InvalidCredentials", "The credentials provided are incorrect.", { "www-authenticate": "Bearer" });
+    if (request.headers.authorization !== `Bearer ${this.token}`) {
+      return this.fail(401, "Authentication_InvalidCredentials", "The credentials provided are incorrect.", { "www-authenticate": "Bearer" });
     }
-    const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
-    const route = `${req.method} ${url.pathname}`;
-    if (route === `GET ${BASE_PATH}/salesOrders`) return this.list(url, send, fail);
-    if (route === `POST ${BASE_PATH}/salesOrders`) return this.create(body, send, fail);
-    return fail(404, "BadRequest_NotFound", `No HTTP resource was found that matches the request URI '${url.href}'.`);
+    return super.answer(request);
   }
 
-  private list(url: URL, send: Send, fail: Fail): void {
+  protected override notFound(request: FakeRequest): FakeAnswer {
+    return this.fail(404, "BadRequest_NotFound", `No HTTP resource was found that matches the request URI '${this.fullUrl(request).href}'.`);
+  }
+
+  /** A Business Central error: `{error: {code, message}}`. */
+  private fail(status: number, code: string, message: string, headers: Record<string, string> = {}): FakeReply {
+    return this.json(status, { error: { code, message } }, headers);
+  }
+
+  private fullUrl(request: FakeRequest): URL {
+    return new URL(request.url || "/", `http://${request.headers.host}`);
+  }
+
+  private list(request: FakeRequest): FakeReply {
+    const url = this.fullUrl(request);
     let matches = this.salesOrders;
     const filter = url.searchParams.get("$filter");
     if (filter !== null) {
       const match = /^(\w+) eq '((?:[^']|'')*)'$/.exec(filter);
-      if (!match) return fail(400, "BadRequest", `The $filter '${filter}' is not supported.`);
+      if (!match) return this.fail(400, "BadRequest", `The $filter '${filter}' is not supported.`);
       const [, field, literal] = match;
       const value = literal!.replaceAll("''", "'");
       matches = matches.filter((order) => (order as unknown as Record<string, unknown>)[field!] === value);
     }
     const skip = count(url.searchParams.get("$skip")) ?? 0;
     const top = count(url.searchParams.get("$top")) ?? Infinity;
-    if (Number.isNaN(skip) || Number.isNaN(top)) return fail(400, "BadRequest", "$top and $skip must be whole numbers.");
+    if (Number.isNaN(skip) || Number.isNaN(top)) return this.fail(400, "BadRequest", "$top and $skip must be whole numbers.");
     const wanted = matches.slice(skip, skip + top);
     const page = wanted.slice(0, this.pageSize);
     const payload: Record<string, unknown> = { "@odata.context": `${this.url}/$metadata#salesOrders`, value: page };
@@ -167,31 +142,31 @@ export class FakeErp {
       if (top !== Infinity) next.searchParams.set("$top", String(top - page.length));
       payload["@odata.nextLink"] = next.href;
     }
-    send(200, payload);
+    return this.json(200, payload);
   }
 
-  private create(body: string, send: Send, fail: Fail): void {
+  private create(body: string): FakeReply {
     let input: unknown;
     try {
       input = JSON.parse(body);
     } catch {
-      return fail(400, "BadRequest", "The request body is not valid JSON.");
+      return this.fail(400, "BadRequest", "The request body is not valid JSON.");
     }
     const problem = invalidSalesOrder(input);
-    if (problem) return fail(400, "BadRequest", problem);
+    if (problem) return this.fail(400, "BadRequest", problem);
     const order = input as SalesOrderInput;
     const ext = order.externalDocumentNumber;
     if (this.salesOrders.some((existing) => existing.externalDocumentNumber === ext)) {
-      return fail(409, "Internal_EntityWithSameKeyExists", `Sales order already exists for externalDocumentNumber '${ext}'.`);
+      return this.fail(409, "Internal_EntityWithSameKeyExists", `Sales order already exists for externalDocumentNumber '${ext}'.`);
     }
     const rejection = this.rejections.get(ext);
-    if (rejection) return fail(422, "Application_ValidationError", rejection);
+    if (rejection) return this.fail(422, "Application_ValidationError", rejection);
     const unknownAccount = order.salesOrderLines.find(
       (line) => line.lineType === "Account" && !(ACCOUNT_KEYS as readonly string[]).includes(line.lineObjectNumber),
     );
-    if (unknownAccount) return fail(422, "Application_ValidationError", `Account key '${unknownAccount.lineObjectNumber}' does not exist.`);
+    if (unknownAccount) return this.fail(422, "Application_ValidationError", `Account key '${unknownAccount.lineObjectNumber}' does not exist.`);
     const created = this.store(order);
-    send(201, { "@odata.context": `${this.url}/$metadata#salesOrders/$entity`, ...created }, { location: `${this.url}/salesOrders(${created.id})` });
+    return this.json(201, { "@odata.context": `${this.url}/$metadata#salesOrders/$entity`, ...created }, { location: `${this.url}/salesOrders(${created.id})` });
   }
 
   private store(input: SalesOrderInput): SalesOrder {
@@ -209,9 +184,6 @@ export class FakeErp {
     return order;
   }
 }
-
-type Send = (status: number, payload: unknown, headers?: Record<string, string>) => void;
-type Fail = (status: number, code: string, message: string) => void;
 
 /** Null for an absent option, NaN for one that is not a whole number. */
 function count(raw: string | null): number | undefined {

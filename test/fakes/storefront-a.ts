@@ -1,21 +1,12 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { FakeServer, type FakeAnswer, type FakeRequest } from "./fake-server.ts";
 
 /**
  * A BigCommerce stand-in for storefront_a: stores under `/stores/<hash>`,
  * authenticated by `X-Auth-Token` alone (the real API ignores
- * `X-Auth-Client`), JSON bodies shaped like the real ones. Routes are a
- * small table, so later work adds orders, shipments and inventory with
- * `route()`.
+ * `X-Auth-Client`), JSON bodies shaped like the real ones. Routes are
+ * store-relative (`/v2/store`), their handlers find the store by the `hash`
+ * param, so later work adds orders, shipments and inventory with `route()`.
  */
-
-export interface FakeRequest {
-  method: string;
-  /** Path and query as received, e.g. `/stores/abc123/v2/store`. */
-  url: string;
-  headers: IncomingMessage["headers"];
-  body: string;
-}
 
 export interface FakeStore {
   hash: string;
@@ -23,21 +14,6 @@ export interface FakeStore {
   clientId: string;
   /** What `GET /v2/store` answers; edit it to change the answer. */
   profile: Record<string, unknown>;
-}
-
-export interface FakeReply {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-type Handler = (request: FakeRequest, store: FakeStore, params: Record<string, string>) => FakeReply;
-
-interface Route {
-  method: string;
-  pattern: RegExp;
-  names: string[];
-  handler: Handler;
 }
 
 const STATUS_DOCS = "https://developer.bigcommerce.com/api-docs/getting-started/api-status-codes";
@@ -85,25 +61,12 @@ function storeProfile(hash: string, name: string): Record<string, unknown> {
   };
 }
 
-export class FakeStorefrontA {
-  readonly requests: FakeRequest[] = [];
-  url = "";
+export class FakeStorefrontA extends FakeServer {
   private readonly stores = new Map<string, FakeStore>();
-  private readonly routes: Route[] = [];
-  private server: Server | undefined;
 
   constructor() {
-    this.route("GET", "/v2/store", (_request, store) => ({ status: 200, body: store.profile }));
-  }
-
-  /** Adds a handler for `method` and a store-relative path such as `/v2/orders/:id/shipments`. */
-  route(method: string, path: string, handler: Handler): void {
-    const names: string[] = [];
-    const source = path.replace(/:([A-Za-z_]+)/g, (_match, name: string) => {
-      names.push(name);
-      return "([^/]+)";
-    });
-    this.routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler });
+    super({ routePrefix: "/stores/:hash" });
+    this.route("GET", "/v2/store", (_request, params) => this.json(200, this.stores.get(params.hash!)!.profile));
   }
 
   addStore(options: { hash: string; accessToken: string; clientId: string; name: string }): FakeStore {
@@ -117,42 +80,15 @@ export class FakeStorefrontA {
     return `${this.url}/stores/${hash}`;
   }
 
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      req.on("end", () => {
-        const request = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body };
-        this.requests.push(request);
-        this.reply(res, this.answer(request));
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise((resolve) => {
-      this.server?.close(resolve);
-      this.server?.closeAllConnections();
-    });
-  }
-
-  private answer(request: FakeRequest): FakeReply {
-    const match = /^\/stores\/([^/]+)(\/[^?]*)/.exec(request.url);
-    const store = match ? this.stores.get(match[1]!) : undefined;
+  protected override answer(request: FakeRequest): FakeAnswer | Promise<FakeAnswer> {
+    const hash = /^\/stores\/([^/]+)\//.exec(request.path)?.[1];
+    const store = hash === undefined ? undefined : this.stores.get(hash);
     // A token is only valid for its own store, so an unknown hash is as unauthorised as a wrong token.
-    if (!match || !store || request.headers["x-auth-token"] !== store.accessToken) return { status: 401, body: UNAUTHORIZED };
-    for (const route of this.routes) {
-      const found = route.method === request.method ? route.pattern.exec(match[2]!) : null;
-      if (found) return route.handler(request, store, Object.fromEntries(route.names.map((name, i) => [name, found[i + 1]!])));
-    }
-    return { status: 404, body: [{ status: 404, message: "The requested resource was not found." }] };
+    if (!store || request.headers["x-auth-token"] !== store.accessToken) return this.json(401, UNAUTHORIZED);
+    return super.answer(request);
   }
 
-  private reply(res: ServerResponse, reply: FakeReply): void {
-    res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
-    res.end(reply.body === undefined ? "" : JSON.stringify(reply.body));
+  protected override notFound(): FakeAnswer {
+    return this.json(404, [{ status: 404, message: "The requested resource was not found." }]);
   }
 }

@@ -1,40 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { FakeServer, type FakeAnswer, type FakeReply, type FakeRequest } from "./fake-server.ts";
 
 /**
  * A WooCommerce stand-in for storefront_b: one WordPress site whose REST API
  * lives under `/wp-json`, keys checked the way WC_REST_Authentication does
  * over HTTPS (the fake speaks plain HTTP but honours Basic as if it were
- * HTTPS). Routes are a small table, so later work adds orders, notes and
- * shipment trackings with `route()`.
+ * HTTPS). Routes are relative to `/wp-json`, so later work adds orders, notes
+ * and shipment trackings with `route()`.
  */
 
-export interface FakeRequest {
-  method: string;
-  /** Path and query as received, e.g. `/wp-json/wc/v3/system_status`. */
-  url: string;
-  headers: IncomingMessage["headers"];
-  body: string;
-}
-
-export interface FakeReply {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-type Handler = (request: FakeRequest, params: Record<string, string>) => FakeReply;
-
-interface Route {
-  method: string;
-  pattern: RegExp;
-  names: string[];
-  handler: Handler;
-}
+const JSON_TYPE = "application/json; charset=UTF-8";
 
 function wpError(status: number, code: string, message: string): FakeReply {
-  return { status, body: { code, message, data: { status } } };
+  return { status, headers: { "content-type": JSON_TYPE }, body: JSON.stringify({ code, message, data: { status } }) };
 }
 
 /** What WooCommerce's permission checks answer a request that carried no (honoured) key, by method. */
@@ -52,52 +30,17 @@ function basicCredentials(header: string | undefined): { key: string; secret: st
   return colon < 0 ? null : { key: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
-export class FakeStorefrontB {
-  readonly requests: FakeRequest[] = [];
+export class FakeStorefrontB extends FakeServer {
   readonly consumerKey = `ck_${randomBytes(20).toString("hex")}`;
   readonly consumerSecret = `cs_${randomBytes(20).toString("hex")}`;
   /** The WooCommerce version the system status reports. */
   version = "9.4.2";
   /** Plugins the system status lists as active, e.g. the Shipment Tracking extension. */
   activePlugins = [{ plugin: "woocommerce/woocommerce.php", name: "WooCommerce", version: this.version, version_latest: this.version, url: "https://woocommerce.com/", author_name: "Automattic", author_url: "https://woocommerce.com", network_activated: false }];
-  url = "";
-  private readonly routes: Route[] = [];
-  private server: Server | undefined;
 
   constructor() {
-    this.route("GET", "/wc/v3/system_status", () => ({ status: 200, body: this.systemStatus() }));
-  }
-
-  /** Adds a handler for `method` and a path under `/wp-json`, such as `/wc/v3/orders/:id/notes`. */
-  route(method: string, path: string, handler: Handler): void {
-    const names: string[] = [];
-    const source = path.replace(/:([A-Za-z_]+)/g, (_match, name: string) => {
-      names.push(name);
-      return "([^/]+)";
-    });
-    this.routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler });
-  }
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      req.on("end", () => {
-        const request = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body };
-        this.requests.push(request);
-        this.reply(res, this.answer(request));
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise((resolve) => {
-      this.server?.close(resolve);
-      this.server?.closeAllConnections();
-    });
+    super({ routePrefix: "/wp-json", jsonType: JSON_TYPE });
+    this.route("GET", "/wc/v3/system_status", () => this.json(200, this.systemStatus()));
   }
 
   private systemStatus(): Record<string, unknown> {
@@ -142,10 +85,10 @@ export class FakeStorefrontB {
     };
   }
 
-  private answer(request: FakeRequest): FakeReply {
-    const path = /^\/wp-json(\/[^?]*)/.exec(request.url)?.[1];
-    const route = path ? this.routes.find((candidate) => candidate.method === request.method && candidate.pattern.test(path)) : undefined;
-    if (!path || !route) return wpError(404, "rest_no_route", "No route was found matching the URL and request method.");
+  protected override answer(request: FakeRequest): FakeAnswer | Promise<FakeAnswer> {
+    // WordPress resolves the route before the permission check, so an unknown route is a 404 even without keys.
+    const route = this.findRoute(request);
+    if (!route) return this.notFound();
     const credentials = basicCredentials(request.headers.authorization);
     if (credentials && credentials.key !== this.consumerKey) {
       return wpError(401, "woocommerce_rest_authentication_error", "Consumer key is invalid.");
@@ -154,12 +97,10 @@ export class FakeStorefrontB {
       return wpError(401, "woocommerce_rest_authentication_error", "Consumer secret is invalid.");
     }
     if (!credentials) return NOT_ALLOWED[request.method] ?? wpError(401, "rest_forbidden", "Sorry, you are not allowed to do that.");
-    const found = route.pattern.exec(path)!;
-    return route.handler(request, Object.fromEntries(route.names.map((name, i) => [name, found[i + 1]!])));
+    return route.handler(request, route.params);
   }
 
-  private reply(res: ServerResponse, reply: FakeReply): void {
-    res.writeHead(reply.status, { "content-type": "application/json; charset=UTF-8", ...reply.headers });
-    res.end(reply.body === undefined ? "" : JSON.stringify(reply.body));
+  protected override notFound(): FakeAnswer {
+    return wpError(404, "rest_no_route", "No route was found matching the URL and request method.");
   }
 }

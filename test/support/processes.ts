@@ -54,3 +54,18 @@ export function spawnEntry(entry: string, args: string[] = [], env: Record<strin
     },
   };
 }
+
+/** Matches one JSON log line of a child by its message. */
+export function logged(message: string): RegExp {
+  return new RegExp(`"message":"${message}"`);
+}
+
+/** The child's JSON log lines with this message, parsed. */
+export function logLines(proc: Spawned, message: string): Record<string, unknown>[] {
+  return proc
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.message === message);
+}

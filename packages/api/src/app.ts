@@ -1,4 +1,3 @@
-import type { IncomingMessage } from "node:http";
 import express, { type Express } from "express";
 import swaggerUi from "swagger-ui-express";
 import type { AppContext } from "./context.ts";
@@ -6,19 +5,19 @@ import { ApiRouter } from "./http/api-router.ts";
 import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
 import { Metrics } from "./http/metrics.ts";
 import { createRegistry, openApiDocument } from "./http/openapi.ts";
+import { acquirerWebhookRoutes, rawWebhookBody } from "./routes/acquirer-webhook.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
+import { disputeRoutes } from "./routes/disputes.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { boardRoutes } from "./routes/board.ts";
 import { externalOrderRoutes } from "./routes/external-orders.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { itemRoutes } from "./routes/items.ts";
+import { merchantRoutes } from "./routes/merchants.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { queueRoutes } from "./routes/queue.ts";
 import { siteRoutes } from "./routes/sites.ts";
 import { statsRoutes } from "./routes/stats.ts";
-
-/** The raw request body, kept for payload hashes and signature checks. */
-export type RawBodyRequest = IncomingMessage & { rawBody?: Buffer };
 
 export function createApp(ctx: AppContext): Express {
   const { config } = ctx;
@@ -31,14 +30,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(healthRoutes(ctx, metrics));
   app.use(boardRoutes(ctx));
 
-  app.use(
-    express.json({
-      limit: config.BODY_LIMIT,
-      verify: (req: RawBodyRequest, _res, buffer) => {
-        req.rawBody = buffer;
-      },
-    }),
-  );
+  app.use(`${config.API_ROOT}/webhooks`, rawWebhookBody(config.BODY_LIMIT));
+  app.use(express.json({ limit: config.BODY_LIMIT }));
 
   const registry = createRegistry();
   const api = new ApiRouter(ctx, registry, config.API_ROOT);
@@ -50,6 +43,9 @@ export function createApp(ctx: AppContext): Express {
   itemRoutes(api, ctx);
   orderRoutes(api, ctx);
   statsRoutes(api, ctx);
+  acquirerWebhookRoutes(api, ctx);
+  merchantRoutes(api, ctx);
+  disputeRoutes(api, ctx);
   app.use(config.API_ROOT || "/", api.router);
 
   const document = openApiDocument(registry, config.PUBLIC_URL);

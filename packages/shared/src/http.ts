@@ -1,4 +1,5 @@
-import got, { HTTPError, RequestError, type ExtendOptions, type Got } from "got";
+import got, { HTTPError, RequestError, type ExtendOptions, type Got, type Response } from "got";
+import type { z } from "zod";
 import { AppError } from "./errors.ts";
 import { USER_AGENT } from "./version.ts";
 
@@ -23,14 +24,31 @@ export function createHttpClient(options: HttpClientOptions): Got {
   return got.extend(extend);
 }
 
+/** What a provider says about an error answer: `reason` is appended to the message, `data` joins the error's data. */
+export interface UpstreamDetail {
+  reason?: string;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * A provider's reading of its own error answers. `body` is the response body
+ * parsed as JSON (undefined when it is not JSON); `response` gives headers
+ * such as `Retry-After`.
+ */
+export type UpstreamDetailReader = (body: unknown, response: Response) => UpstreamDetail | undefined;
+
 /**
  * Maps a got failure to the platform error. 4xx other than 408/429 will not
- * get better by retrying, so they are marked permanent.
+ * get better by retrying, so they are marked permanent. With `detail`, an
+ * HTTP error also carries what the provider's error body says (e.g. why it
+ * refused), so job failure reasons and the errors table show more than the status.
  */
-export function upstreamError(system: string, error: unknown): AppError {
+export function upstreamError(system: string, error: unknown, detail?: UpstreamDetailReader): AppError {
   if (error instanceof HTTPError) {
     const status = error.response.statusCode;
-    const result = new AppError(502, "upstream_error", `${system} answered HTTP ${status}`, { upstream_status: status }, { cause: error });
+    const extra = detail && readDetail(detail, error.response);
+    const message = `${system} answered HTTP ${status}${extra?.reason === undefined ? "" : `: ${extra.reason}`}`;
+    const result = new AppError(502, "upstream_error", message, { upstream_status: status, ...extra?.data }, { cause: error });
     result.permanent = status >= 400 && status < 500 && status !== 408 && status !== 429;
     return result;
   }
@@ -38,4 +56,47 @@ export function upstreamError(system: string, error: unknown): AppError {
     return new AppError(502, "upstream_unreachable", `${system} request failed: ${error.code ?? error.message}`, {}, { cause: error });
   }
   return new AppError(502, "upstream_error", `${system} request failed: ${String(error)}`, {}, { cause: error });
+}
+
+/** Runs one request to `system`; whatever it throws is thrown as `upstreamError`. */
+export async function upstreamCall<T>(system: string, request: () => Promise<T>, detail?: UpstreamDetailReader): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    throw upstreamError(system, error, detail);
+  }
+}
+
+/** GETs `path` as JSON and checks it against `schema`; a body that does not match is an upstream error, not a crash later on. */
+export async function getJson<T extends z.ZodType>(
+  http: Got,
+  system: string,
+  path: string,
+  schema: T,
+  detail?: UpstreamDetailReader,
+): Promise<z.output<T>> {
+  const body = await upstreamCall(system, () => http.get(path).json(), detail);
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new AppError(502, "upstream_error", `${system} answered ${path} with an unexpected body (${parsed.error.issues[0]?.path.join(".") || "root"})`);
+  }
+  return parsed.data;
+}
+
+/** The reader's view of an error answer; a body it cannot make sense of must not hide the upstream error itself. */
+function readDetail(detail: UpstreamDetailReader, response: Response): UpstreamDetail | undefined {
+  const raw = response.body;
+  let body: unknown = raw;
+  if (typeof raw === "string" || Buffer.isBuffer(raw)) {
+    try {
+      body = JSON.parse(raw.toString()) as unknown;
+    } catch {
+      body = undefined;
+    }
+  }
+  try {
+    return detail(body, response);
+  } catch {
+    return undefined;
+  }
 }

@@ -25,3 +25,7 @@ export * from "./sites/credentials.ts";
 export * from "./sites/input.ts";
 export * from "./sites/connection.ts";
 export * from "./providers/erp/client.ts";
+export * from "./disputes/event-id.ts";
+export * from "./disputes/outbox.ts";
+export * from "./disputes/receiver.ts";
+export * from "./disputes/merchants.ts";

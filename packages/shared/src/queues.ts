@@ -41,7 +41,15 @@ export const JOB_PAYLOADS = {
     /** Periodic: queue an export for every order still `imported = 0`. */
     "order-sweep": z.object({}),
   },
+  disputes: {
+    /** Match one acquirer dispute (spec 1, 4.6); jobId `dispute.<event_id>` or `dispute.webhook.<row id>`. */
+    "process-dispute": z.object({ webhook_id: z.number().int().positive() }),
+    /** Periodic outbox sweep: queue webhook rows whose job never reached Redis. */
+    "webhook-sweep": z.object({}),
+  },
   notifications: {
+    /** Alert e-mail to ALERT_EMAIL_TO (e.g. a dispute that matched several transactions). */
+    "alert-email": z.object({ subject: z.string().min(1).max(200), text: z.string().min(1).max(100_000) }),
     /** GET a site's health-check URL after a successful run (spec 1, 6c). */
     "health-ping": z.object({ url: z.url(), site_id: z.number().int().optional() }),
     /** POST a message to a chat incoming-webhook URL. */

@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { AppError, createPrisma, getConfigOrExit, type PrismaClient } from "@mw/shared";
 import { itemCommands } from "./items.ts";
+import { merchantCommands } from "./merchants.ts";
 import { userCommands } from "./users.ts";
 
 export interface Command {
@@ -12,7 +13,7 @@ export interface Command {
   run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, argument?: string): Promise<unknown>;
 }
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands };
+const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];

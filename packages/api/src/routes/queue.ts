@@ -1,4 +1,4 @@
-import { QUEUE_NAMES, type QueueName } from "@mw/shared";
+import { AppError, QUEUE_NAMES, type QueueName } from "@mw/shared";
 import type { Job } from "bullmq";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
@@ -39,8 +39,9 @@ function summarise(job: Job, queue: QueueName, state: string): z.infer<typeof jo
   };
 }
 
-/** Scripts' view of the queues (operators use Bull Board): jobs of one queue in one state, newest first. */
+/** Scripts' view of the queues (operators use Bull Board): list jobs by queue and state, process one now. */
 export function queueRoutes(api: ApiRouter, ctx: AppContext): void {
+  queueProcessRoute(api, ctx);
   api.route({
     method: "get",
     path: "/queue",
@@ -61,6 +62,57 @@ export function queueRoutes(api: ApiRouter, ctx: AppContext): void {
       ]);
       const rows = jobs.filter(Boolean).map((job) => summarise(job, query.queue, query.state));
       return pageOf("jobs", rows, total, query);
+    },
+  });
+}
+
+type Processable = "failed" | "delayed" | "waiting" | "prioritized";
+
+/** What "process now" means for each state a job can be taken from. */
+const PROCESS: Record<Processable, (job: Job) => Promise<void>> = {
+  failed: (job) => job.retry("failed"),
+  delayed: (job) => job.promote(),
+  // Already waiting: move it to the head of the line, so the next free worker takes it.
+  waiting: (job) => job.changePriority({ priority: 0, lifo: true }),
+  prioritized: (job) => job.changePriority({ priority: 0, lifo: true }),
+};
+
+/** Finds a job by id in whichever queue holds it (ids are meaningful keys like `dispute.acquirer_case_77`). */
+async function findJob(ctx: AppContext, id: string): Promise<{ job: Job; queue: QueueName } | null> {
+  for (const queue of QUEUE_NAMES) {
+    const job = await ctx.queues.get(queue).getJob(id);
+    if (job) return { job, queue };
+  }
+  return null;
+}
+
+function queueProcessRoute(api: ApiRouter, ctx: AppContext): void {
+  api.route({
+    method: "post",
+    path: "/queue/:id/process",
+    summary: "Process one job now: retry a failed job, promote a delayed one, put a waiting one first",
+    tag: "queue",
+    access: "manage_middleware",
+    params: z.object({ id: z.string().min(1).max(255) }),
+    responses: {
+      200: {
+        description: "The job and the state it is in now",
+        schema: z.object({ success: z.literal(true), job: z.object({ id: z.string(), queue: z.string(), state: z.string() }) }),
+      },
+      404: { description: "No job with that id in any queue" },
+      409: { description: "The job is active or completed and cannot be processed again (disputes: use /disputes/replay)" },
+    },
+    handler: async ({ params }) => {
+      const found = await findJob(ctx, params.id);
+      if (!found) throw new AppError(404, "rest_not_found", `No job with id ${params.id}.`);
+      const state = await found.job.getState();
+      if (!(state in PROCESS)) {
+        throw new AppError(409, "job_not_processable", `Job ${params.id} is ${state} and cannot be processed now.`, { state });
+      }
+      await PROCESS[state as Processable](found.job);
+      const now = await found.job.getState();
+      ctx.logger.info("job processed on request", { job_id: params.id, queue: found.queue, from: state, to: now });
+      return { success: true as const, job: { id: params.id, queue: found.queue, state: now } };
     },
   });
 }

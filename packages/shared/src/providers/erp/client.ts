@@ -1,7 +1,7 @@
-import { HTTPError, type Got } from "got";
+import type { Got, Response } from "got";
 import type { Config } from "../../config.ts";
 import { AppError } from "../../errors.ts";
-import { createHttpClient, upstreamError } from "../../http.ts";
+import { createHttpClient, upstreamCall, type UpstreamDetail } from "../../http.ts";
 import type { ErpErrorBody, ODataCollection, SalesOrder, SalesOrderInput } from "./types.ts";
 
 /** The ERP API of docs/erp-api.md. */
@@ -36,12 +36,8 @@ export function isDuplicateSalesOrder(error: unknown): boolean {
   return error instanceof AppError && error.data.upstream_status === 409;
 }
 
-async function call<T>(request: () => Promise<T>): Promise<T> {
-  try {
-    return await request();
-  } catch (error) {
-    throw erpError(error);
-  }
+function call<T>(request: () => Promise<T>): Promise<T> {
+  return upstreamCall("ERP", request, errorDetail);
 }
 
 /** OData string literal: single quotes, an inner quote doubled. */
@@ -50,28 +46,13 @@ function odataString(text: string): string {
 }
 
 /**
- * upstreamError plus the ERP's own `{error: {code, message}}`, so the job's
+ * The ERP's own `{error: {code, message}}` and its `Retry-After`, so the job's
  * failure reason and the errors table say why the ERP refused (e.g. a blocked
  * customer), not only the status code.
  */
-function erpError(error: unknown): AppError {
-  const mapped = upstreamError("ERP", error);
-  if (!(error instanceof HTTPError)) return mapped;
-  const detail = errorBody(error.response.body);
-  const retryAfter = error.response.headers["retry-after"];
-  const data = { ...mapped.data, ...(detail && { erp_code: detail.code }), ...(retryAfter && { retry_after: retryAfter }) };
-  const message = detail ? `${mapped.message}: ${detail.message}` : mapped.message;
-  const result = new AppError(mapped.status, mapped.code, message, data, { cause: error });
-  result.permanent = mapped.permanent;
-  return result;
-}
-
-function errorBody(body: unknown): ErpErrorBody["error"] | undefined {
-  try {
-    const parsed = (typeof body === "string" ? JSON.parse(body) : body) as Partial<ErpErrorBody> | undefined;
-    const inner = parsed?.error;
-    return typeof inner?.message === "string" ? { code: String(inner.code ?? ""), message: inner.message } : undefined;
-  } catch {
-    return undefined;
-  }
+function errorDetail(body: unknown, response: Response): UpstreamDetail {
+  const inner = (body as Partial<ErpErrorBody> | null | undefined)?.error;
+  const detail = typeof inner?.message === "string" ? { code: String(inner.code ?? ""), message: inner.message } : undefined;
+  const retryAfter = response.headers["retry-after"];
+  return { reason: detail?.message, data: { ...(detail && { erp_code: detail.code }), ...(retryAfter && { retry_after: retryAfter }) } };
 }

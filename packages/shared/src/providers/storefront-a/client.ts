@@ -1,7 +1,6 @@
-import { HTTPError, type Got } from "got";
+import type { Got } from "got";
 import { z } from "zod";
-import { AppError } from "../../errors.ts";
-import { createHttpClient, upstreamError } from "../../http.ts";
+import { createHttpClient, getJson, type UpstreamDetail } from "../../http.ts";
 
 /**
  * storefront_a follows the BigCommerce REST API: v2 for store, orders and
@@ -55,22 +54,10 @@ const storeProfile = z.looseObject({
 export type StorefrontAStore = z.infer<typeof storeProfile>;
 
 /** v2 errors are `[{status, message}]`, gateway and v3 errors `{status, title}`. */
-function errorText(raw: unknown): string | undefined {
-  try {
-    const body = JSON.parse(String(raw)) as unknown;
-    const first = (Array.isArray(body) ? body[0] : body) as { message?: unknown; title?: unknown } | null | undefined;
-    const text = first?.title ?? first?.message;
-    return typeof text === "string" && text ? text : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function failure(error: unknown): AppError {
-  const result = upstreamError(SYSTEM, error);
-  const reason = error instanceof HTTPError ? errorText(error.response.body) : undefined;
-  if (reason) result.message = `${result.message}: ${reason}`;
-  return result;
+function errorDetail(body: unknown): UpstreamDetail | undefined {
+  const first = (Array.isArray(body) ? body[0] : body) as { message?: unknown; title?: unknown } | null | undefined;
+  const text = first?.title ?? first?.message;
+  return typeof text === "string" && text ? { reason: text } : undefined;
 }
 
 export class StorefrontAClient {
@@ -90,16 +77,6 @@ export class StorefrontAClient {
   }
 
   private async get<T extends z.ZodType>(path: string, schema: T): Promise<z.output<T>> {
-    let body: unknown;
-    try {
-      body = await this.http.get(path).json();
-    } catch (error) {
-      throw failure(error);
-    }
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) {
-      throw new AppError(502, "upstream_error", `${SYSTEM} answered ${path} with an unexpected body (${parsed.error.issues[0]?.path.join(".") || "root"})`);
-    }
-    return parsed.data;
+    return getJson(this.http, SYSTEM, path, schema, errorDetail);
   }
 }

@@ -1,7 +1,6 @@
-import { HTTPError, type Got } from "got";
+import type { Got } from "got";
 import { z } from "zod";
-import { AppError } from "../../errors.ts";
-import { createHttpClient, upstreamError } from "../../http.ts";
+import { createHttpClient, getJson, type UpstreamDetail } from "../../http.ts";
 
 /**
  * storefront_b follows the WooCommerce REST API (`wc/v3`) of a WordPress
@@ -32,21 +31,11 @@ const systemStatus = z.looseObject({
 export type StorefrontBSystemStatus = z.infer<typeof systemStatus>;
 
 /** WordPress REST errors are `{code, message, data: {status}}`. */
-function errorText(raw: unknown): string | undefined {
-  try {
-    const body = JSON.parse(String(raw)) as { code?: unknown; message?: unknown };
-    if (typeof body.message !== "string") return undefined;
-    return typeof body.code === "string" ? `${body.message} (${body.code})` : body.message;
-  } catch {
-    return undefined;
-  }
-}
-
-function failure(error: unknown): AppError {
-  const result = upstreamError(SYSTEM, error);
-  const reason = error instanceof HTTPError ? errorText(error.response.body) : undefined;
-  if (reason) result.message = `${result.message}: ${reason}`;
-  return result;
+function errorDetail(body: unknown): UpstreamDetail | undefined {
+  const { code, message } = (body ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof message !== "string") return undefined;
+  const reason = typeof code === "string" ? `${message} (${code})` : message;
+  return reason ? { reason } : undefined;
 }
 
 export class StorefrontBClient {
@@ -68,16 +57,6 @@ export class StorefrontBClient {
   }
 
   private async get<T extends z.ZodType>(path: string, schema: T): Promise<z.output<T>> {
-    let body: unknown;
-    try {
-      body = await this.http.get(path).json();
-    } catch (error) {
-      throw failure(error);
-    }
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) {
-      throw new AppError(502, "upstream_error", `${SYSTEM} answered ${path} with an unexpected body (${parsed.error.issues[0]?.path.join(".") || "root"})`);
-    }
-    return parsed.data;
+    return getJson(this.http, SYSTEM, path, schema, errorDetail);
   }
 }

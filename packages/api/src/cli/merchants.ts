@@ -1,0 +1,19 @@
+import { AppError, createMerchant, getConfig, merchantInput } from "@mw/shared";
+import type { Command } from "./main.ts";
+
+export const merchantCommands: Record<string, Command> = {
+  "merchant:add": {
+    summary: "add a merchant account: acquirer MID to payment-gateway security key (stored encrypted)",
+    options: {
+      mid: { type: "string", required: true, description: "acquirer merchant id (leading zeros are dropped, as the acquirer does)" },
+      "security-key": { type: "string", required: true, description: "the gateway security key" },
+      name: { type: "string", description: "a name to recognise the account by" },
+    },
+    async run(prisma, values) {
+      const parsed = merchantInput.safeParse({ mid: values.mid, security_key: values["security-key"], name: values.name });
+      if (!parsed.success) throw new AppError(400, "rest_invalid_param", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+      const row = await createMerchant(prisma, getConfig().ENCRYPTION_KEY, parsed.data);
+      return { id: row.id, mid: row.mid, name: row.name };
+    },
+  },
+};

@@ -1,0 +1,91 @@
+import { sha256Hex } from "../crypto.ts";
+import { isUniqueViolation, type PrismaClient, type SqlPool } from "../db.ts";
+import { AppError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import type { Queues } from "../queues.ts";
+import { acquirerEventId } from "./event-id.ts";
+import { markQueued, queueDispute } from "./outbox.ts";
+
+export type WebhookAnswer =
+  | { status: 202; body: { success: true; message: string; webhook_id: number } }
+  | { status: 200; body: { success: true; message: string } };
+
+interface Deps {
+  prisma: PrismaClient;
+  sql: SqlPool;
+  queues: Queues;
+  logger: Logger;
+}
+
+function parsePayload(raw: Buffer): Record<string, unknown> {
+  if (raw.length === 0 || raw.toString("utf8").trim() === "") throw new AppError(400, "empty_payload", "Empty payload.");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString("utf8"));
+  } catch {
+    throw new AppError(400, "invalid_json", "The payload is not valid JSON.");
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new AppError(400, "invalid_json", "The payload must be a JSON object.");
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function dbError(cause: unknown): AppError {
+  return new AppError(500, "db_error", "The webhook could not be stored: database error.", {}, { cause });
+}
+
+function queueError(cause: unknown): AppError {
+  return new AppError(503, "queue_unavailable", "The webhook was stored but could not be queued; retrying is safe.", {}, { cause });
+}
+
+/**
+ * POST /webhooks/acquirer (spec 1, 4.5) with the outbox of design section 3:
+ * the audit row is committed first, then its job is added; `queued_at` marks
+ * the row once the job is in Redis, and the sweeper queues rows left without
+ * it. A repeated event answers 200 and gets its job queued if it never was.
+ */
+export async function receiveAcquirerWebhook(deps: Deps, raw: Buffer, remoteAddr: string | undefined): Promise<WebhookAnswer> {
+  const payload = parsePayload(raw);
+  const eventId = acquirerEventId(payload);
+  const eventType = typeof payload.event_type === "string" ? payload.event_type.slice(0, 100) : null;
+  let id: number;
+  try {
+    const inserted = (await deps.sql.query(
+      "INSERT INTO webhook_events (source, event_type, event_id, payload, payload_hash, remote_addr, received_at) VALUES ('acquirer', ?, ?, ?, ?, ?, NOW(3))",
+      [eventType, eventId, raw.toString("utf8"), sha256Hex(raw), remoteAddr?.slice(0, 45) ?? null],
+    )) as { insertId: number };
+    id = inserted.insertId;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw dbError(error);
+    return redelivered(deps, eventId!);
+  }
+  try {
+    await queueDispute(deps.queues, { id, event_id: eventId });
+  } catch (error) {
+    throw queueError(error);
+  }
+  // The mark is bookkeeping for the sweeper: a row left unmarked is re-added under the same job id, a no-op.
+  void markQueued(deps.prisma, id).catch((error: unknown) => deps.logger.warn("could not mark webhook queued", { webhook_id: id, error }));
+  deps.logger.info("acquirer webhook queued", { webhook_id: id, event_id: eventId, event_type: eventType });
+  return { status: 202, body: { success: true, message: "Webhook received and queued for processing.", webhook_id: id } };
+}
+
+async function redelivered(deps: Deps, eventId: string): Promise<WebhookAnswer> {
+  let row: { id: number; event_id: string | null; queued_at: Date | null } | null;
+  try {
+    row = await deps.prisma.webhookEvent.findUnique({ where: { event_id: eventId }, select: { id: true, event_id: true, queued_at: true } });
+  } catch (error) {
+    throw dbError(error);
+  }
+  if (row && !row.queued_at) {
+    try {
+      await queueDispute(deps.queues, row);
+    } catch (error) {
+      throw queueError(error);
+    }
+    await markQueued(deps.prisma, row.id).catch(() => {});
+  }
+  deps.logger.info("acquirer webhook already received", { event_id: eventId, webhook_id: row?.id });
+  return { status: 200, body: { success: true, message: "Event already received." } };
+}
