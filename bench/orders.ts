@@ -1,28 +1,14 @@
 // `pnpm bench:orders`: orders per second and latency for 5-line orders at concurrency 20,
 // beside a bare Express endpoint measured in the same run (issue 3). Needs MariaDB and Redis.
-import { randomBytes } from "node:crypto";
 import { createPrisma, issueSiteApiKey, upsertItems } from "@mw/shared";
-import { dropDatabase, migrate } from "@mw/shared/migrations/apply";
+import { BENCH_DATABASE_URL, freshBenchEnvironment } from "./lib/database.ts";
 import { printTable, runLoad } from "./lib/load.ts";
 import { startProcess, stopProcess } from "./lib/processes.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "mysql://mw:mw@127.0.0.1:3306/mw_bench";
-const env = {
-  NODE_ENV: "production",
-  DATABASE_URL,
-  QUEUE_PREFIX: "mwbench",
-  ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-  LOG_LEVEL: "warn",
-  LOG_STDOUT: "false",
-  LOG_DIR: "/tmp/mw-bench-logs",
-  PORT: "3901",
-};
-
-await dropDatabase(DATABASE_URL);
-await migrate(DATABASE_URL);
-const prisma = createPrisma(DATABASE_URL, { connectionLimit: 2 });
+const env = await freshBenchEnvironment(3901);
+const prisma = createPrisma(BENCH_DATABASE_URL, { connectionLimit: 2 });
 const skus = Array.from({ length: 200 }, (_, i) => `BENCH-${i}`);
 await upsertItems(prisma, skus.map((sku) => ({ sku, name: sku, price: 9.99, stock: 100 })));
 const site = await prisma.site.create({ data: { name: "Bench shop", platform: "storefront_a", site_url: "https://bench.example" } });

@@ -1,7 +1,7 @@
 import { AppError, createPrisma, createRedis, jobId, Queues, type PrismaClient } from "@mw/shared";
 import { ErpClient } from "@mw/shared/providers/erp/client";
 import type { SalesOrderInput } from "@mw/shared/providers/erp/types";
-import { ensureOrderSweepScheduler } from "@mw/worker/processors/orders";
+import { ensureSchedules } from "@mw/worker/schedules";
 import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -455,8 +455,8 @@ describe("order export with the ERP unconfigured", () => {
 
 describe("order sweep scheduler", () => {
   it("registers one five-minute scheduler however often it is called", async () => {
-    await ensureOrderSweepScheduler(queues);
-    await ensureOrderSweepScheduler(queues);
+    await ensureSchedules(queues, ["orders"]);
+    await ensureSchedules(queues, ["orders"]);
     expect(await queue.getJobSchedulers()).toMatchObject([{ key: "order-sweep", name: "order-sweep", every: 300_000 }]);
     const scheduled = await queue.getJobs(["waiting", "delayed", "prioritized"]);
     expect(scheduled.map((job) => job.name)).toEqual(["order-sweep"]);

@@ -29,3 +29,4 @@ export * from "./disputes/event-id.ts";
 export * from "./disputes/outbox.ts";
 export * from "./disputes/receiver.ts";
 export * from "./disputes/merchants.ts";
+export * from "./disputes/queued-marks.ts";

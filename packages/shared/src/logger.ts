@@ -30,7 +30,10 @@ function writableDir(dir: string): boolean {
  * written, everything goes to stderr instead (spec 1, 4.6).
  */
 export function createLogger(name: string, config: Pick<Config, "LOG_DIR" | "LOG_LEVEL" | "LOG_STDOUT">): Logger {
+  // winston formats every entry before its transports drop the disabled levels; drop them first.
+  const enabled = winston.format((info) => (winston.config.npm.levels[info.level]! <= winston.config.npm.levels[config.LOG_LEVEL]! ? info : false));
   const format = winston.format.combine(
+    enabled(),
     winston.format.timestamp(),
     winston.format.errors({ stack: true }),
     redactFormat(),

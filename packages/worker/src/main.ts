@@ -1,8 +1,8 @@
 import { createServices, getConfigOrExit, onShutdown } from "@mw/shared";
 import { parseWorkerArgs, UsageError, type WorkerArgs } from "./args.ts";
 import { drain } from "./drain.ts";
-import { ensureOrderSweepScheduler } from "./processors/orders.ts";
 import { startWorkers } from "./runtime.ts";
+import { ensureSchedules } from "./schedules.ts";
 
 let args: WorkerArgs;
 try {
@@ -22,7 +22,7 @@ if (args.mode === "drain") {
   process.exitCode = 0;
 } else {
   const running = startWorkers(services);
-  if (config.WORKER_QUEUES.includes("orders")) await ensureOrderSweepScheduler(services.queues);
+  await ensureSchedules(services.queues, config.WORKER_QUEUES);
   onShutdown(services.logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
     await running.close();
     await services.close();

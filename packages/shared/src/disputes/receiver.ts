@@ -5,6 +5,7 @@ import type { Logger } from "../logger.ts";
 import type { Queues } from "../queues.ts";
 import { acquirerEventId } from "./event-id.ts";
 import { markQueued, queueDispute } from "./outbox.ts";
+import type { QueuedMarks } from "./queued-marks.ts";
 
 export type WebhookAnswer =
   | { status: 202; body: { success: true; message: string; webhook_id: number } }
@@ -15,6 +16,7 @@ interface Deps {
   sql: SqlPool;
   queues: Queues;
   logger: Logger;
+  queuedMarks: QueuedMarks;
 }
 
 function parsePayload(raw: Buffer): Record<string, unknown> {
@@ -65,9 +67,8 @@ export async function receiveAcquirerWebhook(deps: Deps, raw: Buffer, remoteAddr
   } catch (error) {
     throw queueError(error);
   }
-  // The mark is bookkeeping for the sweeper: a row left unmarked is re-added under the same job id, a no-op.
-  void markQueued(deps.prisma, id).catch((error: unknown) => deps.logger.warn("could not mark webhook queued", { webhook_id: id, error }));
-  deps.logger.info("acquirer webhook queued", { webhook_id: id, event_id: eventId, event_type: eventType });
+  deps.queuedMarks.add(id);
+  deps.logger.debug("acquirer webhook queued", { webhook_id: id, event_id: eventId, event_type: eventType });
   return { status: 202, body: { success: true, message: "Webhook received and queued for processing.", webhook_id: id } };
 }
 

@@ -1,4 +1,4 @@
-import { AppError, jobId, recordSyncError, type JobPayload, type Logger, type Prisma, type Queues } from "@mw/shared";
+import { AppError, jobId, recordSyncError, type JobPayload, type Logger, type Prisma } from "@mw/shared";
 import { ErpClient, isDuplicateSalesOrder } from "@mw/shared/providers/erp/client";
 import { ACCOUNT_KEYS, type SalesOrderInput, type SalesOrderLineInput } from "@mw/shared/providers/erp/types";
 import type { Job } from "bullmq";
@@ -11,7 +11,6 @@ const BILLING = 1;
 const SHIPPING = 0;
 /** Coupons and store credit mean "this much off" whatever sign the submitter used (docs/erp-api.md). */
 const CREDIT_KEYS = new Set<string>(["COUPON", "STORE CREDIT"]);
-const SWEEP_EVERY_MS = 5 * 60_000;
 /** Younger orders are still being queued by the intake itself. */
 const SWEEP_MIN_AGE_MS = 60_000;
 const SWEEP_BATCH = 500;
@@ -161,9 +160,4 @@ export async function orderSweep(_job: Job, _payload: JobPayload<"orders", "orde
   }
   ctx.log.info("order sweep queued exports for pending orders", { pending: pending.length, retried });
   return { pending: pending.length, retried };
-}
-
-/** Registers the periodic sweep; idempotent, so every worker start may call it. */
-export async function ensureOrderSweepScheduler(queues: Queues): Promise<void> {
-  await queues.get("orders").upsertJobScheduler("order-sweep", { every: SWEEP_EVERY_MS }, { name: "order-sweep", data: {} });
 }

@@ -1,0 +1,39 @@
+// `pnpm bench:webhook`: the acquirer webhook receiver at concurrency 50, beside an Express
+// endpoint that only does queue.add, measured in the same run (issue 4).
+// Targets: p99 under 50 ms, and at least 50 % of the baseline's throughput.
+import { freshBenchEnvironment } from "./lib/database.ts";
+import { printTable, runLoad } from "./lib/load.ts";
+import { startProcess, stopProcess } from "./lib/processes.ts";
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
+
+const env = await freshBenchEnvironment(3911);
+let seq = 0;
+function dispute(): string {
+  seq += 1;
+  return JSON.stringify({
+    event_type: "dispute.created",
+    timestamp: new Date().toISOString(),
+    api_response: JSON.stringify({ case_id: `BENCH-${process.pid}-${seq}`, case_number: `N${seq}` }),
+    request_payload: JSON.stringify({ mid: "0012345", auth_code: "AB12CD", transaction_date: "2026-11-01", amount: "49.90", card_number: "411111******1111" }),
+    remote_addr: "203.0.113.9",
+    user_agent: "Acquirer/2.0",
+    account_id: "12345",
+  });
+}
+
+const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+const baselineServer = await startProcess("bench/lib/bare-queue.ts", { ...env, PORT: "3912" }, "http://127.0.0.1:3912/");
+const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.1:3911/healthz", nodeArgs);
+try {
+  const receiver = "http://127.0.0.1:3911/middleware/v1/webhooks/acquirer";
+  await runLoad({ name: "warm-up", url: receiver, connections: CONNECTIONS, durationSeconds: 3, body: dispute });
+  const baseline = await runLoad({ name: "Express + queue.add only", url: "http://127.0.0.1:3912/webhook", connections: CONNECTIONS, durationSeconds: DURATION, body: dispute });
+  const webhook = await runLoad({ name: "POST /webhooks/acquirer", url: receiver, connections: CONNECTIONS, durationSeconds: DURATION, body: dispute });
+  printTable(`acquirer webhook: concurrency ${CONNECTIONS}, ${DURATION} s each, targets p99 < 50 ms and >= 50 % of the baseline's req/s`, [baseline, webhook]);
+  console.log(`receiver throughput = ${Math.round((100 * webhook.rps) / baseline.rps)} % of the baseline`);
+} finally {
+  await stopProcess(api);
+  await stopProcess(baselineServer);
+}

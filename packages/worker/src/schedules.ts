@@ -1,0 +1,19 @@
+import type { QueueName, Queues } from "@mw/shared";
+
+/** Periodic jobs: BullMQ job schedulers, one per entry, registered by every worker that serves the queue. */
+export const SCHEDULES: { queue: QueueName; name: string; everyMs: number }[] = [
+  // Exports the intake could not queue, and exports that ran out of attempts in an ERP outage.
+  { queue: "orders", name: "order-sweep", everyMs: 5 * 60_000 },
+  // Dispute webhooks stored without their job (a crash between the two writes).
+  { queue: "disputes", name: "webhook-sweep", everyMs: 60_000 },
+];
+
+/**
+ * Upserting a scheduler is idempotent, so every worker start may do it: two
+ * workers still give one scheduler and one pending job per entry.
+ */
+export async function ensureSchedules(queues: Queues, served: QueueName[]): Promise<void> {
+  for (const schedule of SCHEDULES.filter((entry) => served.includes(entry.queue))) {
+    await queues.get(schedule.queue).upsertJobScheduler(schedule.name, { every: schedule.everyMs }, { name: schedule.name, data: {} });
+  }
+}
