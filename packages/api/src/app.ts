@@ -35,15 +35,16 @@ export function createApp(ctx: AppContext): Express {
 
   const registry = createRegistry();
   const api = new ApiRouter(ctx, registry, config.API_ROOT);
+  // The hot public endpoints first: Express tries routes in registration order.
+  acquirerWebhookRoutes(api, ctx);
+  externalOrderRoutes(api, ctx);
   authRoutes(api, ctx);
   queueRoutes(api, ctx);
   siteRoutes(api, ctx);
   apiKeyRoutes(api, ctx);
-  externalOrderRoutes(api, ctx);
   itemRoutes(api, ctx);
   orderRoutes(api, ctx);
   statsRoutes(api, ctx);
-  acquirerWebhookRoutes(api, ctx);
   merchantRoutes(api, ctx);
   disputeRoutes(api, ctx);
   app.use(config.API_ROOT || "/", api.router);
