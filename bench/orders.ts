@@ -1,14 +1,14 @@
 // `pnpm bench:orders`: orders per second and latency for 5-line orders at concurrency 20,
 // beside a bare Express endpoint measured in the same run (issue 3). Needs MariaDB and Redis.
 import { createPrisma, issueSiteApiKey, upsertItems } from "@mw/shared";
-import { BENCH_DATABASE_URL, freshBenchEnvironment } from "./lib/database.ts";
+import { freshBenchEnvironment } from "./lib/database.ts";
 import { printTable, runLoad } from "./lib/load.ts";
 import { startProcess, stopProcess } from "./lib/processes.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
-const env = await freshBenchEnvironment(3901);
-const prisma = createPrisma(BENCH_DATABASE_URL, { connectionLimit: 2 });
+const { env, databaseUrl } = await freshBenchEnvironment("orders", { PORT: "3901" });
+const prisma = createPrisma(databaseUrl, { connectionLimit: 2 });
 const skus = Array.from({ length: 200 }, (_, i) => `BENCH-${i}`);
 await upsertItems(prisma, skus.map((sku) => ({ sku, name: sku, price: 9.99, stock: 100 })));
 const site = await prisma.site.create({ data: { name: "Bench shop", platform: "storefront_a", site_url: "https://bench.example" } });

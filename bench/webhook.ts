@@ -8,7 +8,7 @@ import { startProcess, stopProcess } from "./lib/processes.ts";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
 
-const env = await freshBenchEnvironment(3911);
+const { env } = await freshBenchEnvironment("webhook", { PORT: "3911" });
 let seq = 0;
 function dispute(): string {
   seq += 1;

@@ -30,3 +30,8 @@ export * from "./disputes/outbox.ts";
 export * from "./disputes/receiver.ts";
 export * from "./disputes/merchants.ts";
 export * from "./disputes/queued-marks.ts";
+export * from "./mailer.ts";
+export * from "./disputes/details.ts";
+export * from "./providers/gateway/client.ts";
+export * from "./providers/gateway/types.ts";
+export * from "./providers/fraud/client.ts";

@@ -1,7 +1,9 @@
 import type { QueueName } from "@mw/shared";
-import { chatMessage, healthPing } from "./notifications.ts";
+import { processDispute } from "./disputes.ts";
+import { alertEmail, chatMessage, healthPing } from "./notifications.ts";
 import { orderExport, orderSweep } from "./orders.ts";
 import type { Processor } from "./types.ts";
+import { webhookSweep } from "./webhook-sweep.ts";
 
 /** Every job name a worker knows, by queue. A job with another name fails with a clear reason. */
 export const PROCESSORS: Partial<Record<QueueName, Record<string, Processor>>> = {
@@ -9,5 +11,10 @@ export const PROCESSORS: Partial<Record<QueueName, Record<string, Processor>>> =
   notifications: {
     "health-ping": healthPing as Processor,
     "chat-message": chatMessage as Processor,
+    "alert-email": alertEmail as Processor,
+  },
+  disputes: {
+    "process-dispute": processDispute as Processor,
+    "webhook-sweep": webhookSweep as Processor,
   },
 };

@@ -1,0 +1,128 @@
+// `pnpm bench:disputes`: disputes processed per second by ONE worker process (the full
+// pipeline: gateway query, match, linkage, order lookup, fraud submission, chargeback)
+// against the fake NMI gateway and fake Signifyd, at several worker concurrencies.
+// Needs MariaDB and Redis. The fakes run in this process, on the same CPUs as the worker.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createMerchant, createPrisma, createRedis, disputeJobId, encryptSecret, Queues } from "@mw/shared";
+import { freshBenchEnvironment } from "./lib/database.ts";
+import { FakeFraud } from "../test/fakes/fraud.ts";
+import { FakeGateway } from "../test/fakes/gateway.ts";
+import { ROOT } from "./lib/processes.ts";
+
+const DISPUTES = Number(process.env.BENCH_DISPUTES ?? 1000);
+const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? "1,5,20").split(",").map(Number);
+/** Gateway transactions per day: each ±2-day query returns about five days' worth. */
+const PER_DAY = Number(process.env.BENCH_TX_PER_DAY ?? 20);
+const MID = "4242";
+const GATEWAY_KEY = randomBytes(16).toString("hex");
+const FRAUD_KEY = randomBytes(16).toString("hex");
+const DAY_MS = 86_400_000;
+/** e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the worker. */
+const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+const FIRST_DAY = Date.parse("2026-01-01T00:00:00Z");
+
+// INFO, as in production: every pipeline step is logged (spec 1, 4.6).
+const { env, databaseUrl, key: encryptionKey } = await freshBenchEnvironment("disputes", { LOG_LEVEL: "info", WORKER_QUEUES: "disputes" });
+const prisma = createPrisma(databaseUrl, { connectionLimit: 4 });
+const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
+const queues = new Queues(redis, env.QUEUE_PREFIX);
+const queue = queues.get("disputes");
+const gateway = await new FakeGateway().start();
+const fraud = await new FakeFraud(new Map([[FRAUD_KEY, "bench-team"]])).start();
+
+/** Transaction i: its own auth code, order B-i, sold on day i / PER_DAY. */
+function saleDay(i: number): Date {
+  return new Date(FIRST_DAY + Math.floor(i / PER_DAY) * DAY_MS + (i % PER_DAY) * 60_000);
+}
+
+await createMerchant(prisma, encryptionKey, { mid: MID, security_key: GATEWAY_KEY });
+const site = await prisma.site.create({
+  data: { name: "Bench shop", platform: "storefront_a", site_url: "https://bench.example", fraud_team_id: "bench-team", fraud_api_key: encryptSecret(FRAUD_KEY, encryptionKey) },
+});
+for (let i = 0; i < DISPUTES; i += 1) gateway.addTransaction(GATEWAY_KEY, { transaction_id: String(1_000_000 + i), authorization_code: `A${i}`, date: saleDay(i), order_id: `B-${i}` });
+await prisma.order.createMany({
+  data: Array.from({ length: DISPUTES }, (_, i) => ({
+    site_id: site.id,
+    number: `B-${i}`,
+    dateadded: saleDay(i),
+    payment_method: "pay_1",
+    contact_id: 27111,
+    shipping_agent_code: "FEDEX",
+    shipping_agent_service: "GROUND_HOME_DELIVERY",
+    payload_hash: "b".repeat(64),
+  })),
+});
+
+/** Stores one webhook row per dispute (already marked queued, so the sweeper leaves them alone) and adds their jobs, one attempt each. */
+async function seedRound(round: number): Promise<void> {
+  const payloads = Array.from({ length: DISPUTES }, (_, i) => {
+    const caseId = `R${round}-${i}`;
+    return {
+      caseId,
+      payload: JSON.stringify({
+        event_type: "dispute.created",
+        timestamp: new Date().toISOString(),
+        api_response: JSON.stringify({ case_id: caseId, case_number: `N${round}-${i}` }),
+        request_payload: JSON.stringify({ mid: `00${MID}`, auth_code: `A${i}`, transaction_date: saleDay(i).toISOString().slice(0, 10), amount: "49.90", card_number: "411111******1111", reason_code: "10.4" }),
+        account_id: MID,
+      }),
+    };
+  });
+  await prisma.webhookEvent.createMany({
+    data: payloads.map(({ caseId, payload }) => ({ source: "acquirer", event_type: "dispute.created", event_id: `acquirer_case_${caseId}`, payload, payload_hash: "0".repeat(64), queued_at: new Date() })),
+  });
+  const rows = await prisma.webhookEvent.findMany({ where: { event_id: { startsWith: `acquirer_case_R${round}-` } }, select: { id: true, event_id: true } });
+  await queue.addBulk(rows.map((row) => ({ name: "process-dispute", data: { webhook_id: row.id }, opts: { jobId: disputeJobId(row), attempts: 1 } })));
+}
+
+async function runRound(round: number, concurrency: number) {
+  await queue.obliterate({ force: true });
+  await seedRound(round);
+  const worker = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "packages/worker/src/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, GATEWAY_QUERY_URL: gateway.url, FRAUD_API_URL: fraud.url, WORKER_CONCURRENCY_DISPUTES: String(concurrency) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  // The worker's own webhook-sweep jobs share the queue, so progress is read from the webhook rows, then from the jobs.
+  const finishedJobs = async () => (await queue.getJobs(["completed", "failed"], 0, -1)).filter((job) => job.name === "process-dispute");
+  let jobs: Awaited<ReturnType<typeof finishedJobs>> = [];
+  try {
+    const where = { event_id: { startsWith: `acquirer_case_R${round}-` }, processed_at: { not: null } };
+    while ((await prisma.webhookEvent.count({ where })) < DISPUTES || (jobs = await finishedJobs()).length < DISPUTES) {
+      if (worker.exitCode !== null) throw new Error(`the worker exited with ${worker.exitCode}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await new Promise((resolve) => {
+      worker.once("exit", resolve);
+      worker.kill("SIGTERM");
+    });
+  }
+  const durations = jobs.map((job) => job.finishedOn! - job.processedOn!).sort((a, b) => a - b);
+  const seconds = (Math.max(...jobs.map((job) => job.finishedOn!)) - Math.min(...jobs.map((job) => job.processedOn!))) / 1000;
+  const linked = await prisma.disputeLinkage.count({ where: { case_id: { startsWith: `R${round}-` } } });
+  return {
+    concurrency,
+    disputes: jobs.length,
+    seconds: Number(seconds.toFixed(2)),
+    "disputes/s": Math.round(jobs.length / seconds),
+    "p50 ms": durations[Math.floor(durations.length * 0.5)],
+    "p99 ms": durations[Math.min(durations.length - 1, Math.floor(durations.length * 0.99))],
+    linked,
+    failed: jobs.filter((job) => job.failedReason).length,
+  };
+}
+
+try {
+  const rows = [];
+  for (const [round, concurrency] of CONCURRENCIES.entries()) rows.push(await runRound(round, concurrency));
+  console.log(`\ndisputes: one worker process, ${DISPUTES} disputes per row, ~${5 * PER_DAY} gateway transactions per ±2-day query, fraud submission on every dispute`);
+  console.table(rows);
+} finally {
+  await queue.obliterate({ force: true });
+  await Promise.all([gateway.stop(), fraud.stop()]);
+  await queues.close();
+  await redis.quit();
+  await prisma.$disconnect();
+}

@@ -1,0 +1,136 @@
+import { XMLParser } from "fast-xml-parser";
+import type { Got } from "got";
+import type { Config } from "../../config.ts";
+import { AppError } from "../../errors.ts";
+import { createHttpClient, upstreamCall } from "../../http.ts";
+import { REDACTED } from "../../redact.ts";
+import { gatewayTransaction, type GatewayTransaction, type QueryWindow } from "./types.ts";
+
+/**
+ * The payment gateway follows the NMI Query API: one form-encoded POST to
+ * GATEWAY_QUERY_URL, answered with XML. The security key travels only in the
+ * request body (never in the URL), and no error message repeats it.
+ */
+const SYSTEM = "payment gateway";
+
+const PARSER_OPTIONS = {
+  ignoreAttributes: true,
+  ignoreDeclaration: true,
+  // Values stay text: order ids and auth codes of digits must not turn into numbers.
+  parseTagValue: false,
+} as const;
+
+/**
+ * A window can hold thousands of transactions, and building objects for all
+ * of them costs about ten times reading the document, so each <transaction>
+ * is kept as raw XML and parsed only when wanted. One <transaction> (or one
+ * <action>) still comes back as a list.
+ */
+const documentParser = new XMLParser({ ...PARSER_OPTIONS, stopNodes: ["nm_response.transaction"], isArray: (_name, jpath) => jpath === "nm_response.transaction" });
+const transactionParser = new XMLParser({ ...PARSER_OPTIONS, isArray: (_name, jpath) => jpath === "transaction.action" });
+
+/** Card digits of a dispute; an unknown part excludes nothing. */
+export interface CardDigits {
+  first6: string | null;
+  last4: string | null;
+}
+
+export class GatewayClient {
+  private constructor(
+    private readonly http: Got,
+    private readonly url: string,
+  ) {}
+
+  static fromConfig(config: Pick<Config, "GATEWAY_QUERY_URL" | "HTTP_TIMEOUT_MS">): GatewayClient {
+    return new GatewayClient(createHttpClient({ timeoutMs: config.HTTP_TIMEOUT_MS, headers: { accept: "text/xml" } }), config.GATEWAY_QUERY_URL);
+  }
+
+  /** Transactions with an action inside the window; with `ccLast4`, only cards ending in those digits. */
+  async transactions(securityKey: string, window: QueryWindow, ccLast4?: string): Promise<GatewayTransaction[]> {
+    return (await this.query(securityKey, window, ccLast4)).map(parseTransaction);
+  }
+
+  /**
+   * The query API has no authorization-code filter: the window is fetched and
+   * matched here, trimmed and case-insensitively. `scanned` is how many
+   * transactions the window held.
+   */
+  async findByAuthCode(securityKey: string, authCode: string, window: QueryWindow): Promise<{ scanned: number; matches: GatewayTransaction[] }> {
+    const chunks = await this.query(securityKey, window);
+    const wanted = normaliseAuthCode(authCode);
+    // A cheap test on the raw text first; only candidates are parsed and compared exactly.
+    const needle = escapeXmlText(wanted).toLowerCase();
+    const matches = chunks
+      .filter((chunk) => chunk.toLowerCase().includes(needle))
+      .map(parseTransaction)
+      .filter((tx) => normaliseAuthCode(tx.authorization_code) === wanted);
+    return { scanned: chunks.length, matches };
+  }
+
+  /** The raw XML of each <transaction> of the answer. */
+  private async query(securityKey: string, window: QueryWindow, ccLast4?: string): Promise<string[]> {
+    const form: Record<string, string> = { security_key: securityKey, start_date: gatewayTime(window.start), end_date: gatewayTime(window.end) };
+    if (ccLast4) form.cc_number = ccLast4;
+    const xml = await upstreamCall(SYSTEM, () => this.http.post(this.url, { form }).text());
+    return transactionChunks(xml, securityKey);
+  }
+}
+
+export function cardMatches(tx: GatewayTransaction, card: CardDigits): boolean {
+  return (!card.first6 || tx.cc_bin === card.first6) && (!card.last4 || tx.cc_number.slice(-4) === card.last4);
+}
+
+/** `YYYYMMDDhhmmss` in UTC, the query API's date format. */
+export function gatewayTime(date: Date): string {
+  return date.toISOString().replace(/[-:T]/g, "").slice(0, 14);
+}
+
+function normaliseAuthCode(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+function escapeXmlText(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+function unexpected(what: string): AppError {
+  return new AppError(502, "upstream_error", `${SYSTEM} answered with ${what}`);
+}
+
+function transactionChunks(xml: string, securityKey: string): string[] {
+  let root: unknown;
+  try {
+    root = (documentParser.parse(xml) as { nm_response?: unknown }).nm_response;
+  } catch {
+    root = undefined;
+  }
+  if (root === undefined) throw unexpected("something other than an nm_response document");
+  // An answer without transactions is an empty <nm_response/>, which parses to "".
+  if (typeof root !== "object" || root === null) return [];
+  const { error_response: refusal, transaction = [] } = root as { error_response?: unknown; transaction?: unknown };
+  if (refusal !== undefined) throw refused(String(refusal), securityKey);
+  return (transaction as unknown[]).map(String);
+}
+
+function parseTransaction(chunk: string): GatewayTransaction {
+  let element: unknown;
+  try {
+    element = (transactionParser.parse(`<transaction>${chunk}</transaction>`) as { transaction?: unknown }).transaction;
+  } catch {
+    element = undefined;
+  }
+  const parsed = gatewayTransaction.safeParse(element);
+  if (!parsed.success) throw unexpected(`an unexpected transaction (${parsed.error.issues[0]?.path.join(".") || "root"})`);
+  return parsed.data;
+}
+
+/**
+ * `<error_response>` comes with HTTP 200 for a bad security key or a bad
+ * parameter; asking again gets the same answer, so the failure is permanent.
+ */
+function refused(text: string, securityKey: string): AppError {
+  const reason = securityKey ? text.replaceAll(securityKey, REDACTED) : text;
+  const error = new AppError(502, "gateway_refused", `${SYSTEM} refused the query: ${reason.trim() || "no reason given"}`);
+  error.permanent = true;
+  return error;
+}
