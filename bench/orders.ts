@@ -1,12 +1,13 @@
 // `pnpm bench:orders`: orders per second and latency for 5-line orders at concurrency 20,
 // beside a bare Express endpoint measured in the same run (issue 3). Needs MariaDB and Redis.
 import { createPrisma, issueSiteApiKey, upsertItems } from "@mw/shared";
-import { freshBenchEnvironment } from "./lib/database.ts";
-import { printTable, runLoad } from "./lib/load.ts";
+import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";
+import { compareLoads, printComparison, runLoad } from "./lib/load.ts";
 import { startProcess, stopProcess } from "./lib/processes.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const { env, databaseUrl } = await freshBenchEnvironment("orders", { PORT: "3901" });
 const prisma = createPrisma(databaseUrl, { connectionLimit: 2 });
 const skus = Array.from({ length: 200 }, (_, i) => `BENCH-${i}`);
@@ -45,17 +46,23 @@ const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.
 try {
   // Warm-up: connection pools, JIT.
   await runLoad({ name: "warm-up", url: "http://127.0.0.1:3901/middleware/v1/external/orders", connections: CONNECTIONS, durationSeconds: 3, headers: { authorization: `Bearer ${key}` }, body: order });
-  const baseline = await runLoad({ name: "bare Express (parse JSON, 201)", url: "http://127.0.0.1:3902/orders", connections: CONNECTIONS, durationSeconds: DURATION, body: order });
-  const orders = await runLoad({
-    name: "POST /external/orders (5 lines)",
-    url: "http://127.0.0.1:3901/middleware/v1/external/orders",
-    connections: CONNECTIONS,
-    durationSeconds: DURATION,
-    headers: { authorization: `Bearer ${key}` },
-    body: order,
-  });
-  printTable(`orders: concurrency ${CONNECTIONS}, ${DURATION} s each, target >= 400 orders/s and p99 < 100 ms`, [baseline, orders]);
+  const results = await compareLoads(
+    [
+      { name: "bare Express (parse JSON, 201)", url: "http://127.0.0.1:3902/orders", connections: CONNECTIONS, body: order },
+      {
+        name: "POST /external/orders (5 lines)",
+        url: "http://127.0.0.1:3901/middleware/v1/external/orders",
+        connections: CONNECTIONS,
+        headers: { authorization: `Bearer ${key}` },
+        body: order,
+      },
+    ],
+    ROUNDS,
+    SECONDS,
+  );
+  printComparison(`orders: concurrency ${CONNECTIONS}, ${ROUNDS} alternating rounds of ${SECONDS} s, target >= 400 orders/s and p99 < 100 ms`, results);
 } finally {
   await stopProcess(api);
   await stopProcess(bare);
+  await clearQueuePrefix(env.QUEUE_PREFIX);
 }

@@ -1,12 +1,13 @@
 // `pnpm bench:webhook`: the acquirer webhook receiver at concurrency 50, beside an Express
 // endpoint that only does queue.add, measured in the same run (issue 4).
 // Targets: p99 under 50 ms, and at least 50 % of the baseline's throughput.
-import { freshBenchEnvironment } from "./lib/database.ts";
-import { printTable, runLoad } from "./lib/load.ts";
+import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";
+import { compareLoads, printComparison, runLoad } from "./lib/load.ts";
 import { startProcess, stopProcess } from "./lib/processes.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
 const { env } = await freshBenchEnvironment("webhook", { PORT: "3911" });
 let seq = 0;
@@ -29,11 +30,21 @@ const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.
 try {
   const receiver = "http://127.0.0.1:3911/middleware/v1/webhooks/acquirer";
   await runLoad({ name: "warm-up", url: receiver, connections: CONNECTIONS, durationSeconds: 3, body: dispute });
-  const baseline = await runLoad({ name: "Express + queue.add only", url: "http://127.0.0.1:3912/webhook", connections: CONNECTIONS, durationSeconds: DURATION, body: dispute });
-  const webhook = await runLoad({ name: "POST /webhooks/acquirer", url: receiver, connections: CONNECTIONS, durationSeconds: DURATION, body: dispute });
-  printTable(`acquirer webhook: concurrency ${CONNECTIONS}, ${DURATION} s each, targets p99 < 50 ms and >= 50 % of the baseline's req/s`, [baseline, webhook]);
-  console.log(`receiver throughput = ${Math.round((100 * webhook.rps) / baseline.rps)} % of the baseline`);
+  const [baseline, webhook] = await compareLoads(
+    [
+      { name: "Express + queue.add only", url: "http://127.0.0.1:3912/webhook", connections: CONNECTIONS, body: dispute },
+      { name: "POST /webhooks/acquirer", url: receiver, connections: CONNECTIONS, body: dispute },
+    ],
+    ROUNDS,
+    SECONDS,
+  );
+  printComparison(
+    `acquirer webhook: concurrency ${CONNECTIONS}, ${ROUNDS} alternating rounds of ${SECONDS} s, targets p99 < 50 ms and >= 50 % of the baseline's req/s`,
+    [baseline!, webhook!],
+  );
+  console.log(`receiver throughput = ${Math.round((100 * webhook!.rps) / baseline!.rps)} % of the baseline (medians)`);
 } finally {
   await stopProcess(api);
   await stopProcess(baselineServer);
+  await clearQueuePrefix(env.QUEUE_PREFIX);
 }

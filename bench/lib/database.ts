@@ -1,5 +1,18 @@
 import { randomBytes } from "node:crypto";
+import { createRedis } from "@mw/shared";
 import { dropDatabase, migrate } from "@mw/shared/migrations/apply";
+
+/** Removes a bench's queue keys: jobs left from an earlier run would make Redis slower with every run. */
+export async function clearQueuePrefix(prefix: string): Promise<void> {
+  const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
+  try {
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 })) {
+      if ((keys as string[]).length) await redis.unlink(...(keys as string[]));
+    }
+  } finally {
+    await redis.quit();
+  }
+}
 
 /**
  * A fresh, migrated database for one benchmark and the environment the
@@ -13,6 +26,7 @@ export async function freshBenchEnvironment(
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? `mysql://mw:mw@127.0.0.1:3306/mw_bench_${name}`;
   await dropDatabase(databaseUrl);
   await migrate(databaseUrl);
+  await clearQueuePrefix(`mwbench${name}`);
   const key = randomBytes(32);
   const env = {
     NODE_ENV: "production",

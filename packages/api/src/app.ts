@@ -23,6 +23,8 @@ export function createApp(ctx: AppContext): Express {
   const { config } = ctx;
   const app = express();
   app.disable("x-powered-by");
+  // An ETag is a hash of every JSON answer; our API answers are not cached by validators, so skip the work.
+  app.set("etag", false);
   app.set("trust proxy", config.TRUST_PROXY);
 
   const metrics = new Metrics(ctx);

@@ -91,6 +91,11 @@ export const configSchema = z.object({
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).default(30_000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(1000).default(30_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * Connections of the driver pool behind the hot write paths (order intake, webhook receiver),
+   * per process: each in-flight commit holds one, and concurrent commits share the log flush.
+   */
+  DB_WRITE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   /** Acquirer webhook deliveries allowed per client IP per minute; 0 turns the limit off (the spec enforces none). */
   WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Carrier code of orders that name none (spec 1, 2.1 `<DEFAULT_CARRIER_CODE>`). */

@@ -20,7 +20,7 @@ export interface Services {
 export function createServices(config: Config, name: string, options: { logger?: Logger } = {}): Services {
   const logger = options.logger ?? createLogger(name, config);
   const prisma = createPrisma(config.DATABASE_URL);
-  const sql = createSqlPool(config.DATABASE_URL);
+  const sql = createSqlPool(config.DATABASE_URL, { connectionLimit: config.DB_WRITE_POOL_SIZE });
   const redis = createRedis(config.REDIS_URL, { name: `mw-${name}` });
   redis.on("error", (error) => logger.error("redis connection error", { error: error.message }));
   const queues = new Queues(redis, config.QUEUE_PREFIX);
