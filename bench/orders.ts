@@ -2,6 +2,7 @@
 // beside a bare Express endpoint measured in the same run (issue 3). Needs MariaDB and Redis.
 import { createPrisma, issueSiteApiKey, upsertItems } from "@mw/shared";
 import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";
+import { orderBody } from "../test/support/fixtures.ts";
 import { compareLoads, printComparison, runLoad } from "./lib/load.ts";
 import { startProcess, stopProcess } from "./lib/processes.ts";
 
@@ -19,25 +20,17 @@ await prisma.$disconnect();
 let seq = 0;
 function order(): string {
   seq += 1;
-  return JSON.stringify({
-    order_number: `B${process.pid}-${seq}`,
-    date: "2026-11-21T10:00:00Z",
-    payment_method: "pay_2",
-    transaction_id: `T${seq}`,
-    billing_address: {
-      first_name: "Ada",
-      last_name: "Lovelace",
-      address1: "1 Analytical Way",
-      city: "Springfield",
-      state: "IL",
-      postal_code: "62701",
-      email: "ada@example.com",
-    },
-    line_items: [
-      ...Array.from({ length: 4 }, (_, i) => ({ line_number: i + 1, sku: skus[(seq + i) % skus.length], quantity: 1 + i, unit_price: 9.99 })),
-      { line_number: 5, sku: "SHIPPING", quantity: 1, unit_price: 5 },
-    ],
-  });
+  return JSON.stringify(
+    orderBody(`B${process.pid}-${seq}`, {
+      date: "2026-11-21T10:00:00Z",
+      payment_method: "pay_2",
+      transaction_id: `T${seq}`,
+      line_items: [
+        ...Array.from({ length: 4 }, (_, i) => ({ line_number: i + 1, sku: skus[(seq + i) % skus.length], quantity: 1 + i, unit_price: 9.99 })),
+        { line_number: 5, sku: "SHIPPING", quantity: 1, unit_price: 5 },
+      ],
+    }),
+  );
 }
 
 const bare = await startProcess("bench/lib/bare-express.ts", { PORT: "3902" }, "http://127.0.0.1:3902/");

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createApp } from "@mw/api/app";
-import { withSessions, type AppContext } from "@mw/api/context";
+import { createAppContext, type AppContext } from "@mw/api/context";
 import { createLogger, createServices, parseConfig, type Config } from "@mw/shared";
 
 export interface TestApi {
@@ -17,7 +17,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 /** The real Express app on an ephemeral port, against this worker's database and Redis prefix. */
 export async function startApi(overrides: Record<string, string> = {}): Promise<TestApi> {
   const config = testConfig(overrides);
-  const ctx = withSessions(createServices(config, "api-test", { logger: createLogger("api-test", config) }));
+  const ctx = createAppContext(createServices(config, "api-test", { logger: createLogger("api-test", config) }));
   const server: Server = createApp(ctx).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const { port } = server.address() as AddressInfo;

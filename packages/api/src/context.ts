@@ -7,7 +7,7 @@ export interface AppContext extends Services {
   queuedMarks: QueuedMarks;
 }
 
-export function withSessions(services: Services): AppContext {
+export function createAppContext(services: Services): AppContext {
   const { config, redis, sql, logger } = services;
   const queuedMarks = new QueuedMarks(sql, (error) => logger.warn("could not mark webhooks queued", { error }));
   return {
