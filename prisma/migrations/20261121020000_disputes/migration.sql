@@ -15,7 +15,6 @@ CREATE TABLE `webhook_events` (
 
     UNIQUE INDEX `webhook_events_event_id_key`(`event_id`),
     INDEX `webhook_events_queued_at_received_at_idx`(`queued_at`, `received_at`),
-    INDEX `webhook_events_source_received_at_idx`(`source`, `received_at`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
 
