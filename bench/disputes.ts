@@ -70,7 +70,7 @@ async function seedRound(round: number): Promise<void> {
     };
   });
   await prisma.webhookEvent.createMany({
-    data: payloads.map(({ caseId, payload }) => ({ source: "acquirer", event_type: "dispute.created", event_id: `acquirer_case_${caseId}`, payload, payload_hash: "0".repeat(64), queued_at: new Date() })),
+    data: payloads.map(({ caseId, payload }) => ({ source: "acquirer", event_type: "dispute.created", event_id: `acquirer_case_${caseId}`, payload, payload_hash: "0".repeat(64) })),
   });
   const rows = await prisma.webhookEvent.findMany({ where: { event_id: { startsWith: `acquirer_case_R${round}-` } }, select: { id: true, event_id: true } });
   await queue.addBulk(rows.map((row) => ({ name: "process-dispute", data: { webhook_id: row.id }, opts: { jobId: disputeJobId(row), attempts: 1 } })));

@@ -29,7 +29,6 @@ export * from "./disputes/event-id.ts";
 export * from "./disputes/outbox.ts";
 export * from "./disputes/receiver.ts";
 export * from "./disputes/merchants.ts";
-export * from "./disputes/queued-marks.ts";
 export * from "./mailer.ts";
 export * from "./disputes/details.ts";
 export * from "./providers/gateway/client.ts";

@@ -9,12 +9,11 @@ CREATE TABLE `webhook_events` (
     `payload_hash` CHAR(64) NOT NULL,
     `remote_addr` VARCHAR(45) NULL,
     `received_at` DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
-    `queued_at` DATETIME(3) NULL,
     `processed_at` DATETIME(3) NULL,
     `outcome` VARCHAR(32) NULL,
 
     UNIQUE INDEX `webhook_events_event_id_key`(`event_id`),
-    INDEX `webhook_events_queued_at_received_at_idx`(`queued_at`, `received_at`),
+    INDEX `webhook_events_processed_at_received_at_idx`(`processed_at`, `received_at`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
 

@@ -14,24 +14,30 @@ export async function queueDispute(queues: Queues, row: { id: number; event_id: 
   await queues.add("disputes", "process-dispute", { webhook_id: row.id }, { jobId: disputeJobId(row) });
 }
 
-export async function markQueued(prisma: PrismaClient, id: number): Promise<void> {
-  await prisma.webhookEvent.updateMany({ where: { id, queued_at: null }, data: { queued_at: new Date() } });
-}
-
-/** Rows older than this without queued_at lost their job between the two writes. */
+/** Younger rows may still be getting their job from the receiver that stored them. */
 export const OUTBOX_GRACE_MS = 30_000;
+/** Older unprocessed rows are past automatic recovery: an operator replays them. */
+export const OUTBOX_HORIZON_MS = 24 * 3600_000;
 
-/** The outbox sweep: queues acquirer rows whose job never reached Redis; answers how many. */
-export async function sweepDisputeOutbox(prisma: PrismaClient, queues: Queues, limit = 500): Promise<number> {
+/**
+ * The outbox sweep: every acquirer row that is not processed yet must have
+ * its job in Redis. A row without one (a crash between the audit row and the
+ * enqueue, or a job removed by hand) gets it again. Answers how many.
+ */
+export async function sweepDisputeOutbox(prisma: PrismaClient, queues: Queues, limit = 1000): Promise<number> {
+  const now = Date.now();
   const rows = await prisma.webhookEvent.findMany({
-    where: { source: "acquirer", queued_at: null, received_at: { lt: new Date(Date.now() - OUTBOX_GRACE_MS) } },
+    where: { source: "acquirer", processed_at: null, received_at: { gte: new Date(now - OUTBOX_HORIZON_MS), lt: new Date(now - OUTBOX_GRACE_MS) } },
     orderBy: { id: "asc" },
     take: limit,
     select: { id: true, event_id: true },
   });
+  const queue = queues.get("disputes");
+  let requeued = 0;
   for (const row of rows) {
+    if (await queue.getJob(disputeJobId(row))) continue;
     await queueDispute(queues, row);
-    await markQueued(prisma, row.id);
+    requeued += 1;
   }
-  return rows.length;
+  return requeued;
 }

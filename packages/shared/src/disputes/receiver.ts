@@ -4,8 +4,7 @@ import { AppError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import type { Queues } from "../queues.ts";
 import { acquirerEventId } from "./event-id.ts";
-import { markQueued, queueDispute } from "./outbox.ts";
-import type { QueuedMarks } from "./queued-marks.ts";
+import { queueDispute } from "./outbox.ts";
 
 export type WebhookAnswer =
   | { status: 202; body: { success: true; message: string; webhook_id: number } }
@@ -16,7 +15,6 @@ interface Deps {
   sql: SqlPool;
   queues: Queues;
   logger: Logger;
-  queuedMarks: QueuedMarks;
 }
 
 function parsePayload(text: string): Record<string, unknown> {
@@ -43,9 +41,9 @@ function queueError(cause: unknown): AppError {
 
 /**
  * POST /webhooks/acquirer (spec 1, 4.5) with the outbox of design section 3:
- * the audit row is committed first, then its job is added; `queued_at` marks
- * the row once the job is in Redis, and the sweeper queues rows left without
- * it. A repeated event answers 200 and gets its job queued if it never was.
+ * the audit row is committed first, then its job is added, then 202. A crash
+ * between the two leaves an unprocessed row without a job, which the sweeper
+ * (and a redelivery of the event) queues. A repeated event answers 200.
  */
 export async function receiveAcquirerWebhook(deps: Deps, raw: Buffer, remoteAddr: string | undefined): Promise<WebhookAnswer> {
   const text = raw.toString("utf8");
@@ -69,25 +67,24 @@ export async function receiveAcquirerWebhook(deps: Deps, raw: Buffer, remoteAddr
   } catch (error) {
     throw queueError(error);
   }
-  deps.queuedMarks.add(id);
   deps.logger.debug("acquirer webhook queued", { webhook_id: id, event_id: eventId, event_type: eventType });
   return { status: 202, body: { success: true, message: "Webhook received and queued for processing.", webhook_id: id } };
 }
 
 async function redelivered(deps: Deps, eventId: string): Promise<WebhookAnswer> {
-  let row: { id: number; event_id: string | null; queued_at: Date | null } | null;
+  let row: { id: number; event_id: string | null; processed_at: Date | null } | null;
   try {
-    row = await deps.prisma.webhookEvent.findUnique({ where: { event_id: eventId }, select: { id: true, event_id: true, queued_at: true } });
+    row = await deps.prisma.webhookEvent.findUnique({ where: { event_id: eventId }, select: { id: true, event_id: true, processed_at: true } });
   } catch (error) {
     throw dbError(error);
   }
-  if (row && !row.queued_at) {
+  // Not processed yet: make sure its job exists (a no-op when it does), in case the first delivery crashed before adding it.
+  if (row && !row.processed_at) {
     try {
       await queueDispute(deps.queues, row);
     } catch (error) {
       throw queueError(error);
     }
-    await markQueued(deps.prisma, row.id).catch(() => {});
   }
   deps.logger.info("acquirer webhook already received", { event_id: eventId, webhook_id: row?.id });
   return { status: 200, body: { success: true, message: "Event already received." } };
