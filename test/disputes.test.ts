@@ -204,15 +204,16 @@ function actionSteps(actionLog: string): string[] {
 }
 
 describe("GatewayClient against the NMI Query API", () => {
-  it("posts the key in the form body, parses a single transaction as a list, and filters by the card's last four", async () => {
+  it("posts the key and the window in the form body, parses a single transaction as a list, and matches the auth code", async () => {
     const client = GatewayClient.fromConfig({ GATEWAY_QUERY_URL: gateway.url, HTTP_TIMEOUT_MS: 2000 });
     const tx = `${RUN}0100`;
     seed(tx, { date: new Date("2026-06-10T08:00:00Z"), card: MASTERCARD, authorization_code: "0123" });
     seed(`${RUN}0101`, { date: new Date("2026-06-10T09:00:00Z"), card: VISA, authorization_code: "0124" });
     const window = { start: new Date("2026-06-10T00:00:00Z"), end: new Date("2026-06-10T23:59:59Z") };
 
-    const found = await client.transactions(GATEWAY_KEY, window, "4444");
-    expect(found).toEqual([
+    const found = await client.findByAuthCode(GATEWAY_KEY, "0123", window);
+    expect(found.scanned).toBe(2);
+    expect(found.matches).toEqual([
       expect.objectContaining({
         transaction_id: tx,
         order_id: `WEB-${tx}`,
@@ -231,14 +232,13 @@ describe("GatewayClient against the NMI Query API", () => {
       security_key: GATEWAY_KEY,
       start_date: "20260610000000",
       end_date: "20260610235959",
-      cc_number: "4444",
     });
     expect(await client.findByAuthCode(GATEWAY_KEY, " 0124 ", window)).toMatchObject({ scanned: 2, matches: [{ transaction_id: `${RUN}0101` }] });
   });
 
   it("turns <error_response> into a permanent error that does not repeat the key", async () => {
     const client = GatewayClient.fromConfig({ GATEWAY_QUERY_URL: gateway.url, HTTP_TIMEOUT_MS: 2000 });
-    const error = await client.transactions(REFUSED_KEY, { start: new Date(), end: new Date() }).catch((e: unknown) => e as Error & { permanent: boolean });
+    const error = await client.findByAuthCode(REFUSED_KEY, "0123", { start: new Date(), end: new Date() }).catch((e: unknown) => e as Error & { permanent: boolean });
     expect(error).toMatchObject({ message: "payment gateway refused the query: Authentication Failed", permanent: true });
     expect(JSON.stringify(error)).not.toContain(REFUSED_KEY);
   });

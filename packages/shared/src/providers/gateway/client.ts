@@ -45,11 +45,6 @@ export class GatewayClient {
     return new GatewayClient(createHttpClient({ timeoutMs: config.HTTP_TIMEOUT_MS, headers: { accept: "text/xml" } }), config.GATEWAY_QUERY_URL);
   }
 
-  /** Transactions with an action inside the window; with `ccLast4`, only cards ending in those digits. */
-  async transactions(securityKey: string, window: QueryWindow, ccLast4?: string): Promise<GatewayTransaction[]> {
-    return (await this.query(securityKey, window, ccLast4)).map(parseTransaction);
-  }
-
   /**
    * The query API has no authorization-code filter: the window is fetched and
    * matched here, trimmed and case-insensitively. `scanned` is how many
@@ -67,10 +62,12 @@ export class GatewayClient {
     return { scanned: chunks.length, matches };
   }
 
-  /** The raw XML of each <transaction> of the answer. */
-  private async query(securityKey: string, window: QueryWindow, ccLast4?: string): Promise<string[]> {
-    const form: Record<string, string> = { security_key: securityKey, start_date: gatewayTime(window.start), end_date: gatewayTime(window.end) };
-    if (ccLast4) form.cc_number = ccLast4;
+  /**
+   * The raw XML of each <transaction> of the answer. No `cc_number` filter is sent: a single
+   * auth-code match must be linked whatever its card digits (spec 1, 3.2).
+   */
+  private async query(securityKey: string, window: QueryWindow): Promise<string[]> {
+    const form = { security_key: securityKey, start_date: gatewayTime(window.start), end_date: gatewayTime(window.end) };
     const xml = await upstreamCall(SYSTEM, () => this.http.post(this.url, { form }).text());
     return transactionChunks(xml, securityKey);
   }
