@@ -1,6 +1,7 @@
 import { AppError, payloadSchema, recordJobDuration, type Services } from "@mw/shared";
 import { UnrecoverableError, type Job } from "bullmq";
 import type { Processor } from "./processors/types.ts";
+import { isPermanent } from "./attempts.ts";
 import { progressReporter } from "./progress.ts";
 
 /**
@@ -35,7 +36,7 @@ export async function runJob(
     await finish("completed");
     return result;
   } catch (error) {
-    const permanent = error instanceof UnrecoverableError || (error instanceof AppError && error.permanent);
+    const permanent = isPermanent(error);
     log.error("job failed", { error: (error as Error).message, permanent, duration_ms: Math.round(performance.now() - started) });
     await finish("failed");
     if (error instanceof AppError && error.permanent) throw new UnrecoverableError(error.message);

@@ -16,6 +16,7 @@ import {
   type QueryWindow,
 } from "@mw/shared";
 import type { Job } from "bullmq";
+import { endsJob } from "../attempts.ts";
 import type { JobContext } from "./types.ts";
 
 /**
@@ -58,13 +59,16 @@ class ActionLog {
   constructor(private readonly log: Logger) {}
 
   info(step: string, message: string, meta: Record<string, unknown> = {}): void {
-    this.entries.push({ at: new Date().toISOString(), step, message });
-    this.log.info(message, { step, ...meta });
+    this.record("info", step, message, meta);
   }
 
   error(step: string, message: string, meta: Record<string, unknown> = {}): void {
+    this.record("error", step, message, meta);
+  }
+
+  private record(level: "info" | "error", step: string, message: string, meta: Record<string, unknown>): void {
     this.entries.push({ at: new Date().toISOString(), step, message });
-    this.log.error(message, { step, ...meta });
+    this.log.log(level, message, { step, ...meta });
   }
 }
 
@@ -88,7 +92,7 @@ export async function processDispute(job: Job, payload: JobPayload<"disputes", "
     return result;
   } catch (error) {
     const outcome: Outcome = error instanceof AppError && FAILURE_OUTCOMES.has(error.code) ? (error.code as Outcome) : "failed";
-    const final = (error instanceof AppError && error.permanent) || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const final = endsJob(job, error);
     log.error("dispute processing failed", { error: (error as Error).message, outcome, final });
     // An attempt that BullMQ will retry leaves the row open; only the last word is recorded.
     if (final) await markProcessed(ctx, webhook.id, outcome).catch((mark: unknown) => log.error("could not record the outcome", { error: (mark as Error).message }));

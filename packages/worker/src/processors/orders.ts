@@ -2,6 +2,7 @@ import { AppError, jobId, recordSyncError, type JobPayload, type Logger, type Pr
 import { ErpClient, isDuplicateSalesOrder } from "@mw/shared/providers/erp/client";
 import { ACCOUNT_KEYS, type SalesOrderInput, type SalesOrderLineInput } from "@mw/shared/providers/erp/types";
 import type { Job } from "bullmq";
+import { endsJob } from "../attempts.ts";
 import type { JobContext } from "./types.ts";
 
 type OrderWithDetails = Prisma.OrderGetPayload<{ include: { lines: true; addresses: true } }>;
@@ -43,9 +44,8 @@ export async function orderExport(job: Job, payload: JobPayload<"orders", "order
     log.info(stored.count ? "order exported" : "order was marked exported by another run meanwhile", { erp_sales_order_number: number });
     return { erp_sales_order_number: number };
   } catch (error) {
-    const permanent = error instanceof AppError && error.permanent;
     // Earlier attempts are retried; operators hear about a failure once, when it ends the job.
-    if (permanent || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+    if (endsJob(job, error)) {
       await recordSyncError(ctx.prisma, { source: "erp_export", order_number: order.number, site_id: order.site_id, message: (error as Error).message }).catch(
         (recordError: unknown) => log.error("could not record the export failure", { error: (recordError as Error).message }),
       );
