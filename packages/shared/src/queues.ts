@@ -47,6 +47,29 @@ export const JOB_PAYLOADS = {
     /** Periodic outbox sweep: queue webhook rows whose job never reached Redis. */
     "webhook-sweep": z.object({}),
   },
+  tracking: {
+    /**
+     * Post ERP tracking numbers to one site's storefront (spec 1, 4.7). Scheduled
+     * every 30 minutes by the job scheduler `tracking-sync.<site id>`; a manual
+     * trigger uses jobId `tracking-sync.<site id>.manual.<ms>`.
+     */
+    "tracking-sync": z.object({ site_id: z.number().int().positive() }),
+  },
+  inventory: {
+    /**
+     * ERP stock levels to one site's storefront (spec 1, 4.8). `product_ids`
+     * (storefront product ids, from a product webhook) limits the run to those
+     * products; absent means the full catalogue.
+     */
+    "inventory-sync": z.object({
+      site_id: z.number().int().positive(),
+      product_ids: z.array(z.string().min(1).max(64)).min(1).max(1000).optional(),
+    }),
+    /** Remove catalogue SKUs the ERP no longer has (logs a dry-run count first). */
+    "inventory-sku-cleanup": z.object({}),
+    /** Nightly: delete item_history rows older than 3 days. */
+    "item-history-cleanup": z.object({}),
+  },
   notifications: {
     /** Alert e-mail to ALERT_EMAIL_TO (e.g. a dispute that matched several transactions). */
     "alert-email": z.object({ subject: z.string().min(1).max(200), text: z.string().min(1).max(100_000) }),
