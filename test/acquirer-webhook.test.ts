@@ -139,6 +139,26 @@ describe("POST /webhooks/acquirer", () => {
     expect(await queue.getJobCounts("waiting")).toEqual({ waiting: 1 });
   });
 
+  it("gives each of many concurrent deliveries its own row, webhook_id and job, whatever else arrives with it", async () => {
+    // Deliveries that arrive together share a commit; each must still get back the id of its own row.
+    const repeated = dispute();
+    const payloads = Array.from({ length: 60 }, (_, i) => {
+      if (i % 10 === 0) return repeated;
+      if (i % 10 === 5) return dispute({ api_response: "{}", timestamp: undefined, user_agent: `no-event-id-${i}` });
+      return dispute();
+    });
+    const results = await Promise.all(payloads.map((payload) => deliver(payload)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(5);
+    const accepted = results.flatMap((r, i) => (r.status === 202 ? [{ id: r.body.webhook_id as number, payload: payloads[i]! }] : []));
+    expect(accepted).toHaveLength(55);
+    expect(new Set(accepted.map((a) => a.id)).size).toBe(55);
+    const rows = await api.ctx.prisma.webhookEvent.findMany({ where: { id: { in: accepted.map((a) => a.id) } }, select: { id: true, payload: true } });
+    const payloadById = new Map(rows.map((row) => [row.id, row.payload]));
+    for (const { id, payload } of accepted) expect(payloadById.get(id)).toBe(JSON.stringify(payload));
+    const jobs = await api.ctx.queues.get("disputes").getJobs(["waiting"]);
+    expect(jobs.map((job) => job.data.webhook_id as number).sort((a, b) => a - b)).toEqual(accepted.map((a) => a.id).sort((a, b) => a - b));
+  });
+
   it("answers 500 db_error when the audit row cannot be written, and queues nothing", async () => {
     await api.ctx.prisma.$executeRawUnsafe(
       `CREATE TRIGGER fail_webhooks_${process.pid} BEFORE INSERT ON webhook_events FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'disk full'`,
@@ -146,6 +166,9 @@ describe("POST /webhooks/acquirer", () => {
     try {
       const res = await deliver(dispute());
       expect(res).toEqual({ status: 500, body: { code: "db_error", message: "The webhook could not be stored: database error.", data: { status: 500 } } });
+      // Together, too: a failed batch fails every delivery in it.
+      const together = await Promise.all(Array.from({ length: 20 }, () => deliver(dispute())));
+      expect(together.map((r) => r.status)).toEqual(Array(20).fill(500));
       expect(await api.ctx.queues.get("disputes").getJobCounts("waiting")).toEqual({ waiting: 0 });
     } finally {
       await api.ctx.prisma.$executeRawUnsafe(`DROP TRIGGER fail_webhooks_${process.pid}`);

@@ -31,7 +31,7 @@ export function isUniqueViolation(error: unknown): boolean {
  * overhead is the bottleneck (order intake: docs/decisions.md). Everything
  * else goes through Prisma.
  */
-export function createSqlPool(databaseUrl: string, options: { connectionLimit?: number } = {}): mariadb.Pool {
+export function createSqlPool(databaseUrl: string, options: { connectionLimit?: number; lockWaitSeconds?: number } = {}): mariadb.Pool {
   const url = new URL(databaseUrl);
   return mariadb.createPool({
     host: url.hostname,
@@ -40,6 +40,8 @@ export function createSqlPool(databaseUrl: string, options: { connectionLimit?: 
     password: decodeURIComponent(url.password),
     database: decodeURIComponent(url.pathname.slice(1)),
     connectionLimit: options.connectionLimit ?? 10,
+    // A request that waits on a row lock longer than this fails (and a grouped batch is retried) instead of hanging for InnoDB's 50 s default.
+    initSql: `SET SESSION innodb_lock_wait_timeout = ${options.lockWaitSeconds ?? 10}`,
     timezone: "Z",
     bigIntAsNumber: true,
     insertIdAsNumber: true,

@@ -34,3 +34,4 @@ export * from "./disputes/details.ts";
 export * from "./providers/gateway/client.ts";
 export * from "./providers/gateway/types.ts";
 export * from "./providers/fraud/client.ts";
+export * from "./group-insert.ts";

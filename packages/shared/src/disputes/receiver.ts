@@ -1,6 +1,7 @@
 import { sha256Hex } from "../crypto.ts";
 import { isUniqueViolation, type PrismaClient, type SqlPool } from "../db.ts";
 import { AppError } from "../errors.ts";
+import { GroupInsert } from "../group-insert.ts";
 import type { Logger } from "../logger.ts";
 import type { Queues } from "../queues.ts";
 import { acquirerEventId } from "./event-id.ts";
@@ -39,6 +40,20 @@ function queueError(cause: unknown): AppError {
   return new AppError(503, "queue_unavailable", "The webhook was stored but could not be queued; retrying is safe.", {}, { cause });
 }
 
+const INSERT_EVENT =
+  "INSERT INTO webhook_events (source, event_type, event_id, payload, payload_hash, remote_addr, received_at) VALUES ('acquirer', ?, ?, ?, ?, ?, NOW(3))";
+
+/** One group-commit writer per pool: deliveries that arrive together share a commit (see GroupInsert). */
+const writers = new WeakMap<SqlPool, GroupInsert>();
+function eventWriter(sql: SqlPool): GroupInsert {
+  let writer = writers.get(sql);
+  if (!writer) {
+    writer = new GroupInsert(sql, INSERT_EVENT, { concurrency: 2, maxBatch: 100 });
+    writers.set(sql, writer);
+  }
+  return writer;
+}
+
 /**
  * POST /webhooks/acquirer (spec 1, 4.5) with the outbox of design section 3:
  * the audit row is committed first, then its job is added, then 202. A crash
@@ -52,12 +67,7 @@ export async function receiveAcquirerWebhook(deps: Deps, raw: Buffer, remoteAddr
   const eventType = typeof payload.event_type === "string" ? payload.event_type.slice(0, 100) : null;
   let id: number;
   try {
-    // execute(): a prepared statement, cached per connection, so the SQL is not parsed on every delivery.
-    const inserted = (await deps.sql.execute(
-      "INSERT INTO webhook_events (source, event_type, event_id, payload, payload_hash, remote_addr, received_at) VALUES ('acquirer', ?, ?, ?, ?, ?, NOW(3))",
-      [eventType, eventId, text, sha256Hex(raw), remoteAddr?.slice(0, 45) ?? null],
-    )) as { insertId: number };
-    id = inserted.insertId;
+    id = await eventWriter(deps.sql).insert([eventType, eventId, text, sha256Hex(raw), remoteAddr?.slice(0, 45) ?? null]);
   } catch (error) {
     if (!isUniqueViolation(error)) throw dbError(error);
     return redelivered(deps, eventId!);
