@@ -189,8 +189,10 @@ describe("create and read", () => {
       orders_sync: false,
       inventory_sync: false,
       tracking_sync: false,
+      tracking_enabled: false,
       order_last_run: "2026-03-04 05:06:07",
       inventory_last_run: "2026-03-04 05:06:07",
+      tracking_last_run: null,
     });
     expect(rows[0]!.order_last_run).toBeNull();
     const text = JSON.stringify(res.body);
