@@ -4,19 +4,16 @@ import type { AppContext } from "../context.ts";
 import type { ApiRouter } from "../http/api-router.ts";
 
 /** Documented only: each platform's body is stored as received. */
-const productPayload = z
-  .object({
-    data: z
-      .object({ type: z.string().optional(), id: z.number().int().optional() })
-      .passthrough()
-      .optional()
-      .describe("storefront_a: {type: product|sku, id, sku|inventory: {product_id}}"),
-    scope: z.string().optional().describe("storefront_a: e.g. store/product/updated"),
-    hash: z.string().optional().describe("storefront_a: delivery id"),
-    id: z.number().int().optional().describe("storefront_b: the product (the body is the product)"),
-    parent_id: z.number().int().optional().describe("storefront_b: the parent product of a variation"),
-  })
-  .passthrough();
+const productPayload = z.looseObject({
+  data: z
+    .looseObject({ type: z.string().optional(), id: z.number().int().optional() })
+    .optional()
+    .describe("storefront_a: {type: product|sku, id, sku|inventory: {product_id}}"),
+  scope: z.string().optional().describe("storefront_a: e.g. store/product/updated"),
+  hash: z.string().optional().describe("storefront_a: delivery id"),
+  id: z.number().int().optional().describe("storefront_b: the product (the body is the product)"),
+  parent_id: z.number().int().optional().describe("storefront_b: the parent product of a variation"),
+});
 
 export function productWebhookRoutes(api: ApiRouter, ctx: AppContext): void {
   api.route({

@@ -43,17 +43,12 @@ async function unschedule(queues: Queues, schedulerId: string): Promise<void> {
  * Brings one site's scheduler in line with its row as stored now: created
  * when the site syncs tracking, removed when it does not or no longer exists.
  * The row is read again rather than taken from the caller, so when two
- * saves race, the later sync acts on the later state. Answers whether the
- * site is scheduled.
+ * saves race, the later sync acts on the later state.
  */
-export async function syncTrackingSchedule(prisma: PrismaClient, queues: Queues, siteId: number): Promise<boolean> {
+export async function syncTrackingSchedule(prisma: PrismaClient, queues: Queues, siteId: number): Promise<void> {
   const site = await prisma.site.findFirst({ where: { id: siteId, ...TRACKING_SYNC_SITES }, select: { id: true } });
-  if (site) {
-    await schedule(queues, siteId);
-    return true;
-  }
-  await unschedule(queues, trackingSchedulerId(siteId));
-  return false;
+  if (site) await schedule(queues, siteId);
+  else await unschedule(queues, trackingSchedulerId(siteId));
 }
 
 /**
