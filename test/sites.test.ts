@@ -1,6 +1,4 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createUser, randomToken, USER_AGENT } from "@mw/shared";
 import { storeHashOf, storefrontABaseUrl } from "@mw/shared/providers/storefront-a/client";
@@ -8,7 +6,7 @@ import { openCredentials } from "@mw/shared/sites/credentials";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeStorefrontA } from "./fakes/storefront-a.ts";
 import { FakeStorefrontB } from "./fakes/storefront-b.ts";
-import { basicAuth, startApi, uniqueLogin, type TestApi } from "./support/api.ts";
+import { basicAuth, closedPort, startApi, uniqueLogin, type TestApi } from "./support/api.ts";
 
 const ROOT = "/middleware/v1";
 const RUN = randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, "x");
@@ -76,15 +74,6 @@ async function createSite(body: Record<string, unknown>): Promise<number> {
   const res = await call("POST", "/sites", body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.id as number;
-}
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe("access", () => {
@@ -189,8 +178,10 @@ describe("create and read", () => {
       orders_sync: false,
       inventory_sync: false,
       tracking_sync: false,
+      tracking_enabled: false,
       order_last_run: "2026-03-04 05:06:07",
       inventory_last_run: "2026-03-04 05:06:07",
+      tracking_last_run: null,
     });
     expect(rows[0]!.order_last_run).toBeNull();
     const text = JSON.stringify(res.body);

@@ -1,8 +1,8 @@
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
 import { createApp } from "@mw/api/app";
 import { createAppContext, type AppContext } from "@mw/api/context";
-import { createLogger, createServices, parseConfig, type Config } from "@mw/shared";
+import { createLogger, createServices, createUser, parseConfig, type Capability, type Config } from "@mw/shared";
 
 export interface TestApi {
   url: string;
@@ -43,4 +43,19 @@ let counter = 0;
 export function uniqueLogin(prefix = "user"): string {
   counter += 1;
   return `${prefix}${process.pid}_${counter}_${Date.now() % 100000}`;
+}
+
+/** An HTTP Basic header of a new user holding one capability. */
+export async function userWith(api: TestApi, capability: Capability): Promise<string> {
+  const user = await createUser(api.ctx.prisma, { login: uniqueLogin(capability.replace(/_/g, "")), capabilities: [capability] });
+  return basicAuth(user.login, user.application_password);
+}
+
+/** A port nothing listens on. */
+export async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -50,3 +50,23 @@ export function orderBody(number: string, overrides: Record<string, unknown> = {
     ...overrides,
   };
 }
+
+let posted = 0;
+/** A site created through POST /sites at `apiUrl`, as an operator would (credentials sealed); storefront_b unless overridden. */
+export async function postSite(apiUrl: string, authorization: string, overrides: Record<string, unknown> = {}): Promise<number> {
+  posted += 1;
+  const res = await fetch(`${apiUrl}/middleware/v1/sites`, {
+    method: "POST",
+    headers: { authorization, "content-type": "application/json" },
+    body: JSON.stringify({
+      name: `Posted ${process.pid}-${posted}`,
+      platform: "storefront_b",
+      site_url: `https://posted${posted}.example`,
+      api_key: "ck_test",
+      api_secret: "cs_test",
+      ...overrides,
+    }),
+  });
+  if (res.status !== 201) throw new Error(`POST /sites answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { id: number }).id;
+}

@@ -12,12 +12,15 @@ import { authRoutes } from "./routes/auth.ts";
 import { boardRoutes } from "./routes/board.ts";
 import { externalOrderRoutes } from "./routes/external-orders.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { inventoryTestingRoutes } from "./routes/inventory-testing.ts";
 import { itemRoutes } from "./routes/items.ts";
 import { merchantRoutes } from "./routes/merchants.ts";
 import { orderRoutes } from "./routes/orders.ts";
+import { productWebhookRoutes } from "./routes/product-webhook.ts";
 import { queueRoutes } from "./routes/queue.ts";
 import { siteRoutes } from "./routes/sites.ts";
 import { statsRoutes } from "./routes/stats.ts";
+import { trackingRoutes } from "./routes/tracking.ts";
 
 export function createApp(ctx: AppContext): Express {
   const { config } = ctx;
@@ -39,6 +42,7 @@ export function createApp(ctx: AppContext): Express {
   const api = new ApiRouter(ctx, registry, config.API_ROOT);
   // The hot public endpoints first: Express tries routes in registration order.
   acquirerWebhookRoutes(api, ctx);
+  productWebhookRoutes(api, ctx);
   externalOrderRoutes(api, ctx);
   authRoutes(api, ctx);
   queueRoutes(api, ctx);
@@ -49,6 +53,8 @@ export function createApp(ctx: AppContext): Express {
   statsRoutes(api, ctx);
   merchantRoutes(api, ctx);
   disputeRoutes(api, ctx);
+  trackingRoutes(api, ctx);
+  inventoryTestingRoutes(api, ctx);
   app.use(config.API_ROOT || "/", api.router);
 
   const document = openApiDocument(registry, config.PUBLIC_URL);

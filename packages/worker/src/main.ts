@@ -1,4 +1,5 @@
 import { createServices, getConfigOrExit, onShutdown } from "@mw/shared";
+import { reconcileTrackingSchedules } from "@mw/shared/sites/tracking-schedule";
 import { parseWorkerArgs, UsageError, type WorkerArgs } from "./args.ts";
 import { drain } from "./drain.ts";
 import { startWorkers } from "./runtime.ts";
@@ -23,6 +24,13 @@ if (args.mode === "drain") {
 } else {
   const running = startWorkers(services);
   await ensureSchedules(services.queues, config.WORKER_QUEUES);
+  if (config.WORKER_QUEUES.includes("tracking")) {
+    // Per-site schedulers follow the sites table: back after a Redis loss, gone for sites changed while no API could update them.
+    await reconcileTrackingSchedules(services.prisma, services.queues).then(
+      (result) => services.logger.info("tracking schedules reconciled", result),
+      (error: unknown) => services.logger.error("tracking schedules could not be reconciled", { error }),
+    );
+  }
   onShutdown(services.logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
     await running.close();
     await services.close();

@@ -1,13 +1,7 @@
 import express, { type Router } from "express";
+import { withTimeout } from "@mw/shared";
 import type { AppContext } from "../context.ts";
 import type { Metrics } from "../http/metrics.ts";
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref()),
-  ]);
-}
 
 async function check(probe: () => Promise<unknown>): Promise<{ ok: boolean; error?: string }> {
   try {

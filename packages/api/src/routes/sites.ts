@@ -1,7 +1,8 @@
-import { AppError, errors, formatDateTime, isUniqueViolation, Prisma } from "@mw/shared";
+import { AppError, errors, formatDateTime, isUniqueViolation, Prisma, withTimeout } from "@mw/shared";
 import type { Site } from "@mw/shared/generated/prisma/client";
 import { testSiteConnection } from "@mw/shared/sites/connection";
 import { openCredentials } from "@mw/shared/sites/credentials";
+import { syncTrackingSchedule } from "@mw/shared/sites/tracking-schedule";
 import { platformSchema, siteCreateData, siteCreateInput, siteUpdateData, siteUpdateInput } from "@mw/shared/sites/input";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
@@ -10,20 +11,6 @@ import { pageOf, pageQuery, pageSchema, pageWindow } from "../http/pagination.ts
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const outcome = z.object({ success: z.literal(true), message: z.string() });
-
-/** The list fields of spec 1, 2.2: no credentials, no settings. */
-const LIST_FIELDS = {
-  id: true,
-  name: true,
-  platform: true,
-  site_url: true,
-  is_active: true,
-  orders_sync: true,
-  inventory_sync: true,
-  tracking_sync: true,
-  order_last_run: true,
-  inventory_last_run: true,
-} as const;
 
 const listRow = z.object({
   id: z.number().int(),
@@ -34,13 +21,47 @@ const listRow = z.object({
   orders_sync: z.boolean(),
   inventory_sync: z.boolean(),
   tracking_sync: z.boolean(),
+  tracking_enabled: z.boolean().describe("the spec's tracking enable flag; tracking runs when it, tracking_sync and is_active are on"),
   order_last_run: z.string().nullable().describe("YYYY-MM-DD HH:MM:SS, UTC"),
   inventory_last_run: z.string().nullable().describe("YYYY-MM-DD HH:MM:SS, UTC"),
+  tracking_last_run: z.string().nullable().describe("end of the latest completed tracking run, YYYY-MM-DD HH:MM:SS, UTC"),
 });
 
-const siteRecordSchema = listRow.omit({ order_last_run: true, inventory_last_run: true }).extend({
+/** A list row as MariaDB returns it: booleans are 0/1. */
+interface ListRowSql {
+  id: number;
+  name: string;
+  platform: Site["platform"];
+  site_url: string;
+  is_active: number;
+  orders_sync: number;
+  inventory_sync: number;
+  tracking_sync: number;
+  tracking_enabled: number;
+  order_last_run: Date | null;
+  inventory_last_run: Date | null;
+  tracking_last_run: Date | null;
+}
+
+/**
+ * The list fields of spec 1, 2.2 (no credentials, no settings) and the end of
+ * each site's latest completed tracking run, in one statement: the subquery
+ * reads one entry of the sync_runs (site, kind, status, started_at) index per site.
+ */
+function listSites(ctx: AppContext, active: boolean | undefined): Promise<ListRowSql[]> {
+  const where = active === undefined ? Prisma.empty : Prisma.sql`WHERE s.is_active = ${active}`;
+  return ctx.prisma.$queryRaw<ListRowSql[]>`
+    SELECT s.id, s.name, s.platform, s.site_url, s.is_active, s.orders_sync, s.inventory_sync, s.tracking_sync, s.tracking_enabled,
+           s.order_last_run, s.inventory_last_run,
+           (SELECT r.finished_at FROM sync_runs r
+             WHERE r.site_id = s.id AND r.kind = 'tracking' AND r.status = 'completed'
+             ORDER BY r.started_at DESC, r.id DESC LIMIT 1) AS tracking_last_run
+    FROM sites s ${where}
+    ORDER BY s.name ASC, s.id ASC`;
+}
+
+const siteRecordSchema = listRow.omit({ order_last_run: true, inventory_last_run: true, tracking_last_run: true }).extend({
   api_credentials: z.object({ client_id: z.string(), access_token: z.string() }).nullable(),
-  tracking_enabled: z.boolean(),
   health_check_url: z.string().nullable(),
   status_filters: z.string(),
   auto_complete: z.boolean(),
@@ -103,6 +124,23 @@ async function findSite(ctx: AppContext, id: number): Promise<Site> {
   return site;
 }
 
+const SCHEDULE_UPDATE_TIMEOUT_MS = 3000;
+
+/**
+ * After a save, the site's tracking job scheduler follows its row. The save
+ * is committed and stays the answer; a scheduler that cannot be updated
+ * (Redis down) is logged, shows as `next_run: null` in GET /tracking/status,
+ * and is put right by the next save or the next worker start (reconcile).
+ * Bounded in time: BullMQ waits without end for a Redis it never reached.
+ */
+async function keepTrackingScheduleInStep(ctx: AppContext, siteId: number): Promise<void> {
+  try {
+    await withTimeout(syncTrackingSchedule(ctx.prisma, ctx.queues, siteId), SCHEDULE_UPDATE_TIMEOUT_MS);
+  } catch (error) {
+    ctx.logger.error("tracking schedule not updated after a site change; the next save or worker start corrects it", { site_id: siteId, error });
+  }
+}
+
 /** Sites (spec 1, 4.2) and the carrier mappings the tracking sync uses. */
 export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
   const key = ctx.config.ENCRYPTION_KEY;
@@ -115,18 +153,23 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "manage_middleware",
     query: z.object({ active: z.enum(["0", "1"]).optional().describe("1: active sites only, 0: inactive only") }),
     responses: { 200: { description: "Sites ordered by name (a bare array)", schema: z.array(listRow) } },
-    handler: async ({ query }, _req, res) => {
-      const rows = await ctx.prisma.site.findMany({
-        where: query.active === undefined ? {} : { is_active: query.active === "1" },
-        orderBy: [{ name: "asc" }, { id: "asc" }],
-        select: LIST_FIELDS,
-      });
+    handler: async ({ query }, _req, res): Promise<z.infer<typeof listRow>[]> => {
+      const rows = await listSites(ctx, query.active === undefined ? undefined : query.active === "1");
       // The order page may keep its list 5 minutes (spec 1, section 8); the admin list must show a toggle at once.
       res.set("Cache-Control", query.active === "1" ? "private, max-age=300" : "private, no-cache");
       return rows.map((row) => ({
-        ...row,
+        id: row.id,
+        name: row.name,
+        platform: row.platform,
+        site_url: row.site_url,
+        is_active: Boolean(row.is_active),
+        orders_sync: Boolean(row.orders_sync),
+        inventory_sync: Boolean(row.inventory_sync),
+        tracking_sync: Boolean(row.tracking_sync),
+        tracking_enabled: Boolean(row.tracking_enabled),
         order_last_run: formatDateTime(row.order_last_run),
         inventory_last_run: formatDateTime(row.inventory_last_run),
+        tracking_last_run: formatDateTime(row.tracking_last_run),
       }));
     },
   });
@@ -157,6 +200,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
         throw new AppError(500, "rest_cannot_create", "The site could not be created.", {}, { cause: error });
       });
       ctx.logger.info("site created", { site_id: site.id, platform: body.platform, name: body.name });
+      await keepTrackingScheduleInStep(ctx, site.id);
       return { id: site.id, message: "Site created." };
     },
   });
@@ -177,6 +221,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
         throw new AppError(500, "rest_cannot_update", "The site could not be updated.", {}, { cause: error });
       });
       ctx.logger.info("site updated", { site_id: params.id, fields: Object.keys(body) });
+      await keepTrackingScheduleInStep(ctx, params.id);
       return { success: true as const, message: "Site updated." };
     },
   });
@@ -202,6 +247,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
         throw new AppError(409, "rest_site_has_orders", `The site has ${orders} order(s) and cannot be deleted; deactivate it instead.`, { orders });
       });
       ctx.logger.info("site deleted", { site_id: params.id });
+      await keepTrackingScheduleInStep(ctx, params.id);
       return { success: true as const, message: "Site deleted." };
     },
   });
@@ -223,6 +269,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
       const site = changed ? await ctx.prisma.site.findUnique({ where: { id: params.id }, select: { is_active: true } }) : null;
       if (!site) throw errors.notFound("Site not found.");
       ctx.logger.info("site toggled", { site_id: params.id, is_active: site.is_active });
+      await keepTrackingScheduleInStep(ctx, params.id);
       return { success: true as const, is_active: site.is_active, message: site.is_active ? "Site activated." : "Site deactivated." };
     },
   });

@@ -1,43 +1,17 @@
 import { sha256Hex } from "../crypto.ts";
 import { isUniqueViolation, type PrismaClient, type SqlPool } from "../db.ts";
-import { AppError } from "../errors.ts";
 import { GroupInsert } from "../group-insert.ts";
 import type { Logger } from "../logger.ts";
 import type { Queues } from "../queues.ts";
+import { parseWebhookPayload, webhookDbError as dbError, webhookQueueError as queueError, type WebhookAnswer } from "../webhook-intake.ts";
 import { acquirerEventId } from "./event-id.ts";
 import { queueDispute } from "./outbox.ts";
-
-export type WebhookAnswer =
-  | { status: 202; body: { success: true; message: string; webhook_id: number } }
-  | { status: 200; body: { success: true; message: string } };
 
 interface Deps {
   prisma: PrismaClient;
   sql: SqlPool;
   queues: Queues;
   logger: Logger;
-}
-
-function parsePayload(text: string): Record<string, unknown> {
-  if (text.trim() === "") throw new AppError(400, "empty_payload", "Empty payload.");
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new AppError(400, "invalid_json", "The payload is not valid JSON.");
-  }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new AppError(400, "invalid_json", "The payload must be a JSON object.");
-  }
-  return parsed as Record<string, unknown>;
-}
-
-function dbError(cause: unknown): AppError {
-  return new AppError(500, "db_error", "The webhook could not be stored: database error.", {}, { cause });
-}
-
-function queueError(cause: unknown): AppError {
-  return new AppError(503, "queue_unavailable", "The webhook was stored but could not be queued; retrying is safe.", {}, { cause });
 }
 
 const INSERT_EVENT =
@@ -62,7 +36,7 @@ function eventWriter(sql: SqlPool): GroupInsert {
  */
 export async function receiveAcquirerWebhook(deps: Deps, raw: Buffer, remoteAddr: string | undefined): Promise<WebhookAnswer> {
   const text = raw.toString("utf8");
-  const payload = parsePayload(text);
+  const payload = parseWebhookPayload(text);
   const eventId = acquirerEventId(payload);
   const eventType = typeof payload.event_type === "string" ? payload.event_type.slice(0, 100) : null;
   let id: number;
