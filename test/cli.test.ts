@@ -66,3 +66,38 @@ describe("pnpm cli user:*", () => {
     expect(missing.stderr).toContain("missing --capabilities");
   });
 });
+
+describe("pnpm cli image-key:*", () => {
+  async function imageStatus(key: string): Promise<{ status: number; body: unknown }> {
+    const res = await fetch(`${api.url}/api/image?api_key=${encodeURIComponent(key)}`);
+    return { status: res.status, body: await res.json() };
+  }
+
+  it("issues a key that the image API accepts, shown once, and revokes it", async () => {
+    const created = await cli("image-key:create", "--label", "Warranty portal");
+    expect(created.code).toBe(0);
+    const issued = JSON.parse(created.stdout) as { id: number; key: string };
+    expect(Object.keys(issued).sort()).toEqual(["id", "key"]);
+    expect(issued.key).toMatch(/^mwi_[A-Za-z0-9_-]{43}$/);
+    const row = await api.ctx.prisma.imageApiKey.findUniqueOrThrow({ where: { id: issued.id } });
+    expect(row.label).toBe("Warranty portal");
+    expect(JSON.stringify(row)).not.toContain(issued.key);
+    // Accepted: the request gets as far as the missing serial number.
+    expect(await imageStatus(issued.key)).toEqual({ status: 400, body: { error: "Serial number is required" } });
+
+    const revoked = await cli("image-key:revoke", "--id", String(issued.id));
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toEqual({ id: issued.id, revoked: true });
+    expect(await imageStatus(issued.key)).toEqual({ status: 401, body: { error: "401 Unauthorized. Access Not Allowed" } });
+
+    const again = await cli("image-key:revoke", "--id", String(issued.id));
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stderr)).toEqual({ error: `no active image-API key with id ${issued.id}` });
+  });
+
+  it("requires a label", async () => {
+    const missing = await cli("image-key:create");
+    expect(missing.code).toBe(64);
+    expect(missing.stderr).toContain("missing --label");
+  });
+});

@@ -12,6 +12,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { boardRoutes } from "./routes/board.ts";
 import { externalOrderRoutes } from "./routes/external-orders.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { imageRoutes } from "./routes/images.ts";
 import { itemRoutes } from "./routes/items.ts";
 import { merchantRoutes } from "./routes/merchants.ts";
 import { orderRoutes } from "./routes/orders.ts";
@@ -50,6 +51,10 @@ export function createApp(ctx: AppContext): Express {
   merchantRoutes(api, ctx);
   disputeRoutes(api, ctx);
   app.use(config.API_ROOT || "/", api.router);
+  // The image API lives outside API_ROOT (spec 1, 4.9); the error handler answers `{error}` there.
+  const images = new ApiRouter(ctx, registry, "/api");
+  imageRoutes(images, ctx);
+  app.use("/api", images.router);
 
   const document = openApiDocument(registry, config.PUBLIC_URL);
   app.get("/openapi.json", (_req, res) => {

@@ -34,3 +34,6 @@ export * from "./disputes/details.ts";
 export * from "./providers/gateway/client.ts";
 export * from "./providers/gateway/types.ts";
 export * from "./providers/fraud/client.ts";
+export * from "./storage/index.ts";
+export * from "./last-used.ts";
+export * from "./images/api-keys.ts";
