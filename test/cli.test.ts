@@ -101,3 +101,17 @@ describe("pnpm cli image-key:*", () => {
     expect(missing.stderr).toContain("missing --label");
   });
 });
+
+describe("pnpm cli review:add", () => {
+  it("adds a review to the item with that SKU, and refuses a bad rating", async () => {
+    const sku = `REV-${process.pid}`;
+    const item = await api.ctx.prisma.item.create({ data: { sku, name: "Reviewed by CLI", price: 5, stock: 1 } });
+    const added = await cli("review:add", "--sku", sku, "--author", "Dee", "--rating", "4", "--body", "Solid.", "--date", "2026-05-06");
+    expect(added.code).toBe(0);
+    const { id } = JSON.parse(added.stdout) as { id: number };
+    expect(await api.ctx.prisma.itemReview.findUniqueOrThrow({ where: { id } })).toMatchObject({ item_id: item.id, author: "Dee", rating: 4, body: "Solid." });
+    const bad = await cli("review:add", "--sku", sku, "--author", "Dee", "--rating", "0", "--body", "x");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("rating");
+  });
+});

@@ -37,3 +37,5 @@ export * from "./providers/fraud/client.ts";
 export * from "./storage/index.ts";
 export * from "./last-used.ts";
 export * from "./images/api-keys.ts";
+export * from "./reviews/reviews.ts";
+export * from "./reviews/markup.ts";

@@ -4,6 +4,7 @@ import { AppError, createPrisma, getConfigOrExit, type PrismaClient } from "@mw/
 import { imageKeyCommands } from "./image-keys.ts";
 import { itemCommands } from "./items.ts";
 import { merchantCommands } from "./merchants.ts";
+import { reviewCommands } from "./reviews.ts";
 import { userCommands } from "./users.ts";
 
 export interface Command {
@@ -14,7 +15,7 @@ export interface Command {
   run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, argument?: string): Promise<unknown>;
 }
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands };
+const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];
