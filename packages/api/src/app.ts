@@ -17,6 +17,7 @@ import { itemRoutes } from "./routes/items.ts";
 import { merchantRoutes } from "./routes/merchants.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { queueRoutes } from "./routes/queue.ts";
+import { reportRoutes } from "./routes/reports.ts";
 import { siteRoutes } from "./routes/sites.ts";
 import { statsRoutes } from "./routes/stats.ts";
 
@@ -50,6 +51,7 @@ export function createApp(ctx: AppContext): Express {
   statsRoutes(api, ctx);
   merchantRoutes(api, ctx);
   disputeRoutes(api, ctx);
+  reportRoutes(api, ctx);
   app.use(config.API_ROOT || "/", api.router);
   // The image API lives outside API_ROOT (spec 1, 4.9); the error handler answers `{error}` there.
   const images = new ApiRouter(ctx, registry, "/api");

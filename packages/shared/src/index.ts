@@ -39,3 +39,7 @@ export * from "./last-used.ts";
 export * from "./images/api-keys.ts";
 export * from "./reviews/reviews.ts";
 export * from "./reviews/markup.ts";
+export * from "./disputes/outcomes.ts";
+export * from "./reports/period.ts";
+export * from "./reports/tables.ts";
+export * from "./reports/request.ts";

@@ -1,11 +1,11 @@
 import { randomInt } from "node:crypto";
 import { buffer } from "node:stream/consumers";
-import { pipeline } from "node:stream/promises";
-import type { Request, Response } from "express";
+import type { Request } from "express";
 import { formatDateTime, imageErrors, isObjectNotFound, sha256Hex, type StoredObject } from "@mw/shared";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import type { ApiRouter } from "../http/api-router.ts";
+import { sendObject } from "../http/send-object.ts";
 
 /** Spec 1, 4.9: the random endpoint draws ids from this fixed range of the serial-number table. */
 export const RANDOM_SERIAL_ID_MAX = 240157;
@@ -29,19 +29,6 @@ async function openImage(ctx: AppContext, key: string): Promise<StoredObject> {
     return await ctx.storage.get(key);
   } catch (error) {
     throw isObjectNotFound(error) ? imageErrors.fileNotFound() : imageErrors.unreadable(error);
-  }
-}
-
-/** Streams the object to the client. Once bytes have gone out there is no error answer left to give: the socket is cut. */
-async function streamImage(ctx: AppContext, object: StoredObject, key: string, res: Response): Promise<void> {
-  let storageFailure: unknown;
-  object.body.once("error", (error) => (storageFailure = error));
-  try {
-    await pipeline(object.body, res);
-  } catch (error) {
-    if (storageFailure) ctx.logger.error("image stream failed", { key, error: storageFailure });
-    else ctx.logger.debug("image client went away mid-stream", { key, error: (error as Error).message });
-    res.destroy();
   }
 }
 
@@ -103,7 +90,7 @@ export function imageRoutes(api: ApiRouter, ctx: AppContext): void {
       const object = await openImage(ctx, row.image_key);
       // Every request may answer another image: nothing to cache or revalidate.
       res.set({ "Content-Type": "image/jpeg", "Content-Length": String(object.size), "Cache-Control": "no-store" });
-      await streamImage(ctx, object, row.image_key, res);
+      await sendObject(ctx.logger, object, row.image_key, res);
       return undefined;
     },
   });
