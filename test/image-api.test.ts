@@ -241,6 +241,20 @@ describe("GET /api/image-random", () => {
       expect(drawn).toMatchObject({ method: "GET", path: `/${BUCKET}/random/one.jpg` });
     });
 
+    it("cuts the connection when storage fails mid-image, and serves the next request", async () => {
+      fakeS3.cutBodiesAfter = 5000;
+      try {
+        const res = await fetch(`${s3.url}/api/image-random?api_key=${encodeURIComponent(key)}`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get("content-length")).toBe(String(RANDOM_JPEG.length));
+        // The client cannot mistake the short body for the image: the read fails.
+        await expect(res.arrayBuffer()).rejects.toThrow();
+      } finally {
+        fakeS3.cutBodiesAfter = undefined;
+      }
+      expect((await random(s3)).body.equals(RANDOM_JPEG)).toBe(true);
+    });
+
     it("404 Serial Number Image File not found and Could not Retrieve the image", async () => {
       await rm(path.join(dir, "random", "one.jpg"));
       await expectError(random(local), 404, "Serial Number Image File not found");

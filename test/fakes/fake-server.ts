@@ -30,6 +30,8 @@ export interface FakeReply {
   /** Sent as it is, in whatever format `headers` names (`json()` builds JSON replies). */
   body?: string | Buffer;
   headers?: Record<string, string>;
+  /** Send only this many bytes of the body, then cut the connection (a server dying mid-answer). */
+  cutAfter?: number;
 }
 
 /** A reply, or `drop` (the connection is cut without an answer), or `hang` (never answered; the client's timeout or `stop()` ends it). */
@@ -163,6 +165,10 @@ export class FakeServer {
     }
     request.status = answer.status;
     res.writeHead(answer.status, answer.headers);
+    if (answer.cutAfter !== undefined) {
+      res.write(Buffer.from(answer.body ?? "").subarray(0, answer.cutAfter), () => res.socket?.destroy());
+      return;
+    }
     res.end(answer.body);
   }
 }

@@ -17,10 +17,13 @@ interface StoredObject {
  * checksums, and S3's XML errors (NoSuchKey, NoSuchBucket, InvalidAccessKeyId,
  * InternalError). Requests must be SigV4-signed with the fake's access key id;
  * the signature itself is not recomputed. `failing` answers every request with
- * 500 InternalError, as a broken or overloaded store does.
+ * 500 InternalError, as a broken or overloaded store does; `cutBodiesAfter`
+ * drops the connection part-way through an object.
  */
 export class FakeS3 extends FakeServer {
   failing = false;
+  /** GETs send the headers and this many bytes, then the connection drops. */
+  cutBodiesAfter: number | undefined;
   private readonly buckets = new Map<string, Map<string, StoredObject>>();
 
   constructor(
@@ -77,7 +80,8 @@ export class FakeS3 extends FakeServer {
           ...(request.headers["x-amz-checksum-mode"] === "ENABLED" ? object.checksums : {}),
         };
         if (request.headers["if-none-match"] === object.etag) return { status: 304, headers: { etag: object.etag, "x-amz-request-id": requestId } };
-        return { status: 200, headers, body: request.method === "HEAD" ? undefined : object.body };
+        if (request.method === "HEAD") return { status: 200, headers };
+        return { status: 200, headers, body: object.body, cutAfter: this.cutBodiesAfter };
       }
       default:
         return s3Error(405, "MethodNotAllowed", "The specified method is not allowed against this resource.", requestId, request);

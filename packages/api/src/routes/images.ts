@@ -8,7 +8,7 @@ import type { ApiRouter } from "../http/api-router.ts";
 import { sendObject } from "../http/send-object.ts";
 
 /** Spec 1, 4.9: the random endpoint draws ids from this fixed range of the serial-number table. */
-export const RANDOM_SERIAL_ID_MAX = 240157;
+const RANDOM_SERIAL_ID_MAX = 240157;
 const SERIAL_NUMBER_MAX = 64;
 /** A serial's image does not change once sealed; a short private lifetime still lets a re-upload show within minutes. */
 const SERIAL_CACHE_CONTROL = "private, max-age=300";
