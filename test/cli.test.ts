@@ -1,3 +1,4 @@
+import { issueImageApiKey } from "@mw/shared";
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "./support/api.ts";
 import { spawnEntry } from "./support/processes.ts";
@@ -73,7 +74,7 @@ describe("pnpm cli image-key:*", () => {
     return { status: res.status, body: await res.json() };
   }
 
-  it("issues a key that the image API accepts, shown once, and revokes it", async () => {
+  it("issues a key that the image API accepts, shown once", async () => {
     const created = await cli("image-key:create", "--label", "Warranty portal");
     expect(created.code).toBe(0);
     const issued = JSON.parse(created.stdout) as { id: number; key: string };
@@ -84,7 +85,11 @@ describe("pnpm cli image-key:*", () => {
     expect(JSON.stringify(row)).not.toContain(issued.key);
     // Accepted: the request gets as far as the missing serial number.
     expect(await imageStatus(issued.key)).toEqual({ status: 400, body: { error: "Serial number is required" } });
+  });
 
+  it("revokes a key at once, and says so when there is no active key to revoke", async () => {
+    const issued = await issueImageApiKey(api.ctx.prisma, "to revoke");
+    expect((await imageStatus(issued.key)).status).toBe(400);
     const revoked = await cli("image-key:revoke", "--id", String(issued.id));
     expect(revoked.code).toBe(0);
     expect(JSON.parse(revoked.stdout)).toEqual({ id: issued.id, revoked: true });
