@@ -1,3 +1,4 @@
+import { issueImageApiKey } from "@mw/shared";
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "./support/api.ts";
 import { spawnEntry } from "./support/processes.ts";
@@ -64,5 +65,58 @@ describe("pnpm cli user:*", () => {
     const missing = await cli("user:create", "--login", uniqueLogin("m"));
     expect(missing.code).toBe(64);
     expect(missing.stderr).toContain("missing --capabilities");
+  });
+});
+
+describe("pnpm cli image-key:*", () => {
+  async function imageStatus(key: string): Promise<{ status: number; body: unknown }> {
+    const res = await fetch(`${api.url}/api/image?api_key=${encodeURIComponent(key)}`);
+    return { status: res.status, body: await res.json() };
+  }
+
+  it("issues a key that the image API accepts, shown once", async () => {
+    const created = await cli("image-key:create", "--label", "Warranty portal");
+    expect(created.code).toBe(0);
+    const issued = JSON.parse(created.stdout) as { id: number; key: string };
+    expect(Object.keys(issued).sort()).toEqual(["id", "key"]);
+    expect(issued.key).toMatch(/^mwi_[A-Za-z0-9_-]{43}$/);
+    const row = await api.ctx.prisma.imageApiKey.findUniqueOrThrow({ where: { id: issued.id } });
+    expect(row.label).toBe("Warranty portal");
+    expect(JSON.stringify(row)).not.toContain(issued.key);
+    // Accepted: the request gets as far as the missing serial number.
+    expect(await imageStatus(issued.key)).toEqual({ status: 400, body: { error: "Serial number is required" } });
+  });
+
+  it("revokes a key at once, and says so when there is no active key to revoke", async () => {
+    const issued = await issueImageApiKey(api.ctx.prisma, "to revoke");
+    expect((await imageStatus(issued.key)).status).toBe(400);
+    const revoked = await cli("image-key:revoke", "--id", String(issued.id));
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toEqual({ id: issued.id, revoked: true });
+    expect(await imageStatus(issued.key)).toEqual({ status: 401, body: { error: "401 Unauthorized. Access Not Allowed" } });
+
+    const again = await cli("image-key:revoke", "--id", String(issued.id));
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stderr)).toEqual({ error: `no active image-API key with id ${issued.id}` });
+  });
+
+  it("requires a label", async () => {
+    const missing = await cli("image-key:create");
+    expect(missing.code).toBe(64);
+    expect(missing.stderr).toContain("missing --label");
+  });
+});
+
+describe("pnpm cli review:add", () => {
+  it("adds a review to the item with that SKU, and refuses a bad rating", async () => {
+    const sku = `REV-${process.pid}`;
+    const item = await api.ctx.prisma.item.create({ data: { sku, name: "Reviewed by CLI", price: 5, stock: 1 } });
+    const added = await cli("review:add", "--sku", sku, "--author", "Dee", "--rating", "4", "--body", "Solid.", "--date", "2026-05-06");
+    expect(added.code).toBe(0);
+    const { id } = JSON.parse(added.stdout) as { id: number };
+    expect(await api.ctx.prisma.itemReview.findUniqueOrThrow({ where: { id } })).toMatchObject({ item_id: item.id, author: "Dee", rating: 4, body: "Solid." });
+    const bad = await cli("review:add", "--sku", sku, "--author", "Dee", "--rating", "0", "--body", "x");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("rating");
   });
 });

@@ -42,6 +42,14 @@ describe("configuration", () => {
     ]);
   });
 
+  it("refuses S3 settings without a bucket, and one S3 key without the other", () => {
+    expect(problems({ ENCRYPTION_KEY: KEY, S3_ENDPOINT: "http://minio:9000" })).toEqual(["S3_BUCKET: is required when S3_ENDPOINT is set"]);
+    expect(problems({ ENCRYPTION_KEY: KEY, S3_BUCKET: "b", S3_ACCESS_KEY_ID: "AKIA" })).toEqual([
+      "S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together",
+    ]);
+    expect(problems({ ENCRYPTION_KEY: KEY, S3_BUCKET: "b", S3_ENDPOINT: "http://minio:9000" })).toEqual([]);
+  });
+
   it("accepts a base64 key and per-queue concurrency", () => {
     const config = parseConfig({
       ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),

@@ -13,22 +13,30 @@ export interface LoadResult {
 export interface LoadOptions {
   name: string;
   url: string;
+  /** POST unless told. */
+  method?: "GET" | "POST";
   connections: number;
   durationSeconds: number;
   headers?: Record<string, string>;
   /** Body of each request; called per request so bodies can differ. */
-  body: () => string;
+  body?: () => string;
+  /** Path and query of each request (default: the URL's); called per request. */
+  path?: () => string;
 }
 
 /** Drives one HTTP endpoint at a fixed concurrency from this process and reports throughput and latency. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
-    method: "POST",
+    method: options.method ?? "POST",
     connections: options.connections,
     duration: options.durationSeconds,
     headers: { "content-type": "application/json", ...options.headers },
-    requests: [{ setupRequest: (request) => ({ ...request, body: options.body() }) }],
+    requests: [
+      {
+        setupRequest: (request) => ({ ...request, ...(options.body && { body: options.body() }), ...(options.path && { path: options.path() }) }),
+      },
+    ],
   });
   return {
     name: options.name,

@@ -19,6 +19,8 @@ export interface FakeRequest {
   headers: IncomingHttpHeaders;
   /** The body as UTF-8 text; "" when there is none. */
   body: string;
+  /** The body's bytes, for binary uploads. */
+  raw: Buffer;
   /** The status answered; unset until the answer is sent, and for a request dropped or left hanging. */
   status?: number;
 }
@@ -28,6 +30,8 @@ export interface FakeReply {
   /** Sent as it is, in whatever format `headers` names (`json()` builds JSON replies). */
   body?: string | Buffer;
   headers?: Record<string, string>;
+  /** Send only this many bytes of the body, then cut the connection (a server dying mid-answer). */
+  cutAfter?: number;
 }
 
 /** A reply, or `drop` (the connection is cut without an answer), or `hang` (never answered; the client's timeout or `stop()` ends it). */
@@ -134,6 +138,7 @@ export class FakeServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
     const url = req.url ?? "";
     const queryAt = url.indexOf("?");
     const request: FakeRequest = {
@@ -142,7 +147,8 @@ export class FakeServer {
       path: queryAt < 0 ? url : url.slice(0, queryAt),
       query: new URLSearchParams(queryAt < 0 ? "" : url.slice(queryAt + 1)),
       headers: req.headers,
-      body: Buffer.concat(chunks).toString("utf8"),
+      raw,
+      body: raw.toString("utf8"),
     };
     this.requests.push(request);
     let answer: FakeAnswer;
@@ -159,6 +165,10 @@ export class FakeServer {
     }
     request.status = answer.status;
     res.writeHead(answer.status, answer.headers);
+    if (answer.cutAfter !== undefined) {
+      res.write(Buffer.from(answer.body ?? "").subarray(0, answer.cutAfter), () => res.socket?.destroy());
+      return;
+    }
     res.end(answer.body);
   }
 }

@@ -13,11 +13,13 @@ import { boardRoutes } from "./routes/board.ts";
 import { externalOrderRoutes } from "./routes/external-orders.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { inventoryTestingRoutes } from "./routes/inventory-testing.ts";
+import { imageRoutes } from "./routes/images.ts";
 import { itemRoutes } from "./routes/items.ts";
 import { merchantRoutes } from "./routes/merchants.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { productWebhookRoutes } from "./routes/product-webhook.ts";
 import { queueRoutes } from "./routes/queue.ts";
+import { reportRoutes } from "./routes/reports.ts";
 import { siteRoutes } from "./routes/sites.ts";
 import { statsRoutes } from "./routes/stats.ts";
 import { trackingRoutes } from "./routes/tracking.ts";
@@ -55,7 +57,12 @@ export function createApp(ctx: AppContext): Express {
   disputeRoutes(api, ctx);
   trackingRoutes(api, ctx);
   inventoryTestingRoutes(api, ctx);
+  reportRoutes(api, ctx);
   app.use(config.API_ROOT || "/", api.router);
+  // The image API lives outside API_ROOT (spec 1, 4.9); the error handler answers `{error}` there.
+  const images = new ApiRouter(ctx, registry, "/api");
+  imageRoutes(images, ctx);
+  app.use("/api", images.router);
 
   const document = openApiDocument(registry, config.PUBLIC_URL);
   app.get("/openapi.json", (_req, res) => {

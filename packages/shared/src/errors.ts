@@ -36,3 +36,13 @@ export const errors = {
     new AppError(400, "rest_missing_callback_param", `Missing parameter(s): ${param}`, { params: [param] }),
   noRoute: () => new AppError(404, "rest_no_route", "No route was found matching the URL and request method."),
 };
+
+/** The image API's answers (spec 1, section 7), rendered as `{error}` under /api; the texts are the contract. */
+export const imageErrors = {
+  serialRequired: () => new AppError(400, "serial_number_required", "Serial number is required"),
+  unauthorized: () => new AppError(401, "image_unauthorized", "401 Unauthorized. Access Not Allowed"),
+  serialNotFound: () => new AppError(404, "serial_number_not_found", "Serial number not found"),
+  fileNotFound: () => new AppError(404, "image_file_not_found", "Serial Number Image File not found"),
+  /** Storage failed; the cause (a 503) is what gets logged. */
+  unreadable: (cause: unknown) => new AppError(404, "image_unreadable", "Could not Retrieve the image. Please retry again", {}, { cause }),
+};

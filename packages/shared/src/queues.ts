@@ -2,6 +2,7 @@ import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import { QUEUE_NAMES, type QueueName } from "./config.ts";
+import { REPORT_TYPES } from "./reports/period.ts";
 
 export { QUEUE_NAMES, type QueueName };
 
@@ -27,6 +28,18 @@ export const QUEUE_JOB_OPTIONS: Record<QueueName, JobsOptions> = {
   reports: { ...BASE_OPTIONS, attempts: 3 },
   notifications: { ...BASE_OPTIONS, attempts: 8, backoff: { type: "exponential", delay: 10_000 } },
   webhooks: { ...BASE_OPTIONS, attempts: 5 },
+};
+
+/** One report run: the row it fills; `description` is the report key (e.g. `order-intake-daily:2026-11-20`), shown in Bull Board. */
+const reportJob = z.object({ report_id: z.number().int().positive(), description: z.string().min(1).max(191) });
+
+const REPORT_JOBS = {
+  reports: {
+    /** Jobs are named after the report type; jobId `report.<report id>.<ms>`. */
+    ...(Object.fromEntries(REPORT_TYPES.map((type) => [type, reportJob])) as Record<(typeof REPORT_TYPES)[number], typeof reportJob>),
+    /** Daily: queue every report for the day before (UTC). */
+    "reports-daily": z.object({}),
+  },
 };
 
 /**
@@ -78,6 +91,7 @@ export const JOB_PAYLOADS = {
     /** POST a message to a chat incoming-webhook URL. */
     "chat-message": z.object({ webhook_url: z.url(), text: z.string().min(1).max(40_000) }),
   },
+  ...REPORT_JOBS,
 } satisfies Partial<Record<QueueName, Record<string, z.ZodType>>>;
 
 type Payloads = typeof JOB_PAYLOADS;

@@ -4,6 +4,7 @@ import { createPrisma, createSqlPool, type PrismaClient, type SqlPool } from "./
 import { createLogger, type Logger } from "./logger.ts";
 import { Queues } from "./queues.ts";
 import { createRedis } from "./redis.ts";
+import { createStorage, type ObjectStorage } from "./storage/index.ts";
 
 /** What every process (API, worker, CLI) talks to, opened once and closed together. */
 export interface Services {
@@ -14,6 +15,8 @@ export interface Services {
   sql: SqlPool;
   redis: Redis;
   queues: Queues;
+  /** Images and report files (local directory or S3). */
+  storage: ObjectStorage;
   close(): Promise<void>;
 }
 
@@ -24,6 +27,7 @@ export function createServices(config: Config, name: string, options: { logger?:
   const redis = createRedis(config.REDIS_URL, { name: `mw-${name}` });
   redis.on("error", (error) => logger.error("redis connection error", { error: error.message }));
   const queues = new Queues(redis, config.QUEUE_PREFIX);
+  const storage = createStorage(config);
   return {
     config,
     logger,
@@ -31,8 +35,10 @@ export function createServices(config: Config, name: string, options: { logger?:
     sql,
     redis,
     queues,
+    storage,
     async close() {
       await queues.close();
+      storage.close();
       await prisma.$disconnect();
       await sql.end();
       await redis.quit().catch(() => redis.disconnect());

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /** `YYYY-MM-DD HH:MM:SS` in UTC, the spec's datetime format (sites list, stats, image API). */
 export function formatDateTime(date: Date | null | undefined): string | null {
   return date ? date.toISOString().slice(0, 19).replace("T", " ") : null;
@@ -15,3 +17,18 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref()),
   ]);
 }
+/** `YYYY-MM-DD` of the UTC day `date` falls in. */
+export function formatDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** Midnight UTC of a `YYYY-MM-DD` day. */
+export function utcDay(day: string): Date {
+  return new Date(`${day}T00:00:00Z`);
+}
+
+/** A calendar day `YYYY-MM-DD` that exists (no 2026-02-30). */
+export const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD")
+  .refine((day) => !Number.isNaN(utcDay(day).getTime()) && formatDay(utcDay(day)) === day, "is not a real date");

@@ -1,8 +1,10 @@
 // `pnpm cli <command> [--options]`: operator bootstrap commands. Each prints one line of JSON.
 import { parseArgs } from "node:util";
 import { AppError, createPrisma, getConfigOrExit, type PrismaClient } from "@mw/shared";
+import { imageKeyCommands } from "./image-keys.ts";
 import { itemCommands } from "./items.ts";
 import { merchantCommands } from "./merchants.ts";
+import { reviewCommands } from "./reviews.ts";
 import { userCommands } from "./users.ts";
 
 export interface Command {
@@ -13,7 +15,7 @@ export interface Command {
   run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, argument?: string): Promise<unknown>;
 }
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands };
+const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];

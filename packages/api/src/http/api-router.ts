@@ -3,16 +3,17 @@ import type { OpenAPIRegistry, RouteConfig } from "@asteasolutions/zod-to-openap
 import type { Capability } from "@mw/shared";
 import type { z } from "zod";
 import { requireCapability } from "../auth/authenticate.ts";
+import { requireImageKey } from "../auth/image-key.ts";
 import { requireSiteKey } from "../auth/site-key.ts";
 import type { AppContext } from "../context.ts";
-import { errorBody } from "./openapi.ts";
+import { errorBody, imageErrorBody } from "./openapi.ts";
 import { parseOrThrow } from "./validation.ts";
 
 type Schema = z.ZodType | undefined;
 type Parsed<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** Who may call a route: anyone, any user, a user with a capability, or a site's API key. */
-export type Access = "public" | "authenticated" | "site_key" | Capability;
+/** Who may call a route: anyone, any user, a user with a capability, a site's API key, or an image-API key. */
+export type Access = "public" | "authenticated" | "site_key" | "image_key" | Capability;
 
 export interface RouteDefinition<P extends Schema, Q extends Schema, B extends Schema> {
   method: "get" | "post" | "put" | "patch" | "delete";
@@ -26,6 +27,8 @@ export interface RouteDefinition<P extends Schema, Q extends Schema, B extends S
   body?: B;
   /** A body schema the handler validates itself (for its own error rules); documented like `body`. */
   documentBody?: z.ZodType;
+  /** A query schema the handler reads itself (for its own error texts); documented like `query`. */
+  documentQuery?: z.ZodObject;
   /** Status of a successful answer (default 200). */
   status?: number;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
@@ -40,15 +43,17 @@ const ERROR_RESPONSES: Record<Access | "validated", Record<number, string>> = {
   public: {},
   authenticated: { 401: "Not authenticated" },
   site_key: { 401: "Missing, invalid or revoked API key" },
+  image_key: { 401: "Missing, invalid or revoked api_key" },
   manage_middleware: { 401: "Not authenticated", 403: "Missing capability" },
   manage_options: { 401: "Not authenticated", 403: "Missing capability" },
   staff: { 401: "Not authenticated", 403: "Missing capability" },
   validated: { 400: "Invalid or missing parameter" },
 };
 
-const SECURITY: Record<"public" | "site_key" | "user", Record<string, string[]>[]> = {
+const SECURITY: Record<"public" | "site_key" | "image_key" | "user", Record<string, string[]>[]> = {
   public: [],
   site_key: [{ siteBearer: [] }, { siteApiKey: [] }],
+  image_key: [{ imageApiKey: [] }],
   user: [{ basicAuth: [] }, { sessionNonce: [] }],
 };
 
@@ -82,6 +87,8 @@ export class ApiRouter {
     ];
     if (def.access === "site_key") {
       handlers.push(requireSiteKey(this.ctx));
+    } else if (def.access === "image_key") {
+      handlers.push(requireImageKey(this.ctx));
     } else if (def.access !== "public") {
       handlers.push(requireCapability(this.ctx, def.access === "authenticated" ? null : def.access));
     }
@@ -106,21 +113,23 @@ export class ApiRouter {
         : { description: response.description };
     }
     const body = def.body ?? def.documentBody;
-    const validated = def.params || def.query || body;
+    const query = def.query ?? def.documentQuery;
+    const validated = def.params || query || body;
     const errorsFor = { ...ERROR_RESPONSES[def.access], ...(validated ? ERROR_RESPONSES.validated : {}) };
+    const errorSchema = def.access === "image_key" ? imageErrorBody : errorBody;
     for (const [status, description] of Object.entries(errorsFor)) {
-      responses[status] ??= { description, content: { "application/json": { schema: errorBody } } };
+      responses[status] ??= { description, content: { "application/json": { schema: errorSchema } } };
     }
     this.registry.registerPath({
       method: def.method,
       path: openApiPath(`${this.mountPath}${def.path}`),
       summary: def.summary,
       tags: [def.tag],
-      security: SECURITY[def.access === "public" || def.access === "site_key" ? def.access : "user"],
+      security: SECURITY[def.access === "public" || def.access === "site_key" || def.access === "image_key" ? def.access : "user"],
       request: {
         // Path and query parameters are always objects; zod-to-openapi documents each member.
         params: def.params as z.ZodObject | undefined,
-        query: def.query as z.ZodObject | undefined,
+        query: query as z.ZodObject | undefined,
         body: body ? { content: { "application/json": { schema: body } } } : undefined,
       },
       responses,

@@ -34,7 +34,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const appError = known ?? new AppError(500, "rest_internal_error", "An unexpected error occurred.");
     if (!known) {
       logger.error("unhandled error", { method: req.method, url: req.originalUrl, error });
-    } else if (appError.status >= 500) {
+    } else if (appError.status >= 500 || (appError.cause instanceof AppError && appError.cause.status >= 500)) {
+      // A failure of ours behind whatever status the route family answers with (the image API says 404).
       logger.error(appError.message, { method: req.method, url: req.originalUrl, code: appError.code, cause: appError.cause });
     }
     if (res.headersSent) {

@@ -12,6 +12,9 @@ export const errorBody = z
   })
   .openapi("Error");
 
+/** The image API's error body (spec 1, section 7). */
+export const imageErrorBody = z.object({ error: z.string() }).openapi("ImageError");
+
 export function createRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "basicAuth", {
@@ -36,7 +39,14 @@ export function createRegistry(): OpenAPIRegistry {
     name: "X-API-Key",
     description: "The same site API key, as a header.",
   });
+  registry.registerComponent("securitySchemes", "imageApiKey", {
+    type: "apiKey",
+    in: "query",
+    name: "api_key",
+    description: "An image-API key (`pnpm cli image-key:create`), for /api/image and /api/image-random.",
+  });
   registry.register("Error", errorBody);
+  registry.register("ImageError", imageErrorBody);
   return registry;
 }
 

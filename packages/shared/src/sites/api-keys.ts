@@ -1,5 +1,6 @@
 import { randomToken, sha256Hex } from "../crypto.ts";
 import type { PrismaClient } from "../db.ts";
+import { touchLastUsed } from "../last-used.ts";
 
 const KEY_PREFIX = "mwk_";
 
@@ -32,9 +33,6 @@ export async function verifySiteApiKey(prisma: PrismaClient, key: string): Promi
     select: { id: true, site_id: true, revoked_at: true, last_used_at: true },
   });
   if (!row || row.revoked_at) return null;
-  // Last use is bookkeeping: at most one write a minute per key, never awaited by the request.
-  if (!row.last_used_at || row.last_used_at.getTime() < Date.now() - 60_000) {
-    void prisma.siteApiKey.update({ where: { id: row.id }, data: { last_used_at: new Date() } }).catch(() => {});
-  }
+  touchLastUsed(row.last_used_at, () => prisma.siteApiKey.update({ where: { id: row.id }, data: { last_used_at: new Date() } }));
   return { siteId: row.site_id, keyId: row.id };
 }

@@ -9,6 +9,7 @@ import {
   jobId,
   readDisputeDetails,
   type DisputeDetails,
+  type DisputeOutcome,
   type FraudSubmission,
   type GatewayTransaction,
   type JobPayload,
@@ -19,19 +20,7 @@ import type { Job } from "bullmq";
 import { endsJob } from "../attempts.ts";
 import type { JobContext } from "./types.ts";
 
-/**
- * How a dispute ended, stored in `webhook_events.outcome` (docs/decisions.md):
- * the match results of spec 1, 3.2, and why a dispute could not be processed.
- */
-type Outcome =
-  | "linked"
-  | "linked_card"
-  | "linked_fallback"
-  | "no_gateway_result"
-  | "no_match"
-  | "no_account"
-  | "invalid_dispute"
-  | "failed";
+type Outcome = DisputeOutcome;
 
 /** Failures whose AppError code is itself the outcome; every other failure ends as `failed`. */
 const FAILURE_OUTCOMES = new Set<string>(["no_account", "invalid_dispute"]);

@@ -1,7 +1,8 @@
-import type { QueueName } from "@mw/shared";
+import { REPORT_TYPES, type QueueName } from "@mw/shared";
 import { processDispute } from "./disputes.ts";
 import { alertEmail, chatMessage, healthPing } from "./notifications.ts";
 import { orderExport, orderSweep } from "./orders.ts";
+import { reportsDaily, runReport } from "./reports.ts";
 import type { Processor } from "./types.ts";
 import { webhookSweep } from "./webhook-sweep.ts";
 
@@ -16,5 +17,9 @@ export const PROCESSORS: Partial<Record<QueueName, Record<string, Processor>>> =
   disputes: {
     "process-dispute": processDispute as Processor,
     "webhook-sweep": webhookSweep as Processor,
+  },
+  reports: {
+    ...Object.fromEntries(REPORT_TYPES.map((type) => [type, runReport as Processor])),
+    "reports-daily": reportsDaily as Processor,
   },
 };

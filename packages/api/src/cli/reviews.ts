@@ -1,0 +1,30 @@
+import { addReview, AppError, reviewInput } from "@mw/shared";
+import type { Command } from "./main.ts";
+
+export const reviewCommands: Record<string, Command> = {
+  "review:add": {
+    summary: "add a customer review to a catalogue item (published in GET /items/{id}/schema-markup)",
+    options: {
+      sku: { type: "string", required: true, description: "the item's SKU" },
+      author: { type: "string", required: true, description: "the reviewer's name" },
+      rating: { type: "string", required: true, description: "1 to 5" },
+      body: { type: "string", required: true, description: "the review text" },
+      title: { type: "string", description: "a headline" },
+      date: { type: "string", description: "publication day YYYY-MM-DD (default today)" },
+    },
+    async run(prisma, values) {
+      const parsed = reviewInput.safeParse({
+        author: values.author,
+        rating: Number(values.rating),
+        body: values.body,
+        title: values.title,
+        date_published: values.date,
+      });
+      if (!parsed.success) throw new AppError(400, "rest_invalid_param", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+      const item = await prisma.item.findUnique({ where: { sku: String(values.sku) }, select: { id: true } });
+      if (!item) throw new AppError(404, "rest_not_found", `no item with SKU ${String(values.sku)}`);
+      const review = await addReview(prisma, item.id, parsed.data);
+      return { id: review.id, item_id: item.id };
+    },
+  },
+};
