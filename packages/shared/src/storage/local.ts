@@ -1,0 +1,61 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { isValidKey, storageErrors, type ObjectStorage, type StoredObject } from "./types.ts";
+
+const MISSING = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
+
+/** Objects as files under one directory (STORAGE_DIR), the default back end: runs with nothing else installed. */
+export class LocalStorage implements ObjectStorage {
+  readonly kind = "local";
+  private readonly root: string;
+
+  constructor(dir: string) {
+    this.root = path.resolve(dir);
+  }
+
+  async get(key: string): Promise<StoredObject> {
+    const file = this.fileOf(key);
+    let handle;
+    try {
+      handle = await open(file, "r");
+    } catch (error) {
+      throw this.failure("read", key, error);
+    }
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw Object.assign(new Error(`${key} is not a file`), { code: "EISDIR" });
+      // Size and modification time identify the bytes well enough for HTTP validators, as static file servers do.
+      const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+      return { body: handle.createReadStream(), size: stat.size, etag, lastModified: stat.mtime };
+    } catch (error) {
+      await handle.close().catch(() => {});
+      throw this.failure("read", key, error);
+    }
+  }
+
+  async put(key: string, body: Buffer | string, _contentType: string): Promise<void> {
+    const file = this.fileOf(key);
+    // Written beside the target and renamed over it: readers never see a half-written file.
+    const temporary = `${file}.${randomBytes(6).toString("hex")}.tmp`;
+    try {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(temporary, body);
+      await rename(temporary, file);
+    } catch (error) {
+      await rm(temporary, { force: true }).catch(() => {});
+      throw storageErrors.unavailable("write", key, error);
+    }
+  }
+
+  close(): void {}
+
+  private fileOf(key: string): string {
+    if (!isValidKey(key)) throw storageErrors.notFound(key);
+    return path.join(this.root, ...key.split("/"));
+  }
+
+  private failure(action: "read" | "write", key: string, error: unknown) {
+    return MISSING.has((error as NodeJS.ErrnoException).code ?? "") ? storageErrors.notFound(key) : storageErrors.unavailable(action, key, error);
+  }
+}
