@@ -38,3 +38,4 @@ export * from "./providers/gateway/types.ts";
 export * from "./providers/fraud/client.ts";
 export * from "./providers/storefront-a/client.ts";
 export * from "./providers/storefront-b/client.ts";
+export * from "./sites/sync-gates.ts";

@@ -2,6 +2,7 @@ import type { QueueName } from "@mw/shared";
 import { processDispute } from "./disputes.ts";
 import { alertEmail, chatMessage, healthPing } from "./notifications.ts";
 import { orderExport, orderSweep } from "./orders.ts";
+import { trackingSync } from "./tracking.ts";
 import type { Processor } from "./types.ts";
 import { webhookSweep } from "./webhook-sweep.ts";
 
@@ -17,4 +18,5 @@ export const PROCESSORS: Partial<Record<QueueName, Record<string, Processor>>> =
     "process-dispute": processDispute as Processor,
     "webhook-sweep": webhookSweep as Processor,
   },
+  tracking: { "tracking-sync": trackingSync as Processor },
 };
