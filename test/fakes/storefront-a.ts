@@ -1,4 +1,4 @@
-import { FakeServer, type FakeAnswer, type FakeReply, type FakeRequest } from "./fake-server.ts";
+import { FakeServer, parseObject, type FakeAnswer, type FakeReply, type FakeRequest } from "./fake-server.ts";
 import { FakeStoreData, STATUS_NAMES, type FakeOrderA, type FakeOrderProduct, type FakeProductA } from "./storefront-a-store.ts";
 
 /**
@@ -226,15 +226,6 @@ export class FakeStorefrontA extends FakeServer {
     if (input.items.length > MAX_ADJUSTMENT_ITEMS) return this.v3Error(422, `The request can contain at most ${MAX_ADJUSTMENT_ITEMS} items.`);
     const refusal = store.adjustAbsolute(typeof input.reason === "string" ? input.reason : undefined, input.items as Record<string, number>[]);
     return refusal ? this.v3Error(422, refusal) : this.json(200, { transaction_id: store.transactionId() });
-  }
-}
-
-function parseObject(body: string): Record<string, unknown> | null {
-  try {
-    const value = JSON.parse(body) as unknown;
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
   }
 }
 

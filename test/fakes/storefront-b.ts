@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { FakeServer, type FakeAnswer, type FakeReply, type FakeRequest } from "./fake-server.ts";
+import { FakeServer, parseObject, type FakeAnswer, type FakeReply, type FakeRequest } from "./fake-server.ts";
 import { FakeShopData, ORDER_STATUSES, type FakeOrderB, type FakeProductB } from "./storefront-b-shop.ts";
 
 /**
@@ -35,15 +35,6 @@ function basicCredentials(header: string | undefined): { key: string; secret: st
   const decoded = Buffer.from(header.slice(6), "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   return colon < 0 ? null : { key: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
-}
-
-function parseObject(body: string): Record<string, unknown> | null {
-  try {
-    const value = JSON.parse(body) as unknown;
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** What a batch answers for an item it refused. */
