@@ -18,7 +18,7 @@ export * from "./identity/users.ts";
 export * from "./shutdown.ts";
 export * from "./sync-errors.ts";
 export * from "./time.ts";
-export * from "./chunks.ts";
+export * from "./collections.ts";
 export * from "./sites/api-keys.ts";
 export * from "./orders/submission.ts";
 export * from "./orders/store.ts";

@@ -1,11 +1,17 @@
 import type { QueueName, Queues } from "@mw/shared";
 
+/** How often a periodic job runs: every so many ms, or on a cron pattern (UTC). */
+type Schedule = { queue: QueueName; name: string } & ({ everyMs: number } | { pattern: string });
+
 /** Periodic jobs: BullMQ job schedulers, one per entry, registered by every worker that serves the queue. */
-export const SCHEDULES: { queue: QueueName; name: string; everyMs: number }[] = [
+export const SCHEDULES: Schedule[] = [
   // Exports the intake could not queue, and exports that ran out of attempts in an ERP outage.
   { queue: "orders", name: "order-sweep", everyMs: 5 * 60_000 },
   // Dispute webhooks stored without their job (a crash between the two writes).
   { queue: "disputes", name: "webhook-sweep", everyMs: 60_000 },
+  // Nightly, at quiet hours: item history past its 3 days, then catalogue SKUs the ERP dropped.
+  { queue: "inventory", name: "item-history-cleanup", pattern: "30 3 * * *" },
+  { queue: "inventory", name: "inventory-sku-cleanup", pattern: "0 4 * * *" },
 ];
 
 /**
@@ -14,6 +20,7 @@ export const SCHEDULES: { queue: QueueName; name: string; everyMs: number }[] = 
  */
 export async function ensureSchedules(queues: Queues, served: QueueName[]): Promise<void> {
   for (const schedule of SCHEDULES.filter((entry) => served.includes(entry.queue))) {
-    await queues.get(schedule.queue).upsertJobScheduler(schedule.name, { every: schedule.everyMs }, { name: schedule.name, data: {} });
+    const repeat = "pattern" in schedule ? { pattern: schedule.pattern, tz: "UTC" } : { every: schedule.everyMs };
+    await queues.get(schedule.queue).upsertJobScheduler(schedule.name, repeat, { name: schedule.name, data: {} });
   }
 }

@@ -1,5 +1,6 @@
 import type { QueueName } from "@mw/shared";
 import { processDispute } from "./disputes.ts";
+import { inventorySkuCleanup, inventorySync, itemHistoryCleanup } from "./inventory.ts";
 import { alertEmail, chatMessage, healthPing } from "./notifications.ts";
 import { orderExport, orderSweep } from "./orders.ts";
 import { trackingSync } from "./tracking.ts";
@@ -19,4 +20,9 @@ export const PROCESSORS: Partial<Record<QueueName, Record<string, Processor>>> =
     "webhook-sweep": webhookSweep as Processor,
   },
   tracking: { "tracking-sync": trackingSync as Processor },
+  inventory: {
+    "inventory-sync": inventorySync as Processor,
+    "inventory-sku-cleanup": inventorySkuCleanup as Processor,
+    "item-history-cleanup": itemHistoryCleanup as Processor,
+  },
 };

@@ -1,8 +1,8 @@
-import { AppError, chunks, ErpClient, type Logger, type PrismaClient } from "@mw/shared";
+import { AppError, chunks, ErpClient, groupBy, type Logger, type PrismaClient } from "@mw/shared";
 import type { Platform, Site } from "@mw/shared/generated/prisma/client";
 import type { SalesShipment } from "@mw/shared/providers/erp/types";
 import type { JobContext } from "../processors/types.ts";
-import { isOrderLevel } from "./order-errors.ts";
+import { isRefusal } from "../refusals.ts";
 import { planTrackings, type PlannedTracking } from "./plan.ts";
 import { awaitsCompletion, claim, confirm, loadRecords, markCompleted, release, type ShipmentRecordRow } from "./records.ts";
 import { trackingTargetFor } from "./target-for.ts";
@@ -77,7 +77,7 @@ export class TrackingRun {
         withTracking.push(order.number);
         if (this.site.auto_complete && target.fullyShipped(order) && (posted || awaitsCompletion(orderRecords.values()))) toComplete.push(order);
       } catch (error) {
-        if (!isOrderLevel(error)) throw error;
+        if (!isRefusal(error)) throw error;
         this.fail(order, error);
       }
     }
@@ -152,7 +152,7 @@ export class TrackingRun {
     } catch (error) {
       // A refusal created nothing, so the claim goes; after a timeout or a dropped connection the
       // post may have landed, and the claim stays for the next run to check against the storefront.
-      if (isOrderLevel(error)) await release(this.prisma, this.site.id, order.id, tracking.trackingNumber);
+      if (isRefusal(error)) await release(this.prisma, this.site.id, order.id, tracking.trackingNumber);
       throw error;
     }
     await confirm(this.prisma, this.site.id, order.id, tracking, id);
@@ -193,14 +193,4 @@ export class TrackingRun {
 async function carrierMap(prisma: PrismaClient, platform: Platform): Promise<Map<string, string>> {
   const rows = await prisma.carrierMapping.findMany({ where: { platform }, select: { erp_carrier_code: true, platform_carrier_code: true } });
   return new Map(rows.map((row) => [row.erp_carrier_code.toUpperCase(), row.platform_carrier_code]));
-}
-
-function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const group = groups.get(keyOf(item));
-    if (group) group.push(item);
-    else groups.set(keyOf(item), [item]);
-  }
-  return groups;
 }

@@ -1,6 +1,6 @@
 import type { AppError, StorefrontAClient } from "@mw/shared";
 import { ORDER_STATUS, type StorefrontAOrder } from "@mw/shared/providers/storefront-a/types";
-import { isOrderLevel, orderProblem } from "./order-errors.ts";
+import { isRefusal, orderProblem } from "../refusals.ts";
 import type { PlannedTracking } from "./plan.ts";
 import type { TrackingOrder, TrackingSettings, TrackingTarget } from "./target.ts";
 import { normaliseTrackingNumber } from "./tracking-numbers.ts";
@@ -82,7 +82,7 @@ export class StorefrontATracking implements TrackingTarget<OrderA> {
       try {
         await this.client.setOrderStatus(Number(order.id), ORDER_STATUS.completed);
       } catch (error) {
-        if (!isOrderLevel(error)) throw error;
+        if (!isRefusal(error)) throw error;
         failures.set(order.id, error);
       }
     }

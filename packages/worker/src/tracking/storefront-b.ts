@@ -1,7 +1,7 @@
 import { chunks, type AppError, type Logger, type StorefrontBClient } from "@mw/shared";
 import { MAX_BATCH_ITEMS, SHIPMENT_TRACKING_PLUGIN, TRACKING_ITEMS_META, trackingItem, type StorefrontBOrder } from "@mw/shared/providers/storefront-b/types";
 import { z } from "zod";
-import { batchRefusal } from "./order-errors.ts";
+import { batchRefusal } from "../refusals.ts";
 import type { PlannedTracking } from "./plan.ts";
 import type { TrackingOrder, TrackingSettings, TrackingTarget } from "./target.ts";
 import { normaliseTrackingNumber } from "./tracking-numbers.ts";

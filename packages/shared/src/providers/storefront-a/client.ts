@@ -2,7 +2,7 @@ import type { Got, Response } from "got";
 import { z } from "zod";
 import { createHttpClient, jsonOrUndefined, parseUpstream, type UpstreamDetail } from "../../http.ts";
 import { headerMs, rateLimitedCall, type RateLimitPolicy } from "../../rate-limit.ts";
-import { chunks } from "../../chunks.ts";
+import { chunks } from "../../collections.ts";
 import {
   catalogProduct,
   MAX_ADJUSTMENT_ITEMS,

@@ -1,6 +1,6 @@
 import type { Got, Response } from "got";
 import { z } from "zod";
-import { chunks } from "../../chunks.ts";
+import { chunks } from "../../collections.ts";
 import { createHttpClient, jsonOrUndefined, parseUpstream, type UpstreamDetail } from "../../http.ts";
 import { rateLimitedCall, retryAfterMs, type RateLimitPolicy } from "../../rate-limit.ts";
 import {
