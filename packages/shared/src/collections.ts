@@ -16,3 +16,24 @@ export function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K
   }
   return groups;
 }
+
+/**
+ * Runs `work` on every item, at most `limit` at a time. The first failure
+ * stops new work from starting and is thrown once the running work has ended.
+ */
+export async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const lane = async () => {
+    while (!failure && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  if (failure) throw failure.error;
+}

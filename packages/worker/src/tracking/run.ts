@@ -1,4 +1,4 @@
-import { AppError, chunks, ErpClient, groupBy, type Logger, type PrismaClient } from "@mw/shared";
+import { AppError, chunks, ErpClient, forEachLimited, groupBy, type Logger, type PrismaClient } from "@mw/shared";
 import type { Platform, Site } from "@mw/shared/generated/prisma/client";
 import type { SalesShipment } from "@mw/shared/providers/erp/types";
 import type { JobContext } from "../processors/types.ts";
@@ -6,7 +6,7 @@ import { isRefusal } from "../refusals.ts";
 import { planTrackings, type PlannedTracking } from "./plan.ts";
 import { awaitsCompletion, claim, confirm, loadRecords, markCompleted, release, type ShipmentRecordRow } from "./records.ts";
 import { trackingTargetFor } from "./target-for.ts";
-import type { TrackingOrder, TrackingTarget } from "./target.ts";
+import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingTarget } from "./target.ts";
 
 /** What a tracking run did; these keys are read by GET /tracking/status and the site list (sync_runs.counts). */
 export interface TrackingCounts {
@@ -66,21 +66,21 @@ export class TrackingRun {
 
     const toComplete: TrackingOrder[] = [];
     const withTracking: string[] = [];
-    for (const [done, order] of open.entries()) {
-      await this.ctx.progress(done, open.length, "orders");
+    let done = 0;
+    await forEachLimited(open, ORDERS_AT_ONCE, async (order) => {
       const salesOrder = salesOrders.get(order.number);
-      if (!salesOrder) continue;
       const orderRecords = records.get(order.id) ?? new Map<string, ShipmentRecordRow>();
       try {
-        const { onStorefront, posted } = await this.syncOrder(target, order, shipments.get(salesOrder) ?? [], orderRecords, carriers);
-        if (onStorefront === 0) continue;
-        withTracking.push(order.number);
-        if (this.site.auto_complete && target.fullyShipped(order) && (posted || awaitsCompletion(orderRecords.values()))) toComplete.push(order);
+        const { onStorefront, posted } = salesOrder ? await this.syncOrder(target, order, shipments.get(salesOrder) ?? [], orderRecords, carriers) : { onStorefront: 0, posted: 0 };
+        if (onStorefront > 0) withTracking.push(order.number);
+        if (onStorefront > 0 && this.site.auto_complete && target.fullyShipped(order) && (posted || awaitsCompletion(orderRecords.values()))) toComplete.push(order);
       } catch (error) {
         if (!isRefusal(error)) throw error;
         this.fail(order, error);
       }
-    }
+      done += 1;
+      await this.ctx.progress(done, open.length, "orders");
+    });
     for (const order of shipped) if (awaitsCompletion(records.get(order.id)?.values() ?? [])) toComplete.push(order);
 
     const refused = await target.complete(toComplete);
@@ -89,7 +89,6 @@ export class TrackingRun {
     await markCompleted(this.prisma, this.site.id, completed.map((order) => order.id));
     this.counts.completed = completed.length;
     await this.markShipped(withTracking);
-    await this.ctx.progress(open.length, open.length, "orders");
     return { not_linked: open.filter((order) => !salesOrders.has(order.number)).length };
   }
 

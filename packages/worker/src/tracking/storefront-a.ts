@@ -1,8 +1,8 @@
-import type { AppError, StorefrontAClient } from "@mw/shared";
+import { forEachLimited, type AppError, type StorefrontAClient } from "@mw/shared";
 import { ORDER_STATUS, type StorefrontAOrder } from "@mw/shared/providers/storefront-a/types";
 import { isRefusal, orderProblem } from "../refusals.ts";
 import type { PlannedTracking } from "./plan.ts";
-import type { TrackingOrder, TrackingSettings, TrackingTarget } from "./target.ts";
+import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingSettings, type TrackingTarget } from "./target.ts";
 import { normaliseTrackingNumber } from "./tracking-numbers.ts";
 
 interface Line {
@@ -76,16 +76,17 @@ export class StorefrontATracking implements TrackingTarget<OrderA> {
     return order.lines.every((line) => line.remaining <= 0);
   }
 
+  /** One PUT per order (v2 has no batch update), a few at a time like the posts. */
   async complete(orders: OrderA[]): Promise<Map<string, AppError>> {
     const failures = new Map<string, AppError>();
-    for (const order of orders) {
+    await forEachLimited(orders, ORDERS_AT_ONCE, async (order) => {
       try {
         await this.client.setOrderStatus(Number(order.id), ORDER_STATUS.completed);
       } catch (error) {
         if (!isRefusal(error)) throw error;
         failures.set(order.id, error);
       }
-    }
+    });
     return failures;
   }
 }

@@ -1,6 +1,13 @@
 import type { AppError } from "@mw/shared";
 import type { PlannedTracking } from "./plan.ts";
 
+/**
+ * Orders worked on at once. Each order's requests stay in order; a few
+ * orders in flight hide the storefront's latency, and a storefront that
+ * finds it too much says so with 429s, which are waited out.
+ */
+export const ORDERS_AT_ONCE = 4;
+
 /** A storefront order the tracking sync works on. */
 export interface TrackingOrder {
   /** The storefront's order id (`shipment_records.platform_order_id`). */
