@@ -1,38 +1,26 @@
-import { createPrisma, createRedis, parseConfig, Queues, upsertItems, type PrismaClient } from "@mw/shared";
+import { upsertItems } from "@mw/shared";
 import type { Job, Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FakeErp } from "./fakes/erp.ts";
-import { FakeStorefrontA } from "./fakes/storefront-a.ts";
-import { FakeStorefrontB } from "./fakes/storefront-b.ts";
-import { logLines, logged, spawnEntry, type Spawned } from "./support/processes.ts";
+import { logLines } from "./support/processes.ts";
 import { exportedOrder, storefrontASite, storefrontBSite } from "./support/storefront-sites.ts";
+import { startSyncHarness, type SyncHarness } from "./support/sync-harness.ts";
 import { settled, until } from "./support/wait.ts";
 
 // Inventory sync and the inventory housekeeping jobs, run by the real worker
 // entry point against real MariaDB and Redis and fakes of both storefronts and the ERP.
-const ERP_TOKEN = "erp-inventory-token";
-
-let prisma: PrismaClient;
-let redis: Redis;
-let queues: Queues;
+let harness: SyncHarness;
 let queue: Queue;
+// Short names for what the tests use most.
+let prisma: SyncHarness["prisma"];
 let key: Buffer;
-let erp: FakeErp;
-let fakeA: FakeStorefrontA;
-let fakeB: FakeStorefrontB;
-let worker: Spawned;
+let erp: SyncHarness["erp"];
+let fakeA: SyncHarness["fakeA"];
+let fakeB: SyncHarness["fakeB"];
 
 beforeAll(async () => {
-  prisma = createPrisma(process.env.DATABASE_URL!);
-  redis = createRedis(process.env.REDIS_URL!);
-  queues = new Queues(redis, process.env.QUEUE_PREFIX!);
-  queue = queues.get("inventory");
-  key = parseConfig(process.env).ENCRYPTION_KEY;
-  await queue.obliterate({ force: true });
-  [erp, fakeA, fakeB] = await Promise.all([new FakeErp(ERP_TOKEN).start(), new FakeStorefrontA().start(), new FakeStorefrontB().start()]);
-  worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "inventory", ERP_BASE_URL: erp.url, ERP_TOKEN, HTTP_TIMEOUT_MS: "3000" });
-  await worker.waitFor(logged("workers started"));
+  harness = await startSyncHarness(["inventory"]);
+  ({ prisma, key, erp, fakeA, fakeB } = harness);
+  queue = harness.queues.get("inventory");
 });
 
 beforeEach(() => {
@@ -40,17 +28,7 @@ beforeEach(() => {
   fakeB.reset();
 });
 
-afterAll(async () => {
-  if (worker.child.exitCode === null) {
-    worker.child.kill("SIGKILL");
-    await worker.exited();
-  }
-  await queue.obliterate({ force: true });
-  await Promise.all([erp.stop(), fakeA.stop(), fakeB.stop()]);
-  await queues.close();
-  await redis.quit();
-  await prisma.$disconnect();
-});
+afterAll(() => harness.close());
 
 let jobCounter = 0;
 async function add(name: "inventory-sync" | "inventory-sku-cleanup" | "item-history-cleanup", data: Record<string, unknown> = {}): Promise<Job> {
@@ -59,7 +37,7 @@ async function add(name: "inventory-sync" | "inventory-sku-cleanup" | "item-hist
 }
 
 async function run(name: Parameters<typeof add>[0], data: Record<string, unknown> = {}): Promise<Job> {
-  return settled(queue, await add(name, data), worker);
+  return settled(queue, await add(name, data), harness.worker);
 }
 
 async function lastRun(siteId: number) {
@@ -131,7 +109,7 @@ describe("inventory sync on storefront_a (BigCommerce)", () => {
     // The product is deleted on the store while the run reads the ERP.
     await until(() => fakeA.requests.some((r) => r.path === `/stores/${store.hash}/v3/catalog/products`), () => "the catalogue read");
     const deleted = store.products.splice(2, 1)[0]!;
-    const done = await settled(queue, job, worker);
+    const done = await settled(queue, job, harness.worker);
     expect(await done.getState()).toBe("failed");
     expect(done.failedReason).toBe(`inventory sync of site ${siteId}: 1 of 4 items failed (first: K-3: storefront_a answered HTTP 422: [Item with product_id ${deleted.id} not found])`);
     expect(["K-1", "K-2", "K-4"].map((sku) => store.stockOf(sku))).toEqual([9, 9, 9]);
@@ -191,7 +169,7 @@ describe("inventory sync on storefront_b (WooCommerce)", () => {
     const job = await add("inventory-sync", { site_id: siteId });
     await until(() => fakeB.requests.some((r) => r.path === "/wp-json/wc/v3/products"), () => "the catalogue read");
     fakeB.shop.products.delete(products[1]!.id);
-    const done = await settled(queue, job, worker);
+    const done = await settled(queue, job, harness.worker);
     expect(await done.getState()).toBe("failed");
     expect(done.failedReason).toBe(`inventory sync of site ${siteId}: 1 of 3 items failed (first: WB-2: storefront_b refused stock for WB-2: Invalid ID. (woocommerce_rest_product_invalid_id))`);
     expect([fakeB.shop.stockOf("WB-1"), fakeB.shop.stockOf("WB-3")]).toEqual([6, 6]);
@@ -225,9 +203,9 @@ describe("inventory housekeeping", () => {
     expect(await job.getState()).toBe("completed");
     expect(job.returnvalue).toEqual({ catalogue, erp_items: catalogue - 3, not_in_erp: 3, kept_for_pending_orders: 1, deleted: 2 });
     expect((await prisma.item.findMany({ where: { sku: { in: ["KEEP-1", "GONE-1", "GONE-2", "GONE-PENDING"] } }, select: { sku: true }, orderBy: { sku: "asc" } })).map((i) => i.sku)).toEqual(["GONE-PENDING", "KEEP-1"]);
-    const [dryRun] = logLines(worker, "SKU cleanup dry run").filter((line) => line.job_id === job.id);
+    const [dryRun] = logLines(harness.worker, "SKU cleanup dry run").filter((line) => line.job_id === job.id);
     expect(dryRun).toMatchObject({ not_in_erp: 3, kept_for_pending_orders: 1, to_delete: 2, sample: ["GONE-1", "GONE-2"] });
-    const output = worker.output();
+    const output = harness.worker.output();
     expect(output.indexOf('"message":"SKU cleanup dry run"')).toBeLessThan(output.lastIndexOf('"message":"SKU cleanup removed catalogue items the ERP no longer has"'));
   });
 

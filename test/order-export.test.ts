@@ -1,4 +1,4 @@
-import { AppError, createPrisma, createRedis, jobId, Queues, type PrismaClient } from "@mw/shared";
+import { createPrisma, createRedis, jobId, Queues, type PrismaClient } from "@mw/shared";
 import { ErpClient } from "@mw/shared/providers/erp/client";
 import type { SalesOrderInput } from "@mw/shared/providers/erp/types";
 import { ensureSchedules } from "@mw/worker/schedules";
@@ -6,6 +6,7 @@ import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeErp } from "./fakes/erp.ts";
+import { failure } from "./support/errors.ts";
 import { logged, logLines, spawnEntry, type Spawned } from "./support/processes.ts";
 import { settled, until } from "./support/wait.ts";
 
@@ -178,15 +179,6 @@ async function stopWorker(worker: Spawned): Promise<void> {
 describe("ErpClient against the contract", () => {
   function client(overrides: { ERP_TOKEN?: string; HTTP_TIMEOUT_MS?: number } = {}): ErpClient {
     return ErpClient.fromConfig({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: 2000, ...overrides })!;
-  }
-
-  async function failure(promise: Promise<unknown>): Promise<AppError> {
-    const error: unknown = await promise.then(
-      () => new Error("expected the call to fail"),
-      (reason: unknown) => reason,
-    );
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
   }
 
   it("is unconfigured without ERP_BASE_URL", () => {

@@ -1,8 +1,9 @@
-import { AppError, StorefrontAClient, StorefrontBClient } from "@mw/shared";
+import { StorefrontAClient, StorefrontBClient } from "@mw/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeServer, type FakeAnswer } from "./fakes/fake-server.ts";
 import { FakeStorefrontA, type FakeStore } from "./fakes/storefront-a.ts";
 import { FakeStorefrontB } from "./fakes/storefront-b.ts";
+import { failure } from "./support/errors.ts";
 
 // The storefront clients against the fakes, in process: paging, rate limits,
 // timeouts and the errors each platform answers.
@@ -55,15 +56,6 @@ function clientB(options: { consumerSecret?: string; maxRateLimitWaitMs?: number
     timeoutMs: 2000,
     maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 5000,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error: unknown = await promise.then(
-    () => new Error("expected the call to fail"),
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
 }
 
 describe("storefront_a client (BigCommerce)", () => {

@@ -1,48 +1,28 @@
-import { createPrisma, createRedis, parseConfig, Queues, type PrismaClient } from "@mw/shared";
 import type { Job, Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FakeErp } from "./fakes/erp.ts";
 import { HttpSink } from "./fakes/http-sink.ts";
-import { FakeStorefrontA } from "./fakes/storefront-a.ts";
-import { FakeStorefrontB } from "./fakes/storefront-b.ts";
-import { logged, spawnEntry, type Spawned } from "./support/processes.ts";
 import { exportedOrder, itemLines, storefrontASite, storefrontBSite } from "./support/storefront-sites.ts";
+import { startSyncHarness, type SyncHarness } from "./support/sync-harness.ts";
 import { settled, until } from "./support/wait.ts";
 
 // Tracking sync end to end: the real worker entry point as a child process,
 // real MariaDB and Redis, fakes of BigCommerce, WooCommerce and the ERP.
-const ERP_TOKEN = "erp-tracking-token";
-
-let prisma: PrismaClient;
-let redis: Redis;
-let queues: Queues;
+let harness: SyncHarness;
 let queue: Queue;
-let key: Buffer;
-let erp: FakeErp;
-let fakeA: FakeStorefrontA;
-let fakeB: FakeStorefrontB;
 let sink: HttpSink;
-let worker: Spawned;
 let soCounter = 0;
+// Short names for what the tests use most.
+let prisma: SyncHarness["prisma"];
+let key: Buffer;
+let erp: SyncHarness["erp"];
+let fakeA: SyncHarness["fakeA"];
+let fakeB: SyncHarness["fakeB"];
 
 beforeAll(async () => {
-  prisma = createPrisma(process.env.DATABASE_URL!);
-  redis = createRedis(process.env.REDIS_URL!);
-  queues = new Queues(redis, process.env.QUEUE_PREFIX!);
-  queue = queues.get("tracking");
-  key = parseConfig(process.env).ENCRYPTION_KEY;
-  await queue.obliterate({ force: true });
-  await queues.get("notifications").obliterate({ force: true });
-  [erp, fakeA, fakeB, sink] = await Promise.all([new FakeErp(ERP_TOKEN).start(), new FakeStorefrontA().start(), new FakeStorefrontB().start(), new HttpSink().start()]);
-  worker = spawnEntry("packages/worker/src/main.ts", [], {
-    WORKER_QUEUES: "tracking,notifications",
-    ERP_BASE_URL: erp.url,
-    ERP_TOKEN,
-    HTTP_TIMEOUT_MS: "2000",
-    STOREFRONT_RATE_LIMIT_MAX_WAIT_MS: "3000",
-  });
-  await worker.waitFor(logged("workers started"));
+  sink = await new HttpSink().start();
+  harness = await startSyncHarness(["tracking", "notifications"], { HTTP_TIMEOUT_MS: "2000", STOREFRONT_RATE_LIMIT_MAX_WAIT_MS: "3000" });
+  ({ prisma, key, erp, fakeA, fakeB } = harness);
+  queue = harness.queues.get("tracking");
 });
 
 beforeEach(() => {
@@ -52,22 +32,15 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
-  if (worker.child.exitCode === null) {
-    worker.child.kill("SIGKILL");
-    await worker.exited();
-  }
-  await queue.obliterate({ force: true });
-  await Promise.all([erp.stop(), fakeA.stop(), fakeB.stop(), sink.stop()]);
-  await queues.close();
-  await redis.quit();
-  await prisma.$disconnect();
+  await harness.close();
+  await sink.stop();
 });
 
 let jobCounter = 0;
 async function sync(siteId: number, options: { attempts?: number } = {}): Promise<Job> {
   jobCounter += 1;
-  const job = await queues.add("tracking", "tracking-sync", { site_id: siteId }, { jobId: `tracking-sync.${siteId}.test.${jobCounter}`, attempts: options.attempts ?? 1 });
-  return settled(queue, job, worker);
+  const job = await harness.queues.add("tracking", "tracking-sync", { site_id: siteId }, { jobId: `tracking-sync.${siteId}.test.${jobCounter}`, attempts: options.attempts ?? 1 });
+  return settled(queue, job, harness.worker);
 }
 
 /** An order of ours for `number`, exported to the ERP, with these ERP shipments. */
