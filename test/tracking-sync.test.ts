@@ -243,14 +243,19 @@ describe("tracking sync on storefront_a (BigCommerce)", () => {
     const order = store.addOrder({ status_id: 2, lines: [{ sku: "A", quantity: 1 }] });
     const reopened = store.addOrder({ status_id: 2, lines: [{ sku: "A", quantity: 1 }] });
     const notOurs = store.addOrder({ status_id: 2, lines: [{ sku: "A", quantity: 1 }] });
+    // Shipped weeks ago, before anything could have stopped a run now.
+    const old = store.addOrder({ status_id: 2, date_modified: new Date(Date.now() - 30 * 86_400_000), lines: [{ sku: "A", quantity: 1 }] });
     await prisma.shipmentRecord.createMany({
       data: [
         { site_id: siteId, platform_order_id: String(order.id), tracking_number: "1Z999AA10000000009", platform_shipment_id: "77" },
         { site_id: siteId, platform_order_id: String(reopened.id), tracking_number: "1Z999AA10000000019", platform_shipment_id: "78", order_completed_at: new Date() },
+        { site_id: siteId, platform_order_id: String(old.id), tracking_number: "1Z999AA10000000029", platform_shipment_id: "79" },
       ],
     });
     await sync(siteId);
-    expect([order.status_id, reopened.status_id, notOurs.status_id]).toEqual([10, 2, 2]);
+    expect([order.status_id, reopened.status_id, notOurs.status_id, old.status_id]).toEqual([10, 2, 2, 2]);
+    const shippedList = fakeA.requests.find((r) => r.path === `/stores/${store.hash}/v2/orders` && r.query.get("status_id") === "2")!;
+    expect(Date.parse(shippedList.query.get("min_date_modified")!)).toBeLessThan(Date.now() - 6 * 86_400_000);
     expect((await lastRun(siteId)).counts).toMatchObject({ orders: 0, completed: 1 });
   });
 

@@ -52,6 +52,8 @@ export interface FakeShipment {
 export interface FakeOrderA {
   id: number;
   status_id: number;
+  /** Moved on by every shipment and status change, as BigCommerce does. */
+  date_modified: Date;
   channel_id: number;
   email: string;
   /** Shipping address ids (`order_address_id`). */
@@ -110,12 +112,13 @@ export class FakeStoreData {
   throttle = { times: 0, resetMs: 50 };
   private nextOrderId = 100;
 
-  addOrder(input: { id?: number; status_id?: number; channel_id?: number; email?: string; addresses?: number; lines: FakeLineInput[] }): FakeOrderA {
+  addOrder(input: { id?: number; status_id?: number; channel_id?: number; email?: string; addresses?: number; date_modified?: Date; lines: FakeLineInput[] }): FakeOrderA {
     const id = input.id ?? this.nextOrderId++;
     const addresses = Array.from({ length: input.addresses ?? 1 }, () => nextId());
     const order: FakeOrderA = {
       id,
       status_id: input.status_id ?? 9,
+      date_modified: input.date_modified ?? new Date(),
       channel_id: input.channel_id ?? 1,
       email: input.email ?? `shopper${id}@example.com`,
       addresses,
@@ -142,6 +145,7 @@ export class FakeStoreData {
     const stored: FakeShipment = { id: nextId(), order_id: order.id, date_created: new Date().toUTCString(), ...shipment };
     for (const item of shipment.items) order.products.find((p) => p.id === item.order_product_id)!.quantity_shipped += item.quantity;
     order.shipments.push(stored);
+    order.date_modified = new Date();
     const physical = order.products.filter((p) => p.type === "physical");
     this.setStatus(order, physical.every((p) => p.quantity_shipped >= p.quantity) ? 2 : 3);
     return stored;
@@ -150,6 +154,7 @@ export class FakeStoreData {
   setStatus(order: FakeOrderA, statusId: number): void {
     if (order.status_id === statusId) return;
     order.status_id = statusId;
+    order.date_modified = new Date();
     if (!this.orderEmailStatuses.has(statusId)) return;
     this.emails.push({
       to: order.email,

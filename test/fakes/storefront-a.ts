@@ -156,8 +156,11 @@ export class FakeStorefrontA extends FakeServer {
   private listOrders(store: FakeStore, request: FakeRequest): FakeReply {
     const status = request.query.get("status_id");
     const channel = request.query.get("channel_id");
+    const since = request.query.get("min_date_modified");
+    if (since !== null && Number.isNaN(Date.parse(since))) return this.v2Error(400, "The field 'min_date_modified' is invalid.");
     const orders = [...store.orders.values()]
       .filter((order) => (status === null || order.status_id === Number(status)) && (channel === null || order.channel_id === Number(channel)))
+      .filter((order) => since === null || order.date_modified.getTime() >= Date.parse(since))
       .sort((a, b) => a.id - b.id);
     const base = this.baseUrl(store.hash);
     return this.v2Page(request, orders, (order) => orderJson(base, order, request.query));
@@ -261,6 +264,7 @@ function orderJson(base: string, order: FakeOrderA, query: URLSearchParams): Rec
     channel_id: order.channel_id,
     customer_id: 0,
     date_created: "Tue, 17 Nov 2026 10:00:00 +0000",
+    date_modified: order.date_modified.toUTCString().replace("GMT", "+0000"),
     items_total: order.products.reduce((sum, p) => sum + p.quantity, 0),
     items_shipped: order.products.reduce((sum, p) => sum + p.quantity_shipped, 0),
     billing_address: { first_name: "Sam", last_name: "Shopper", email: order.email, country_iso2: "US" },

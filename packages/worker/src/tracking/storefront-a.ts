@@ -20,6 +20,9 @@ export interface OrderA extends TrackingOrder {
 
 type ShipmentItems = Map<number, { order_product_id: number; quantity: number }[]>;
 
+/** How far back Shipped orders are looked at for a completion a stopped run missed (a long worker outage included). */
+const RECOVERY_DAYS = 7;
+
 /**
  * storefront_a (BigCommerce): a shipment per tracking number on the order's
  * shipments resource, items matched by SKU, the carrier as BigCommerce's
@@ -40,9 +43,11 @@ export class StorefrontATracking implements TrackingTarget<OrderA> {
     for (const statusId of new Set(this.settings.statusFilters)) {
       open.push(...(await this.client.listOrders({ statusId, channelId, lineItems: true })).map(toOrder));
     }
-    // A run that stopped between the shipment and the status change leaves the order at Shipped, outside the filters.
+    // A run that stopped between the shipment and the status change leaves the order at Shipped, outside the filters;
+    // a shipment moves the order's modification date, so only recent Shipped orders can be such.
     const completeShipped = this.settings.autoComplete && !this.settings.statusFilters.includes(ORDER_STATUS.shipped);
-    const shipped = completeShipped ? (await this.client.listOrders({ statusId: ORDER_STATUS.shipped, channelId, lineItems: false })).map(toOrder) : [];
+    const modifiedSince = new Date(Date.now() - RECOVERY_DAYS * 86_400_000);
+    const shipped = completeShipped ? (await this.client.listOrders({ statusId: ORDER_STATUS.shipped, channelId, modifiedSince, lineItems: false })).map(toOrder) : [];
     return { open, shipped };
   }
 

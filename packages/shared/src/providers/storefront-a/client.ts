@@ -96,11 +96,13 @@ export class StorefrontAClient {
 
   /**
    * Every order in one status (v2 filters on one `status_id` per call), oldest
-   * first. `lineItems` includes each shipping consignment's products.
+   * first. `lineItems` includes each shipping consignment's products;
+   * `modifiedSince` keeps orders changed since then.
    */
-  async listOrders(filter: { statusId: number; channelId?: number; lineItems: boolean }): Promise<StorefrontAOrder[]> {
+  async listOrders(filter: { statusId: number; channelId?: number; modifiedSince?: Date; lineItems: boolean }): Promise<StorefrontAOrder[]> {
     const query: Query = { status_id: filter.statusId, sort: "id:asc" };
     if (filter.channelId !== undefined) query.channel_id = filter.channelId;
+    if (filter.modifiedSince) query.min_date_modified = filter.modifiedSince.toISOString();
     if (filter.lineItems) Object.assign(query, { include: "consignments.line_items", consignment_structure: "object" });
     return this.v2Pages("v2/orders", query, order);
   }
