@@ -82,6 +82,7 @@ describe("tracking sync on storefront_a (BigCommerce)", () => {
 
     const first = await sync(siteId);
     expect(await first.getState()).toBe("completed");
+    expect(first.progress).toEqual({ done: 1, total: 1, percent: 100, note: "orders" });
     expect(order.shipments).toMatchObject([
       {
         tracking_number: "1Z999AA10123456784",

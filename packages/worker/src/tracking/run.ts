@@ -81,6 +81,8 @@ export class TrackingRun {
       done += 1;
       await this.ctx.progress(done, open.length, "orders");
     });
+    // Lanes finish in any order: the last word is the total.
+    await this.ctx.progress(open.length, open.length, "orders");
     for (const order of shipped) if (awaitsCompletion(records.get(order.id)?.values() ?? [])) toComplete.push(order);
 
     const refused = await target.complete(toComplete);
