@@ -1,4 +1,4 @@
-import { AppError, createPrisma, createRedis, jobId, Queues, type PrismaClient } from "@mw/shared";
+import { createPrisma, createRedis, jobId, Queues, type PrismaClient } from "@mw/shared";
 import { ErpClient } from "@mw/shared/providers/erp/client";
 import type { SalesOrderInput } from "@mw/shared/providers/erp/types";
 import { ensureSchedules } from "@mw/worker/schedules";
@@ -6,6 +6,7 @@ import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeErp } from "./fakes/erp.ts";
+import { failure } from "./support/errors.ts";
 import { logged, logLines, spawnEntry, type Spawned } from "./support/processes.ts";
 import { settled, until } from "./support/wait.ts";
 
@@ -180,15 +181,6 @@ describe("ErpClient against the contract", () => {
     return ErpClient.fromConfig({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: 2000, ...overrides })!;
   }
 
-  async function failure(promise: Promise<unknown>): Promise<AppError> {
-    const error: unknown = await promise.then(
-      () => new Error("expected the call to fail"),
-      (reason: unknown) => reason,
-    );
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
-
   it("is unconfigured without ERP_BASE_URL", () => {
     expect(ErpClient.fromConfig({ ERP_BASE_URL: undefined, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: 2000 })).toBeNull();
   });
@@ -243,6 +235,33 @@ describe("ErpClient against the contract", () => {
     expect(hung.permanent).toBe(false);
     expect(hung.message).toBe("ERP request failed: ETIMEDOUT");
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("asks for the shipments of many sales orders 20 at a time with an or filter, following @odata.nextLink", async () => {
+    const numbers = Array.from({ length: 45 }, (_, i) => `SO-${i}`);
+    for (const number of numbers) erp.addShipment({ orderNumber: number, shipmentDate: "2026-11-18", shippingAgentCode: "UPS", packageTrackingNo: `1Z${number}`, salesShipmentLines: [] });
+    erp.addShipment({ orderNumber: "O'NEIL", shipmentDate: "2026-11-18", shippingAgentCode: "UPS", packageTrackingNo: "1ZQUOTE", salesShipmentLines: [] });
+    erp.addShipment({ orderNumber: "SO-other", shipmentDate: "2026-11-18", shippingAgentCode: "UPS", packageTrackingNo: "1ZOTHER", salesShipmentLines: [] });
+    erp.pageSize = 15;
+    const found = await client().listSalesShipments([...numbers, "O'NEIL", "SO-0"]);
+    expect(found.map((s) => s.orderNumber).sort()).toEqual([...numbers, "O'NEIL"].sort());
+    const asked = erp.requests.map((r) => new URL(r.url, "http://erp").searchParams);
+    const filters = [...new Set(asked.map((query) => query.get("$filter")))];
+    expect(filters).toHaveLength(3);
+    expect(filters[0]).toBe(numbers.slice(0, 20).map((n) => `orderNumber eq '${n}'`).join(" or "));
+    expect(filters[2]).toContain("orderNumber eq 'O''NEIL'");
+    // The two full groups of 20 span two pages of 15: their second pages follow the server's link.
+    expect(asked.map((query) => query.get("$skip"))).toEqual([null, "15", null, "15", null]);
+  });
+
+  it("lists every item with its stock across pages, or only the items asked for", async () => {
+    for (let i = 0; i < 230; i += 1) erp.addItem(`SKU-${i}`, i);
+    expect(await client().listItems()).toHaveLength(230);
+    expect(erp.requests).toHaveLength(3);
+    expect(await client().listItems(["SKU-7", "SKU-9"])).toMatchObject([
+      { number: "SKU-7", inventory: 7 },
+      { number: "SKU-9", inventory: 9 },
+    ]);
   });
 
   it("the fake pages a collection with @odata.nextLink", async () => {

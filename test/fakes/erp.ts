@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ACCOUNT_KEYS, type SalesOrder, type SalesOrderInput } from "@mw/shared/providers/erp/types";
+import { ACCOUNT_KEYS, type ErpItem, type SalesOrder, type SalesOrderInput, type SalesShipment } from "@mw/shared/providers/erp/types";
 import { FakeServer, type FakeAnswer, type FakeReply, type FakeRequest } from "./fake-server.ts";
 
 /** unavailable: 503 with an error body; drop: the connection is cut; hang: never answered. */
@@ -43,14 +43,17 @@ const LINE_FIELDS = new Set(["sequence", "lineType", "lineObjectNumber", "quanti
 const ORDER_FIELDS = new Set<string>([...REQUIRED_TEXT, ...OPTIONAL_TEXT, "salesOrderLines"]);
 
 /**
- * The ERP of docs/erp-api.md (sales orders) on 127.0.0.1: bearer check,
- * OData `$filter`/`$top`/`$skip` with `@odata.nextLink`, Business Central-style
- * errors, one sales order per externalDocumentNumber. Every request is
- * recorded (`url` is path and query as sent, the company base path included);
- * switches simulate outages, rate limiting and refusals.
+ * The ERP of docs/erp-api.md (sales orders, sales shipments, items) on
+ * 127.0.0.1: bearer check, OData `$filter` (`eq` terms joined by `or`),
+ * `$top`/`$skip` with `@odata.nextLink`, Business Central-style errors, one
+ * sales order per externalDocumentNumber. Every request is recorded (`url` is
+ * path and query as sent, the company base path included); switches simulate
+ * outages, rate limiting and refusals.
  */
 export class FakeErp extends FakeServer {
   readonly salesOrders: SalesOrder[] = [];
+  readonly salesShipments: SalesShipment[] = [];
+  readonly items: ErpItem[] = [];
   outage: ErpOutage | null = null;
   /** The next this many requests get 429 with `Retry-After`. */
   rateLimited = 0;
@@ -64,8 +67,10 @@ export class FakeErp extends FakeServer {
 
   constructor(readonly token: string) {
     super({ routePrefix: BASE_PATH, jsonType: "application/json; odata.metadata=minimal" });
-    this.route("GET", "/salesOrders", (request) => this.list(request));
+    this.route("GET", "/salesOrders", (request) => this.list(request, "salesOrders", this.salesOrders));
     this.route("POST", "/salesOrders", (request) => this.create(request.body));
+    this.route("GET", "/salesShipments", (request) => this.list(request, "salesShipments", this.salesShipments));
+    this.route("GET", "/items", (request) => this.list(request, "items", this.items));
   }
 
   /** The company's API base, what ERP_BASE_URL is set to. */
@@ -76,6 +81,8 @@ export class FakeErp extends FakeServer {
   reset(): void {
     this.requests.length = 0;
     this.salesOrders.length = 0;
+    this.salesShipments.length = 0;
+    this.items.length = 0;
     this.outage = null;
     this.rateLimited = 0;
     this.rejections.clear();
@@ -87,6 +94,20 @@ export class FakeErp extends FakeServer {
   /** A sales order the ERP already holds, e.g. created by an export that crashed before storing the number. */
   seed(input: SalesOrderInput): SalesOrder {
     return this.store(input);
+  }
+
+  /** A posted sales shipment; `number` and `id` are made up when not given. */
+  addShipment(shipment: Omit<SalesShipment, "id" | "number" | "externalDocumentNumber"> & Partial<SalesShipment>): SalesShipment {
+    const stored: SalesShipment = { id: randomUUID(), number: `SSH-${this.salesShipments.length + 100001}`, externalDocumentNumber: "", ...shipment };
+    this.salesShipments.push(stored);
+    return stored;
+  }
+
+  /** An item with its stock. */
+  addItem(number: string, inventory: number): ErpItem {
+    const item: ErpItem = { id: randomUUID(), number, displayName: `Item ${number}`, unitPrice: 10, inventory, lastModifiedDateTime: new Date().toISOString() };
+    this.items.push(item);
+    return item;
   }
 
   protected override async answer(request: FakeRequest): Promise<FakeAnswer> {
@@ -119,23 +140,21 @@ export class FakeErp extends FakeServer {
     return new URL(request.url || "/", `http://${request.headers.host}`);
   }
 
-  private list(request: FakeRequest): FakeReply {
+  private list(request: FakeRequest, name: string, collection: object[]): FakeReply {
     const url = this.fullUrl(request);
-    let matches = this.salesOrders;
+    let matches = collection;
     const filter = url.searchParams.get("$filter");
     if (filter !== null) {
-      const match = /^(\w+) eq '((?:[^']|'')*)'$/.exec(filter);
-      if (!match) return this.fail(400, "BadRequest", `The $filter '${filter}' is not supported.`);
-      const [, field, literal] = match;
-      const value = literal!.replaceAll("''", "'");
-      matches = matches.filter((order) => (order as unknown as Record<string, unknown>)[field!] === value);
+      const terms = parseFilter(filter);
+      if (!terms) return this.fail(400, "BadRequest", `The $filter '${filter}' is not supported.`);
+      matches = matches.filter((entity) => terms.some(([field, value]) => (entity as Record<string, unknown>)[field] === value));
     }
     const skip = count(url.searchParams.get("$skip")) ?? 0;
     const top = count(url.searchParams.get("$top")) ?? Infinity;
     if (Number.isNaN(skip) || Number.isNaN(top)) return this.fail(400, "BadRequest", "$top and $skip must be whole numbers.");
     const wanted = matches.slice(skip, skip + top);
     const page = wanted.slice(0, this.pageSize);
-    const payload: Record<string, unknown> = { "@odata.context": `${this.url}/$metadata#salesOrders`, value: page };
+    const payload: Record<string, unknown> = { "@odata.context": `${this.url}/$metadata#${name}`, value: page };
     if (wanted.length > page.length) {
       const next = new URL(url);
       next.searchParams.set("$skip", String(skip + page.length));
@@ -182,6 +201,20 @@ export class FakeErp extends FakeServer {
     };
     this.salesOrders.push(order);
     return order;
+  }
+}
+
+/** `field eq 'text'` terms joined by ` or `, as [field, text] pairs; null for anything else. */
+function parseFilter(filter: string): [string, string][] | null {
+  const term = /^(\w+) eq '((?:[^']|'')*)'/;
+  const terms: [string, string][] = [];
+  for (let rest = filter; ; rest = rest.slice(4)) {
+    const match = term.exec(rest);
+    if (!match) return null;
+    terms.push([match[1]!, match[2]!.replaceAll("''", "'")]);
+    rest = rest.slice(match[0].length);
+    if (rest === "") return terms;
+    if (!rest.startsWith(" or ")) return null;
   }
 }
 

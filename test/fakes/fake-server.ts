@@ -180,3 +180,13 @@ function decode(segment: string): string {
     return segment;
   }
 }
+
+/** A request body that is a JSON object, or null (not JSON, or another JSON value). */
+export function parseObject(body: string): Record<string, unknown> | null {
+  try {
+    const value = JSON.parse(body) as unknown;
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}

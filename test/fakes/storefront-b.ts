@@ -1,18 +1,25 @@
 import { randomBytes } from "node:crypto";
-import { FakeServer, type FakeAnswer, type FakeReply, type FakeRequest } from "./fake-server.ts";
+import { FakeServer, parseObject, type FakeAnswer, type FakeReply, type FakeRequest } from "./fake-server.ts";
+import { FakeShopData, ORDER_STATUSES, type FakeOrderB, type FakeProductB } from "./storefront-b-shop.ts";
 
 /**
  * A WooCommerce stand-in for storefront_b: one WordPress site whose REST API
  * lives under `/wp-json`, keys checked the way WC_REST_Authentication does
  * over HTTPS (the fake speaks plain HTTP but honours Basic as if it were
- * HTTPS). Routes are relative to `/wp-json`, so later work adds orders, notes
- * and shipment trackings with `route()`.
+ * HTTPS). wc/v3 orders (`status` comma list, `per_page` at most 100, `page`,
+ * `X-WP-Total`/`X-WP-TotalPages`), notes, batch updates (at most 100),
+ * products and variations with stock; the Shipment Tracking extension's
+ * routes when `shop.shipmentTracking` is on. A throttled shop answers 429
+ * with `Retry-After`, as a host's rate limiter in front of WordPress does.
  */
 
 const JSON_TYPE = "application/json; charset=UTF-8";
+const MAX_PER_PAGE = 100;
+const MAX_BATCH = 100;
+const TRACKING_PLUGIN = "woocommerce-shipment-tracking/woocommerce-shipment-tracking.php";
 
-function wpError(status: number, code: string, message: string): FakeReply {
-  return { status, headers: { "content-type": JSON_TYPE }, body: JSON.stringify({ code, message, data: { status } }) };
+function wpError(status: number, code: string, message: string, headers: Record<string, string> = {}): FakeReply {
+  return { status, headers: { "content-type": JSON_TYPE, ...headers }, body: JSON.stringify({ code, message, data: { status } }) };
 }
 
 /** What WooCommerce's permission checks answer a request that carried no (honoured) key, by method. */
@@ -30,20 +37,68 @@ function basicCredentials(header: string | undefined): { key: string; secret: st
   return colon < 0 ? null : { key: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
+/** What a batch answers for an item it refused. */
+interface Refusal {
+  id: unknown;
+  error: { code: string; message: string; data: { status: number } };
+}
+
+function isRefusal(item: Record<string, unknown> | Refusal): item is Refusal {
+  return "error" in item && typeof item.error === "object";
+}
+
+/** `_fields` keeps only the named members, as the WordPress REST server does. */
+function pick(row: Record<string, unknown>, fields: string | null): Record<string, unknown> {
+  if (!fields) return row;
+  const wanted = fields.split(",");
+  return Object.fromEntries(Object.entries(row).filter(([key]) => wanted.includes(key)));
+}
+
 export class FakeStorefrontB extends FakeServer {
   readonly consumerKey = `ck_${randomBytes(20).toString("hex")}`;
   readonly consumerSecret = `cs_${randomBytes(20).toString("hex")}`;
   /** The WooCommerce version the system status reports. */
   version = "9.4.2";
-  /** Plugins the system status lists as active, e.g. the Shipment Tracking extension. */
+  /** Plugins the system status lists as active (the Shipment Tracking extension is added while `shop.shipmentTracking` is on). */
   activePlugins = [{ plugin: "woocommerce/woocommerce.php", name: "WooCommerce", version: this.version, version_latest: this.version, url: "https://woocommerce.com/", author_name: "Automattic", author_url: "https://woocommerce.com", network_activated: false }];
+  readonly shop = new FakeShopData();
 
   constructor() {
     super({ routePrefix: "/wp-json", jsonType: JSON_TYPE });
     this.route("GET", "/wc/v3/system_status", () => this.json(200, this.systemStatus()));
+    this.route("GET", "/wc/v3/orders", (request) => this.page(request, this.ordersMatching(request), (order) => this.orderJson(order)));
+    this.route("POST", "/wc/v3/orders/batch", (request) => this.batch(request.body, (update) => this.updateOrder(update)));
+    this.route("GET", "/wc/v3/orders/:id", (_request, params) => this.withOrder(params, (order) => this.json(200, this.orderJson(order))));
+    this.route("PUT", "/wc/v3/orders/:id", (request, params) =>
+      this.withOrder(params, (order) => {
+        const result = this.updateOrder({ ...parseObject(request.body), id: order.id });
+        return isRefusal(result) ? wpError(400, result.error.code, result.error.message) : this.json(200, result);
+      }),
+    );
+    this.route("GET", "/wc/v3/orders/:id/notes", (_request, params) => this.withOrder(params, (order) => this.json(200, order.notes)));
+    this.route("POST", "/wc/v3/orders/:id/notes", (request, params) => this.withOrder(params, (order) => this.createNote(order, request.body)));
+    this.route("GET", "/wc-shipment-tracking/v3/orders/:id/shipment-trackings", (_request, params) =>
+      this.withTracking(params, (order) => this.json(200, order.trackings.map((t) => this.trackingJson(t)))),
+    );
+    this.route("POST", "/wc-shipment-tracking/v3/orders/:id/shipment-trackings", (request, params) => this.withTracking(params, (order) => this.createTracking(order, request.body)));
+    this.route("GET", "/wc/v3/products", (request) => this.page(request, this.productsMatching(request), (p) => pick(this.productJson(p), request.query.get("_fields"))));
+    this.route("POST", "/wc/v3/products/batch", (request) => this.batch(request.body, (update) => this.updateStock(update, 0)));
+    this.route("GET", "/wc/v3/products/:id/variations", (request, params) => {
+      const parent = this.shop.products.get(Number(params.id));
+      if (parent?.type !== "variable") return wpError(404, "woocommerce_rest_product_invalid_id", "Invalid ID.");
+      return this.page(request, parent.variations.map((id) => this.shop.products.get(id)!), (p) => pick(this.productJson(p), request.query.get("_fields")));
+    });
+    this.route("POST", "/wc/v3/products/:id/variations/batch", (request, params) => this.batch(request.body, (update) => this.updateStock(update, Number(params.id))));
+  }
+
+  /** Empties the shop and its request log (the keys stay). */
+  reset(): void {
+    this.shop.reset();
+    this.requests.length = 0;
   }
 
   private systemStatus(): Record<string, unknown> {
+    const tracking = { plugin: TRACKING_PLUGIN, name: "WooCommerce Shipment Tracking", version: "2.6.3", version_latest: "2.6.3", url: "https://woocommerce.com/products/shipment-tracking/", author_name: "WooCommerce", author_url: "https://woocommerce.com", network_activated: false };
     return {
       environment: {
         home_url: this.url,
@@ -64,7 +119,7 @@ export class FakeStorefrontB extends FakeServer {
         default_timezone: "UTC",
       },
       database: { wc_database_version: this.version, database_prefix: "wp_" },
-      active_plugins: this.activePlugins,
+      active_plugins: this.shop.shipmentTracking ? [...this.activePlugins, tracking] : this.activePlugins,
       inactive_plugins: [],
       theme: { name: "Storefront", version: "4.6.0", is_child_theme: false },
       settings: {
@@ -81,7 +136,7 @@ export class FakeStorefrontB extends FakeServer {
       },
       security: { secure_connection: true, hide_errors: true },
       pages: [],
-      post_type_counts: [{ type: "product", count: "12" }],
+      post_type_counts: [{ type: "product", count: String(this.shop.products.size) }],
     };
   }
 
@@ -89,6 +144,10 @@ export class FakeStorefrontB extends FakeServer {
     // WordPress resolves the route before the permission check, so an unknown route is a 404 even without keys.
     const route = this.findRoute(request);
     if (!route) return this.notFound();
+    if (this.shop.throttle.times > 0) {
+      this.shop.throttle.times -= 1;
+      return wpError(429, "too_many_requests", "Too many requests, please slow down.", { "retry-after": String(this.shop.throttle.retryAfterSeconds) });
+    }
     const credentials = basicCredentials(request.headers.authorization);
     if (credentials && credentials.key !== this.consumerKey) {
       return wpError(401, "woocommerce_rest_authentication_error", "Consumer key is invalid.");
@@ -102,5 +161,114 @@ export class FakeStorefrontB extends FakeServer {
 
   protected override notFound(): FakeAnswer {
     return wpError(404, "rest_no_route", "No route was found matching the URL and request method.");
+  }
+
+  /** `per_page` (1 to 100, default 10) and `page`, with the totals in headers. */
+  private page<T>(request: FakeRequest, rows: T[], render: (row: T) => unknown): FakeReply {
+    const perPage = Number(request.query.get("per_page") ?? 10);
+    if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) return wpError(400, "rest_invalid_param", "Invalid parameter(s): per_page");
+    const page = Math.max(1, Number(request.query.get("page") ?? 1) || 1);
+    const totalPages = Math.ceil(rows.length / perPage);
+    return this.json(200, rows.slice((page - 1) * perPage, page * perPage).map(render), { "x-wp-total": String(rows.length), "x-wp-totalpages": String(totalPages) });
+  }
+
+  private ordersMatching(request: FakeRequest): FakeOrderB[] {
+    const statuses = request.query.get("status")?.split(",");
+    const include = request.query.get("include")?.split(",").map(Number);
+    return [...this.shop.orders.values()]
+      .filter((order) => (!statuses || statuses.includes("any") || statuses.includes(order.status)) && (!include || include.includes(order.id)))
+      .sort((a, b) => (request.query.get("order") === "asc" ? a.id - b.id : b.id - a.id));
+  }
+
+  private productsMatching(request: FakeRequest): FakeProductB[] {
+    const include = request.query.get("include")?.split(",").map(Number);
+    return [...this.shop.products.values()].filter((p) => p.type !== "variation" && (!include || include.includes(p.id))).sort((a, b) => a.id - b.id);
+  }
+
+  private withOrder(params: Record<string, string>, then: (order: FakeOrderB) => FakeAnswer): FakeAnswer {
+    const order = this.shop.orders.get(Number(params.id));
+    return order ? then(order) : wpError(404, "woocommerce_rest_shop_order_invalid_id", "Invalid ID.");
+  }
+
+  /** The extension's routes exist only while it is active. */
+  private withTracking(params: Record<string, string>, then: (order: FakeOrderB) => FakeAnswer): FakeAnswer {
+    return this.shop.shipmentTracking ? this.withOrder(params, then) : this.notFound();
+  }
+
+  private orderJson(order: FakeOrderB): Record<string, unknown> {
+    const meta = order.trackings.length ? [{ id: order.id * 10, key: "_wc_shipment_tracking_items", value: order.trackings }] : [];
+    return {
+      id: order.id,
+      parent_id: 0,
+      number: order.number,
+      status: order.status,
+      currency: "USD",
+      date_created: "2026-11-17T10:00:00",
+      total: "42.00",
+      customer_id: 0,
+      billing: { first_name: "Sam", last_name: "Shopper", email: order.email, country: "US" },
+      line_items: order.line_items,
+      meta_data: meta,
+    };
+  }
+
+  private trackingJson(tracking: FakeOrderB["trackings"][number]): Record<string, unknown> {
+    const link = tracking.tracking_provider ? `https://track.example/${tracking.tracking_provider}/${tracking.tracking_number}` : "";
+    return { ...tracking, tracking_link: link };
+  }
+
+  private productJson(product: FakeProductB): Record<string, unknown> {
+    return { id: product.id, name: `Product ${product.sku}`, sku: product.sku, type: product.type, parent_id: product.parent_id, manage_stock: product.manage_stock, stock_quantity: product.stock_quantity, variations: product.variations };
+  }
+
+  private updateOrder(update: Record<string, unknown>): Record<string, unknown> | Refusal {
+    const order = this.shop.orders.get(Number(update.id));
+    if (!order) return { id: update.id, error: { code: "woocommerce_rest_shop_order_invalid_id", message: "Invalid ID.", data: { status: 400 } } };
+    if (update.status !== undefined) {
+      if (typeof update.status !== "string" || !ORDER_STATUSES.includes(update.status)) {
+        return { id: order.id, error: { code: "rest_invalid_param", message: "Invalid parameter(s): status", data: { status: 400 } } };
+      }
+      this.shop.setStatus(order, update.status);
+    }
+    return this.orderJson(order);
+  }
+
+  /** Sets the stock of a product (or of a variation of `parentId`); WooCommerce ignores a quantity on an item that does not manage stock. */
+  private updateStock(update: Record<string, unknown>, parentId: number): Record<string, unknown> | Refusal {
+    const product = this.shop.products.get(Number(update.id));
+    if (!product || product.parent_id !== parentId) return { id: update.id, error: { code: "woocommerce_rest_product_invalid_id", message: "Invalid ID.", data: { status: 400 } } };
+    const quantity = update.stock_quantity;
+    if (quantity !== undefined && (typeof quantity !== "number" || !Number.isInteger(quantity))) {
+      return { id: product.id, error: { code: "rest_invalid_param", message: "Invalid parameter(s): stock_quantity", data: { status: 400 } } };
+    }
+    if (typeof quantity === "number" && product.manage_stock === true) product.stock_quantity = quantity;
+    return this.productJson(product);
+  }
+
+  private batch(body: string, apply: (update: Record<string, unknown>) => Record<string, unknown> | Refusal): FakeReply {
+    const input = parseObject(body);
+    const updates = input?.update;
+    if (!Array.isArray(updates)) return wpError(400, "rest_invalid_param", "Invalid parameter(s): update");
+    if (updates.length > MAX_BATCH) return wpError(413, "woocommerce_rest_request_entity_too_large", `Unable to accept more than ${MAX_BATCH} items for this request.`);
+    return this.json(200, { update: (updates as Record<string, unknown>[]).map(apply) });
+  }
+
+  private createNote(order: FakeOrderB, body: string): FakeReply {
+    const input = parseObject(body);
+    if (typeof input?.note !== "string" || input.note === "") return wpError(400, "rest_missing_callback_param", "Missing parameter(s): note");
+    return this.json(201, this.shop.addNote(order, input.note, input.customer_note === true));
+  }
+
+  private createTracking(order: FakeOrderB, body: string): FakeReply {
+    const input = parseObject(body);
+    if (typeof input?.tracking_number !== "string" || input.tracking_number === "") return wpError(400, "rest_missing_callback_param", "Missing parameter(s): tracking_number");
+    const text = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : undefined);
+    const tracking = this.shop.addTracking(order, {
+      tracking_number: input.tracking_number,
+      tracking_provider: text("tracking_provider"),
+      custom_tracking_provider: text("custom_tracking_provider"),
+      date_shipped: text("date_shipped"),
+    });
+    return this.json(201, this.trackingJson(tracking));
   }
 }

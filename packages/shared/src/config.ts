@@ -78,6 +78,8 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(["error", "warn", "info", "debug"]).default("info"),
   LOG_STDOUT: bool.default(true),
   HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  /** The most one storefront call waits out 429 answers before the job gives up and BullMQ retries it later. */
+  STOREFRONT_RATE_LIMIT_MAX_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
   WORKER_QUEUES: queueList.default([...QUEUE_NAMES]),
   WORKER_CONCURRENCY: concurrency.default(5),
   WORKER_CONCURRENCY_ORDERS: concurrency.optional(),

@@ -76,6 +76,11 @@ export async function getJson<T extends z.ZodType>(
   detail?: UpstreamDetailReader,
 ): Promise<z.output<T>> {
   const body = await upstreamCall(system, () => http.get(path).json(), detail);
+  return parseUpstream(system, path, schema, body);
+}
+
+/** Checks an answer `system` gave for `path` against `schema`; a body that does not match is an upstream error. */
+export function parseUpstream<T extends z.ZodType>(system: string, path: string, schema: T, body: unknown): z.output<T> {
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
     throw new AppError(502, "upstream_error", `${system} answered ${path} with an unexpected body (${parsed.error.issues[0]?.path.join(".") || "root"})`);
@@ -86,16 +91,18 @@ export async function getJson<T extends z.ZodType>(
 /** The reader's view of an error answer; a body it cannot make sense of must not hide the upstream error itself. */
 function readDetail(detail: UpstreamDetailReader, response: Response): UpstreamDetail | undefined {
   const raw = response.body;
-  let body: unknown = raw;
-  if (typeof raw === "string" || Buffer.isBuffer(raw)) {
-    try {
-      body = JSON.parse(raw.toString()) as unknown;
-    } catch {
-      body = undefined;
-    }
-  }
+  const body = typeof raw === "string" || Buffer.isBuffer(raw) ? jsonOrUndefined(raw.toString()) : raw;
   try {
     return detail(body, response);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `text` parsed as JSON; undefined when it is not JSON, so a schema check reports it like any unexpected body. */
+export function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }

@@ -1,17 +1,19 @@
 import type { QueueName, Queues } from "@mw/shared";
 
-/**
- * Periodic jobs: BullMQ job schedulers, one per entry, registered by every
- * worker that serves the queue. An entry repeats `everyMs`, or at the times of
- * a cron `pattern` (UTC).
- */
-export const SCHEDULES: ({ queue: QueueName; name: string } & ({ everyMs: number } | { pattern: string }))[] = [
+/** How often a periodic job runs: every so many ms, or on a cron pattern (UTC). */
+type Schedule = { queue: QueueName; name: string } & ({ everyMs: number } | { pattern: string });
+
+/** Periodic jobs: BullMQ job schedulers, one per entry, registered by every worker that serves the queue. */
+export const SCHEDULES: Schedule[] = [
   // Exports the intake could not queue, and exports that ran out of attempts in an ERP outage.
   { queue: "orders", name: "order-sweep", everyMs: 5 * 60_000 },
   // Dispute webhooks stored without their job (a crash between the two writes).
   { queue: "disputes", name: "webhook-sweep", everyMs: 60_000 },
   // Yesterday's reports, once the day is complete.
   { queue: "reports", name: "reports-daily", pattern: "30 0 * * *" },
+  // Nightly, at quiet hours: item history past its 3 days, then catalogue SKUs the ERP dropped.
+  { queue: "inventory", name: "item-history-cleanup", pattern: "30 3 * * *" },
+  { queue: "inventory", name: "inventory-sku-cleanup", pattern: "0 4 * * *" },
 ];
 
 /**

@@ -5,7 +5,7 @@ import { StorefrontAClient, storefrontABaseUrl } from "../providers/storefront-a
 import { StorefrontBClient } from "../providers/storefront-b/client.ts";
 import { openCredentials, type SiteCredentials } from "./credentials.ts";
 
-type ClientConfig = Pick<Config, "ENCRYPTION_KEY" | "HTTP_TIMEOUT_MS">;
+type ClientConfig = Pick<Config, "ENCRYPTION_KEY" | "HTTP_TIMEOUT_MS" | "STOREFRONT_RATE_LIMIT_MAX_WAIT_MS">;
 
 /** A site that cannot be called at all; retrying will not help until an operator edits it. */
 function misconfigured(message: string): AppError {
@@ -23,12 +23,24 @@ export function storefrontAClientFor(site: Site, config: ClientConfig): Storefro
   const baseUrl = storefrontABaseUrl(site);
   if (!baseUrl) throw misconfigured("api_base_url is not set and site_url names no store hash");
   const { client_id, access_token } = credentialsOf(site, config);
-  return new StorefrontAClient({ baseUrl, clientId: client_id, accessToken: access_token, timeoutMs: config.HTTP_TIMEOUT_MS });
+  return new StorefrontAClient({
+    baseUrl,
+    clientId: client_id,
+    accessToken: access_token,
+    timeoutMs: config.HTTP_TIMEOUT_MS,
+    maxRateLimitWaitMs: config.STOREFRONT_RATE_LIMIT_MAX_WAIT_MS,
+  });
 }
 
 export function storefrontBClientFor(site: Site, config: ClientConfig): StorefrontBClient {
   const { client_id, access_token } = credentialsOf(site, config);
-  return new StorefrontBClient({ siteUrl: site.site_url, consumerKey: client_id, consumerSecret: access_token, timeoutMs: config.HTTP_TIMEOUT_MS });
+  return new StorefrontBClient({
+    siteUrl: site.site_url,
+    consumerKey: client_id,
+    consumerSecret: access_token,
+    timeoutMs: config.HTTP_TIMEOUT_MS,
+    maxRateLimitWaitMs: config.STOREFRONT_RATE_LIMIT_MAX_WAIT_MS,
+  });
 }
 
 export interface ConnectionResult {

@@ -1,8 +1,10 @@
 import { REPORT_TYPES, type QueueName } from "@mw/shared";
 import { processDispute } from "./disputes.ts";
+import { inventorySkuCleanup, inventorySync, itemHistoryCleanup } from "./inventory.ts";
 import { alertEmail, chatMessage, healthPing } from "./notifications.ts";
 import { orderExport, orderSweep } from "./orders.ts";
 import { reportsDaily, runReport } from "./reports.ts";
+import { trackingSync } from "./tracking.ts";
 import type { Processor } from "./types.ts";
 import { webhookSweep } from "./webhook-sweep.ts";
 
@@ -21,5 +23,11 @@ export const PROCESSORS: Partial<Record<QueueName, Record<string, Processor>>> =
   reports: {
     ...Object.fromEntries(REPORT_TYPES.map((type) => [type, runReport as Processor])),
     "reports-daily": reportsDaily as Processor,
+  },
+  tracking: { "tracking-sync": trackingSync as Processor },
+  inventory: {
+    "inventory-sync": inventorySync as Processor,
+    "inventory-sku-cleanup": inventorySkuCleanup as Processor,
+    "item-history-cleanup": itemHistoryCleanup as Processor,
   },
 };

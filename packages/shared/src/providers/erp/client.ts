@@ -2,7 +2,11 @@ import type { Got, Response } from "got";
 import type { Config } from "../../config.ts";
 import { AppError } from "../../errors.ts";
 import { createHttpClient, upstreamCall, type UpstreamDetail } from "../../http.ts";
-import type { ErpErrorBody, ODataCollection, SalesOrder, SalesOrderInput } from "./types.ts";
+import { chunks } from "../../collections.ts";
+import type { ErpErrorBody, ErpItem, ODataCollection, SalesOrder, SalesOrderInput, SalesShipment } from "./types.ts";
+
+/** Values per `or` filter: keeps the URL well under the 2 KB that proxies in front of an ERP tend to allow. */
+const VALUES_PER_FILTER = 20;
 
 /** The ERP API of docs/erp-api.md. */
 export class ErpClient {
@@ -28,6 +32,39 @@ export class ErpClient {
   /** Fails with an error that `isDuplicateSalesOrder` recognises when the ERP already holds this external number. */
   async createSalesOrder(body: SalesOrderInput): Promise<SalesOrder> {
     return call(() => this.http.post("salesOrders", { json: body }).json<SalesOrder>());
+  }
+
+  /** The shipments of these sales orders (by ERP sales order number). */
+  async listSalesShipments(orderNumbers: string[]): Promise<SalesShipment[]> {
+    return this.collectWhere<SalesShipment>("salesShipments", "orderNumber", orderNumbers);
+  }
+
+  /** Every item with its stock, or only the items with these numbers (SKUs). */
+  async listItems(numbers?: string[]): Promise<ErpItem[]> {
+    return numbers ? this.collectWhere<ErpItem>("items", "number", numbers) : this.collect<ErpItem>("items", {});
+  }
+
+  /** Entities whose `field` equals one of `values`, asked for a few values at a time with an OData `or` filter. */
+  private async collectWhere<T>(path: string, field: string, values: string[]): Promise<T[]> {
+    const found: T[] = [];
+    for (const group of chunks([...new Set(values)], VALUES_PER_FILTER)) {
+      found.push(...(await this.collect<T>(path, { $filter: group.map((value) => `${field} eq ${odataString(value)}`).join(" or ") })));
+    }
+    return found;
+  }
+
+  /** A whole collection: the ERP answers 100 entities at a time and names the next page in `@odata.nextLink`. */
+  private async collect<T>(path: string, searchParams: Record<string, string>): Promise<T[]> {
+    const found: T[] = [];
+    let page = await call(() => this.http.get(path, { searchParams }).json<ODataCollection<T>>());
+    found.push(...page.value);
+    while (page["@odata.nextLink"]) {
+      const next = page["@odata.nextLink"];
+      // The link is absolute, so the base URL must not be put in front of it again.
+      page = await call(() => this.http.get(next, { prefixUrl: "" }).json<ODataCollection<T>>());
+      found.push(...page.value);
+    }
+    return found;
   }
 }
 

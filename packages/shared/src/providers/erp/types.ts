@@ -62,3 +62,38 @@ export interface ODataCollection<T> {
 export interface ErpErrorBody {
   error: { code: string; message: string };
 }
+
+/** A shipped line of a sales shipment; `lineObjectNumber` is our SKU on `Item` lines. */
+export interface SalesShipmentLine {
+  sequence: number;
+  lineType: SalesOrderLineType;
+  lineObjectNumber: string;
+  quantity: number;
+}
+
+/** A posted sales shipment (docs/erp-api.md, "Sales shipments"). */
+export interface SalesShipment {
+  id: string;
+  number: string;
+  /** The ERP sales order number (our `erp_sales_order_number`). */
+  orderNumber: string;
+  externalDocumentNumber: string;
+  shipmentDate: string;
+  /** ERP carrier code, e.g. `UPS`, or `CPU` for customer pickup. */
+  shippingAgentCode: string;
+  /** Empty until the carrier label exists. */
+  packageTrackingNo: string;
+  salesShipmentLines: SalesShipmentLine[];
+}
+
+/** An item with its stock (docs/erp-api.md, "Items"). */
+export interface ErpItem {
+  id: string;
+  /** Item number = our SKU. */
+  number: string;
+  displayName: string;
+  unitPrice: number;
+  /** Quantity available to sell. */
+  inventory: number;
+  lastModifiedDateTime: string;
+}

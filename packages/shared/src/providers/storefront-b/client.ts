@@ -1,6 +1,24 @@
-import type { Got } from "got";
+import type { Got, Response } from "got";
 import { z } from "zod";
-import { createHttpClient, getJson, type UpstreamDetail } from "../../http.ts";
+import { chunks } from "../../collections.ts";
+import { createHttpClient, jsonOrUndefined, parseUpstream, type UpstreamDetail } from "../../http.ts";
+import { rateLimitedCall, retryAfterMs, type RateLimitPolicy } from "../../rate-limit.ts";
+import {
+  batchAnswer,
+  MAX_BATCH_ITEMS,
+  order,
+  orderNote,
+  product,
+  systemStatus,
+  trackingItem,
+  type BatchResult,
+  type OrderNote,
+  type StorefrontBOrder,
+  type StorefrontBProduct,
+  type StorefrontBSystemStatus,
+  type TrackingInput,
+  type TrackingItem,
+} from "./types.ts";
 
 /**
  * storefront_b follows the WooCommerce REST API (`wc/v3`) of a WordPress
@@ -8,27 +26,18 @@ import { createHttpClient, getJson, type UpstreamDetail } from "../../http.ts";
  * (the Shipment Tracking extension's `wc-shipment-tracking/v3`) share that base.
  */
 const SYSTEM = "storefront_b";
+/** The most a WooCommerce list answers per page. */
+const PER_PAGE = 100;
+const TRACKINGS = (orderId: number) => `wc-shipment-tracking/v3/orders/${orderId}/shipment-trackings`;
 
 export interface StorefrontBOptions {
   siteUrl: string;
   consumerKey: string;
   consumerSecret: string;
   timeoutMs: number;
+  /** The most one call waits out 429 answers (their `Retry-After`). */
+  maxRateLimitWaitMs: number;
 }
-
-/** `GET /wc/v3/system_status`: the members the platform reads; the rest of the report passes through. */
-const systemStatus = z.looseObject({
-  environment: z.looseObject({
-    site_url: z.string(),
-    home_url: z.string().optional(),
-    /** The WooCommerce version. */
-    version: z.string(),
-    wp_version: z.string().optional(),
-  }),
-  active_plugins: z.array(z.looseObject({ plugin: z.string(), name: z.string(), version: z.string() })).optional(),
-  settings: z.looseObject({}).optional(),
-});
-export type StorefrontBSystemStatus = z.infer<typeof systemStatus>;
 
 /** WordPress REST errors are `{code, message, data: {status}}`. */
 function errorDetail(body: unknown): UpstreamDetail | undefined {
@@ -38,8 +47,11 @@ function errorDetail(body: unknown): UpstreamDetail | undefined {
   return reason ? { reason } : undefined;
 }
 
+type Query = Record<string, string | number>;
+
 export class StorefrontBClient {
   private readonly http: Got;
+  private readonly rateLimit: RateLimitPolicy;
 
   constructor(options: StorefrontBOptions) {
     // WooCommerce honours HTTP Basic only over HTTPS; a plain-http site answers as if no key was sent.
@@ -49,14 +61,92 @@ export class StorefrontBClient {
       timeoutMs: options.timeoutMs,
       headers: { authorization: `Basic ${basic}`, accept: "application/json" },
     });
+    this.rateLimit = { maxWaitMs: options.maxRateLimitWaitMs, waitMs: (response) => retryAfterMs(response.headers["retry-after"]) };
   }
 
   /** The system status report; the cheapest call that needs valid keys with read permission. */
   async getSystemStatus(): Promise<StorefrontBSystemStatus> {
-    return this.get("wc/v3/system_status", systemStatus);
+    return this.get("wc/v3/system_status", {}, systemStatus);
   }
 
-  private async get<T extends z.ZodType>(path: string, schema: T): Promise<z.output<T>> {
-    return getJson(this.http, SYSTEM, path, schema, errorDetail);
+  /** Every order in these statuses (WooCommerce takes a comma list), oldest first. */
+  async listOrders(statuses: string[]): Promise<StorefrontBOrder[]> {
+    return this.pages("wc/v3/orders", { status: statuses.join(","), orderby: "id", order: "asc" }, order);
+  }
+
+  async listNotes(orderId: number): Promise<OrderNote[]> {
+    return this.get(`wc/v3/orders/${orderId}/notes`, {}, z.array(orderNote));
+  }
+
+  /** A customer note is shown to the customer and e-mailed to them by WooCommerce; a private note is not. */
+  async createNote(orderId: number, note: { note: string; customer_note: boolean }): Promise<OrderNote> {
+    return this.post(`wc/v3/orders/${orderId}/notes`, note, orderNote);
+  }
+
+  /** Up to 100 order updates in one request (`/orders/batch`); each order's hooks fire as for a single update. */
+  async updateOrders(updates: { id: number; status: string }[]): Promise<BatchResult[]> {
+    return this.batch("wc/v3/orders/batch", updates);
+  }
+
+  async listTrackings(orderId: number): Promise<TrackingItem[]> {
+    return this.get(TRACKINGS(orderId), {}, z.array(trackingItem));
+  }
+
+  async createTracking(orderId: number, input: TrackingInput): Promise<TrackingItem> {
+    return this.post(TRACKINGS(orderId), input, trackingItem);
+  }
+
+  /** Catalogue products; `ids` limits the list to those products. */
+  async listProducts(filter: { ids?: number[] } = {}): Promise<StorefrontBProduct[]> {
+    const query: Query = { _fields: "id,sku,type,manage_stock,stock_quantity,variations", orderby: "id", order: "asc" };
+    if (!filter.ids) return this.pages("wc/v3/products", query, product);
+    const products: StorefrontBProduct[] = [];
+    for (const ids of chunks(filter.ids, PER_PAGE)) products.push(...(await this.pages("wc/v3/products", { ...query, include: ids.join(",") }, product)));
+    return products;
+  }
+
+  async listVariations(productId: number): Promise<StorefrontBProduct[]> {
+    return this.pages(`wc/v3/products/${productId}/variations`, { _fields: "id,sku,type,manage_stock,stock_quantity" }, product);
+  }
+
+  async updateProducts(updates: { id: number; stock_quantity: number }[]): Promise<BatchResult[]> {
+    return this.batch("wc/v3/products/batch", updates);
+  }
+
+  async updateVariations(productId: number, updates: { id: number; stock_quantity: number }[]): Promise<BatchResult[]> {
+    return this.batch(`wc/v3/products/${productId}/variations/batch`, updates);
+  }
+
+  private async batch(path: string, updates: { id: number }[]): Promise<BatchResult[]> {
+    if (updates.length > MAX_BATCH_ITEMS) throw new RangeError(`at most ${MAX_BATCH_ITEMS} items per batch request`);
+    const answer = await this.post(path, { update: updates }, batchAnswer);
+    return (answer.update ?? []).map((item) => (item.error ? { id: item.id, error: `${item.error.message} (${item.error.code})` } : { id: item.id }));
+  }
+
+  /** WooCommerce says how many pages there are in `X-WP-TotalPages`. */
+  private async pages<T extends z.ZodType>(path: string, query: Query, schema: T): Promise<z.output<T>[]> {
+    const rows: z.output<T>[] = [];
+    for (let page = 1, pages = 1; page <= pages; page += 1) {
+      const answer = await this.call(() => this.http.get(path, { searchParams: { ...query, per_page: PER_PAGE, page } }));
+      rows.push(...this.read(path, z.array(schema), answer));
+      pages = Number(answer.headers["x-wp-totalpages"] ?? 1) || 1;
+    }
+    return rows;
+  }
+
+  private async get<T extends z.ZodType>(path: string, query: Query, schema: T): Promise<z.output<T>> {
+    return this.read(path, schema, await this.call(() => this.http.get(path, { searchParams: query })));
+  }
+
+  private async post<T extends z.ZodType>(path: string, body: object, schema: T): Promise<z.output<T>> {
+    return this.read(path, schema, await this.call(() => this.http.post(path, { json: body })));
+  }
+
+  private call(request: () => Promise<Response<string>>): Promise<Response<string>> {
+    return rateLimitedCall(SYSTEM, request, this.rateLimit, errorDetail);
+  }
+
+  private read<T extends z.ZodType>(path: string, schema: T, answer: Response<string>): z.output<T> {
+    return parseUpstream(SYSTEM, path, schema, jsonOrUndefined(answer.body));
   }
 }

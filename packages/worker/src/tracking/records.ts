@@ -1,0 +1,88 @@
+import { chunks, isUniqueViolation, type PrismaClient } from "@mw/shared";
+import type { PlannedTracking } from "./plan.ts";
+
+/**
+ * Shipment records: one row per (site, storefront order, tracking number),
+ * written *before* the tracking number is posted (a claim, with no
+ * `platform_shipment_id`) and completed with the storefront's id after. The
+ * unique key makes two runs racing on one number post it once; a claim left
+ * without an id by a run that stopped mid-way tells the next run to ask the
+ * storefront before posting again.
+ */
+export interface ShipmentRecordRow {
+  platform_order_id: string;
+  tracking_number: string;
+  platform_shipment_id: string | null;
+  order_completed_at: Date | null;
+  created_at: Date;
+}
+
+const IN_LIST = 1000;
+
+/** The site's records for these orders, by order id, then tracking number. */
+export async function loadRecords(prisma: PrismaClient, siteId: number, orderIds: string[]): Promise<Map<string, Map<string, ShipmentRecordRow>>> {
+  const byOrder = new Map<string, Map<string, ShipmentRecordRow>>();
+  for (const ids of chunks(orderIds, IN_LIST)) {
+    const rows = await prisma.shipmentRecord.findMany({
+      where: { site_id: siteId, platform_order_id: { in: ids } },
+      select: { platform_order_id: true, tracking_number: true, platform_shipment_id: true, order_completed_at: true, created_at: true },
+    });
+    for (const row of rows) {
+      const records = byOrder.get(row.platform_order_id) ?? new Map<string, ShipmentRecordRow>();
+      records.set(row.tracking_number, row);
+      byOrder.set(row.platform_order_id, records);
+    }
+  }
+  return byOrder;
+}
+
+function key(siteId: number, orderId: string, trackingNumber: string) {
+  return { site_id_platform_order_id_tracking_number: { site_id: siteId, platform_order_id: orderId, tracking_number: trackingNumber } };
+}
+
+function carrierColumns(tracking: PlannedTracking) {
+  return { erp_carrier_code: tracking.erpCarrier.slice(0, 32) || null, platform_carrier_code: tracking.platformCarrier?.slice(0, 64) ?? null };
+}
+
+/** False when the number is claimed already: another run is posting it, or has. */
+export async function claim(prisma: PrismaClient, siteId: number, orderId: string, tracking: PlannedTracking): Promise<boolean> {
+  try {
+    await prisma.shipmentRecord.create({ data: { site_id: siteId, platform_order_id: orderId, tracking_number: tracking.trackingNumber, ...carrierColumns(tracking) } });
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+}
+
+/** The number is on the storefront as `platformId`: posted now, or found there. */
+export async function confirm(prisma: PrismaClient, siteId: number, orderId: string, tracking: PlannedTracking, platformId: string): Promise<void> {
+  const id = platformId.slice(0, 64);
+  await prisma.shipmentRecord.upsert({
+    where: key(siteId, orderId, tracking.trackingNumber),
+    create: { site_id: siteId, platform_order_id: orderId, tracking_number: tracking.trackingNumber, ...carrierColumns(tracking), platform_shipment_id: id },
+    update: { platform_shipment_id: id },
+  });
+}
+
+/** The storefront refused the post, so nothing exists to protect: the next run may try again. */
+export async function release(prisma: PrismaClient, siteId: number, orderId: string, trackingNumber: string): Promise<void> {
+  await prisma.shipmentRecord.deleteMany({ where: { site_id: siteId, platform_order_id: orderId, tracking_number: trackingNumber, platform_shipment_id: null } });
+}
+
+/** The run completed these orders: a later run completes them again only when it posts a new number (spec 1, 3.4). */
+export async function markCompleted(prisma: PrismaClient, siteId: number, orderIds: string[]): Promise<void> {
+  const now = new Date();
+  for (const ids of chunks(orderIds, IN_LIST)) {
+    await prisma.shipmentRecord.updateMany({ where: { site_id: siteId, platform_order_id: { in: ids }, platform_shipment_id: { not: null } }, data: { order_completed_at: now } });
+  }
+}
+
+/**
+ * An order whose tracking we put on the storefront, that no run of ours has
+ * completed since: a run stopped between posting and completing it. (An
+ * order we completed that is open again was reopened on purpose.)
+ */
+export function awaitsCompletion(records: Iterable<ShipmentRecordRow>): boolean {
+  return [...records].some((row) => row.platform_shipment_id !== null && row.order_completed_at === null);
+}

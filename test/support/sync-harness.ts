@@ -1,0 +1,57 @@
+import { createPrisma, createRedis, parseConfig, Queues, type PrismaClient, type QueueName } from "@mw/shared";
+import type { Redis } from "ioredis";
+import { FakeErp } from "../fakes/erp.ts";
+import { FakeStorefrontA } from "../fakes/storefront-a.ts";
+import { FakeStorefrontB } from "../fakes/storefront-b.ts";
+import { logged, spawnEntry, type Spawned } from "./processes.ts";
+
+/**
+ * What the storefront sync tests run against: this test worker's database and
+ * queues, fakes of both storefronts and of the ERP, and the real worker entry
+ * point as a child process serving `queues`.
+ */
+export interface SyncHarness {
+  prisma: PrismaClient;
+  redis: Redis;
+  queues: Queues;
+  /** The ENCRYPTION_KEY the worker reads site credentials with. */
+  key: Buffer;
+  erp: FakeErp;
+  fakeA: FakeStorefrontA;
+  fakeB: FakeStorefrontB;
+  worker: Spawned;
+  close(): Promise<void>;
+}
+
+export async function startSyncHarness(queueNames: QueueName[], env: Record<string, string> = {}): Promise<SyncHarness> {
+  const erpToken = "erp-sync-token";
+  const prisma = createPrisma(process.env.DATABASE_URL!);
+  const redis = createRedis(process.env.REDIS_URL!);
+  const queues = new Queues(redis, process.env.QUEUE_PREFIX!);
+  // Jobs other test files left under this prefix would otherwise run here.
+  for (const name of queueNames) await queues.get(name).obliterate({ force: true });
+  const [erp, fakeA, fakeB] = await Promise.all([new FakeErp(erpToken).start(), new FakeStorefrontA().start(), new FakeStorefrontB().start()]);
+  const worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: queueNames.join(","), ERP_BASE_URL: erp.url, ERP_TOKEN: erpToken, HTTP_TIMEOUT_MS: "3000", ...env });
+  await worker.waitFor(logged("workers started"));
+  return {
+    prisma,
+    redis,
+    queues,
+    key: parseConfig(process.env).ENCRYPTION_KEY,
+    erp,
+    fakeA,
+    fakeB,
+    worker,
+    async close() {
+      if (worker.child.exitCode === null) {
+        worker.child.kill("SIGKILL");
+        await worker.exited();
+      }
+      for (const name of queueNames) await queues.get(name).obliterate({ force: true });
+      await Promise.all([erp.stop(), fakeA.stop(), fakeB.stop()]);
+      await queues.close();
+      await redis.quit();
+      await prisma.$disconnect();
+    },
+  };
+}
