@@ -33,6 +33,8 @@ export async function startSyncHarness(queueNames: QueueName[], env: Record<stri
   const [erp, fakeA, fakeB] = await Promise.all([new FakeErp(erpToken).start(), new FakeStorefrontA().start(), new FakeStorefrontB().start()]);
   const worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: queueNames.join(","), ERP_BASE_URL: erp.url, ERP_TOKEN: erpToken, HTTP_TIMEOUT_MS: "3000", ...env });
   await worker.waitFor(logged("workers started"));
+  // A site created while the worker reconciles its tracking schedules would get a scheduler, whose run would race the test's own.
+  if (queueNames.includes("tracking")) await worker.waitFor(logged("tracking schedules reconciled"));
   return {
     prisma,
     redis,

@@ -1,4 +1,4 @@
-import { errors, jobId } from "@mw/shared";
+import { errors, INVENTORY_SYNC_SITES, jobId } from "@mw/shared";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import type { ApiRouter } from "../http/api-router.ts";
@@ -55,7 +55,7 @@ export function inventoryTestingRoutes(api: ApiRouter, ctx: AppContext): void {
       const selector = siteSelector(body && typeof body === "object" && body.site_id !== undefined ? body.site_id : query.site_id);
       let sites: Candidate[];
       if (selector === "all") {
-        sites = await ctx.prisma.site.findMany({ where: { is_active: true, inventory_sync: true }, select: SELECT, orderBy: { id: "asc" } });
+        sites = await ctx.prisma.site.findMany({ where: INVENTORY_SYNC_SITES, select: SELECT, orderBy: { id: "asc" } });
       } else {
         const site = await ctx.prisma.site.findUnique({ where: { id: selector }, select: SELECT });
         if (!site) throw errors.notFound("Site not found.");

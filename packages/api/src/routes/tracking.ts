@@ -1,5 +1,5 @@
-import { AppError, errors, formatDateTime, jobId } from "@mw/shared";
-import { syncsTracking, TRACKING_SYNC_SITES, trackingSchedulerId } from "@mw/shared/sites/tracking-schedule";
+import { AppError, errors, formatDateTime, jobId, TRACKING_SYNC_SITES, trackingSyncEnabled } from "@mw/shared";
+import { trackingSchedulerId } from "@mw/shared/sites/tracking-schedule";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import type { ApiRouter } from "../http/api-router.ts";
@@ -73,7 +73,7 @@ export function trackingRoutes(api: ApiRouter, ctx: AppContext): void {
     handler: async ({ params }) => {
       const site = await ctx.prisma.site.findUnique({ where: { id: params.site_id }, select: { is_active: true, tracking_sync: true, tracking_enabled: true } });
       if (!site) throw errors.notFound("Site not found.");
-      if (!syncsTracking(site)) {
+      if (!trackingSyncEnabled(site)) {
         throw errors.invalidParam("site_id", "tracking sync is off for this site: it needs is_active, tracking_sync and tracking_enabled");
       }
       return { success: true, queued: await queueNow([params.site_id]) };
@@ -113,7 +113,7 @@ export function trackingRoutes(api: ApiRouter, ctx: AppContext): void {
       ]);
       return {
         site_id: siteId,
-        enabled: syncsTracking(site),
+        enabled: trackingSyncEnabled(site),
         last_run: last && {
           job_id: last.job_id,
           status: last.status,

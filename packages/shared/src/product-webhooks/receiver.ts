@@ -7,6 +7,7 @@ import { jobId, type Queues } from "../queues.ts";
 import { parseWebhookPayload, webhookDbError, webhookQueueError, type WebhookAnswer } from "../webhook-intake.ts";
 import { describeProductEvent, type ProductEvent } from "./event.ts";
 import { isWooPing, verifyProductWebhook } from "./signature.ts";
+import { inventorySyncEnabled } from "../sites/sync-gates.ts";
 
 interface Deps {
   prisma: PrismaClient;
@@ -37,7 +38,7 @@ export async function queueProductRefresh(queues: Queues, siteId: number, produc
 
 function outcomeOf(event: ProductEvent, site: { is_active: boolean; inventory_sync: boolean }): Outcome {
   if (event.product_id === null || event.deleted) return "ignored";
-  return site.is_active && site.inventory_sync ? "refresh" : "sync_off";
+  return inventorySyncEnabled(site) ? "refresh" : "sync_off";
 }
 
 const MESSAGES: Record<Outcome, string> = {

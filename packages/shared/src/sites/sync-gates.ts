@@ -1,11 +1,20 @@
-import type { Site } from "../generated/prisma/client.ts";
+import type { Prisma, Site } from "../generated/prisma/client.ts";
 
-/** A site's tracking is synced (and scheduled) only while it is active with both tracking switches on. */
+/**
+ * Sites whose shipments are synced (and scheduled): active, with the list's
+ * `tracking_sync` and the spec's tracking enable flag `tracking_enabled` both on.
+ */
+export const TRACKING_SYNC_SITES = { is_active: true, tracking_sync: true, tracking_enabled: true } satisfies Prisma.SiteWhereInput;
+
+/** Sites whose stock is synced: active, with inventory sync on. */
+export const INVENTORY_SYNC_SITES = { is_active: true, inventory_sync: true } satisfies Prisma.SiteWhereInput;
+
+/** TRACKING_SYNC_SITES for a row in hand. */
 export function trackingSyncEnabled(site: Pick<Site, "is_active" | "tracking_sync" | "tracking_enabled">): boolean {
   return site.is_active && site.tracking_sync && site.tracking_enabled;
 }
 
-/** A site's stock is synced only while it is active with inventory sync on. */
+/** INVENTORY_SYNC_SITES for a row in hand. */
 export function inventorySyncEnabled(site: Pick<Site, "is_active" | "inventory_sync">): boolean {
   return site.is_active && site.inventory_sync;
 }

@@ -1,20 +1,9 @@
 import type { PrismaClient } from "../db.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
 import { JOB_PAYLOADS, jobId, type Queues } from "../queues.ts";
+import { TRACKING_SYNC_SITES } from "./sync-gates.ts";
 
 /** Spec 1, section 8: the tracking sync runs every 30 minutes per site. */
 export const TRACKING_SYNC_EVERY_MS = 30 * 60_000;
-
-/**
- * Sites whose shipments are synced: active, with the list's `tracking_sync`
- * and the spec's tracking enable flag (`tracking_enabled`) both on.
- */
-export const TRACKING_SYNC_SITES = { is_active: true, tracking_sync: true, tracking_enabled: true } satisfies Prisma.SiteWhereInput;
-
-/** TRACKING_SYNC_SITES for a row in hand. */
-export function syncsTracking(site: { is_active: boolean; tracking_sync: boolean; tracking_enabled: boolean }): boolean {
-  return site.is_active && site.tracking_sync && site.tracking_enabled;
-}
 
 const SCHEDULER_PREFIX = "tracking-sync.";
 
