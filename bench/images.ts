@@ -37,7 +37,8 @@ const serialPath = () => {
   seq = (seq % SERIALS) + 1;
   return `/api/image?serial_number=BENCH-${seq}&${query}`;
 };
-const api = await startProcess("packages/api/src/main.ts", env, `${base}/healthz`);
+const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+const api = await startProcess("packages/api/src/main.ts", env, `${base}/healthz`, nodeArgs);
 try {
   await runLoad({ name: "warm-up", method: "GET", url: `${base}/api/image-random?${query}`, connections: CONNECTIONS, durationSeconds: 3 });
   const results = await compareLoads(

@@ -113,9 +113,22 @@ function kinds(requests: FakeRequest[]): string {
 
 const worker = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "packages/worker/src/main.ts"], {
   cwd: ROOT,
-  env: { ...process.env, ...env, ERP_BASE_URL: erp.url, ERP_TOKEN },
-  stdio: ["ignore", "ignore", "inherit"],
+  env: { ...process.env, ...env, ERP_BASE_URL: erp.url, ERP_TOKEN, LOG_STDOUT: "true", LOG_LEVEL: "info" },
+  stdio: ["ignore", "pipe", "inherit"],
 });
+// Sites created while the worker reconciles its tracking schedules would get a scheduler whose run would race the measured one.
+await new Promise<void>((resolve, reject) => {
+  let output = "";
+  const watch = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (!output.includes("tracking schedules reconciled")) return;
+    worker.stdout!.off("data", watch);
+    resolve();
+  };
+  worker.stdout!.on("data", watch);
+  worker.once("exit", (code) => reject(new Error(`the worker exited with ${code} before it was ready`)));
+});
+worker.stdout!.resume();
 
 try {
   const rows = [];
