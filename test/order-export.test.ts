@@ -254,6 +254,15 @@ describe("ErpClient against the contract", () => {
     expect(asked.map((query) => query.get("$skip"))).toEqual([null, "15", null, "15", null]);
   });
 
+  it("refuses a next-page link on another host instead of sending the ERP token there", async () => {
+    for (let i = 0; i < 3; i += 1) erp.addItem(`SKU-${i}`, i);
+    erp.pageSize = 2;
+    erp.nextLinkOrigin = "http://127.0.0.1:9";
+    const refused = await client().listItems().catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 502, code: "upstream_error", message: "ERP named a next page on another host (http://127.0.0.1:9); not followed." });
+    expect(erp.requests).toHaveLength(1);
+  });
+
   it("lists every item with its stock across pages, or only the items asked for", async () => {
     for (let i = 0; i < 230; i += 1) erp.addItem(`SKU-${i}`, i);
     expect(await client().listItems()).toHaveLength(230);

@@ -104,7 +104,8 @@ beforeAll(async () => {
   const site = (name: string, inventory_sync: boolean) => prisma.site.create({ data: { name, platform: "storefront_a", site_url: "https://r.example", inventory_sync } });
   alpha = (await site("Alpha shop", true)).id;
   beta = (await site("Beta, the \"best\" shop", false)).id;
-  gamma = (await site("Gamma shop", true)).id;
+  // A name that a spreadsheet would run as a formula (CSV injection).
+  gamma = (await site("=HYPERLINK(\"http://x.example\",\"Gamma\")", true)).id;
 
   await order(alpha, `${DAY}T08:00:00Z`, "pay_1", 1, [
     { sku: "WIDGET", quantity: 2, price: "10.00", discount: "1.00" },
@@ -240,9 +241,9 @@ describe("report CSVs on known data", () => {
     expect(await csvOf(report_id)).toBe(
       [
         "site_id,site_name,runs,completed,failed,items,pushed,forced_zero,not_on_storefront,errors,skus_recorded,last_run_at",
+        `${gamma},"'=HYPERLINK(""http://x.example"",""Gamma"")",0,0,0,0,0,0,0,0,0,`,
         `${alpha},Alpha shop,2,1,1,14,10,1,1,2,2,${DAY} 13:30:00`,
         `${beta},"Beta, the ""best"" shop",1,1,0,3,3,0,0,0,0,${DAY} 05:00:00`,
-        `${gamma},Gamma shop,0,0,0,0,0,0,0,0,0,`,
         "",
       ].join("\n"),
     );

@@ -63,6 +63,8 @@ export class FakeErp extends FakeServer {
   /** Each request waits this long before it is looked at, so tests can make two runs overlap. */
   delayMs = 0;
   pageSize = 100;
+  /** When set, next-page links point at this origin instead of the ERP's own (a misconfigured or hostile server). */
+  nextLinkOrigin: string | null = null;
   private nextNumber = 100001;
 
   constructor(readonly token: string) {
@@ -88,6 +90,7 @@ export class FakeErp extends FakeServer {
     this.rejections.clear();
     this.delayMs = 0;
     this.pageSize = 100;
+    this.nextLinkOrigin = null;
     this.nextNumber = 100001;
   }
 
@@ -159,7 +162,7 @@ export class FakeErp extends FakeServer {
       const next = new URL(url);
       next.searchParams.set("$skip", String(skip + page.length));
       if (top !== Infinity) next.searchParams.set("$top", String(top - page.length));
-      payload["@odata.nextLink"] = next.href;
+      payload["@odata.nextLink"] = this.nextLinkOrigin ? `${this.nextLinkOrigin}${next.pathname}${next.search}` : next.href;
     }
     return this.json(200, payload);
   }

@@ -35,6 +35,8 @@ export const errors = {
   missingParam: (param: string) =>
     new AppError(400, "rest_missing_callback_param", `Missing parameter(s): ${param}`, { params: [param] }),
   noRoute: () => new AppError(404, "rest_no_route", "No route was found matching the URL and request method."),
+  /** Redis refused a job; `what` says what was (or was not) kept, e.g. "The order was stored but its export could not be queued". */
+  queueUnavailable: (what: string, cause: unknown) => new AppError(503, "queue_unavailable", `${what}; retrying is safe.`, {}, { cause }),
 };
 
 /** The image API's answers (spec 1, section 7), rendered as `{error}` under /api; the texts are the contract. */

@@ -88,9 +88,11 @@ export class GroupInsert {
       try {
         // Not awaited one by one: the driver pipelines the statements on the connection.
         const begun = conn.beginTransaction();
-        const inserts = batch.map((row) => conn.execute<{ insertId: number }>(this.sql, row.params));
-        await begun;
-        results = await Promise.allSettled(inserts);
+        // Settled together, so a failed BEGIN never leaves the INSERTs' rejections unhandled.
+        const inserts = Promise.allSettled(batch.map((row) => conn.execute<{ insertId: number }>(this.sql, row.params)));
+        const [started] = await Promise.allSettled([begun]);
+        results = await inserts;
+        if (started!.status === "rejected") throw started!.reason;
         const aborted = results.find((result) => result.status === "rejected" && abortedTransaction(result.reason));
         if (aborted) throw (aborted as PromiseRejectedResult).reason;
         await conn.commit();

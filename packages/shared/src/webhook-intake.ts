@@ -1,4 +1,4 @@
-import { AppError } from "./errors.ts";
+import { AppError, errors } from "./errors.ts";
 
 /** What a webhook receiver answers: 202 stored (and queued), 200 for a delivery that needs nothing more. */
 export type WebhookAnswer =
@@ -25,5 +25,5 @@ export function webhookDbError(cause: unknown): AppError {
 }
 
 export function webhookQueueError(cause: unknown): AppError {
-  return new AppError(503, "queue_unavailable", "The webhook was stored but could not be queued; retrying is safe.", {}, { cause });
+  return errors.queueUnavailable("The webhook was stored but could not be queued", cause);
 }

@@ -1,4 +1,4 @@
-import { AppError, isSystemSku, jobId, orderSubmissionSchema, parseSubmission, storeOrder, unknownSkus } from "@mw/shared";
+import { AppError, errors, isSystemSku, jobId, orderSubmissionSchema, parseSubmission, storeOrder, unknownSkus } from "@mw/shared";
 import { z } from "zod";
 import { siteKeyOf } from "../auth/site-key.ts";
 import type { AppContext } from "../context.ts";
@@ -64,6 +64,6 @@ async function queueExport(ctx: AppContext, orderId: number): Promise<void> {
     await ctx.queues.add("orders", "order-export", { order_id: orderId }, { jobId: jobId("order-export", orderId) });
   } catch (error) {
     // The order is stored and the periodic sweep will export it; a retry of this request queues it at once.
-    throw new AppError(503, "queue_unavailable", "The order was stored but its export could not be queued; retrying is safe.", {}, { cause: error });
+    throw errors.queueUnavailable("The order was stored but its export could not be queued", error);
   }
 }

@@ -89,7 +89,8 @@ export function imageRoutes(api: ApiRouter, ctx: AppContext): void {
       if (!row) throw imageErrors.serialNotFound();
       const object = await openImage(ctx, row.image_key);
       // Every request may answer another image: nothing to cache or revalidate.
-      res.set({ "Content-Type": "image/jpeg", "Content-Length": String(object.size), "Cache-Control": "no-store" });
+      res.set({ "Content-Type": "image/jpeg", "Cache-Control": "no-store" });
+      if (object.size !== null) res.set("Content-Length", String(object.size));
       await sendObject(ctx.logger, object, row.image_key, res);
       return undefined;
     },

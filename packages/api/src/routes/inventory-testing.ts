@@ -1,4 +1,4 @@
-import { errors, INVENTORY_SYNC_SITES, jobId } from "@mw/shared";
+import { errors, INVENTORY_SYNC_SITES, inventorySyncEnabled, jobId } from "@mw/shared";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
 import type { ApiRouter } from "../http/api-router.ts";
@@ -25,8 +25,7 @@ interface Candidate {
 
 /** Why a site gets no full inventory sync, or null when it may have one. */
 function refusal(site: Candidate): string | null {
-  if (!site.is_active) return "The site is inactive.";
-  if (!site.inventory_sync) return "Inventory sync is off for this site.";
+  if (!inventorySyncEnabled(site)) return site.is_active ? "Inventory sync is off for this site." : "The site is inactive.";
   if (!site.api_credentials) return "The site has no API credentials.";
   return null;
 }

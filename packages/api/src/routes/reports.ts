@@ -129,6 +129,8 @@ export function reportRoutes(api: ApiRouter, ctx: AppContext): void {
       if (report.status !== "completed" || !report.storage_key) {
         throw new AppError(409, "report_not_ready", `Report ${report.id} is ${report.status}.`, { report_status: report.status });
       }
+      // Everything that can throw comes before the object is opened, so no stream is left open on an error.
+      const fileName = reportFileName(report.type as ReportType, reportPeriod.parse(report.params));
       let object;
       try {
         object = await ctx.storage.get(report.storage_key);
@@ -138,10 +140,10 @@ export function reportRoutes(api: ApiRouter, ctx: AppContext): void {
       }
       res.set({
         "Content-Type": "text/csv; charset=utf-8",
-        "Content-Length": String(object.size),
-        "Content-Disposition": `attachment; filename="${reportFileName(report.type as ReportType, reportPeriod.parse(report.params))}"`,
+        "Content-Disposition": `attachment; filename="${fileName}"`,
         "Cache-Control": "private, no-cache",
       });
+      if (object.size !== null) res.set("Content-Length", String(object.size));
       await sendObject(ctx.logger, object, report.storage_key, res);
       return undefined;
     },

@@ -1,4 +1,4 @@
-import { AppError, errors, formatDateTime, jobId, TRACKING_SYNC_SITES, trackingSyncEnabled } from "@mw/shared";
+import { errors, formatDateTime, jobId, TRACKING_SYNC_SITES, trackingSyncEnabled } from "@mw/shared";
 import { trackingSchedulerId } from "@mw/shared/sites/tracking-schedule";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
@@ -34,9 +34,7 @@ const statusSchema = z.object({
   last_error: z.object({ message: z.string(), at: z.string(), job_id: z.string().nullable() }).nullable().describe("the latest failed run"),
 });
 
-function queueUnavailable(cause: unknown): AppError {
-  return new AppError(503, "queue_unavailable", "The tracking sync could not be queued; retrying is safe.", {}, { cause });
-}
+
 
 /** Manual tracking syncs and a site's tracking state (spec 1, 4.7). */
 export function trackingRoutes(api: ApiRouter, ctx: AppContext): void {
@@ -49,7 +47,7 @@ export function trackingRoutes(api: ApiRouter, ctx: AppContext): void {
     for (const siteId of siteIds) {
       const id = jobId("tracking-sync", siteId, "manual", at);
       await ctx.queues.add("tracking", "tracking-sync", { site_id: siteId }, { jobId: id, lifo: true }).catch((error: unknown) => {
-        throw queueUnavailable(error);
+        throw errors.queueUnavailable("The tracking sync could not be queued", error);
       });
       queued.push({ site_id: siteId, job_id: id });
     }

@@ -22,6 +22,17 @@ function money(value: unknown): string {
 }
 
 /**
+ * Text that came from outside (site names, payment methods): a cell starting
+ * with = + - @ or a tab/CR would run as a formula when the CSV is opened in a
+ * spreadsheet, so it gets a leading apostrophe (OWASP's CSV-injection advice).
+ * Numbers and money are ours and stay as they are.
+ */
+export function textCell(value: unknown): string {
+  const text = String(value ?? "");
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/**
  * Orders taken in per UTC day (arrival, `created_at`), site and payment
  * method: how many, how many reached the ERP, and the merchandise value
  * (catalogue lines: quantity × unit price − discount; system lines excluded).
@@ -50,8 +61,8 @@ const orderIntake: Builder = async (prisma, period) => {
     rows: rows.map((row) => [
       String(row.day),
       int(row.site_id),
-      String(row.site_name),
-      String(row.payment_method),
+      textCell(row.site_name),
+      textCell(row.payment_method),
       int(row.orders),
       int(row.exported),
       int(row.pending),
@@ -80,7 +91,7 @@ const disputeOutcomes: Builder = async (prisma, period) => {
     columns: ["outcome", "description", "disputes"],
     rows: [
       ...described.map(([outcome, description]) => [outcome, description, byOutcome.get(outcome) ?? 0]),
-      ...others.map((outcome) => [outcome, "", byOutcome.get(outcome)!]),
+      ...others.map((outcome) => [textCell(outcome), "", byOutcome.get(outcome)!]),
     ],
   };
 };
@@ -116,7 +127,7 @@ const inventorySyncSummary: Builder = async (prisma, period) => {
     columns: ["site_id", "site_name", "runs", "completed", "failed", "items", "pushed", "forced_zero", "not_on_storefront", "errors", "skus_recorded", "last_run_at"],
     rows: runs.map((row) => [
       int(row.site_id),
-      String(row.site_name),
+      textCell(row.site_name),
       int(row.runs),
       int(row.completed),
       int(row.failed),

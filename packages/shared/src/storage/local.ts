@@ -7,7 +7,6 @@ const MISSING = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
 
 /** Objects as files under one directory (STORAGE_DIR), the default back end: runs with nothing else installed. */
 export class LocalStorage implements ObjectStorage {
-  readonly kind = "local";
   private readonly root: string;
 
   constructor(dir: string) {
@@ -27,7 +26,7 @@ export class LocalStorage implements ObjectStorage {
       if (!stat.isFile()) throw Object.assign(new Error(`${key} is not a file`), { code: "EISDIR" });
       // Size and modification time identify the bytes well enough for HTTP validators, as static file servers do.
       const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
-      return { body: handle.createReadStream(), size: stat.size, etag, lastModified: stat.mtime };
+      return { body: handle.createReadStream(), size: stat.size, etag };
     } catch (error) {
       await handle.close().catch(() => {});
       throw this.failure("read", key, error);

@@ -12,7 +12,6 @@ type S3Settings = Pick<Config, "S3_ENDPOINT" | "S3_BUCKET" | "S3_REGION" | "S3_A
  * S3-compatible server understands.
  */
 export class S3Storage implements ObjectStorage {
-  readonly kind = "s3";
   private readonly client: S3Client;
   private readonly bucket: string;
 
@@ -50,9 +49,8 @@ export class S3Storage implements ObjectStorage {
       const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return {
         body: answer.Body as Readable,
-        size: answer.ContentLength ?? 0,
+        size: answer.ContentLength ?? null,
         etag: answer.ETag ?? `"${key}"`,
-        lastModified: answer.LastModified ?? new Date(0),
       };
     } catch (error) {
       if (error instanceof S3ServiceException && (error.name === "NoSuchKey" || error.$metadata.httpStatusCode === 404)) throw storageErrors.notFound(key);

@@ -4,10 +4,10 @@ import { AppError } from "../errors.ts";
 /** An object opened for reading: its bytes as a stream, and what HTTP caching needs. */
 export interface StoredObject {
   body: Readable;
-  size: number;
+  /** Bytes, when the back end says (an S3-compatible store may not). */
+  size: number | null;
   /** Strong validator of the stored bytes, quoted as HTTP sends it (`"…"`). */
   etag: string;
-  lastModified: Date;
 }
 
 /**
@@ -16,7 +16,6 @@ export interface StoredObject {
  * the key holds nothing, `storage_unavailable` (503) when the back end failed.
  */
 export interface ObjectStorage {
-  readonly kind: "local" | "s3";
   get(key: string): Promise<StoredObject>;
   /** Writes the whole object; a reader sees the old bytes or the new ones, never a mix. */
   put(key: string, body: Buffer | string, contentType: string): Promise<void>;

@@ -10,14 +10,17 @@ const VALUES_PER_FILTER = 20;
 
 /** The ERP API of docs/erp-api.md. */
 export class ErpClient {
-  private constructor(private readonly http: Got) {}
+  private constructor(
+    private readonly http: Got,
+    private readonly origin: string,
+  ) {}
 
   /** Null when ERP_BASE_URL is unset: callers report the ERP as unconfigured instead of failing on a request. */
   static fromConfig(config: Pick<Config, "ERP_BASE_URL" | "ERP_TOKEN" | "HTTP_TIMEOUT_MS">): ErpClient | null {
     if (!config.ERP_BASE_URL) return null;
     const headers: Record<string, string> = { accept: "application/json" };
     if (config.ERP_TOKEN) headers.authorization = `Bearer ${config.ERP_TOKEN}`;
-    return new ErpClient(createHttpClient({ baseUrl: config.ERP_BASE_URL, headers, timeoutMs: config.HTTP_TIMEOUT_MS }));
+    return new ErpClient(createHttpClient({ baseUrl: config.ERP_BASE_URL, headers, timeoutMs: config.HTTP_TIMEOUT_MS }), new URL(config.ERP_BASE_URL).origin);
   }
 
   async findSalesOrderByExternalNumber(externalDocumentNumber: string): Promise<SalesOrder | null> {
@@ -60,6 +63,10 @@ export class ErpClient {
     found.push(...page.value);
     while (page["@odata.nextLink"]) {
       const next = page["@odata.nextLink"];
+      // The token goes with every request: a next page on another host is refused rather than followed.
+      if (new URL(next, this.origin).origin !== this.origin) {
+        throw new AppError(502, "upstream_error", `ERP named a next page on another host (${new URL(next, this.origin).origin}); not followed.`);
+      }
       // The link is absolute, so the base URL must not be put in front of it again.
       page = await call(() => this.http.get(next, { prefixUrl: "" }).json<ODataCollection<T>>());
       found.push(...page.value);
