@@ -98,7 +98,7 @@ describe("inventory sync on storefront_a (BigCommerce)", () => {
     expect((await lastRun(siteId)).counts).toMatchObject({ items: 2100, pushed: 2100 });
   });
 
-  it("sets the rest when BigCommerce refuses one item, then fails the run naming it", async () => {
+  it("sets the rest when BigCommerce refuses single items (one in each half of the request), then fails the run naming them", async () => {
     const { siteId, store } = await storefrontASite(prisma, key, fakeA);
     for (const sku of ["K-1", "K-2", "K-3", "K-4"]) {
       store.addProduct({ sku, inventory_level: 0 });
@@ -106,16 +106,36 @@ describe("inventory sync on storefront_a (BigCommerce)", () => {
     }
     erp.delayMs = 600;
     const job = await add("inventory-sync", { site_id: siteId });
-    // The product is deleted on the store while the run reads the ERP.
+    // Two products are deleted on the store while the run reads the ERP.
     await until(() => fakeA.requests.some((r) => r.path === `/stores/${store.hash}/v3/catalog/products`), () => "the catalogue read");
-    const deleted = store.products.splice(2, 1)[0]!;
+    const [first] = store.products.splice(0, 1);
+    const [third] = store.products.splice(1, 1);
     const done = await settled(queue, job, harness.worker);
     expect(await done.getState()).toBe("failed");
-    expect(done.failedReason).toBe(`inventory sync of site ${siteId}: 1 of 4 items failed (first: K-3: storefront_a answered HTTP 422: [Item with product_id ${deleted.id} not found])`);
-    expect(["K-1", "K-2", "K-4"].map((sku) => store.stockOf(sku))).toEqual([9, 9, 9]);
-    expect((await lastRun(siteId)).counts).toEqual({ items: 4, pushed: 3, forced_zero: 0, not_on_storefront: 0, errors: 1 });
+    expect(done.failedReason).toBe(`inventory sync of site ${siteId}: 2 of 4 items failed (first: K-1: storefront_a answered HTTP 422: [Item with product_id ${first!.id} not found])`);
+    expect(["K-2", "K-4"].map((sku) => store.stockOf(sku))).toEqual([9, 9]);
+    expect((await lastRun(siteId)).counts).toEqual({ items: 4, pushed: 2, forced_zero: 0, not_on_storefront: 0, errors: 2 });
+    expect(logLines(harness.worker, "stock item could not be set").filter((line) => line.job_id === done.id).map((line) => line.error)).toEqual([
+      `storefront_a answered HTTP 422: [Item with product_id ${first!.id} not found]`,
+      `storefront_a answered HTTP 422: [Item with product_id ${third!.id} not found]`,
+    ]);
     expect((await prisma.site.findUniqueOrThrow({ where: { id: siteId } })).inventory_last_run).toBeNull();
     expect(await prisma.syncError.findFirst({ where: { site_id: siteId } })).toMatchObject({ source: "inventory_sync", message: done.failedReason });
+  });
+
+  it("stops splitting a request BigCommerce refuses as a whole (the location is gone) and counts its items as refused", async () => {
+    const { siteId, store } = await storefrontASite(prisma, key, fakeA);
+    for (let i = 0; i < 40; i += 1) {
+      store.addProduct({ sku: `LOC-${i}`, inventory_level: 0 });
+      erp.addItem(`LOC-${i}`, 3);
+    }
+    store.locations = new Set([2]);
+    const job = await run("inventory-sync", { site_id: siteId });
+    expect(await job.getState()).toBe("failed");
+    expect(job.failedReason).toBe(`inventory sync of site ${siteId}: 40 of 40 items failed (first: LOC-0: storefront_a answered HTTP 422: Location not found, identities: [1])`);
+    // The request, then its halves, each refused alike.
+    expect(adjustments(store.hash).map((r) => (JSON.parse(r.body) as { items: unknown[] }).items.length)).toEqual([40, 20, 20]);
+    expect((await lastRun(siteId)).counts).toEqual({ items: 40, pushed: 0, forced_zero: 0, not_on_storefront: 0, errors: 40 });
   });
 
   it("limits a product webhook's run to its products, and leaves inventory_last_run to full runs", async () => {
@@ -159,6 +179,33 @@ describe("inventory sync on storefront_b (WooCommerce)", () => {
     ]);
     expect([fakeB.shop.stockOf("W-SIMPLE"), fakeB.shop.stockOf("W-VAR-1"), fakeB.shop.stockOf("W-LOOSE")]).toEqual([12, 0, null]);
     expect((await lastRun(siteId)).counts).toEqual({ items: 2, pushed: 2, forced_zero: 1, not_on_storefront: 0, errors: 0 });
+  });
+
+  it("keeps the history of the batches it set when a later batch fails, and the retry records only the rest", async () => {
+    const siteId = await storefrontBSite(prisma, key, fakeB);
+    for (let i = 0; i < 150; i += 1) {
+      fakeB.shop.addProduct({ sku: `WH-${i}`, stock_quantity: 0 });
+      erp.addItem(`WH-${i}`, 5);
+    }
+    let batches = 0;
+    const secondBatchFails = fakeB.intercept((request) => {
+      if (request.method !== "POST" || request.path !== "/wp-json/wc/v3/products/batch") return undefined;
+      batches += 1;
+      return batches === 2 ? fakeB.criticalError() : undefined;
+    });
+    const failed = await run("inventory-sync", { site_id: siteId });
+    secondBatchFails();
+    expect(await failed.getState()).toBe("failed");
+    expect([fakeB.shop.stockOf("WH-99"), fakeB.shop.stockOf("WH-100")]).toEqual([5, 0]);
+    expect(await prisma.itemHistory.count({ where: { site_id: siteId } })).toBe(100);
+    expect((await lastRun(siteId)).counts).toMatchObject({ items: 150, pushed: 100, errors: 0 });
+
+    const retried = await run("inventory-sync", { site_id: siteId });
+    expect(await retried.getState()).toBe("completed");
+    expect((await lastRun(siteId)).counts).toMatchObject({ items: 150, pushed: 50 });
+    const history = await prisma.itemHistory.findMany({ where: { site_id: siteId }, select: { sku: true } });
+    expect(new Set(history.map((row) => row.sku)).size).toBe(150);
+    expect(history).toHaveLength(150);
   });
 
   it("sets the rest when WooCommerce refuses one item of a batch", async () => {

@@ -239,6 +239,61 @@ describe("tracking sync on storefront_a (BigCommerce)", () => {
     expect(await prisma.shipmentRecord.count({ where: { site_id: siteId, platform_shipment_id: String(order.shipments[0]!.id) } })).toBe(1);
   });
 
+  it("keeps the claim when BigCommerce takes a number's shipment to one address and refuses the other, and a later run ships only the other", async () => {
+    const { siteId, store } = await storefrontASite(prisma, key, fakeA);
+    const order = store.addOrder({ addresses: 2, lines: [{ sku: "A", quantity: 1 }, { sku: "B", quantity: 1, address: 1 }] });
+    await erpOrder(siteId, order.id, [{ carrier: "UPS", tracking: "1Z999AA10000000070", lines: { A: 1, B: 1 } }]);
+    const shipments = `/stores/${store.hash}/v2/orders/${order.id}/shipments`;
+    const refuseSecond = fakeA.intercept((request) =>
+      request.method === "POST" && request.path === shipments && (JSON.parse(request.body) as { order_address_id: number }).order_address_id === order.addresses[1]
+        ? fakeA.json(400, [{ status: 400, message: "The field 'order_address_id' is invalid." }])
+        : undefined,
+    );
+    const first = await sync(siteId);
+    refuseSecond();
+    expect(await first.getState()).toBe("failed");
+    expect(first.failedReason).toMatch(/tracking number 1Z999AA10000000070 is on 1 of its 2 shipping addresses.*The field 'order_address_id' is invalid/);
+    expect(order.shipments.map((s) => s.order_address_id)).toEqual([order.addresses[0]]);
+    expect(order.status_id).toBe(3);
+    // Part of the number is on the store: the claim stays, as after a timeout.
+    expect(await prisma.shipmentRecord.findMany({ where: { site_id: siteId }, select: { platform_shipment_id: true } })).toEqual([{ platform_shipment_id: null }]);
+
+    // Once the claim is stale, a run finds the number on the first address only and ships the second.
+    await prisma.shipmentRecord.updateMany({ where: { site_id: siteId }, data: { created_at: new Date(Date.now() - 15 * 60_000) } });
+    const second = await sync(siteId);
+    expect(await second.getState()).toBe("completed");
+    expect(order.shipments.map((s) => [s.order_address_id, s.tracking_number, s.items.length])).toEqual([
+      [order.addresses[0], "1Z999AA10000000070", 1],
+      [order.addresses[1], "1Z999AA10000000070", 1],
+    ]);
+    expect(order.status_id).toBe(10);
+    expect((await lastRun(siteId)).counts).toEqual(counts({ orders: 1, shipments_created: 1, completed: 1 }));
+    expect(await prisma.shipmentRecord.findMany({ where: { site_id: siteId }, select: { platform_shipment_id: true } })).toEqual([
+      { platform_shipment_id: order.shipments.map((s) => s.id).join(",") },
+    ]);
+  });
+
+  it("works an order once when it shows up in two of the lists it reads (the merchant marked it Shipped meanwhile)", async () => {
+    const { siteId, store } = await storefrontASite(prisma, key, fakeA);
+    const order = store.addOrder({ lines: [{ sku: "A", quantity: 1 }, { sku: "B", quantity: 1 }] });
+    const salesOrder = await erpOrder(siteId, order.id, [{ carrier: "UPS", tracking: "1Z999AA10000000080", lines: { A: 1 } }]);
+    await sync(siteId);
+    expect(order.status_id).toBe(3);
+    erp.addShipment({ orderNumber: salesOrder, shipmentDate: "2026-11-19", shippingAgentCode: "UPS", packageTrackingNo: "1Z999AA10000000081", salesShipmentLines: itemLines({ B: 1 }) });
+    // Read as Partially Shipped (3), then again among the Shipped (2) orders.
+    const markShipped = fakeA.intercept((request) => {
+      if (request.path === `/stores/${store.hash}/v2/orders` && request.query.get("status_id") === "2") order.status_id = 2;
+      return undefined;
+    });
+    const before = fakeA.requests.length;
+    await sync(siteId);
+    markShipped();
+    expect(order.shipments.map((s) => s.tracking_number)).toEqual(["1Z999AA10000000080", "1Z999AA10000000081"]);
+    expect(order.status_id).toBe(10);
+    expect(fakeA.requests.slice(before).filter((r) => r.method === "PUT" && r.path === `/stores/${store.hash}/v2/orders/${order.id}`)).toHaveLength(1);
+    expect((await lastRun(siteId)).counts).toEqual(counts({ orders: 1, shipments_created: 1, already_posted: 1, completed: 1 }));
+  });
+
   it("completes an order a stopped run left at Shipped (2) with its tracking posted, but not one it completed before that was set back", async () => {
     const { siteId, store } = await storefrontASite(prisma, key, fakeA);
     const order = store.addOrder({ status_id: 2, lines: [{ sku: "A", quantity: 1 }] });
@@ -432,6 +487,57 @@ describe("tracking sync on storefront_b (WooCommerce)", () => {
     expect((await lastRun(siteId)).counts).toMatchObject({ orders: 3, shipments_created: 1, already_posted: 1 });
     const records = await prisma.shipmentRecord.findMany({ where: { site_id: siteId }, orderBy: { tracking_number: "asc" } });
     expect(records.map((r) => r.platform_shipment_id)).toEqual([String(posted.notes[0]!.id), String(lost.notes[0]!.id), null]);
+  });
+
+  it("posts a number whose claim went stale once when two runs of the site overlap", async () => {
+    const siteId = await storefrontBSite(prisma, key, fakeB, { auto_complete: false });
+    const order = fakeB.shop.addOrder({ lines: [{ sku: "A", quantity: 1 }] });
+    await erpOrder(siteId, order.number, [{ carrier: "UPS", tracking: "1Z999AA10000000060" }]);
+    await prisma.shipmentRecord.create({ data: { site_id: siteId, platform_order_id: String(order.id), tracking_number: "1Z999AA10000000060", created_at: new Date(Date.now() - 15 * 60_000) } });
+    // The order's notes are answered once both runs ask (or after a second): by then each has read the claim as stale.
+    let asked = 0;
+    let bothAsked!: () => void;
+    const together = new Promise<void>((resolve) => (bothAsked = resolve));
+    const holdNotes = fakeB.intercept(async (request) => {
+      if (request.method !== "GET" || request.path !== `/wp-json/wc/v3/orders/${order.id}/notes`) return undefined;
+      asked += 1;
+      if (asked === 2) bothAsked();
+      await Promise.race([together, new Promise((resolve) => setTimeout(resolve, 1000))]);
+      return undefined;
+    });
+    // The scheduled run and a manual one (their job ids differ).
+    const runs = await Promise.all([sync(siteId), sync(siteId)]);
+    holdNotes();
+    expect(await Promise.all(runs.map((job) => job.getState()))).toEqual(["completed", "completed"]);
+    expect(order.notes.map((n) => n.note)).toEqual(["Your order has shipped via ups. Tracking number: 1Z999AA10000000060"]);
+    const created = await prisma.syncRun.findMany({ where: { site_id: siteId }, select: { counts: true } });
+    expect(created.map((run) => (run.counts as { shipments_created: number }).shipments_created).sort()).toEqual([0, 1]);
+    expect(await prisma.shipmentRecord.findMany({ where: { site_id: siteId }, select: { platform_shipment_id: true } })).toEqual([{ platform_shipment_id: String(order.notes[0]!.id) }]);
+  });
+
+  it("keeps the tracking it posted when the customer note fails, and adds the note on the next run", async () => {
+    fakeB.shop.shipmentTracking = true;
+    const siteId = await storefrontBSite(prisma, key, fakeB, { auto_complete: false, send_customer_email: true });
+    const order = fakeB.shop.addOrder({ lines: [{ sku: "A", quantity: 1 }] });
+    await erpOrder(siteId, order.number, [{ carrier: "UPS", tracking: "1Z999AA10000000090" }]);
+    const notesDown = fakeB.intercept((request) =>
+      request.method === "POST" && request.path === `/wp-json/wc/v3/orders/${order.id}/notes`
+        ? fakeB.criticalError()
+        : undefined,
+    );
+    const first = await sync(siteId);
+    notesDown();
+    expect(await first.getState()).toBe("completed");
+    expect(order.trackings.map((t) => t.tracking_number)).toEqual(["1Z999AA10000000090"]);
+    expect(fakeB.shop.emails).toEqual([]);
+    expect((await lastRun(siteId)).counts).toEqual(counts({ orders: 1, shipments_created: 1 }));
+
+    await sync(siteId);
+    expect(order.trackings).toHaveLength(1);
+    expect(fakeB.shop.emails).toMatchObject([{ kind: "customer_note", order_id: order.id, text: "Your order has shipped via ups. Tracking number: 1Z999AA10000000090" }]);
+    expect((await lastRun(siteId)).counts).toEqual(counts({ orders: 1, already_posted: 1 }));
+    await sync(siteId);
+    expect(fakeB.shop.emails).toHaveLength(1);
   });
 
   it("waits out a 429 with Retry-After", async () => {

@@ -6,7 +6,8 @@ import type { AddressInfo } from "node:net";
  * 127.0.0.1 (a free port) that records every request and answers it from a
  * small route table. A fake extends it, registers its routes with `route()`,
  * and overrides `answer()` when something comes before routing (credentials,
- * outages, rate limits) or `notFound()` for its own 404 body.
+ * outages, rate limits) or `notFound()` for its own 404 body. A test can
+ * step in before the fake answers with `intercept()`.
  */
 
 export interface FakeRequest {
@@ -40,6 +41,9 @@ export type FakeAnswer = FakeReply | "drop" | "hang";
 /** `params` holds the values of the pattern's `:name` parts. Async handlers may wait before answering, to answer late. */
 export type FakeHandler = (request: FakeRequest, params: Record<string, string>) => FakeAnswer | Promise<FakeAnswer>;
 
+/** A test's hook on every request: an answer replaces the fake's (a fault); undefined leaves the request to the fake. */
+export type FakeInterceptor = (request: FakeRequest) => FakeAnswer | undefined | Promise<FakeAnswer | undefined>;
+
 export interface FakeServerOptions {
   /** Put before every route pattern, e.g. `/wp-json` or `/stores/:hash`. */
   routePrefix?: string;
@@ -59,6 +63,7 @@ export class FakeServer {
   /** `http://127.0.0.1:<port>` once started. */
   origin = "";
   private readonly routes: Route[] = [];
+  private readonly interceptors = new Set<FakeInterceptor>();
   private readonly routePrefix: string;
   private readonly jsonType: string;
   private server: Server | undefined;
@@ -90,6 +95,17 @@ export class FakeServer {
       .join("");
     this.routes.push({ method, pattern: new RegExp(`^${source}$`), names, handler });
     return this;
+  }
+
+  /**
+   * Lets a test act on requests before the fake answers them: answer in the
+   * fake's place (a refusal, an outage), hold a request back, or change the
+   * fake's data as if someone else did just then. Answers the function that
+   * removes the hook.
+   */
+  intercept(interceptor: FakeInterceptor): () => void {
+    this.interceptors.add(interceptor);
+    return () => this.interceptors.delete(interceptor);
   }
 
   /** A JSON reply in this fake's JSON content type; `headers` may add to it or replace it. */
@@ -135,6 +151,14 @@ export class FakeServer {
     return { status: 404, headers: { "content-type": "text/plain" }, body: "Not Found" };
   }
 
+  private async intercepted(request: FakeRequest): Promise<FakeAnswer | undefined> {
+    for (const interceptor of this.interceptors) {
+      const answer = await interceptor(request);
+      if (answer !== undefined) return answer;
+    }
+    return undefined;
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -153,7 +177,7 @@ export class FakeServer {
     this.requests.push(request);
     let answer: FakeAnswer;
     try {
-      answer = await this.answer(request);
+      answer = (await this.intercepted(request)) ?? (await this.answer(request));
     } catch (error) {
       // A broken handler shows up in the test as a 500 with its stack, not as a hanging request.
       answer = { status: 500, headers: { "content-type": "text/plain" }, body: error instanceof Error ? (error.stack ?? error.message) : String(error) };

@@ -106,6 +106,8 @@ export class FakeStoreData {
   /** Statuses whose notification e-mail is on (Store Setup > Order Notifications). */
   orderEmailStatuses = new Set([2, 3, 10]);
   readonly products: FakeProductA[] = [];
+  /** Inventory locations (BigCommerce's default location has id 1). */
+  locations = new Set([1]);
   /** Every absolute adjustment applied, as sent. */
   readonly adjustments: { reason?: string; items: Record<string, number>[] }[] = [];
   /** The next this many requests are answered 429 with `X-Rate-Limit-Time-Reset-Ms: resetMs`. */
@@ -193,9 +195,10 @@ export class FakeStoreData {
    * whole request with 422 when one item is wrong). Answers the refusal, or null.
    */
   adjustAbsolute(reason: string | undefined, items: Record<string, number>[]): string | null {
+    const unknownLocations = [...new Set(items.map((item) => item.location_id!).filter((id) => !this.locations.has(id)))];
+    if (unknownLocations.length) return `Location not found, identities: [${unknownLocations.join(",")}]`;
     const targets: (() => void)[] = [];
     for (const item of items) {
-      if (item.location_id !== 1) return `Location with id ${item.location_id} not found`;
       if (!Number.isInteger(item.quantity) || item.quantity! < 0) return "Quantity must be a non-negative integer";
       if (item.variant_id !== undefined) {
         const product = this.products.find((p) => p.variants.some((v) => v.id === item.variant_id));

@@ -91,6 +91,11 @@ export class FakeStorefrontB extends FakeServer {
     this.route("POST", "/wc/v3/products/:id/variations/batch", (request, params) => this.batch(request.body, (update) => this.updateStock(update, Number(params.id))));
   }
 
+  /** What WordPress answers when PHP dies in a plugin or theme (its fatal error handler); for `intercept`. */
+  criticalError(): FakeReply {
+    return wpError(500, "internal_server_error", "<p>There has been a critical error on this website.</p>");
+  }
+
   /** Empties the shop and its request log (the keys stay). */
   reset(): void {
     this.shop.reset();

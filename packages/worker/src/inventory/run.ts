@@ -29,7 +29,7 @@ const HISTORY_BATCH = 1000;
  * One inventory sync of one site (spec 1, 4.8): ERP stock levels onto the
  * storefront's stock-tracked products and variants, matched by SKU
  * (case-insensitive). Only items whose stock differs are written; each gets
- * an `item_history` row. `productIds` (from a product webhook) limits the run
+ * an `item_history` row as soon as the storefront has taken it. `productIds` (from a product webhook) limits the run
  * to those storefront products.
  */
 export class InventoryRun {
@@ -59,14 +59,16 @@ export class InventoryRun {
     if (!this.productIds) this.counts.not_on_storefront = [...erpStock.keys()].filter((sku) => !skus.has(sku)).length;
 
     await this.ctx.progress(0, changes.length, "stock updates");
-    const result = await target.push(changes, (done) => this.ctx.progress(done, changes.length, "stock updates"));
-    await this.recordHistory(result.pushed);
-    this.counts.pushed = result.pushed.length;
-    this.counts.errors = result.failed.length;
-    for (const { change, message } of result.failed) {
-      this.failures.push({ sku: change.unit.sku, message });
-      this.log.error("stock item could not be set", { sku: change.unit.sku, quantity: change.quantity, error: message });
-    }
+    await target.push(changes, async (result) => {
+      await this.recordHistory(result.pushed);
+      this.counts.pushed += result.pushed.length;
+      this.counts.errors += result.failed.length;
+      for (const { change, message } of result.failed) {
+        this.failures.push({ sku: change.unit.sku, message });
+        this.log.error("stock item could not be set", { sku: change.unit.sku, quantity: change.quantity, error: message });
+      }
+      await this.ctx.progress(this.counts.pushed + this.counts.errors, changes.length, "stock updates");
+    });
     return { unknown_to_erp: unknown };
   }
 

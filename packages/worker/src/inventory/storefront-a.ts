@@ -1,4 +1,4 @@
-import { chunks, type StorefrontAClient } from "@mw/shared";
+import { chunks, type AppError, type StorefrontAClient } from "@mw/shared";
 import { MAX_ADJUSTMENT_ITEMS, type StorefrontAProduct } from "@mw/shared/providers/storefront-a/types";
 import { isRefusal } from "../refusals.ts";
 import type { Catalogue, InventoryTarget, PushResult, StockChange, StockUnit } from "./target.ts";
@@ -13,8 +13,8 @@ const REASON = "Stock levels from the ERP";
 /**
  * storefront_a (BigCommerce): the v3 catalogue with variants, and absolute
  * inventory adjustments of up to 2000 items per request at the default
- * location. A request BigCommerce refuses (422 names one bad item and applies
- * none) is split in halves until the refused items stand alone.
+ * location. A request BigCommerce refuses (422, applying none of it) is split
+ * to find the items it refuses (see `isolate`).
  */
 export class StorefrontAInventory implements InventoryTarget<RefA> {
   constructor(private readonly client: StorefrontAClient) {}
@@ -25,29 +25,41 @@ export class StorefrontAInventory implements InventoryTarget<RefA> {
     return { units: products.flatMap(unitsOf), skus: new Set(skus.filter(Boolean).map((sku) => sku.toLowerCase())) };
   }
 
-  async push(changes: StockChange<RefA>[], progress: (done: number) => Promise<void>): Promise<PushResult<RefA>> {
-    const result: PushResult<RefA> = { pushed: [], failed: [] };
+  async push(changes: StockChange<RefA>[], written: (result: PushResult<RefA>) => Promise<void>): Promise<void> {
     for (const batch of chunks(changes, MAX_ADJUSTMENT_ITEMS)) {
-      await this.send(batch, result);
-      await progress(result.pushed.length + result.failed.length);
+      const refusal = await this.adjust(batch, written);
+      if (refusal) await this.isolate(batch, refusal, written);
     }
-    return result;
   }
 
-  private async send(batch: StockChange<RefA>[], result: PushResult<RefA>): Promise<void> {
+  /** Sets the batch; answers BigCommerce's refusal of it, which applied none of it. */
+  private async adjust(batch: StockChange<RefA>[], written: (result: PushResult<RefA>) => Promise<void>): Promise<AppError | null> {
     try {
       await this.client.adjustStockAbsolute(batch.map((change) => ({ location_id: DEFAULT_LOCATION, quantity: change.quantity, ...change.unit.ref })), REASON);
-      result.pushed.push(...batch);
     } catch (error) {
       if (!isRefusal(error)) throw error;
-      if (batch.length === 1) {
-        result.failed.push({ change: batch[0]!, message: error.message });
-        return;
-      }
-      const half = Math.ceil(batch.length / 2);
-      await this.send(batch.slice(0, half), result);
-      await this.send(batch.slice(half), result);
+      return error;
     }
+    await written({ pushed: batch, failed: [] });
+    return null;
+  }
+
+  /**
+   * Sets what BigCommerce takes of a refused batch: its halves, and the
+   * halves of a refused half, until the refused items stand alone. A refusal
+   * names the item it is about (`[Item with product_id 12 not found]`), so
+   * both halves refused in the same words means the request as such is
+   * refused (`Location not found, identities: [1]`), and every item of it is
+   * counted refused instead of being sent again in ever smaller requests.
+   */
+  private async isolate(batch: StockChange<RefA>[], refusal: AppError, written: (result: PushResult<RefA>) => Promise<void>): Promise<void> {
+    if (batch.length === 1) return written({ pushed: [], failed: [{ change: batch[0]!, message: refusal.message }] });
+    const halves = [batch.slice(0, Math.ceil(batch.length / 2)), batch.slice(Math.ceil(batch.length / 2))];
+    const refusals = [await this.adjust(halves[0]!, written), await this.adjust(halves[1]!, written)];
+    if (refusals[0] && refusals[0].message === refusals[1]?.message) {
+      return written({ pushed: [], failed: batch.map((change) => ({ change, message: refusals[0]!.message })) });
+    }
+    for (const [i, half] of halves.entries()) if (refusals[i]) await this.isolate(half, refusals[i], written);
   }
 }
 

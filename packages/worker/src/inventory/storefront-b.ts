@@ -30,22 +30,21 @@ export class StorefrontBInventory implements InventoryTarget<RefB> {
     return { units, skus };
   }
 
-  async push(changes: StockChange<RefB>[], progress: (done: number) => Promise<void>): Promise<PushResult<RefB>> {
-    const result: PushResult<RefB> = { pushed: [], failed: [] };
+  async push(changes: StockChange<RefB>[], written: (result: PushResult<RefB>) => Promise<void>): Promise<void> {
     for (const [parent, group] of groupBy(changes, (change) => change.unit.ref.parent)) {
       for (const batch of chunks(group, MAX_BATCH_ITEMS)) {
         const updates = batch.map((change) => ({ id: change.unit.ref.id, stock_quantity: change.quantity }));
         const answers = parent === 0 ? await this.client.updateProducts(updates) : await this.client.updateVariations(parent, updates);
         const refused = new Map(answers.filter((answer) => answer.error).map((answer) => [answer.id, answer.error!]));
+        const result: PushResult<RefB> = { pushed: [], failed: [] };
         for (const change of batch) {
           const message = refused.get(change.unit.ref.id);
           if (message) result.failed.push({ change, message: `storefront_b refused stock for ${change.unit.sku}: ${message}` });
           else result.pushed.push(change);
         }
-        await progress(result.pushed.length + result.failed.length);
+        await written(result);
       }
     }
-    return result;
   }
 }
 

@@ -15,6 +15,7 @@ export interface StockChange<Ref = unknown> {
   quantity: number;
 }
 
+/** What one request to the storefront did. */
 export interface PushResult<Ref = unknown> {
   pushed: StockChange<Ref>[];
   failed: { change: StockChange<Ref>; message: string }[];
@@ -32,6 +33,10 @@ export interface Catalogue<Ref = unknown> {
 export interface InventoryTarget<Ref = unknown> {
   /** `productIds` (storefront product ids) limits the catalogue to those products. */
   catalogue(productIds?: string[]): Promise<Catalogue<Ref>>;
-  /** Sets the stock of each change in as few requests as the API allows; `progress` hears how many are done. */
-  push(changes: StockChange<Ref>[], progress: (done: number) => Promise<void>): Promise<PushResult<Ref>>;
+  /**
+   * Sets the stock of each change in as few requests as the API allows.
+   * `written` hears what each request set and what it refused as soon as it
+   * is answered, so what was set is on record even when a later request fails.
+   */
+  push(changes: StockChange<Ref>[], written: (result: PushResult<Ref>) => Promise<void>): Promise<void>;
 }

@@ -14,10 +14,12 @@ export interface ShipmentRecordRow {
   tracking_number: string;
   platform_shipment_id: string | null;
   order_completed_at: Date | null;
+  notify_pending: boolean;
   created_at: Date;
 }
 
-const IN_LIST = 1000;
+/** Values per SQL `IN` list: the statement stays small whatever a site's size. */
+export const IN_LIST = 1000;
 
 /** The site's records for these orders, by order id, then tracking number. */
 export async function loadRecords(prisma: PrismaClient, siteId: number, orderIds: string[]): Promise<Map<string, Map<string, ShipmentRecordRow>>> {
@@ -25,7 +27,7 @@ export async function loadRecords(prisma: PrismaClient, siteId: number, orderIds
   for (const ids of chunks(orderIds, IN_LIST)) {
     const rows = await prisma.shipmentRecord.findMany({
       where: { site_id: siteId, platform_order_id: { in: ids } },
-      select: { platform_order_id: true, tracking_number: true, platform_shipment_id: true, order_completed_at: true, created_at: true },
+      select: { platform_order_id: true, tracking_number: true, platform_shipment_id: true, order_completed_at: true, notify_pending: true, created_at: true },
     });
     for (const row of rows) {
       const records = byOrder.get(row.platform_order_id) ?? new Map<string, ShipmentRecordRow>();
@@ -55,17 +57,37 @@ export async function claim(prisma: PrismaClient, siteId: number, orderId: strin
   }
 }
 
-/** The number is on the storefront as `platformId`: posted now, or found there. */
-export async function confirm(prisma: PrismaClient, siteId: number, orderId: string, tracking: PlannedTracking, platformId: string): Promise<void> {
+/**
+ * Takes over a claim that went stale (its run stopped), unless another run
+ * did first: both read the same `created_at`, and only one can move it on.
+ */
+export async function retake(prisma: PrismaClient, siteId: number, record: ShipmentRecordRow): Promise<boolean> {
+  const { count } = await prisma.shipmentRecord.updateMany({
+    where: { site_id: siteId, platform_order_id: record.platform_order_id, tracking_number: record.tracking_number, platform_shipment_id: null, created_at: record.created_at },
+    data: { created_at: new Date() },
+  });
+  return count === 1;
+}
+
+/**
+ * The number is on the storefront as `platformId`: posted now, or found
+ * there. `notifyPending`: the customer is yet to be told about it.
+ */
+export async function confirm(prisma: PrismaClient, siteId: number, orderId: string, tracking: PlannedTracking, platformId: string, notifyPending: boolean): Promise<void> {
   const id = platformId.slice(0, 64);
   await prisma.shipmentRecord.upsert({
     where: key(siteId, orderId, tracking.trackingNumber),
-    create: { site_id: siteId, platform_order_id: orderId, tracking_number: tracking.trackingNumber, ...carrierColumns(tracking), platform_shipment_id: id },
-    update: { platform_shipment_id: id },
+    create: { site_id: siteId, platform_order_id: orderId, tracking_number: tracking.trackingNumber, ...carrierColumns(tracking), platform_shipment_id: id, notify_pending: notifyPending },
+    update: { platform_shipment_id: id, notify_pending: notifyPending },
   });
 }
 
-/** The storefront refused the post, so nothing exists to protect: the next run may try again. */
+/** The customer was told about the number (or is no longer to be). */
+export async function notified(prisma: PrismaClient, siteId: number, orderId: string, trackingNumber: string): Promise<void> {
+  await prisma.shipmentRecord.updateMany({ where: { site_id: siteId, platform_order_id: orderId, tracking_number: trackingNumber }, data: { notify_pending: false } });
+}
+
+/** The storefront refused the post and took none of it, so nothing exists to protect: the next run may try again. */
 export async function release(prisma: PrismaClient, siteId: number, orderId: string, trackingNumber: string): Promise<void> {
   await prisma.shipmentRecord.deleteMany({ where: { site_id: siteId, platform_order_id: orderId, tracking_number: trackingNumber, platform_shipment_id: null } });
 }

@@ -2,9 +2,9 @@ import { AppError, chunks, ErpClient, forEachLimited, groupBy, type Logger, type
 import type { Platform, Site } from "@mw/shared/generated/prisma/client";
 import type { SalesShipment } from "@mw/shared/providers/erp/types";
 import type { JobContext } from "../processors/types.ts";
-import { isRefusal } from "../refusals.ts";
+import { createdNothing, isRefusal } from "../refusals.ts";
 import { planTrackings, type PlannedTracking } from "./plan.ts";
-import { awaitsCompletion, claim, confirm, loadRecords, markCompleted, release, type ShipmentRecordRow } from "./records.ts";
+import { awaitsCompletion, claim, confirm, IN_LIST, loadRecords, markCompleted, notified, release, retake, type ShipmentRecordRow } from "./records.ts";
 import { trackingTargetFor } from "./target-for.ts";
 import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingTarget } from "./target.ts";
 
@@ -27,11 +27,10 @@ export interface OrderFailure {
 
 /**
  * A claim older than this whose run never recorded the storefront's id
- * belongs to a run that stopped: the storefront is asked, and the number
- * posted if it is not there. Younger claims are another run at work.
+ * belongs to a run that stopped: a run takes it over, asks the storefront,
+ * and posts what is not there. Younger claims are another run at work.
  */
 const CLAIM_STALE_MS = 10 * 60_000;
-const IN_LIST = 1000;
 
 /** One tracking sync of one site (spec 1, 4.7 rules 1 to 7). */
 export class TrackingRun {
@@ -54,7 +53,7 @@ export class TrackingRun {
     const target = await trackingTargetFor(this.site, this.ctx.config, this.log);
     const carriers = await carrierMap(this.prisma, this.site.platform);
 
-    const { open, shipped } = await target.listOrders();
+    const { open, shipped } = once(await target.listOrders());
     // The site list's order_last_run: when the storefront's orders were last read.
     await this.prisma.site.updateMany({ where: { id: this.site.id }, data: { order_last_run: new Date() } });
     this.counts.orders = open.length;
@@ -111,27 +110,29 @@ export class TrackingRun {
     this.counts.skipped_invalid += plan.skippedInvalid;
     let onStorefront = 0;
     let posted = 0;
-    let storefront: Map<string, string> | undefined;
     for (const tracking of plan.candidates) {
       const log = this.log.child({ order_id: order.id, order_number: order.number, tracking_number: tracking.trackingNumber });
       const record = records.get(tracking.trackingNumber);
       if (record?.platform_shipment_id) {
         this.counts.already_posted += 1;
         onStorefront += 1;
+        if (record.notify_pending) await this.tellCustomer(target, order, tracking, log);
         continue;
       }
-      if (record && Date.now() - record.created_at.getTime() < CLAIM_STALE_MS) {
+      if (record && (Date.now() - record.created_at.getTime() < CLAIM_STALE_MS || !(await retake(this.prisma, this.site.id, record)))) {
         log.info("tracking number is being posted by another run; left to it");
         continue;
       }
       if (record || order.mayHaveTrackings) {
-        storefront ??= await target.storefrontTrackings(order);
-        const found = storefront.get(tracking.trackingNumber);
+        const found = await target.findPosted(order, tracking);
         if (found) {
-          await confirm(this.prisma, this.site.id, order.id, tracking, found);
+          // Our own claim: its run stopped after posting, before it could tell the customer.
+          const notify = record !== undefined && target.notify !== undefined;
+          await confirm(this.prisma, this.site.id, order.id, tracking, found, notify);
           log.info("tracking number is on the storefront already; recorded", { platform_shipment_id: found });
           this.counts.already_posted += 1;
           onStorefront += 1;
+          if (notify) await this.tellCustomer(target, order, tracking, log);
           continue;
         }
       }
@@ -151,16 +152,33 @@ export class TrackingRun {
     try {
       id = await target.post(order, tracking);
     } catch (error) {
-      // A refusal created nothing, so the claim goes; after a timeout or a dropped connection the
-      // post may have landed, and the claim stays for the next run to check against the storefront.
-      if (isRefusal(error)) await release(this.prisma, this.site.id, order.id, tracking.trackingNumber);
+      // A refusal of the whole post created nothing, so the claim goes. After a timeout or a dropped
+      // connection the post may have landed, and after a refusal of part of it (storefront_a: one
+      // address of several) some of it did: the claim stays for a later run to check against the storefront.
+      if (createdNothing(error)) await release(this.prisma, this.site.id, order.id, tracking.trackingNumber);
       throw error;
     }
-    await confirm(this.prisma, this.site.id, order.id, tracking, id);
+    await confirm(this.prisma, this.site.id, order.id, tracking, id, target.notify !== undefined);
     this.counts.shipments_created += 1;
     if (!tracking.platformCarrier) this.counts.unmapped_carrier += 1;
     log.info("tracking number posted", { platform_shipment_id: id, erp_carrier: tracking.erpCarrier, platform_carrier: tracking.platformCarrier });
-    await target.notify(order, tracking);
+    if (target.notify) await this.tellCustomer(target, order, tracking, log);
+  }
+
+  /**
+   * The tracking is on the storefront whatever becomes of the customer's
+   * note: a note that fails stays pending on the record and the next run
+   * tries again (while the order is in the status filters). A site no longer
+   * set up to notify drops it.
+   */
+  private async tellCustomer(target: TrackingTarget, order: TrackingOrder, tracking: PlannedTracking, log: Logger): Promise<void> {
+    try {
+      await target.notify?.(order, tracking);
+    } catch (error) {
+      log.warn("the customer could not be told about the tracking number; the next run tries again", { error: (error as Error).message });
+      return;
+    }
+    await notified(this.prisma, this.site.id, order.id, tracking.trackingNumber);
   }
 
   private fail(order: TrackingOrder, error: AppError): void {
@@ -194,4 +212,14 @@ export class TrackingRun {
 async function carrierMap(prisma: PrismaClient, platform: Platform): Promise<Map<string, string>> {
   const rows = await prisma.carrierMapping.findMany({ where: { platform }, select: { erp_carrier_code: true, platform_carrier_code: true } });
   return new Map(rows.map((row) => [row.erp_carrier_code.toUpperCase(), row.platform_carrier_code]));
+}
+
+/**
+ * Each order once. An order read twice (it changed status while the lists
+ * were read) would be worked twice and completed twice; the last read of an
+ * open order is the freshest, and an open order is not also a shipped one.
+ */
+function once<O extends TrackingOrder>(lists: { open: O[]; shipped: O[] }): { open: O[]; shipped: O[] } {
+  const open = new Map(lists.open.map((order) => [order.id, order]));
+  return { open: [...open.values()], shipped: [...new Map(lists.shipped.filter((order) => !open.has(order.id)).map((order) => [order.id, order])).values()] };
 }

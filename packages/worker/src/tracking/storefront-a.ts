@@ -1,6 +1,6 @@
 import { forEachLimited, type AppError, type StorefrontAClient } from "@mw/shared";
-import { ORDER_STATUS, type StorefrontAOrder } from "@mw/shared/providers/storefront-a/types";
-import { isRefusal, orderProblem } from "../refusals.ts";
+import { ORDER_STATUS, type StorefrontAOrder, type StorefrontAShipment } from "@mw/shared/providers/storefront-a/types";
+import { isRefusal, orderProblem, partlyPosted } from "../refusals.ts";
 import type { PlannedTracking } from "./plan.ts";
 import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingSettings, type TrackingTarget } from "./target.ts";
 import { normaliseTrackingNumber } from "./tracking-numbers.ts";
@@ -14,8 +14,17 @@ interface Line {
   remaining: number;
 }
 
+/** A shipment on the order: BigCommerce's id, the address it goes to, its tracking number (normalised). */
+interface Shipment {
+  id: number;
+  addressId: number;
+  trackingNumber: string;
+}
+
 export interface OrderA extends TrackingOrder {
   lines: Line[];
+  /** The order's shipments, once `findPosted` has read them. */
+  shipments?: Shipment[];
 }
 
 type ShipmentItems = Map<number, { order_product_id: number; quantity: number }[]>;
@@ -51,30 +60,56 @@ export class StorefrontATracking implements TrackingTarget<OrderA> {
     return { open, shipped };
   }
 
-  async storefrontTrackings(order: OrderA): Promise<Map<string, string>> {
-    const shipments = await this.client.listShipments(Number(order.id));
-    return new Map(shipments.map((shipment) => [normaliseTrackingNumber(shipment.tracking_number), String(shipment.id)]));
+  /**
+   * One tracking number can be several shipments (one per address its items
+   * go to); it is posted only when each address that still has items of it
+   * to ship has its shipment. A post that stopped part-way is completed, not
+   * taken as done.
+   */
+  async findPosted(order: OrderA, tracking: PlannedTracking): Promise<string | null> {
+    order.shipments ??= (await this.client.listShipments(Number(order.id))).map((shipment) => ({
+      id: shipment.id,
+      addressId: shipment.order_address_id,
+      trackingNumber: normaliseTrackingNumber(shipment.tracking_number),
+    }));
+    const carrying = carriers(order, tracking);
+    return carrying.length && toShip(order, tracking).size === 0 ? carrying.map((shipment) => shipment.id).join(",") : null;
   }
 
-  /** One shipment per shipping address the items go to (a BigCommerce shipment belongs to one address). */
+  /**
+   * One shipment per shipping address the items go to (a BigCommerce shipment
+   * belongs to one address), skipping addresses that have theirs already.
+   * Answers the ids of all of the number's shipments.
+   */
   async post(order: OrderA, tracking: PlannedTracking): Promise<string> {
-    const ids: number[] = [];
-    for (const [addressId, items] of allocate(order, tracking)) {
-      const shipment = await this.client.createShipment(Number(order.id), {
-        order_address_id: addressId,
-        tracking_number: tracking.trackingNumber,
-        shipping_provider: "",
-        ...(tracking.platformCarrier && { tracking_carrier: tracking.platformCarrier }),
-        items,
-      });
+    const carrying = carriers(order, tracking);
+    const ids = carrying.map((shipment) => shipment.id);
+    const groups = toShip(order, tracking);
+    const addresses = new Set(carrying.map((shipment) => shipment.addressId)).size + groups.size;
+    if (groups.size === 0) {
+      const skus = tracking.lines.map((line) => line.sku).join(", ") || "(none)";
+      throw orderProblem(`order ${order.id}: nothing left to ship matches the ERP shipment of tracking number ${tracking.trackingNumber} (SKUs ${skus})`);
+    }
+    for (const [addressId, items] of groups) {
+      let shipment: StorefrontAShipment;
+      try {
+        shipment = await this.client.createShipment(Number(order.id), {
+          order_address_id: addressId,
+          tracking_number: tracking.trackingNumber,
+          shipping_provider: "",
+          ...(tracking.platformCarrier && { tracking_carrier: tracking.platformCarrier }),
+          items,
+        });
+      } catch (error) {
+        if (ids.length === 0 || !isRefusal(error)) throw error;
+        const done = addresses - groups.size + ids.length - carrying.length;
+        throw partlyPosted(`order ${order.id}: tracking number ${tracking.trackingNumber} is on ${done} of its ${addresses} shipping addresses; the shipment to address ${addressId} was refused: ${error.message}`);
+      }
       ids.push(shipment.id);
+      order.shipments?.push({ id: shipment.id, addressId, trackingNumber: tracking.trackingNumber });
       for (const item of items) order.lines.find((line) => line.id === item.order_product_id)!.remaining -= item.quantity;
     }
     return ids.join(",");
-  }
-
-  async notify(): Promise<void> {
-    // The shipment itself makes BigCommerce send its notification.
   }
 
   fullyShipped(order: OrderA): boolean {
@@ -104,6 +139,18 @@ function toOrder(order: StorefrontAOrder): OrderA {
   return { id: String(order.id), number: String(order.id), mayHaveTrackings: shippedSome, lines };
 }
 
+/** The order's shipments carrying the tracking number (none known until `findPosted` read them). */
+function carriers(order: OrderA, tracking: PlannedTracking): Shipment[] {
+  return (order.shipments ?? []).filter((shipment) => shipment.trackingNumber === tracking.trackingNumber);
+}
+
+/** What is left to ship under `tracking`, by address, less the addresses that have a shipment of the number already. */
+function toShip(order: OrderA, tracking: PlannedTracking): ShipmentItems {
+  const groups = allocate(order, tracking);
+  for (const shipment of carriers(order, tracking)) groups.delete(shipment.addressId);
+  return groups;
+}
+
 /**
  * The order's items that ship under `tracking`, grouped by shipping address:
  * the ERP shipment's lines matched to order lines by SKU (case-insensitive),
@@ -131,10 +178,6 @@ function allocate(order: OrderA, tracking: PlannedTracking): ShipmentItems {
       let quantity = wanted.quantity;
       for (const line of order.lines.filter((l) => l.sku.toLowerCase() === wanted.sku.toLowerCase())) quantity -= take(line, quantity, groups);
     }
-  }
-  if (groups.size === 0) {
-    const skus = tracking.lines.map((line) => line.sku).join(", ") || "(none)";
-    throw orderProblem(`order ${order.id}: nothing left to ship matches the ERP shipment of tracking number ${tracking.trackingNumber} (SKUs ${skus})`);
   }
   return groups;
 }

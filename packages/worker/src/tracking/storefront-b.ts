@@ -32,6 +32,8 @@ const WOO_STATUS: Record<number, string> = {
 export interface OrderB extends TrackingOrder {
   /** Tracking items the extension holds for the order (from its `_wc_shipment_tracking_items` meta); empty without the extension. */
   trackings: Map<string, string>;
+  /** Without the extension: the tracking numbers the order's notes name, once `findPosted` has read them. */
+  notes?: Map<string, string>;
 }
 
 /** The Shipment Tracking extension is active on the site (its system status lists it). */
@@ -51,12 +53,18 @@ export async function hasShipmentTracking(client: StorefrontBClient): Promise<bo
  * endpoint, which fires the same hooks as a single update.
  */
 export class StorefrontBTracking implements TrackingTarget<OrderB> {
+  readonly notify?: (order: OrderB, tracking: PlannedTracking) => Promise<void>;
+
   constructor(
     private readonly client: StorefrontBClient,
     private readonly settings: TrackingSettings,
     private readonly extension: boolean,
     private readonly log: Logger,
-  ) {}
+  ) {
+    if (extension && settings.sendCustomerEmail && !settings.autoComplete) {
+      this.notify = async (order, tracking) => void (await this.client.createNote(Number(order.id), { note: noteText(tracking), customer_note: true }));
+    }
+  }
 
   async listOrders(): Promise<{ open: OrderB[]; shipped: OrderB[] }> {
     const unknown = this.settings.statusFilters.filter((code) => !(code in WOO_STATUS));
@@ -66,12 +74,10 @@ export class StorefrontBTracking implements TrackingTarget<OrderB> {
     return { open: orders.map((order) => this.toOrder(order)), shipped: [] };
   }
 
-  async storefrontTrackings(order: OrderB): Promise<Map<string, string>> {
-    if (this.extension) return order.trackings;
-    const notes = await this.client.listNotes(Number(order.id));
-    const found = new Map<string, string>();
-    for (const note of notes) for (const [, number] of note.note.matchAll(NOTE_NUMBER)) found.set(normaliseTrackingNumber(number!), String(note.id));
-    return found;
+  async findPosted(order: OrderB, tracking: PlannedTracking): Promise<string | null> {
+    if (this.extension) return order.trackings.get(tracking.trackingNumber) ?? null;
+    order.notes ??= await this.noteNumbers(order);
+    return order.notes.get(tracking.trackingNumber) ?? null;
   }
 
   async post(order: OrderB, tracking: PlannedTracking): Promise<string> {
@@ -86,12 +92,6 @@ export class StorefrontBTracking implements TrackingTarget<OrderB> {
     return item.tracking_id;
   }
 
-  async notify(order: OrderB, tracking: PlannedTracking): Promise<void> {
-    if (this.extension && this.settings.sendCustomerEmail && !this.settings.autoComplete) {
-      await this.client.createNote(Number(order.id), { note: noteText(tracking), customer_note: true });
-    }
-  }
-
   fullyShipped(): boolean {
     return true;
   }
@@ -104,6 +104,14 @@ export class StorefrontBTracking implements TrackingTarget<OrderB> {
       }
     }
     return failures;
+  }
+
+  private async noteNumbers(order: OrderB): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const note of await this.client.listNotes(Number(order.id))) {
+      for (const [, number] of note.note.matchAll(NOTE_NUMBER)) found.set(normaliseTrackingNumber(number!), String(note.id));
+    }
+    return found;
   }
 
   private toOrder(order: StorefrontBOrder): OrderB {

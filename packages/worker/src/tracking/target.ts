@@ -39,12 +39,16 @@ export interface TrackingTarget<O extends TrackingOrder = TrackingOrder> {
    * completes if it put their tracking there (storefront_a only).
    */
   listOrders(): Promise<{ open: O[]; shipped: O[] }>;
-  /** The order's tracking numbers on the storefront (normalised) with the id of what carries each. */
-  storefrontTrackings(order: O): Promise<Map<string, string>>;
-  /** Puts one tracking number on the order; answers the id of what it created. */
+  /**
+   * The id of what carries the tracking number on the storefront, or null
+   * when it is not there in full (`post` then puts up what is missing). The
+   * storefront is asked once per order and run.
+   */
+  findPosted(order: O, tracking: PlannedTracking): Promise<string | null>;
+  /** Puts one tracking number on the order (what `findPosted` found missing of it); answers the id of what carries it. */
   post(order: O, tracking: PlannedTracking): Promise<string>;
-  /** Tells the customer about a posted tracking number when the platform does not do it by itself. */
-  notify(order: O, tracking: PlannedTracking): Promise<void>;
+  /** Tells the customer about a posted number; present only where the platform, as the site is set up, does not. */
+  notify?(order: O, tracking: PlannedTracking): Promise<void>;
   /** Nothing is left to ship (after this run's posts). */
   fullyShipped(order: O): boolean;
   /** Auto-complete (spec 1, 3.4); answers the orders that could not be completed, with why. */

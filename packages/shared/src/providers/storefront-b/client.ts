@@ -88,10 +88,6 @@ export class StorefrontBClient {
     return this.batch("wc/v3/orders/batch", updates);
   }
 
-  async listTrackings(orderId: number): Promise<TrackingItem[]> {
-    return this.get(TRACKINGS(orderId), {}, z.array(trackingItem));
-  }
-
   async createTracking(orderId: number, input: TrackingInput): Promise<TrackingItem> {
     return this.post(TRACKINGS(orderId), input, trackingItem);
   }
