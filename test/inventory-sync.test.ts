@@ -1,4 +1,6 @@
 import { upsertItems } from "@mw/shared";
+import { queueScheduledInventorySyncs } from "@mw/worker/processors/inventory-sweep";
+import { ensureSchedules } from "@mw/worker/schedules";
 import type { Job, Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { logLines } from "./support/processes.ts";
@@ -31,7 +33,7 @@ beforeEach(() => {
 afterAll(() => harness.close());
 
 let jobCounter = 0;
-async function add(name: "inventory-sync" | "inventory-sku-cleanup" | "item-history-cleanup", data: Record<string, unknown> = {}): Promise<Job> {
+async function add(name: "inventory-sync" | "inventory-sku-cleanup" | "item-history-cleanup" | "inventory-sweep", data: Record<string, unknown> = {}): Promise<Job> {
   jobCounter += 1;
   return queue.add(name, data, { jobId: `${name}.test.${jobCounter}`, attempts: 1 });
 }
@@ -221,6 +223,82 @@ describe("inventory sync on storefront_b (WooCommerce)", () => {
     expect(done.failedReason).toBe(`inventory sync of site ${siteId}: 1 of 3 items failed (first: WB-2: storefront_b refused stock for WB-2: Invalid ID. (woocommerce_rest_product_invalid_id))`);
     expect([fakeB.shop.stockOf("WB-1"), fakeB.shop.stockOf("WB-3")]).toEqual([6, 6]);
     expect((await lastRun(siteId)).counts).toMatchObject({ pushed: 2, errors: 1 });
+  });
+});
+
+describe("scheduled full inventory sync", () => {
+  const HOUR = 3600_000;
+
+  /** Sites other tests and test files left syncing inventory would be swept too; only `siteIds` are under test. */
+  async function onlyTheseSync(siteIds: number[]) {
+    await prisma.site.updateMany({ where: { id: { notIn: siteIds }, inventory_sync: true }, data: { inventory_sync: false } });
+  }
+
+  async function fullSyncsOf(siteId: number) {
+    const jobs = await queue.getJobs(["waiting", "active", "delayed", "prioritized", "completed", "failed"]);
+    return jobs.filter((job) => job.name === "inventory-sync" && job.data.site_id === siteId && !job.data.product_ids).map((job) => job.id);
+  }
+
+  it("the worker schedules the sweep at the top of every hour", async () => {
+    await ensureSchedules(harness.queues, ["inventory"]);
+    try {
+      expect(await queue.getJobScheduler("inventory-sweep")).toMatchObject({ name: "inventory-sweep", pattern: "0 * * * *", tz: "UTC" });
+    } finally {
+      await queue.removeJobScheduler("inventory-sweep");
+    }
+  });
+
+  it("queues one full sync per site that syncs inventory, which brings ERP stock changes to the storefront, once per hour", async () => {
+    const { siteId, store } = await storefrontASite(prisma, key, fakeA);
+    const { siteId: off } = await storefrontASite(prisma, key, fakeA, { inventory_sync: false });
+    const { siteId: inactive } = await storefrontASite(prisma, key, fakeA, { is_active: false });
+    store.addProduct({ sku: "HOURLY", inventory_level: 1 });
+    erp.addItem("HOURLY", 8);
+    await onlyTheseSync([siteId, off, inactive]);
+
+    const sweep = await run("inventory-sweep");
+    expect(await sweep.getState()).toBe("completed");
+    const { period_start } = sweep.returnvalue as { period_start: string };
+    expect(Date.parse(period_start) % HOUR).toBe(0);
+    const fullSync = `inventory-sync.${siteId}.scheduled.${Date.parse(period_start)}`;
+    expect(sweep.returnvalue).toEqual({ period_start, syncs: [{ site_id: siteId, job_id: fullSync }] });
+    const done = await settled(queue, (await queue.getJob(fullSync))!, harness.worker);
+    expect(await done.getState()).toBe("completed");
+    expect(done.data).toEqual({ site_id: siteId });
+    expect(store.stockOf("HOURLY")).toBe(8);
+    expect((await prisma.site.findUniqueOrThrow({ where: { id: siteId } })).inventory_last_run!.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    for (const other of [off, inactive]) expect(await fullSyncsOf(other)).toEqual([]);
+
+    // A rerun in the same hour (a retried sweep, a second worker's) adds nothing.
+    const again = await run("inventory-sweep");
+    expect(again.returnvalue).toEqual({ period_start, syncs: [{ site_id: siteId, job_id: fullSync }] });
+    expect(await fullSyncsOf(siteId)).toEqual([fullSync]);
+  });
+
+  it("does not queue a second full sync behind one still waiting or running, and queues the next once it ended", async () => {
+    const { siteId, store } = await storefrontASite(prisma, key, fakeA);
+    store.addProduct({ sku: "SLOW", inventory_level: 1 });
+    erp.addItem("SLOW", 2);
+    await onlyTheseSync([siteId]);
+    const hour = Math.floor(Date.now() / HOUR) * HOUR;
+    // The ERP answers slowly, so the first hour's sync is still waiting or running when the next hour's sweep comes.
+    erp.delayMs = 1000;
+
+    const first = await queueScheduledInventorySyncs(prisma, harness.queues, hour);
+    const firstId = `inventory-sync.${siteId}.scheduled.${hour}`;
+    expect(first.syncs).toEqual([{ site_id: siteId, job_id: firstId }]);
+    const next = await queueScheduledInventorySyncs(prisma, harness.queues, hour + HOUR + 5);
+    expect(next.syncs).toEqual([{ site_id: siteId, job_id: firstId }]);
+    expect(await fullSyncsOf(siteId)).toEqual([firstId]);
+    expect(["waiting", "active"]).toContain(await queue.getJobState(firstId));
+
+    expect(await (await settled(queue, (await queue.getJob(firstId))!, harness.worker)).getState()).toBe("completed");
+    erp.delayMs = 0;
+    const later = await queueScheduledInventorySyncs(prisma, harness.queues, hour + 2 * HOUR);
+    const laterId = `inventory-sync.${siteId}.scheduled.${hour + 2 * HOUR}`;
+    expect(later.syncs).toEqual([{ site_id: siteId, job_id: laterId }]);
+    expect(await (await settled(queue, (await queue.getJob(laterId))!, harness.worker)).getState()).toBe("completed");
+    expect((await fullSyncsOf(siteId)).sort()).toEqual([firstId, laterId].sort());
   });
 });
 

@@ -1,5 +1,6 @@
 import { createHash, createHmac } from "node:crypto";
 import { createRedis, randomToken, sweepDisputeOutbox } from "@mw/shared";
+import { sweepProductOutbox } from "@mw/shared/product-webhooks/outbox";
 import { Worker, type Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startApi, userWith, type TestApi } from "./support/api.ts";
@@ -33,8 +34,8 @@ function createSite(overrides: Record<string, unknown>): Promise<number> {
   return postSite(api.url, admin, { inventory_sync: true, ...overrides });
 }
 
-async function deliver(siteId: number | string, body: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${api.url}${ROOT}/webhooks/products/${siteId}`, {
+async function deliver(siteId: number | string, body: string, headers: Record<string, string> = {}, url = api.url) {
+  const res = await fetch(`${url}${ROOT}/webhooks/products/${siteId}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body,
@@ -215,6 +216,62 @@ describe("storefront_a (BigCommerce)", () => {
   });
 });
 
+describe("a refresh Redis refuses", () => {
+  /** Delivers through an API that lost its Redis connection: the row is stored, Redis refuses its refresh at once. */
+  async function deliverWithoutRedis(body: string, headers: Record<string, string>) {
+    const broken = await startApi();
+    try {
+      // Opened first: an unreachable Redis would leave the queue waiting to connect rather than refuse.
+      await broken.ctx.queues.get("inventory").getJobCounts();
+      broken.ctx.redis.disconnect();
+      return await deliver(woo, body, headers, broken.url);
+    } finally {
+      await broken.close().catch(() => {});
+    }
+  }
+
+  async function rowOf(body: string) {
+    return api.ctx.prisma.webhookEvent.findFirstOrThrow({ where: { source: "products", site_id: woo, payload: body } });
+  }
+
+  it("answers 503, leaves the row unprocessed, and the outbox sweep queues the refresh past the grace period and marks the row", async () => {
+    const { body, headers } = wooDelivery({ id: 401 });
+    expect(await deliverWithoutRedis(body, headers)).toEqual({
+      status: 503,
+      body: { code: "queue_unavailable", message: "The webhook was stored but could not be queued; retrying is safe.", data: { status: 503 } },
+    });
+    const row = await rowOf(body);
+    expect(row).toMatchObject({ outcome: "refresh", processed_at: null });
+    // Rows other tests or test files left unprocessed would be swept too; only this one is under test.
+    await api.ctx.prisma.webhookEvent.updateMany({ where: { source: "products", processed_at: null, id: { not: row.id } }, data: { processed_at: new Date() } });
+
+    // Within the grace period the receiver may still be adding the job: the sweep leaves the row alone.
+    expect(await sweepProductOutbox(api.ctx.prisma, api.ctx.queues)).toBe(0);
+    expect(await refreshJobs()).toEqual([]);
+
+    await api.ctx.prisma.webhookEvent.update({ where: { id: row.id }, data: { received_at: new Date(Date.now() - 60_000) } });
+    expect(await sweepProductOutbox(api.ctx.prisma, api.ctx.queues)).toBe(1);
+    expect(await refreshJobs()).toEqual([{ id: `inventory-sync.${woo}.product.401.webhook.${row.id}`, data: { site_id: woo, product_ids: ["401"] } }]);
+    expect((await rowOf(body)).processed_at).toBeInstanceOf(Date);
+    expect(await sweepProductOutbox(api.ctx.prisma, api.ctx.queues)).toBe(0);
+    expect(await refreshJobs()).toHaveLength(1);
+  });
+
+  it("is queued by a redelivery of the same event, which marks the row", async () => {
+    const { body, headers } = wooDelivery({ id: 402 });
+    expect((await deliverWithoutRedis(body, headers)).status).toBe(503);
+    expect((await rowOf(body)).processed_at).toBeNull();
+    expect(await deliver(woo, body, headers)).toEqual({ status: 200, body: { success: true, message: "Event already received." } });
+    const row = await rowOf(body);
+    expect(row.processed_at).toBeInstanceOf(Date);
+    expect(await refreshJobs()).toEqual([{ id: `inventory-sync.${woo}.product.402.webhook.${row.id}`, data: { site_id: woo, product_ids: ["402"] } }]);
+    // Processed: a further redelivery needs nothing more.
+    await inventory.obliterate({ force: true });
+    expect((await deliver(woo, body, headers)).status).toBe(200);
+    expect(await refreshJobs()).toEqual([]);
+  });
+});
+
 describe("every site", () => {
   it("answers 404 for an unknown site, before looking at the signature", async () => {
     const { body, headers } = wooDelivery({ id: 1 });
@@ -282,15 +339,30 @@ describe("every site", () => {
     }
   });
 
-  it("leaves product rows out of the acquirer outbox sweep", async () => {
+  it("keeps each outbox sweep to its own source: product rows never get a dispute job, acquirer rows never a refresh", async () => {
     const { body, headers } = wooDelivery({ id: 12 });
     const res = await deliver(woo, body, headers);
-    // Old enough for the sweep, and as if never processed: still not the disputes queue's business.
-    await api.ctx.prisma.webhookEvent.update({ where: { id: res.body.webhook_id as number }, data: { received_at: new Date(Date.now() - 3600_000), processed_at: null } });
+    // Old enough for the sweeps, and as if its refresh had never been queued.
+    const product = await api.ctx.prisma.webhookEvent.update({ where: { id: res.body.webhook_id as number }, data: { received_at: new Date(Date.now() - 3600_000), processed_at: null } });
+    const acquirer = await api.ctx.prisma.webhookEvent.create({
+      data: { source: "acquirer", event_type: "dispute.created", event_id: `acquirer_case_${RUN}_sweep`, payload: "{}", payload_hash: "0".repeat(64), received_at: new Date(Date.now() - 3600_000) },
+    });
     await api.ctx.queues.get("disputes").obliterate({ force: true });
-    // Acquirer rows other test files left in this database would be swept; only the product row is under test.
-    await api.ctx.prisma.webhookEvent.updateMany({ where: { source: "acquirer", processed_at: null }, data: { processed_at: new Date() } });
-    expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toBe(0);
+    await inventory.obliterate({ force: true });
+    // Rows other tests or test files left unprocessed would be swept too; only these two are under test.
+    await api.ctx.prisma.webhookEvent.updateMany({ where: { processed_at: null, id: { notIn: [product.id, acquirer.id] } }, data: { processed_at: new Date() } });
+
+    expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toBe(1);
+    expect((await api.ctx.queues.get("disputes").getJobs(["waiting"])).map((job) => job.data)).toEqual([{ webhook_id: acquirer.id }]);
+    expect(await refreshJobs()).toEqual([]);
+    expect((await api.ctx.prisma.webhookEvent.findUniqueOrThrow({ where: { id: product.id } })).processed_at).toBeNull();
+
+    expect(await sweepProductOutbox(api.ctx.prisma, api.ctx.queues)).toBe(1);
+    expect(await refreshJobs()).toEqual([{ id: `inventory-sync.${woo}.product.12.webhook.${product.id}`, data: { site_id: woo, product_ids: ["12"] } }]);
+    expect(await api.ctx.queues.get("disputes").getJobs(["waiting"])).toHaveLength(1);
+    expect((await api.ctx.prisma.webhookEvent.findUniqueOrThrow({ where: { id: acquirer.id } })).processed_at).toBeNull();
+    await api.ctx.prisma.webhookEvent.update({ where: { id: acquirer.id }, data: { processed_at: new Date() } });
+    await api.ctx.queues.get("disputes").obliterate({ force: true });
   });
 
   it("is documented in the OpenAPI document as a public route", async () => {

@@ -4,6 +4,7 @@ import { FakeErp } from "../fakes/erp.ts";
 import { FakeStorefrontA } from "../fakes/storefront-a.ts";
 import { FakeStorefrontB } from "../fakes/storefront-b.ts";
 import { logged, spawnEntry, type Spawned } from "./processes.ts";
+import { until } from "./wait.ts";
 
 /**
  * What the storefront sync tests run against: this test worker's database and
@@ -35,6 +36,12 @@ export async function startSyncHarness(queueNames: QueueName[], env: Record<stri
   await worker.waitFor(logged("workers started"));
   // A site created while the worker reconciles its tracking schedules would get a scheduler, whose run would race the test's own.
   if (queueNames.includes("tracking")) await worker.waitFor(logged("tracking schedules reconciled"));
+  if (queueNames.includes("inventory")) {
+    // At the top of the hour the worker's sweep would queue full syncs of every site beside a test's own runs.
+    const inventory = queues.get("inventory");
+    await until(async () => (await inventory.getJobScheduler("inventory-sweep")) !== undefined, () => "the worker to register the inventory-sweep schedule");
+    await inventory.removeJobScheduler("inventory-sweep");
+  }
   return {
     prisma,
     redis,

@@ -57,7 +57,7 @@ export const JOB_PAYLOADS = {
   disputes: {
     /** Match one acquirer dispute (spec 1, 4.6); jobId `dispute.<event_id>` or `dispute.webhook.<row id>`. */
     "process-dispute": z.object({ webhook_id: z.number().int().positive() }),
-    /** Periodic outbox sweep: queue webhook rows whose job never reached Redis. */
+    /** Periodic outbox sweep: queue the jobs of dispute webhooks and product refreshes that never reached Redis. */
     "webhook-sweep": z.object({}),
   },
   tracking: {
@@ -78,6 +78,11 @@ export const JOB_PAYLOADS = {
       site_id: z.number().int().positive(),
       product_ids: z.array(z.string().min(1).max(64)).min(1).max(1000).optional(),
     }),
+    /**
+     * Hourly: queue a full `inventory-sync` of every site that syncs inventory;
+     * jobId `inventory-sync.<site id>.scheduled.<period start ms>`.
+     */
+    "inventory-sweep": z.object({}),
     /** Remove catalogue SKUs the ERP no longer has (logs a dry-run count first). */
     "inventory-sku-cleanup": z.object({}),
     /** Nightly: delete item_history rows older than 3 days. */

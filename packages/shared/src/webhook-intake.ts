@@ -27,3 +27,16 @@ export function webhookDbError(cause: unknown): AppError {
 export function webhookQueueError(cause: unknown): AppError {
   return errors.queueUnavailable("The webhook was stored but could not be queued", cause);
 }
+
+/** Younger unprocessed rows may still be getting their job from the receiver that stored them. */
+const OUTBOX_GRACE_MS = 30_000;
+/** Older unprocessed rows are past automatic recovery: an operator replays them. */
+const OUTBOX_HORIZON_MS = 24 * 3600_000;
+
+/**
+ * The rows of one source an outbox sweep (design section 3) looks at: not
+ * processed yet, received between 24 hours and 30 seconds ago.
+ */
+export function strandedWebhooks(source: "acquirer" | "products", now = Date.now()) {
+  return { source, processed_at: null, received_at: { gte: new Date(now - OUTBOX_HORIZON_MS), lt: new Date(now - OUTBOX_GRACE_MS) } };
+}

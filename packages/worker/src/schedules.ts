@@ -7,13 +7,15 @@ type Schedule = { queue: QueueName; name: string } & ({ everyMs: number } | { pa
 export const SCHEDULES: Schedule[] = [
   // Exports the intake could not queue, and exports that ran out of attempts in an ERP outage.
   { queue: "orders", name: "order-sweep", everyMs: 5 * 60_000 },
-  // Dispute webhooks stored without their job (a crash between the two writes).
+  // Webhooks stored without their job (a crash or a Redis failure between the two writes): disputes and product refreshes.
   { queue: "disputes", name: "webhook-sweep", everyMs: 60_000 },
   // Yesterday's reports, once the day is complete.
   { queue: "reports", name: "reports-daily", pattern: "30 0 * * *" },
   // Nightly, at quiet hours: item history past its 3 days, then catalogue SKUs the ERP dropped.
   { queue: "inventory", name: "item-history-cleanup", pattern: "30 3 * * *" },
   { queue: "inventory", name: "inventory-sku-cleanup", pattern: "0 4 * * *" },
+  // A full stock sync of every site that syncs inventory, at the top of each hour (the period its job ids name).
+  { queue: "inventory", name: "inventory-sweep", pattern: "0 * * * *" },
 ];
 
 /**

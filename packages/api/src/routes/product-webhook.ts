@@ -38,7 +38,7 @@ export function productWebhookRoutes(api: ApiRouter, ctx: AppContext): void {
       401: { description: "Bad or missing signature, or the site has no webhook secret (rest_forbidden)" },
       404: { description: "No such site" },
       500: { description: "db_error" },
-      503: { description: "queue_unavailable: stored, not queued; a redelivery queues it" },
+      503: { description: "queue_unavailable: stored, not queued; the outbox sweep (or a redelivery) queues it" },
     },
     handler: async ({ params }, req, res) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

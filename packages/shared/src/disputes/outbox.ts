@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../db.ts";
 import { jobId, type Queues } from "../queues.ts";
+import { strandedWebhooks } from "../webhook-intake.ts";
 
 /** The job of a dispute webhook row: keyed by its event id when it has one, else by the row. */
 export function disputeJobId(row: { id: number; event_id: string | null }): string {
@@ -14,20 +15,14 @@ export async function queueDispute(queues: Queues, row: { id: number; event_id: 
   await queues.add("disputes", "process-dispute", { webhook_id: row.id }, { jobId: disputeJobId(row) });
 }
 
-/** Younger rows may still be getting their job from the receiver that stored them. */
-export const OUTBOX_GRACE_MS = 30_000;
-/** Older unprocessed rows are past automatic recovery: an operator replays them. */
-export const OUTBOX_HORIZON_MS = 24 * 3600_000;
-
 /**
  * The outbox sweep: every acquirer row that is not processed yet must have
  * its job in Redis. A row without one (a crash between the audit row and the
  * enqueue, or a job removed by hand) gets it again. Answers how many.
  */
 export async function sweepDisputeOutbox(prisma: PrismaClient, queues: Queues, limit = 1000): Promise<number> {
-  const now = Date.now();
   const rows = await prisma.webhookEvent.findMany({
-    where: { source: "acquirer", processed_at: null, received_at: { gte: new Date(now - OUTBOX_HORIZON_MS), lt: new Date(now - OUTBOX_GRACE_MS) } },
+    where: strandedWebhooks("acquirer"),
     orderBy: { id: "asc" },
     take: limit,
     select: { id: true, event_id: true },

@@ -34,7 +34,7 @@ function wooProductId(product: Record<string, unknown>): string | null {
  * product comes from the nested member. A `data` object without a type (the
  * spec's generic form) is read like a WooCommerce product.
  */
-function productIdOf(payload: Record<string, unknown>): string | null {
+export function productIdOf(payload: Record<string, unknown>): string | null {
   const data = objectOf(payload.data);
   if (!data) return wooProductId(payload);
   const nested = idOf(objectOf(data.sku)?.product_id) ?? idOf(objectOf(data.inventory)?.product_id);

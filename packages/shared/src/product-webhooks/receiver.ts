@@ -3,9 +3,10 @@ import { decryptSecret, sha256Hex } from "../crypto.ts";
 import { isUniqueViolation, type PrismaClient } from "../db.ts";
 import { errors } from "../errors.ts";
 import type { Logger } from "../logger.ts";
-import { jobId, type Queues } from "../queues.ts";
+import type { Queues } from "../queues.ts";
 import { parseWebhookPayload, webhookDbError, webhookQueueError, type WebhookAnswer } from "../webhook-intake.ts";
 import { describeProductEvent, type ProductEvent } from "./event.ts";
+import { markRefreshQueued, queueProductRefresh } from "./outbox.ts";
 import { isWooPing, verifyProductWebhook } from "./signature.ts";
 import { inventorySyncEnabled } from "../sites/sync-gates.ts";
 
@@ -18,23 +19,6 @@ interface Deps {
 
 /** What the receiver did with a stored event (`webhook_events.outcome`). */
 type Outcome = "refresh" | "ignored" | "sync_off";
-
-/**
- * The stock refresh of one product. One waits at a time per product: a burst
- * of webhooks is absorbed by the waiting job, and a change that arrives while
- * it runs gets one follow-up that starts when it ends (BullMQ deduplication
- * with keepLastIfActive), so no change is missed and none is synced twice over.
- */
-export async function queueProductRefresh(queues: Queues, siteId: number, productId: string, webhookId: number): Promise<string> {
-  const key = jobId("inventory-sync", siteId, "product", productId);
-  const job = await queues.add(
-    "inventory",
-    "inventory-sync",
-    { site_id: siteId, product_ids: [productId] },
-    { jobId: jobId(key, "webhook", webhookId), deduplication: { id: key, keepLastIfActive: true } },
-  );
-  return job.id!;
-}
 
 function outcomeOf(event: ProductEvent, site: { is_active: boolean; inventory_sync: boolean }): Outcome {
   if (event.product_id === null || event.deleted) return "ignored";
@@ -51,9 +35,10 @@ const MESSAGES: Record<Outcome, string> = {
  * POST /webhooks/products/{site_id} (spec 1, 4.10): checks the delivery
  * against the site's webhook secret, stores it (`webhook_events`, source
  * `products`) and queues an inventory refresh of the product it names.
- * The row is complete once stored (`processed_at` = receipt), so the
- * acquirer outbox never looks at it; a platform redelivery after a failed
- * enqueue queues the refresh again.
+ * Outbox (design section 3): a `refresh` row is stored unprocessed and
+ * marked once its job is in Redis; one left unmarked (Redis refused the job:
+ * 503) is queued by the sweep or by a redelivery. Other rows need nothing
+ * more and are processed when stored.
  */
 export async function receiveProductWebhook(
   deps: Deps,
@@ -100,7 +85,7 @@ export async function receiveProductWebhook(
         payload: text,
         payload_hash: payloadHash,
         remote_addr: remoteAddr?.slice(0, 45) ?? null,
-        processed_at: new Date(),
+        processed_at: outcome === "refresh" ? null : new Date(),
         outcome,
       },
       select: { id: true },
@@ -108,34 +93,34 @@ export async function receiveProductWebhook(
     id = row.id;
   } catch (error) {
     if (!isUniqueViolation(error)) throw webhookDbError(error);
-    return redelivered(deps, site.id, eventId!, event, outcome);
+    return redelivered(deps, site.id, eventId!, event);
   }
-  if (outcome === "refresh") {
-    try {
-      await queueProductRefresh(deps.queues, site.id, event.product_id!, id);
-    } catch (error) {
-      throw webhookQueueError(error);
-    }
-  }
+  if (outcome === "refresh") await refresh(deps, site.id, event.product_id!, id);
   deps.logger.info("product webhook received", { site_id: site.id, webhook_id: id, event_type: event.event_type, product_id: event.product_id, outcome });
   return { status: 202, body: { success: true, message: MESSAGES[outcome], webhook_id: id } };
 }
 
-async function redelivered(deps: Deps, siteId: number, eventId: string, event: ProductEvent, outcome: Outcome): Promise<WebhookAnswer> {
-  let row: { id: number } | null;
+/** Queues the row's refresh, then marks it; a failed mark only leaves the sweep a refresh to re-add (a no-op). */
+async function refresh(deps: Deps, siteId: number, productId: string, webhookId: number): Promise<void> {
   try {
-    row = await deps.prisma.webhookEvent.findUnique({ where: { event_id: eventId }, select: { id: true } });
+    await queueProductRefresh(deps.queues, siteId, productId, webhookId);
+  } catch (error) {
+    throw webhookQueueError(error);
+  }
+  await markRefreshQueued(deps.prisma, webhookId).catch((error: unknown) =>
+    deps.logger.warn("product webhook queued but not marked processed; the outbox sweep will", { webhook_id: webhookId, error }),
+  );
+}
+
+async function redelivered(deps: Deps, siteId: number, eventId: string, event: ProductEvent): Promise<WebhookAnswer> {
+  let row: { id: number; processed_at: Date | null; outcome: string | null } | null;
+  try {
+    row = await deps.prisma.webhookEvent.findUnique({ where: { event_id: eventId }, select: { id: true, processed_at: true, outcome: true } });
   } catch (error) {
     throw webhookDbError(error);
   }
-  // The first delivery may have been stored but not queued (a 503); a refresh already waiting absorbs this one.
-  if (row && outcome === "refresh") {
-    try {
-      await queueProductRefresh(deps.queues, siteId, event.product_id!, row.id);
-    } catch (error) {
-      throw webhookQueueError(error);
-    }
-  }
+  // The first delivery was stored but its refresh not queued (a 503): queue it now rather than wait for the sweep.
+  if (row && row.outcome === "refresh" && !row.processed_at) await refresh(deps, siteId, event.product_id!, row.id);
   deps.logger.info("product webhook already received", { site_id: siteId, event_id: eventId, webhook_id: row?.id });
   return { status: 200, body: { success: true, message: "Event already received." } };
 }

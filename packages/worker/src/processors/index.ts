@@ -1,6 +1,7 @@
 import { REPORT_TYPES, type QueueName } from "@mw/shared";
 import { processDispute } from "./disputes.ts";
 import { inventorySkuCleanup, inventorySync, itemHistoryCleanup } from "./inventory.ts";
+import { inventorySweep } from "./inventory-sweep.ts";
 import { alertEmail, chatMessage, healthPing } from "./notifications.ts";
 import { orderExport, orderSweep } from "./orders.ts";
 import { reportsDaily, runReport } from "./reports.ts";
@@ -29,5 +30,6 @@ export const PROCESSORS: Partial<Record<QueueName, Record<string, Processor>>> =
     "inventory-sync": inventorySync as Processor,
     "inventory-sku-cleanup": inventorySkuCleanup as Processor,
     "item-history-cleanup": itemHistoryCleanup as Processor,
+    "inventory-sweep": inventorySweep as Processor,
   },
 };

@@ -1,10 +1,17 @@
 import { sweepDisputeOutbox, type JobPayload } from "@mw/shared";
+import { sweepProductOutbox } from "@mw/shared/product-webhooks/outbox";
 import type { Job } from "bullmq";
 import type { JobContext } from "./types.ts";
 
-/** Queues dispute webhooks whose job never reached Redis (a crash between the audit row and the enqueue). */
+/**
+ * The webhook outbox sweep (design section 3): queues what a stored webhook
+ * promised but never got into Redis (a crash or a Redis failure between the
+ * audit row and the enqueue), for dispute webhooks and product refreshes.
+ */
 export async function webhookSweep(_job: Job, _payload: JobPayload<"disputes", "webhook-sweep">, ctx: JobContext) {
   const queued = await sweepDisputeOutbox(ctx.prisma, ctx.queues);
   if (queued) ctx.log.warn("queued dispute webhooks that had been stored without a job", { queued });
-  return { queued };
+  const refreshes = await sweepProductOutbox(ctx.prisma, ctx.queues);
+  if (refreshes) ctx.log.warn("queued product refreshes that had been stored without a job", { refreshes });
+  return { queued, refreshes };
 }
