@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sweepDisputeOutbox } from "@mw/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startApi, type TestApi } from "./support/api.ts";
+import { closedPort, startApi, type TestApi } from "./support/api.ts";
 
 let api: TestApi;
 const URL_PATH = "/middleware/v1/webhooks/acquirer";
@@ -207,6 +207,22 @@ describe("outbox: a crash between the audit row and the enqueue", () => {
     for (const row of [fresh, processed, ancient]) expect(await queue.getJob(`dispute.${row.event_id}`)).toBeUndefined();
     expect(await queue.getJobCounts("waiting")).toEqual({ waiting: 2 });
     expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toBe(0);
+  });
+
+  it("answers 503 within the add timeout when Redis cannot be reached, with the row kept for the sweeper", async () => {
+    const broken = await startApi({ REDIS_URL: `redis://127.0.0.1:${await closedPort()}` });
+    try {
+      const payload = dispute();
+      const started = Date.now();
+      const res = await fetch(`${broken.url}${URL_PATH}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ code: "queue_unavailable" });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await api.ctx.prisma.webhookEvent.findUnique({ where: { event_id: eventIdOf(payload) } })).toMatchObject({ processed_at: null });
+    } finally {
+      broken.ctx.redis.disconnect();
+      await broken.close().catch(() => {});
+    }
   });
 
   it("is recovered by a redelivery of the same event, which is queued rather than dropped", async () => {

@@ -2,6 +2,7 @@ import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import { QUEUE_NAMES, type QueueName } from "./config.ts";
+import { withTimeout } from "./time.ts";
 import { REPORT_TYPES } from "./reports/period.ts";
 
 export { QUEUE_NAMES, type QueueName };
@@ -114,6 +115,15 @@ export function jobId(...parts: (string | number)[]): string {
   return parts.map((part) => String(part).replace(/:/g, "_")).join(".");
 }
 
+/**
+ * How long adding a job may take. BullMQ waits for a Redis it cannot reach
+ * without limit, which would hold an HTTP request open until its client gives
+ * up; past this the add fails, the caller answers 503, and what it stored is
+ * recovered by its sweep or the client's retry (job ids make a late add that
+ * still lands harmless).
+ */
+export const QUEUE_ADD_TIMEOUT_MS = 5_000;
+
 /** The platform's queues, opened lazily on one shared Redis connection. */
 export class Queues {
   private readonly open = new Map<QueueName, Queue>();
@@ -148,7 +158,7 @@ export class Queues {
   ) {
     const schema = payloadSchema(queue, name);
     if (!schema) throw new Error(`no payload schema for job ${queue}/${name}`);
-    return this.get(queue).add(name, schema.parse(data), options);
+    return withTimeout(this.get(queue).add(name, schema.parse(data), options), QUEUE_ADD_TIMEOUT_MS);
   }
 
   async close(): Promise<void> {
