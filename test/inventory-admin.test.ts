@@ -1,6 +1,6 @@
 import type { Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startApi, userWith, type TestApi } from "./support/api.ts";
+import { restCall, startApi, userWith, type TestApi } from "./support/api.ts";
 import { createSiteWithKey, postSite } from "./support/fixtures.ts";
 
 const ROUTE = "/middleware/v1/testing/inventory/sync";
@@ -22,16 +22,8 @@ beforeEach(async () => {
 afterAll(() => api.close());
 
 async function trigger(options: { body?: unknown; query?: string; authorization?: string | null } = {}) {
-  const headers: Record<string, string> = {};
-  const authorization = options.authorization === undefined ? admin : options.authorization;
-  if (authorization) headers.authorization = authorization;
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(`${api.url}${ROUTE}${options.query ?? ""}`, {
-    method: "POST",
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  const { status, body } = await restCall(`${api.url}${ROUTE}${options.query ?? ""}`, "POST", options.body, options.authorization === undefined ? admin : options.authorization);
+  return { status, body };
 }
 
 /** A site with inventory sync on unless the flags say otherwise. */

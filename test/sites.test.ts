@@ -6,7 +6,7 @@ import { openCredentials } from "@mw/shared/sites/credentials";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeStorefrontA } from "./fakes/storefront-a.ts";
 import { FakeStorefrontB } from "./fakes/storefront-b.ts";
-import { basicAuth, closedPort, startApi, uniqueLogin, type TestApi } from "./support/api.ts";
+import { basicAuth, closedPort, expectAdminOnly, restCall, startApi, uniqueLogin, type TestApi } from "./support/api.ts";
 
 const ROOT = "/middleware/v1";
 const RUN = randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, "x");
@@ -39,12 +39,8 @@ afterAll(async () => {
   await api.close();
 });
 
-async function call(method: string, route: string, body?: unknown, authorization: string | null = admin) {
-  const headers: Record<string, string> = {};
-  if (authorization) headers.authorization = authorization;
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(`${api.url}${ROOT}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> & Record<number, unknown> };
+function call(method: string, route: string, body?: unknown, authorization: string | null = admin) {
+  return restCall(`${api.url}${ROOT}${route}`, method, body, authorization);
 }
 
 function siteA(overrides: Record<string, unknown> = {}) {
@@ -90,14 +86,7 @@ describe("access", () => {
       ["PUT", "/carrier-mappings"],
       ["DELETE", "/carrier-mappings/1"],
     ];
-    for (const [method, route] of routes) {
-      const anonymous = await call(method, route, undefined, null);
-      expect(anonymous.status, `${method} ${route}`).toBe(401);
-      expect(anonymous.body.code).toBe("rest_forbidden");
-      const forbidden = await call(method, route, undefined, staff);
-      expect(forbidden.status, `${method} ${route}`).toBe(403);
-      expect(forbidden.body).toEqual({ code: "rest_forbidden", message: "Sorry, you are not allowed to do that.", data: { status: 403 } });
-    }
+    await expectAdminOnly(`${api.url}${ROOT}`, routes, staff);
   });
 });
 

@@ -5,7 +5,7 @@ import { formatDateTime } from "@mw/shared";
 import { reconcileTrackingSchedules, TRACKING_SYNC_EVERY_MS } from "@mw/shared/sites/tracking-schedule";
 import type { Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closedPort, startApi, userWith, type TestApi } from "./support/api.ts";
+import { closedPort, expectAdminOnly, restCall, startApi, userWith, type TestApi } from "./support/api.ts";
 import { postSite } from "./support/fixtures.ts";
 import { logged, spawnEntry } from "./support/processes.ts";
 import { until } from "./support/wait.ts";
@@ -28,12 +28,8 @@ beforeEach(async () => {
 });
 afterAll(() => api.close());
 
-async function call(method: string, route: string, body?: unknown, authorization: string | null = admin, base = api.url) {
-  const headers: Record<string, string> = {};
-  if (authorization) headers.authorization = authorization;
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(`${base}${ROOT}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+function call(method: string, route: string, body?: unknown, authorization: string | null = admin, base = api.url) {
+  return restCall(`${base}${ROOT}${route}`, method, body, authorization);
 }
 
 const TRACKED = { tracking_sync: true, tracking_enabled: true };
@@ -63,18 +59,12 @@ async function insertRun(siteId: number, run: { status: string; started: string;
 
 describe("access", () => {
   it("answers 401 without credentials and 403 without manage_middleware", async () => {
-    for (const [method, route] of [
+    const routes = [
       ["POST", "/tracking/sync/1"],
       ["POST", "/tracking/sync-all"],
       ["GET", "/tracking/status/1"],
-    ] as const) {
-      const anonymous = await call(method, route, undefined, null);
-      expect(anonymous.status, `${method} ${route}`).toBe(401);
-      expect(anonymous.body.code).toBe("rest_forbidden");
-      const forbidden = await call(method, route, undefined, staff);
-      expect(forbidden.status, `${method} ${route}`).toBe(403);
-      expect(forbidden.body).toEqual({ code: "rest_forbidden", message: "Sorry, you are not allowed to do that.", data: { status: 403 } });
-    }
+    ] as const;
+    await expectAdminOnly(`${api.url}${ROOT}`, routes, staff);
     expect(await tracking.getJobCounts()).toMatchObject({ waiting: 0 });
   });
 });

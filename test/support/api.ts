@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createApp } from "@mw/api/app";
 import { createAppContext, type AppContext } from "@mw/api/context";
 import { createLogger, createServices, createUser, parseConfig, type Capability, type Config } from "@mw/shared";
+import { expect } from "vitest";
 
 export interface TestApi {
   url: string;
@@ -58,4 +59,25 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** A REST call as a script makes it: the body sent as JSON, the answer parsed; `authorization` null sends none. */
+export async function restCall(url: string, method: string, body?: unknown, authorization: string | null = null) {
+  const headers: Record<string, string> = {};
+  if (authorization) headers.authorization = authorization;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> & Record<number, unknown> };
+}
+
+/** Each route answers 401 without credentials and 403 `rest_forbidden` to `staff`, a user without manage_middleware. */
+export async function expectAdminOnly(rootUrl: string, routes: readonly (readonly [string, string])[], staff: string): Promise<void> {
+  for (const [method, route] of routes) {
+    const anonymous = await restCall(`${rootUrl}${route}`, method);
+    expect(anonymous.status, `${method} ${route}`).toBe(401);
+    expect(anonymous.body.code).toBe("rest_forbidden");
+    const forbidden = await restCall(`${rootUrl}${route}`, method, undefined, staff);
+    expect(forbidden.status, `${method} ${route}`).toBe(403);
+    expect(forbidden.body).toEqual({ code: "rest_forbidden", message: "Sorry, you are not allowed to do that.", data: { status: 403 } });
+  }
 }

@@ -27,7 +27,7 @@ function money(value: unknown): string {
  * spreadsheet, so it gets a leading apostrophe (OWASP's CSV-injection advice).
  * Numbers and money are ours and stay as they are.
  */
-export function textCell(value: unknown): string {
+function textCell(value: unknown): string {
   const text = String(value ?? "");
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }

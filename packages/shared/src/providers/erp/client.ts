@@ -64,9 +64,8 @@ export class ErpClient {
     while (page["@odata.nextLink"]) {
       const next = page["@odata.nextLink"];
       // The token goes with every request: a next page on another host is refused rather than followed.
-      if (new URL(next, this.origin).origin !== this.origin) {
-        throw new AppError(502, "upstream_error", `ERP named a next page on another host (${new URL(next, this.origin).origin}); not followed.`);
-      }
+      const host = new URL(next, this.origin).origin;
+      if (host !== this.origin) throw new AppError(502, "upstream_error", `ERP named a next page on another host (${host}); not followed.`);
       // The link is absolute, so the base URL must not be put in front of it again.
       page = await call(() => this.http.get(next, { prefixUrl: "" }).json<ODataCollection<T>>());
       found.push(...page.value);
