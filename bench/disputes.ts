@@ -4,7 +4,8 @@
 // Needs MariaDB and Redis. The fakes run in this process, on the same CPUs as the worker.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createMerchant, createPrisma, createRedis, disputeJobId, encryptSecret, Queues } from "@mw/shared";
+import { createMerchant, disputeJobId } from "@mw/shared/disputes";
+import { createPrisma, createRedis, encryptSecret, Queues } from "@mw/shared";
 import { freshBenchEnvironment } from "./lib/database.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";

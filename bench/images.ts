@@ -4,7 +4,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createPrisma, issueImageApiKey } from "@mw/shared";
+import { createPrisma } from "@mw/shared";
+import { issueImageApiKey } from "@mw/shared/images";
 import { fakeJpeg } from "../test/support/jpeg.ts";
 import { freshBenchEnvironment } from "./lib/database.ts";
 import { compareLoads, printComparison, runLoad } from "./lib/load.ts";

@@ -1,7 +1,7 @@
 // `pnpm db:check`: exit 1 when the database in DATABASE_URL and prisma/schema.prisma disagree.
-import { getConfig } from "@mw/shared/config";
-import { connectionOptions } from "@mw/shared/migrations/apply";
-import { findDrift } from "@mw/shared/migrations/drift";
+import { getConfig } from "@mw/shared";
+import { connectionOptions } from "./migrations/apply.ts";
+import { findDrift } from "./migrations/drift.ts";
 
 const config = getConfig();
 const { database } = connectionOptions(config.DATABASE_URL);

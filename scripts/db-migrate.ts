@@ -1,6 +1,6 @@
 // `pnpm db:migrate`: create the database named in DATABASE_URL if missing and apply pending migrations.
-import { getConfig } from "@mw/shared/config";
-import { migrate } from "@mw/shared/migrations/apply";
+import { getConfig } from "@mw/shared";
+import { migrate } from "./migrations/apply.ts";
 
 const config = getConfig();
 const result = await migrate(config.DATABASE_URL, { log: (line) => console.log(line) });

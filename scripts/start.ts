@@ -2,8 +2,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { getConfigOrExit } from "@mw/shared/config";
-import { migrate } from "@mw/shared/migrations/apply";
+import { getConfigOrExit } from "@mw/shared";
+import { migrate } from "./migrations/apply.ts";
 
 const ENV_FILE = new URL("../.env", import.meta.url);
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createRedis } from "@mw/shared";
-import { dropDatabase, migrate } from "@mw/shared/migrations/apply";
+import { dropDatabase, migrate } from "../../scripts/migrations/apply.ts";
 
 /** Removes a bench's queue keys: jobs left from an earlier run would make Redis slower with every run. */
 export async function clearQueuePrefix(prefix: string): Promise<void> {

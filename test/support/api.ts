@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "@mw/api/app";
 import { createAppContext, type AppContext } from "@mw/api/context";
-import { createLogger, createServices, createUser, parseConfig, type Capability, type Config } from "@mw/shared";
+import { createLogger, createServices, parseConfig, type Config } from "@mw/shared";
+import { createUser, type Capability } from "@mw/shared/identity";
 import { expect } from "vitest";
 
 export interface TestApi {

@@ -1,4 +1,6 @@
-import { issueSiteApiKey, upsertItems, type PrismaClient } from "@mw/shared";
+import { issueSiteApiKey } from "@mw/shared/sites";
+import { upsertItems } from "@mw/shared/inventory";
+import { type PrismaClient } from "@mw/shared";
 
 let counter = 0;
 

@@ -1,5 +1,5 @@
 import { createRedis } from "@mw/shared";
-import { dropDatabase, listDatabases, migrate } from "@mw/shared/migrations/apply";
+import { dropDatabase, listDatabases, migrate } from "../../scripts/migrations/apply.ts";
 import { testDatabaseUrl, testQueuePrefix } from "./env.ts";
 import { MAX_WORKERS } from "./workers.ts";
 

@@ -1,6 +1,7 @@
-import { sealCredentials, type PrismaClient } from "@mw/shared";
-import type { Prisma } from "@mw/shared/generated/prisma/client";
-import type { SalesShipmentLine } from "@mw/shared/providers/erp/types";
+import { sealCredentials } from "@mw/shared/sites";
+import { type PrismaClient } from "@mw/shared";
+import type { Prisma } from "@mw/shared";
+import type { SalesShipmentLine } from "@mw/shared/providers/erp";
 import type { FakeStore, FakeStorefrontA } from "../fakes/storefront-a.ts";
 import type { FakeStorefrontB } from "../fakes/storefront-b.ts";
 

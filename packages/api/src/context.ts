@@ -1,4 +1,5 @@
-import { SessionStore, type Services } from "@mw/shared";
+import { SessionStore } from "@mw/shared/identity";
+import { type Services } from "@mw/shared";
 
 /** What route handlers may use: the process services plus the session store. */
 export interface AppContext extends Services {

@@ -1,9 +1,9 @@
 import { createServices, getConfigOrExit, onShutdown } from "@mw/shared";
-import { reconcileTrackingSchedules } from "@mw/shared/sites/tracking-schedule";
-import { parseWorkerArgs, UsageError, type WorkerArgs } from "./args.ts";
-import { drain } from "./drain.ts";
-import { startWorkers } from "./runtime.ts";
-import { ensureSchedules } from "./schedules.ts";
+import { reconcileTrackingSchedules } from "@mw/shared/tracking";
+import { parseWorkerArgs, UsageError, type WorkerArgs } from "./runtime/args.ts";
+import { drain } from "./runtime/drain.ts";
+import { startWorkers } from "./runtime/workers.ts";
+import { ensureSchedules } from "./runtime/schedules.ts";
 
 let args: WorkerArgs;
 try {

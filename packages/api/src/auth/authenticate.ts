@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
-import { safeEqual, verifyAppPassword, loadPrincipal, type Capability, type Principal } from "@mw/shared";
-import { AppError } from "@mw/shared";
+import { safeEqual, AppError } from "@mw/shared";
+import { verifyAppPassword, loadPrincipal, type Capability, type Principal } from "@mw/shared/identity";
 import type { AppContext } from "../context.ts";
 import { readSessionCookie } from "./cookies.ts";
 

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
-import { AppError, verifySiteApiKey, type SiteKeyPrincipal } from "@mw/shared";
+import { AppError } from "@mw/shared";
+import { verifySiteApiKey, type SiteKeyPrincipal } from "@mw/shared/sites";
 import type { AppContext } from "../context.ts";
 
 function presentedKey(req: Request): string | undefined {

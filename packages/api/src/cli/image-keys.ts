@@ -1,4 +1,5 @@
-import { AppError, issueImageApiKey, revokeImageApiKey } from "@mw/shared";
+import { AppError } from "@mw/shared";
+import { issueImageApiKey, revokeImageApiKey } from "@mw/shared/images";
 import type { Command } from "./main.ts";
 
 export const imageKeyCommands: Record<string, Command> = {

@@ -1,7 +1,8 @@
 import { createReadStream } from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse";
-import { AppError, itemInput, upsertItems, type ItemInput } from "@mw/shared";
+import { AppError } from "@mw/shared";
+import { itemInput, upsertItems, type ItemInput } from "@mw/shared/inventory";
 import type { Command } from "./main.ts";
 
 /**

@@ -1,4 +1,5 @@
-import { AppError, createMerchant, getConfig, merchantInput } from "@mw/shared";
+import { AppError, getConfig } from "@mw/shared";
+import { createMerchant, merchantInput } from "@mw/shared/disputes";
 import type { Command } from "./main.ts";
 
 export const merchantCommands: Record<string, Command> = {

@@ -1,4 +1,5 @@
-import { addReview, AppError, reviewInput } from "@mw/shared";
+import { addReview, reviewInput } from "@mw/shared/reviews";
+import { AppError } from "@mw/shared";
 import type { Command } from "./main.ts";
 
 export const reviewCommands: Record<string, Command> = {

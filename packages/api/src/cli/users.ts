@@ -1,13 +1,6 @@
 import { text } from "node:stream/consumers";
-import {
-  AppError,
-  createAppPasswordFor,
-  createUser,
-  parseCapabilities,
-  randomToken,
-  revokeAppPassword,
-  setLoginPassword,
-} from "@mw/shared";
+import { AppError, randomToken } from "@mw/shared";
+import { createAppPasswordFor, createUser, parseCapabilities, revokeAppPassword, setLoginPassword } from "@mw/shared/identity";
 import type { Command } from "./main.ts";
 
 function capabilitiesOf(value: string | boolean | undefined) {

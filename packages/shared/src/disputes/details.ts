@@ -1,4 +1,4 @@
-import { AppError } from "../errors.ts";
+import { AppError } from "../platform/errors.ts";
 import { decodeMember } from "./event-id.ts";
 import { normaliseMid } from "./merchants.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { decryptSecret, encryptSecret } from "../crypto.ts";
-import { isUniqueViolation, type PrismaClient } from "../db.ts";
-import { AppError } from "../errors.ts";
+import { decryptSecret, encryptSecret } from "../platform/crypto.ts";
+import { isUniqueViolation, type PrismaClient } from "../platform/db.ts";
+import { AppError } from "../platform/errors.ts";
 
 /** The acquirer drops leading zeros from merchant ids (spec 1, 2.6), so ids are stored and looked up without them. */
 export function normaliseMid(mid: string): string {

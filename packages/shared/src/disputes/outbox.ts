@@ -1,6 +1,6 @@
-import type { PrismaClient } from "../db.ts";
-import { jobId, type Queues } from "../queues.ts";
-import { strandedWebhooks } from "../webhook-intake.ts";
+import type { PrismaClient } from "../platform/db.ts";
+import { jobId, type Queues } from "../platform/queues/queues.ts";
+import { strandedWebhooks } from "../platform/inbound-deliveries.ts";
 
 /** The job of a dispute webhook row: keyed by its event id when it has one, else by the row. */
 export function disputeJobId(row: { id: number; event_id: string | null }): string {

@@ -1,9 +1,9 @@
-import { sha256Hex } from "../crypto.ts";
-import { isUniqueViolation, type PrismaClient, type SqlPool } from "../db.ts";
-import { GroupInsert } from "../group-insert.ts";
-import type { Logger } from "../logger.ts";
-import type { Queues } from "../queues.ts";
-import { parseWebhookPayload, webhookDbError as dbError, webhookQueueError as queueError, type WebhookAnswer } from "../webhook-intake.ts";
+import { sha256Hex } from "../platform/crypto.ts";
+import { isUniqueViolation, type PrismaClient, type SqlPool } from "../platform/db.ts";
+import { GroupInsert } from "../platform/group-insert.ts";
+import type { Logger } from "../platform/logger.ts";
+import type { Queues } from "../platform/queues/queues.ts";
+import { parseWebhookPayload, webhookDbError as dbError, webhookQueueError as queueError, type WebhookAnswer } from "../platform/inbound-deliveries.ts";
 import { acquirerEventId } from "./event-id.ts";
 import { queueDispute } from "./outbox.ts";
 

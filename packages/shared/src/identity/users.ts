@@ -1,6 +1,6 @@
-import { hashPassword, randomToken, sha256Hex, safeEqual, verifyPassword } from "../crypto.ts";
-import { isUniqueViolation, type PrismaClient } from "../db.ts";
-import { AppError } from "../errors.ts";
+import { hashPassword, randomToken, sha256Hex, safeEqual, verifyPassword } from "../platform/crypto.ts";
+import { isUniqueViolation, type PrismaClient } from "../platform/db.ts";
+import { AppError } from "../platform/errors.ts";
 import { parseCapabilities, type Capability } from "./capabilities.ts";
 import type { Principal } from "./principal.ts";
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { isUniqueViolation, withTransaction, type PrismaClient, type SqlPool } from "../db.ts";
+import { isUniqueViolation, withTransaction, type PrismaClient, type SqlPool } from "../platform/db.ts";
 import type { NormalisedAddress, NormalisedOrder } from "./submission.ts";
 
 export const ADDRESS_TYPE = { billing: 1, shipping: 0 } as const;

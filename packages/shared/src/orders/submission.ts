@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError } from "../errors.ts";
+import { AppError } from "../platform/errors.ts";
 
 /**
  * POST /external/orders bodies (spec 1, 2.1, 4.1, 7, 8): what is required,

@@ -1,6 +1,6 @@
-import type { PrismaClient } from "../db.ts";
-import { isUniqueViolation } from "../db.ts";
-import { jobId, type Queues } from "../queues.ts";
+import type { PrismaClient } from "../platform/db.ts";
+import { isUniqueViolation } from "../platform/db.ts";
+import { jobId, type Queues } from "../platform/queues/queues.ts";
 import { reportKey, type ReportPeriod, type ReportType } from "./period.ts";
 
 /** States in which a report's job will still run: asking again then changes nothing. */

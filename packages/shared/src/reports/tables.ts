@@ -1,7 +1,7 @@
 import { DISPUTE_OUTCOMES } from "../disputes/outcomes.ts";
-import { Prisma, type PrismaClient } from "../db.ts";
+import { Prisma, type PrismaClient } from "../platform/db.ts";
 import { SYSTEM_SKUS } from "../orders/submission.ts";
-import { formatDateTime } from "../time.ts";
+import { formatDateTime } from "../platform/time.ts";
 import { periodBounds, type ReportPeriod, type ReportType } from "./period.ts";
 
 /** A report's content: the CSV header and its rows, in order. */

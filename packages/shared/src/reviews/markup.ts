@@ -1,5 +1,5 @@
-import type { PrismaClient } from "../db.ts";
-import { formatDay } from "../time.ts";
+import type { PrismaClient } from "../platform/db.ts";
+import { formatDay } from "../platform/time.ts";
 
 /** Reviews published in the markup: the newest ones; the aggregate rating still counts them all. */
 export const MARKUP_REVIEWS = 20;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { PrismaClient } from "../db.ts";
-import { formatDay, isoDay, utcDay } from "../time.ts";
+import type { PrismaClient } from "../platform/db.ts";
+import { formatDay, isoDay, utcDay } from "../platform/time.ts";
 
 /** A customer review of an item (POST /items/{id}/reviews, cli review:add). */
 export const reviewInput = z.object({

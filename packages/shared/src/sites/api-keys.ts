@@ -1,6 +1,6 @@
-import { randomToken, sha256Hex } from "../crypto.ts";
-import type { PrismaClient } from "../db.ts";
-import { touchLastUsed } from "../last-used.ts";
+import { randomToken, sha256Hex } from "../platform/crypto.ts";
+import type { PrismaClient } from "../platform/db.ts";
+import { touchLastUsed } from "../platform/last-used.ts";
 
 const KEY_PREFIX = "mwk_";
 

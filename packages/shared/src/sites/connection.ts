@@ -1,5 +1,5 @@
-import type { Config } from "../config.ts";
-import { AppError } from "../errors.ts";
+import type { Config } from "../platform/config.ts";
+import { AppError } from "../platform/errors.ts";
 import type { Platform, Site } from "../generated/prisma/client.ts";
 import { StorefrontAClient, storefrontABaseUrl } from "../providers/storefront-a/client.ts";
 import { StorefrontBClient } from "../providers/storefront-b/client.ts";

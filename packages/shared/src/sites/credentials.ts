@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { decryptSecret, encryptSecret } from "../crypto.ts";
-import { AppError } from "../errors.ts";
+import { decryptSecret, encryptSecret } from "../platform/crypto.ts";
+import { AppError } from "../platform/errors.ts";
 
 /**
  * A storefront's API credentials. storefront_a: API account client id and

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { encryptSecret } from "../crypto.ts";
-import { Prisma } from "../db.ts";
-import { errors } from "../errors.ts";
+import { encryptSecret } from "../platform/crypto.ts";
+import { Prisma } from "../platform/db.ts";
+import { errors } from "../platform/errors.ts";
 import { Platform, type Site } from "../generated/prisma/client.ts";
 import { storefrontABaseUrl } from "../providers/storefront-a/client.ts";
 import { openCredentials, sealCredentials } from "./credentials.ts";

@@ -1,8 +1,8 @@
 import type { Got, Response } from "got";
-import type { Config } from "../../config.ts";
-import { AppError } from "../../errors.ts";
-import { createHttpClient, upstreamCall, type UpstreamDetail } from "../../http.ts";
-import { chunks } from "../../collections.ts";
+import type { Config } from "../../platform/config.ts";
+import { AppError } from "../../platform/errors.ts";
+import { createHttpClient, upstreamCall, type UpstreamDetail } from "../../platform/http.ts";
+import { chunks } from "../../platform/collections.ts";
 import type { ErpErrorBody, ErpItem, ODataCollection, SalesOrder, SalesOrderInput, SalesShipment } from "./types.ts";
 
 /** Values per `or` filter: keeps the URL well under the 2 KB that proxies in front of an ERP tend to allow. */

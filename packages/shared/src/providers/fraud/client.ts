@@ -1,6 +1,6 @@
 import { HTTPError, type Got } from "got";
-import type { Config } from "../../config.ts";
-import { createHttpClient, upstreamCall, upstreamError, type UpstreamDetail } from "../../http.ts";
+import type { Config } from "../../platform/config.ts";
+import { createHttpClient, upstreamCall, upstreamError, type UpstreamDetail } from "../../platform/http.ts";
 
 /**
  * The fraud-protection service follows the Signifyd API v3: HTTP Basic with

@@ -1,9 +1,9 @@
 import { XMLParser } from "fast-xml-parser";
 import type { Got } from "got";
-import type { Config } from "../../config.ts";
-import { AppError } from "../../errors.ts";
-import { createHttpClient, upstreamCall } from "../../http.ts";
-import { REDACTED } from "../../redact.ts";
+import type { Config } from "../../platform/config.ts";
+import { AppError } from "../../platform/errors.ts";
+import { createHttpClient, upstreamCall } from "../../platform/http.ts";
+import { REDACTED } from "../../platform/redact.ts";
 import { gatewayTransaction, type GatewayTransaction, type QueryWindow } from "./types.ts";
 
 /**

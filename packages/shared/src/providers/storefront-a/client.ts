@@ -1,8 +1,8 @@
 import type { Got, Response } from "got";
 import { z } from "zod";
-import { createHttpClient, jsonOrUndefined, parseUpstream, type UpstreamDetail } from "../../http.ts";
-import { headerMs, rateLimitedCall, type RateLimitPolicy } from "../../rate-limit.ts";
-import { chunks } from "../../collections.ts";
+import { createHttpClient, jsonOrUndefined, parseUpstream, type UpstreamDetail } from "../../platform/http.ts";
+import { headerMs, rateLimitedCall, type RateLimitPolicy } from "../../platform/rate-limit.ts";
+import { chunks } from "../../platform/collections.ts";
 import {
   catalogProduct,
   MAX_ADJUSTMENT_ITEMS,

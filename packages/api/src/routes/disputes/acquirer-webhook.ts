@@ -1,0 +1,75 @@
+import express, { type RequestHandler } from "express";
+import { rateLimit } from "express-rate-limit";
+import { RedisStore, type RedisReply } from "rate-limit-redis";
+import { AppError } from "@mw/shared";
+import { receiveAcquirerWebhook } from "@mw/shared/disputes";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import type { ApiRouter } from "../../http/api-router.ts";
+
+export const ACQUIRER_WEBHOOK_PATH = "/webhooks/acquirer";
+
+/** The acquirer's dispute record (spec 1, 2.6); documented only: any JSON object is stored as received. */
+const acquirerPayload = z.object({
+  event_type: z.string().optional().describe("e.g. dispute.created"),
+  timestamp: z.string().optional().describe("ISO-8601 UTC"),
+  api_response: z.string().optional().describe("JSON-encoded object with case_id / case_number"),
+  request_payload: z.string().optional().describe("JSON-encoded dispute record"),
+  remote_addr: z.string().optional(),
+  user_agent: z.string().optional(),
+  account_id: z.string().optional().describe("acquirer merchant id"),
+});
+
+/**
+ * The raw body of every webhook, whatever its content type: its SHA-256 is
+ * stored and signatures are computed over it. Mount before the JSON parser.
+ */
+export function rawWebhookBody(limit: string): RequestHandler {
+  return express.raw({ type: () => true, limit });
+}
+
+/** Optional per-IP limit (spec: none enforced by the service, so off unless configured), counted in Redis across API processes. */
+function perIpLimit(ctx: AppContext): RequestHandler | null {
+  const perMinute = ctx.config.WEBHOOK_RATE_LIMIT_PER_MINUTE;
+  if (perMinute === 0) return null;
+  return rateLimit({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    store: new RedisStore({
+      prefix: `${ctx.config.QUEUE_PREFIX}:ratelimit:acquirer:`,
+      sendCommand: (command: string, ...args: string[]) => ctx.redis.call(command, ...args) as Promise<RedisReply>,
+    }),
+    handler: (_req, _res, next) => next(new AppError(429, "rate_limited", "Too many webhook deliveries from this address; retry later.")),
+  });
+}
+
+export function acquirerWebhookRoutes(api: ApiRouter, ctx: AppContext): void {
+  const limiter = perIpLimit(ctx);
+  if (limiter) api.router.post(ACQUIRER_WEBHOOK_PATH, limiter);
+  api.route({
+    method: "post",
+    path: ACQUIRER_WEBHOOK_PATH,
+    summary: "Receive an acquirer dispute event (public); matching happens later in the disputes queue",
+    tag: "disputes",
+    access: "public",
+    documentBody: acquirerPayload,
+    responses: {
+      202: {
+        description: "Stored and queued",
+        schema: z.object({ success: z.literal(true), message: z.string(), webhook_id: z.number().int() }),
+      },
+      200: { description: "This event was already received; nothing stored again", schema: z.object({ success: z.literal(true), message: z.string() }) },
+      400: { description: "empty_payload or invalid_json" },
+      500: { description: "db_error" },
+      503: { description: "queue_unavailable: stored, not yet queued; retrying is safe" },
+    },
+    handler: async (_input, req, res) => {
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const answer = await receiveAcquirerWebhook(ctx, raw, req.ip);
+      res.status(answer.status);
+      return answer.body;
+    },
+  });
+}

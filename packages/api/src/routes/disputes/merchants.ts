@@ -1,0 +1,90 @@
+import { AppError, formatDateTime } from "@mw/shared";
+import { createMerchant, MERCHANT_VIEW, merchantInput, updateMerchant, type MerchantView } from "@mw/shared/disputes";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import type { ApiRouter } from "../../http/api-router.ts";
+import { pageOf, pageQuery, pageSchema, pageWindow } from "../../http/pagination.ts";
+
+const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+const merchantRow = z.object({
+  id: z.number().int(),
+  mid: z.string().describe("without leading zeros"),
+  name: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+function view(row: MerchantView): z.infer<typeof merchantRow> {
+  return { ...row, created_at: formatDateTime(row.created_at)!, updated_at: formatDateTime(row.updated_at)! };
+}
+
+/** Acquirer merchant ids and their gateway security keys (stored encrypted, never returned). */
+export function merchantRoutes(api: ApiRouter, ctx: AppContext): void {
+  const key = ctx.config.ENCRYPTION_KEY;
+
+  api.route({
+    method: "post",
+    path: "/merchant-accounts",
+    summary: "Add a merchant account (acquirer MID to gateway security key)",
+    tag: "disputes",
+    access: "manage_middleware",
+    body: merchantInput,
+    status: 201,
+    responses: { 201: { description: "Created", schema: merchantRow }, 409: { description: "merchant_exists" } },
+    handler: async ({ body }) => {
+      const row = await createMerchant(ctx.prisma, key, body);
+      ctx.logger.info("merchant account created", { merchant_id: row.id, mid: row.mid });
+      return view(row);
+    },
+  });
+
+  api.route({
+    method: "get",
+    path: "/merchant-accounts",
+    summary: "List merchant accounts (never the security keys)",
+    tag: "disputes",
+    access: "manage_middleware",
+    query: pageQuery,
+    responses: { 200: { description: "One page", schema: pageSchema("merchant_accounts", merchantRow) } },
+    handler: async ({ query }) => {
+      const [total, rows] = await Promise.all([
+        ctx.prisma.merchantAccount.count(),
+        ctx.prisma.merchantAccount.findMany({ select: MERCHANT_VIEW, orderBy: { mid: "asc" }, ...pageWindow(query) }),
+      ]);
+      return pageOf("merchant_accounts", rows.map(view), total, query);
+    },
+  });
+
+  api.route({
+    method: "put",
+    path: "/merchant-accounts/:id",
+    summary: "Change a merchant account; fields left out stay as they are",
+    tag: "disputes",
+    access: "manage_middleware",
+    params: idParams,
+    body: merchantInput.partial(),
+    responses: { 200: { description: "Updated", schema: merchantRow }, 404: { description: "No such account" } },
+    handler: async ({ params, body }) => {
+      const row = await updateMerchant(ctx.prisma, key, params.id, body);
+      ctx.logger.info("merchant account updated", { merchant_id: row.id, fields: Object.keys(body) });
+      return view(row);
+    },
+  });
+
+  api.route({
+    method: "delete",
+    path: "/merchant-accounts/:id",
+    summary: "Delete a merchant account",
+    tag: "disputes",
+    access: "manage_middleware",
+    params: idParams,
+    responses: { 200: { description: "Deleted", schema: z.object({ success: z.literal(true), message: z.string() }) } },
+    handler: async ({ params }) => {
+      const result = await ctx.prisma.merchantAccount.deleteMany({ where: { id: params.id } });
+      if (result.count === 0) throw new AppError(404, "rest_not_found", "Merchant account not found.");
+      ctx.logger.info("merchant account deleted", { merchant_id: params.id });
+      return { success: true as const, message: "Merchant account deleted." };
+    },
+  });
+}

@@ -1,0 +1,64 @@
+import { verifyLogin } from "@mw/shared/identity";
+import { AppError } from "@mw/shared";
+import { z } from "zod";
+import { principalOf } from "../../auth/authenticate.ts";
+import { readSessionCookie, setSessionCookie } from "../../auth/cookies.ts";
+import type { AppContext } from "../../context.ts";
+import type { ApiRouter } from "../../http/api-router.ts";
+
+const principalBody = z.object({ id: z.number().int(), login: z.string(), capabilities: z.array(z.string()) });
+
+export function authRoutes(api: ApiRouter, ctx: AppContext): void {
+  api.route({
+    method: "post",
+    path: "/auth/login",
+    summary: "Start a browser session; answers the nonce to send as X-Nonce",
+    tag: "auth",
+    access: "public",
+    body: z.object({ login: z.string().min(1).max(60), password: z.string().min(1).max(1024) }),
+    responses: {
+      200: { description: "Session started", schema: z.object({ success: z.literal(true), nonce: z.string(), user: principalBody }) },
+      401: { description: "Wrong login or password" },
+    },
+    handler: async ({ body }, _req, res) => {
+      const principal = await verifyLogin(ctx.prisma, body.login, body.password);
+      if (!principal) throw new AppError(401, "rest_forbidden", "Invalid login or password.");
+      const { sessionId, nonce } = await ctx.sessions.create(principal.userId);
+      setSessionCookie(res, ctx.config, sessionId);
+      ctx.logger.info("session started", { login: principal.login });
+      return {
+        success: true,
+        nonce,
+        user: { id: principal.userId, login: principal.login, capabilities: principal.capabilities },
+      };
+    },
+  });
+
+  api.route({
+    method: "post",
+    path: "/auth/logout",
+    summary: "End the browser session",
+    tag: "auth",
+    access: "authenticated",
+    responses: { 200: { description: "Session ended", schema: z.object({ success: z.literal(true) }) } },
+    handler: async (_input, req, res) => {
+      const sessionId = readSessionCookie(req);
+      if (sessionId) await ctx.sessions.destroy(sessionId);
+      setSessionCookie(res, ctx.config, null);
+      return { success: true };
+    },
+  });
+
+  api.route({
+    method: "get",
+    path: "/auth/me",
+    summary: "The authenticated user",
+    tag: "auth",
+    access: "authenticated",
+    responses: { 200: { description: "The user", schema: principalBody.extend({ via: z.string() }) } },
+    handler: (_input, _req, res) => {
+      const principal = principalOf(res);
+      return { id: principal.userId, login: principal.login, capabilities: principal.capabilities, via: principal.via };
+    },
+  });
+}

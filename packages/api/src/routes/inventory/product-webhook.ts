@@ -1,0 +1,50 @@
+import { receiveProductWebhook } from "@mw/shared/inventory";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import type { ApiRouter } from "../../http/api-router.ts";
+
+/** Documented only: each platform's body is stored as received. */
+const productPayload = z.looseObject({
+  data: z
+    .looseObject({ type: z.string().optional(), id: z.number().int().optional() })
+    .optional()
+    .describe("storefront_a: {type: product|sku, id, sku|inventory: {product_id}}"),
+  scope: z.string().optional().describe("storefront_a: e.g. store/product/updated"),
+  hash: z.string().optional().describe("storefront_a: delivery id"),
+  id: z.number().int().optional().describe("storefront_b: the product (the body is the product)"),
+  parent_id: z.number().int().optional().describe("storefront_b: the parent product of a variation"),
+});
+
+export function productWebhookRoutes(api: ApiRouter, ctx: AppContext): void {
+  api.route({
+    method: "post",
+    path: "/webhooks/products/:site_id",
+    summary:
+      "Receive a storefront's product-change webhook (public, signed): storefront_b X-WC-Webhook-Signature, storefront_a X-Webhook-Secret; queues a stock refresh of the product",
+    tag: "inventory",
+    access: "public",
+    params: z.object({ site_id: z.coerce.number().int().positive().max(2_147_483_647) }),
+    documentBody: productPayload,
+    responses: {
+      202: {
+        description: "Stored; the product's stock refresh is queued when the site syncs inventory",
+        schema: z.object({ success: z.literal(true), message: z.string(), webhook_id: z.number().int() }),
+      },
+      200: {
+        description: "A WooCommerce ping (webhook_id=N), or a delivery already received",
+        schema: z.object({ success: z.literal(true), message: z.string() }),
+      },
+      400: { description: "empty_payload or invalid_json (after the signature is checked)" },
+      401: { description: "Bad or missing signature, or the site has no webhook secret (rest_forbidden)" },
+      404: { description: "No such site" },
+      500: { description: "db_error" },
+      503: { description: "queue_unavailable: stored, not queued; the outbox sweep (or a redelivery) queues it" },
+    },
+    handler: async ({ params }, req, res) => {
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const answer = await receiveProductWebhook(ctx, params.site_id, raw, req.headers, req.ip);
+      res.status(answer.status);
+      return answer.body;
+    },
+  });
+}

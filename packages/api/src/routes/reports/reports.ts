@@ -1,0 +1,142 @@
+import { AppError, formatDateTime, isObjectNotFound } from "@mw/shared";
+import { REPORT_TYPES, reportFileName, reportPeriod, reportRequest, requestReport, type ReportType } from "@mw/shared/reports";
+import type { Report } from "@mw/shared/reports";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import type { ApiRouter } from "../../http/api-router.ts";
+import { pageOf, pageQuery, pageSchema, pageWindow } from "../../http/pagination.ts";
+import { sendObject } from "../../http/send-object.ts";
+
+const STATUSES = ["queued", "running", "completed", "failed"] as const;
+
+const reportRow = z.object({
+  id: z.number().int(),
+  type: z.enum(REPORT_TYPES),
+  key: z.string().describe("the report key, also the job description"),
+  from: z.string(),
+  to: z.string(),
+  status: z.enum(STATUSES),
+  row_count: z.number().int().nullable(),
+  job_id: z.string().nullable(),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+
+function present(report: Report): z.infer<typeof reportRow> {
+  const period = reportPeriod.parse(report.params);
+  return {
+    id: report.id,
+    type: report.type as ReportType,
+    key: report.report_key,
+    from: period.from,
+    to: period.to,
+    status: report.status as (typeof STATUSES)[number],
+    row_count: report.row_count,
+    job_id: report.job_id,
+    error: report.error,
+    created_at: formatDateTime(report.created_at)!,
+    started_at: formatDateTime(report.started_at),
+    finished_at: formatDateTime(report.finished_at),
+  };
+}
+
+const reportId = z.object({ id: z.coerce.number().int().positive() });
+
+async function findReport(ctx: AppContext, id: number): Promise<Report> {
+  const report = await ctx.prisma.report.findUnique({ where: { id } });
+  if (!report) throw new AppError(404, "rest_not_found", "Report not found.");
+  return report;
+}
+
+/** Report jobs (reports queue): queue one, list them, download the CSV. */
+export function reportRoutes(api: ApiRouter, ctx: AppContext): void {
+  api.route({
+    method: "post",
+    path: "/reports",
+    summary: "Queue a report for one day (date) or a period (from, to; UTC days, inclusive); asking again reruns it",
+    tag: "reports",
+    access: "manage_middleware",
+    body: reportRequest,
+    status: 202,
+    responses: {
+      202: {
+        description: "Queued (or already waiting to run)",
+        schema: z.object({ success: z.literal(true), report_id: z.number().int(), job_id: z.string(), key: z.string(), message: z.string() }),
+      },
+    },
+    handler: async ({ body }) => {
+      const { report, jobId, queued } = await requestReport(ctx.prisma, ctx.queues, body.type, body.period);
+      ctx.logger.info("report requested", { report_id: report.id, key: report.report_key, job_id: jobId, queued });
+      return { success: true as const, report_id: report.id, job_id: jobId, key: report.report_key, message: queued ? "Report queued." : "Report already queued." };
+    },
+  });
+
+  api.route({
+    method: "get",
+    path: "/reports",
+    summary: "List reports, newest first",
+    tag: "reports",
+    access: "manage_middleware",
+    query: pageQuery.extend({ type: z.enum(REPORT_TYPES).optional(), status: z.enum(STATUSES).optional() }),
+    responses: { 200: { description: "One page of reports", schema: pageSchema("reports", reportRow) } },
+    handler: async ({ query }) => {
+      const where = { type: query.type, status: query.status };
+      const [total, rows] = await Promise.all([
+        ctx.prisma.report.count({ where }),
+        ctx.prisma.report.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], ...pageWindow(query) }),
+      ]);
+      return pageOf("reports", rows.map(present), total, query);
+    },
+  });
+
+  api.route({
+    method: "get",
+    path: "/reports/:id",
+    summary: "One report",
+    tag: "reports",
+    access: "manage_middleware",
+    params: reportId,
+    responses: { 200: { description: "The report", schema: reportRow }, 404: { description: "No such report" } },
+    handler: async ({ params }) => present(await findReport(ctx, params.id)),
+  });
+
+  api.route({
+    method: "get",
+    path: "/reports/:id/download",
+    summary: "The report's CSV (text/csv, as an attachment)",
+    tag: "reports",
+    access: "manage_middleware",
+    params: reportId,
+    responses: {
+      200: { description: "text/csv with a header row" },
+      404: { description: "No such report, or its file is gone from storage" },
+      409: { description: "The report is not completed (yet)" },
+      503: { description: "Storage failed" },
+    },
+    handler: async ({ params }, _req, res) => {
+      const report = await findReport(ctx, params.id);
+      if (report.status !== "completed" || !report.storage_key) {
+        throw new AppError(409, "report_not_ready", `Report ${report.id} is ${report.status}.`, { report_status: report.status });
+      }
+      // Everything that can throw comes before the object is opened, so no stream is left open on an error.
+      const fileName = reportFileName(report.type as ReportType, reportPeriod.parse(report.params));
+      let object;
+      try {
+        object = await ctx.storage.get(report.storage_key);
+      } catch (error) {
+        if (isObjectNotFound(error)) throw new AppError(404, "rest_not_found", `The file of report ${report.id} is missing from storage; queue the report again.`);
+        throw error;
+      }
+      res.set({
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${fileName}"`,
+        "Cache-Control": "private, no-cache",
+      });
+      if (object.size !== null) res.set("Content-Length", String(object.size));
+      await sendObject(ctx.logger, object, report.storage_key, res);
+      return undefined;
+    },
+  });
+}

@@ -1,0 +1,358 @@
+import { AppError, errors, formatDateTime, isUniqueViolation, Prisma, withTimeout } from "@mw/shared";
+import type { Site } from "@mw/shared/sites";
+import { testSiteConnection, openCredentials, platformSchema, siteCreateData, siteCreateInput, siteUpdateData, siteUpdateInput } from "@mw/shared/sites";
+import { syncTrackingSchedule } from "@mw/shared/tracking";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import type { ApiRouter } from "../../http/api-router.ts";
+import { pageOf, pageQuery, pageSchema, pageWindow } from "../../http/pagination.ts";
+
+const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const outcome = z.object({ success: z.literal(true), message: z.string() });
+
+const listRow = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  platform: platformSchema,
+  site_url: z.string(),
+  is_active: z.boolean(),
+  orders_sync: z.boolean(),
+  inventory_sync: z.boolean(),
+  tracking_sync: z.boolean(),
+  tracking_enabled: z.boolean().describe("the spec's tracking enable flag; tracking runs when it, tracking_sync and is_active are on"),
+  order_last_run: z.string().nullable().describe("YYYY-MM-DD HH:MM:SS, UTC"),
+  inventory_last_run: z.string().nullable().describe("YYYY-MM-DD HH:MM:SS, UTC"),
+  tracking_last_run: z.string().nullable().describe("end of the latest completed tracking run, YYYY-MM-DD HH:MM:SS, UTC"),
+});
+
+/** A list row as MariaDB returns it: booleans are 0/1. */
+interface ListRowSql {
+  id: number;
+  name: string;
+  platform: Site["platform"];
+  site_url: string;
+  is_active: number;
+  orders_sync: number;
+  inventory_sync: number;
+  tracking_sync: number;
+  tracking_enabled: number;
+  order_last_run: Date | null;
+  inventory_last_run: Date | null;
+  tracking_last_run: Date | null;
+}
+
+/**
+ * The list fields of spec 1, 2.2 (no credentials, no settings) and the end of
+ * each site's latest completed tracking run, in one statement: the subquery
+ * reads one entry of the sync_runs (site, kind, status, started_at) index per site.
+ */
+function listSites(ctx: AppContext, active: boolean | undefined): Promise<ListRowSql[]> {
+  const where = active === undefined ? Prisma.empty : Prisma.sql`WHERE s.is_active = ${active}`;
+  return ctx.prisma.$queryRaw<ListRowSql[]>`
+    SELECT s.id, s.name, s.platform, s.site_url, s.is_active, s.orders_sync, s.inventory_sync, s.tracking_sync, s.tracking_enabled,
+           s.order_last_run, s.inventory_last_run,
+           (SELECT r.finished_at FROM sync_runs r
+             WHERE r.site_id = s.id AND r.kind = 'tracking' AND r.status = 'completed'
+             ORDER BY r.started_at DESC, r.id DESC LIMIT 1) AS tracking_last_run
+    FROM sites s ${where}
+    ORDER BY s.name ASC, s.id ASC`;
+}
+
+const siteRecordSchema = listRow.omit({ order_last_run: true, inventory_last_run: true, tracking_last_run: true }).extend({
+  api_credentials: z.object({ client_id: z.string(), access_token: z.string() }).nullable(),
+  health_check_url: z.string().nullable(),
+  status_filters: z.string(),
+  auto_complete: z.boolean(),
+  send_customer_email: z.boolean(),
+  channel_filter: z.object({ channel_id: z.number().int(), name: z.string() }).nullable(),
+  out_of_stock_threshold: z.number().int(),
+  fraud_team_id: z.string().nullable(),
+  fraud_api_key_set: z.boolean().describe("the key itself is never returned"),
+  webhook_secret_set: z.boolean().describe("the secret itself is never returned"),
+  api_base_url: z.string().nullable(),
+});
+
+const carrierMapping = z.object({
+  id: z.number().int(),
+  platform: platformSchema,
+  erp_carrier_code: z.string(),
+  platform_carrier_code: z.string(),
+});
+
+const carrierMappingBody = z.object({
+  platform: platformSchema,
+  // ERP shipping agent codes are upper case (the seeded UPS, FEDEX, ...); a lower-case entry would never match.
+  erp_carrier_code: z.string().trim().min(1).max(20).toUpperCase(),
+  platform_carrier_code: z.string().trim().min(1).max(50),
+});
+
+/** The single-site view: credentials opened (spec 1, 2.2), the other secrets only reported as set or not. */
+function siteRecord(site: Site, key: Buffer): z.infer<typeof siteRecordSchema> {
+  return {
+    id: site.id,
+    name: site.name,
+    platform: site.platform,
+    site_url: site.site_url,
+    api_credentials: site.api_credentials ? openCredentials(site.api_credentials, key) : null,
+    is_active: site.is_active,
+    orders_sync: site.orders_sync,
+    inventory_sync: site.inventory_sync,
+    tracking_sync: site.tracking_sync,
+    tracking_enabled: site.tracking_enabled,
+    health_check_url: site.health_check_url,
+    status_filters: site.status_filters,
+    auto_complete: site.auto_complete,
+    send_customer_email: site.send_customer_email,
+    channel_filter: site.channel_filter as z.infer<typeof siteRecordSchema>["channel_filter"],
+    out_of_stock_threshold: site.out_of_stock_threshold,
+    fraud_team_id: site.fraud_team_id,
+    fraud_api_key_set: site.fraud_api_key !== null,
+    webhook_secret_set: site.webhook_secret !== null,
+    api_base_url: site.api_base_url,
+  };
+}
+
+function knownError(error: unknown, code: string): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === code;
+}
+
+async function findSite(ctx: AppContext, id: number): Promise<Site> {
+  const site = await ctx.prisma.site.findUnique({ where: { id } });
+  if (!site) throw errors.notFound("Site not found.");
+  return site;
+}
+
+const SCHEDULE_UPDATE_TIMEOUT_MS = 3000;
+
+/**
+ * After a save, the site's tracking job scheduler follows its row. The save
+ * is committed and stays the answer; a scheduler that cannot be updated
+ * (Redis down) is logged, shows as `next_run: null` in GET /tracking/status,
+ * and is put right by the next save or the next worker start (reconcile).
+ * Bounded in time: BullMQ waits without end for a Redis it never reached.
+ */
+async function keepTrackingScheduleInStep(ctx: AppContext, siteId: number): Promise<void> {
+  try {
+    await withTimeout(syncTrackingSchedule(ctx.prisma, ctx.queues, siteId), SCHEDULE_UPDATE_TIMEOUT_MS);
+  } catch (error) {
+    ctx.logger.error("tracking schedule not updated after a site change; the next save or worker start corrects it", { site_id: siteId, error });
+  }
+}
+
+/** Sites (spec 1, 4.2) and the carrier mappings the tracking sync uses. */
+export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
+  const key = ctx.config.ENCRYPTION_KEY;
+
+  api.route({
+    method: "get",
+    path: "/sites",
+    summary: "List sites by name; active=1 gives the order page's list of active sites",
+    tag: "sites",
+    access: "manage_middleware",
+    query: z.object({ active: z.enum(["0", "1"]).optional().describe("1: active sites only, 0: inactive only") }),
+    responses: { 200: { description: "Sites ordered by name (a bare array)", schema: z.array(listRow) } },
+    handler: async ({ query }, _req, res): Promise<z.infer<typeof listRow>[]> => {
+      const rows = await listSites(ctx, query.active === undefined ? undefined : query.active === "1");
+      // The order page may keep its list 5 minutes (spec 1, section 8); the admin list must show a toggle at once.
+      res.set("Cache-Control", query.active === "1" ? "private, max-age=300" : "private, no-cache");
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        platform: row.platform,
+        site_url: row.site_url,
+        is_active: Boolean(row.is_active),
+        orders_sync: Boolean(row.orders_sync),
+        inventory_sync: Boolean(row.inventory_sync),
+        tracking_sync: Boolean(row.tracking_sync),
+        tracking_enabled: Boolean(row.tracking_enabled),
+        order_last_run: formatDateTime(row.order_last_run),
+        inventory_last_run: formatDateTime(row.inventory_last_run),
+        tracking_last_run: formatDateTime(row.tracking_last_run),
+      }));
+    },
+  });
+
+  api.route({
+    method: "get",
+    path: "/sites/:id",
+    summary: "One site with its API credentials and settings",
+    tag: "sites",
+    access: "manage_middleware",
+    params: idParams,
+    responses: { 200: { description: "The site", schema: siteRecordSchema }, 404: { description: "No such site" } },
+    handler: async ({ params }) => siteRecord(await findSite(ctx, params.id), key),
+  });
+
+  api.route({
+    method: "post",
+    path: "/sites",
+    summary: "Create a site",
+    tag: "sites",
+    access: "manage_middleware",
+    body: siteCreateInput,
+    status: 201,
+    responses: { 201: { description: "Created", schema: z.object({ id: z.number().int(), message: z.string() }) } },
+    handler: async ({ body }) => {
+      const data = siteCreateData(body, key);
+      const site = await ctx.prisma.site.create({ data, select: { id: true } }).catch((error: unknown) => {
+        throw new AppError(500, "rest_cannot_create", "The site could not be created.", {}, { cause: error });
+      });
+      ctx.logger.info("site created", { site_id: site.id, platform: body.platform, name: body.name });
+      await keepTrackingScheduleInStep(ctx, site.id);
+      return { id: site.id, message: "Site created." };
+    },
+  });
+
+  api.route({
+    method: "put",
+    path: "/sites/:id",
+    summary: "Update a site; absent fields keep their value, null clears a setting",
+    tag: "sites",
+    access: "manage_middleware",
+    params: idParams,
+    body: siteUpdateInput,
+    responses: { 200: { description: "Updated", schema: outcome }, 404: { description: "No such site" } },
+    handler: async ({ params, body }) => {
+      const data = siteUpdateData(body, await findSite(ctx, params.id), key);
+      await ctx.prisma.site.update({ where: { id: params.id }, data }).catch((error: unknown) => {
+        if (knownError(error, "P2025")) throw errors.notFound("Site not found.");
+        throw new AppError(500, "rest_cannot_update", "The site could not be updated.", {}, { cause: error });
+      });
+      ctx.logger.info("site updated", { site_id: params.id, fields: Object.keys(body) });
+      await keepTrackingScheduleInStep(ctx, params.id);
+      return { success: true as const, message: "Site updated." };
+    },
+  });
+
+  api.route({
+    method: "delete",
+    path: "/sites/:id",
+    summary: "Delete a site that has no orders (deactivate one that has)",
+    tag: "sites",
+    access: "manage_middleware",
+    params: idParams,
+    responses: {
+      200: { description: "Deleted, with its API keys", schema: outcome },
+      404: { description: "No such site" },
+      409: { description: "The site has orders (rest_site_has_orders)" },
+    },
+    handler: async ({ params }) => {
+      await ctx.prisma.site.delete({ where: { id: params.id }, select: { id: true } }).catch(async (error: unknown) => {
+        if (knownError(error, "P2025")) throw errors.notFound("Site not found.");
+        if (!knownError(error, "P2003")) throw error;
+        // Orders keep their site (ON DELETE RESTRICT): they are history the ERP export and the stats still read.
+        const orders = await ctx.prisma.order.count({ where: { site_id: params.id } });
+        throw new AppError(409, "rest_site_has_orders", `The site has ${orders} order(s) and cannot be deleted; deactivate it instead.`, { orders });
+      });
+      ctx.logger.info("site deleted", { site_id: params.id });
+      await keepTrackingScheduleInStep(ctx, params.id);
+      return { success: true as const, message: "Site deleted." };
+    },
+  });
+
+  api.route({
+    method: "post",
+    path: "/sites/:id/toggle-status",
+    summary: "Activate an inactive site or deactivate an active one",
+    tag: "sites",
+    access: "manage_middleware",
+    params: idParams,
+    responses: {
+      200: { description: "The new state", schema: outcome.extend({ is_active: z.boolean() }) },
+      404: { description: "No such site" },
+    },
+    handler: async ({ params }) => {
+      // One statement, so two operators toggling at once flip twice rather than both writing the same value.
+      const changed = await ctx.prisma.$executeRaw`UPDATE sites SET is_active = NOT is_active, updated_at = UTC_TIMESTAMP(3) WHERE id = ${params.id}`;
+      const site = changed ? await ctx.prisma.site.findUnique({ where: { id: params.id }, select: { is_active: true } }) : null;
+      if (!site) throw errors.notFound("Site not found.");
+      ctx.logger.info("site toggled", { site_id: params.id, is_active: site.is_active });
+      await keepTrackingScheduleInStep(ctx, params.id);
+      return { success: true as const, is_active: site.is_active, message: site.is_active ? "Site activated." : "Site deactivated." };
+    },
+  });
+
+  api.route({
+    method: "post",
+    path: "/sites/:id/test-connection",
+    summary: "Call the storefront with the stored credentials; a failure is reported with success false",
+    tag: "sites",
+    access: "manage_middleware",
+    params: idParams,
+    responses: {
+      200: {
+        description: "The result of the call, successful or not",
+        schema: z.object({
+          success: z.boolean(),
+          message: z.string(),
+          details: z.object({ platform: platformSchema, store_name: z.string().nullable(), api_version: z.string().nullable() }),
+        }),
+      },
+      404: { description: "No such site" },
+    },
+    handler: async ({ params }) => {
+      const result = await testSiteConnection(await findSite(ctx, params.id), ctx.config);
+      ctx.logger.info("site connection tested", { site_id: params.id, success: result.success, result: result.message });
+      return result;
+    },
+  });
+
+  api.route({
+    method: "get",
+    path: "/carrier-mappings",
+    summary: "ERP carrier code to platform carrier code, by platform and ERP code",
+    tag: "sites",
+    access: "manage_middleware",
+    query: pageQuery.extend({ platform: platformSchema.optional() }),
+    responses: { 200: { description: "One page of mappings", schema: pageSchema("carrier_mappings", carrierMapping) } },
+    handler: async ({ query }) => {
+      const where = query.platform ? { platform: query.platform } : {};
+      const [total, rows] = await Promise.all([
+        ctx.prisma.carrierMapping.count({ where }),
+        ctx.prisma.carrierMapping.findMany({ where, orderBy: [{ platform: "asc" }, { erp_carrier_code: "asc" }], ...pageWindow(query) }),
+      ]);
+      return pageOf("carrier_mappings", rows, total, query);
+    },
+  });
+
+  api.route({
+    method: "put",
+    path: "/carrier-mappings",
+    summary: "Create or change the mapping of one ERP carrier code on one platform",
+    tag: "sites",
+    access: "manage_middleware",
+    body: carrierMappingBody,
+    responses: { 200: { description: "Saved", schema: outcome.extend({ carrier_mapping: carrierMapping }) } },
+    handler: async ({ body }) => {
+      const upsert = () =>
+        ctx.prisma.carrierMapping.upsert({
+          where: { platform_erp_carrier_code: { platform: body.platform, erp_carrier_code: body.erp_carrier_code } },
+          create: body,
+          update: { platform_carrier_code: body.platform_carrier_code },
+        });
+      // Two first saves of one code race on the unique key; the loser's retry finds the row and updates it.
+      const row = await upsert().catch((error: unknown) => {
+        if (isUniqueViolation(error)) return upsert();
+        throw error;
+      });
+      ctx.logger.info("carrier mapping saved", { ...body });
+      return { success: true as const, message: "Carrier mapping saved.", carrier_mapping: row };
+    },
+  });
+
+  api.route({
+    method: "delete",
+    path: "/carrier-mappings/:id",
+    summary: "Delete a carrier mapping; the ERP code then reaches the storefront without a carrier",
+    tag: "sites",
+    access: "manage_middleware",
+    params: idParams,
+    responses: { 200: { description: "Deleted", schema: outcome }, 404: { description: "No such mapping" } },
+    handler: async ({ params }) => {
+      const { count } = await ctx.prisma.carrierMapping.deleteMany({ where: { id: params.id } });
+      if (count === 0) throw errors.notFound("Carrier mapping not found.");
+      ctx.logger.info("carrier mapping deleted", { carrier_mapping_id: params.id });
+      return { success: true as const, message: "Carrier mapping deleted." };
+    },
+  });
+}

@@ -1,0 +1,6 @@
+export * from "./details.ts";
+export * from "./event-id.ts";
+export * from "./merchants.ts";
+export * from "./outbox.ts";
+export * from "./outcomes.ts";
+export * from "./receiver.ts";

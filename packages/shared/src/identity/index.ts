@@ -1,0 +1,4 @@
+export * from "./capabilities.ts";
+export * from "./principal.ts";
+export * from "./sessions.ts";
+export * from "./users.ts";

@@ -1,0 +1,5 @@
+export * from "./items.ts";
+export * from "./product-webhooks/event.ts";
+export * from "./product-webhooks/outbox.ts";
+export * from "./product-webhooks/receiver.ts";
+export * from "./product-webhooks/signature.ts";

@@ -1,0 +1,49 @@
+import type { PrismaClient } from "../../platform/db.ts";
+import { jobId, type Queues } from "../../platform/queues/queues.ts";
+import { strandedWebhooks } from "../../platform/inbound-deliveries.ts";
+import { productIdOf } from "./event.ts";
+
+/**
+ * The stock refresh of one product. One waits at a time per product: a burst
+ * of webhooks is absorbed by the waiting job, and a change that arrives while
+ * it runs gets one follow-up that starts when it ends (BullMQ deduplication
+ * with keepLastIfActive), so no change is missed and none is synced twice over.
+ */
+export async function queueProductRefresh(queues: Queues, siteId: number, productId: string, webhookId: number): Promise<string> {
+  const key = jobId("inventory-sync", siteId, "product", productId);
+  const job = await queues.add(
+    "inventory",
+    "inventory-sync",
+    { site_id: siteId, product_ids: [productId] },
+    { jobId: jobId(key, "webhook", webhookId), deduplication: { id: key, keepLastIfActive: true } },
+  );
+  return job.id!;
+}
+
+/** A `refresh` row is processed once its refresh is in Redis (whoever added it: the receiver, a redelivery or the sweep). */
+export async function markRefreshQueued(prisma: PrismaClient, webhookId: number): Promise<void> {
+  await prisma.webhookEvent.updateMany({ where: { id: webhookId, processed_at: null }, data: { processed_at: new Date() } });
+}
+
+/**
+ * The product half of the outbox sweep: a `refresh` row still unprocessed
+ * past the grace period lost its job (Redis refused it, or the receiver
+ * stopped between the two writes), and the storefronts do not redeliver a
+ * webhook they were answered 503 for. Queues the refresh again (a no-op for
+ * one that did reach Redis) and marks the row. Answers how many rows.
+ */
+export async function sweepProductOutbox(prisma: PrismaClient, queues: Queues, limit = 1000): Promise<number> {
+  const rows = await prisma.webhookEvent.findMany({
+    where: { ...strandedWebhooks("products"), outcome: "refresh" },
+    orderBy: { id: "asc" },
+    take: limit,
+    select: { id: true, site_id: true, payload: true },
+  });
+  for (const row of rows) {
+    // The receiver stored the row as a refresh because its JSON object names a product of a site.
+    const productId = productIdOf(JSON.parse(row.payload) as Record<string, unknown>)!;
+    await queueProductRefresh(queues, row.site_id!, productId, row.id);
+    await markRefreshQueued(prisma, row.id);
+  }
+  return rows.length;
+}

@@ -1,0 +1,2 @@
+export * from "./store.ts";
+export * from "./submission.ts";

@@ -1,0 +1,181 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+const ROOT_ENV_FILE = fileURLToPath(new URL("../../../../.env", import.meta.url));
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const optionalUrl = z.url().optional();
+
+export const QUEUE_NAMES = [
+  "orders",
+  "disputes",
+  "inventory",
+  "tracking",
+  "urgency",
+  "reports",
+  "notifications",
+  "webhooks",
+] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+const queueList = z
+  .string()
+  .transform((value, ctx) => {
+    if (value.trim() === "" || value.trim() === "all") return [...QUEUE_NAMES];
+    const names = value.split(",").map((s) => s.trim()).filter(Boolean);
+    for (const name of names) {
+      if (!(QUEUE_NAMES as readonly string[]).includes(name)) {
+        ctx.addIssue({ code: "custom", message: `unknown queue "${name}" (known: ${QUEUE_NAMES.join(", ")}, or all)` });
+        return z.NEVER;
+      }
+    }
+    return names as QueueName[];
+  });
+
+const concurrency = z.coerce.number().int().min(1).max(1000);
+
+/**
+ * 32 bytes for AES-256-GCM, given as 64 hex characters or base64.
+ * Rotating it makes stored secrets unreadable, so it is never generated
+ * silently at start-up (scripts/start.ts writes one into .env once).
+ */
+const encryptionKey = z.string().transform((value, ctx) => {
+  const bytes = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
+  if (bytes.length !== 32) {
+    ctx.addIssue({ code: "custom", message: "must be 32 bytes: 64 hex characters or base64 of 32 bytes" });
+    return z.NEVER;
+  }
+  return bytes;
+});
+
+const routeRoot = z
+  .string()
+  .regex(/^(\/[A-Za-z0-9._~-]+)*$/, "must be empty or a path like /middleware/v1 (leading slash, no trailing slash)");
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(mysql|mariadb):\/\/[^/]+\/[A-Za-z0-9_$]+(\?.*)?$/, "must be mysql://USER:PASSWORD@HOST:PORT/DATABASE")
+    .default("mysql://mw:mw@127.0.0.1:3306/mw"),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be redis://HOST:PORT[/DB]").default("redis://127.0.0.1:6379"),
+  HOST: z.string().default("0.0.0.0"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: optionalUrl,
+  TRUST_PROXY: bool.default(false),
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_{}-]+$/, "letters, digits, _ - and {} only").default("mw"),
+  ENCRYPTION_KEY: encryptionKey,
+  API_ROOT: routeRoot.default("/middleware/v1"),
+  REST_ROOT: routeRoot.default(""),
+  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, "a size like 1mb or 512kb").default("1mb"),
+  SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(8 * 3600),
+  COOKIE_SECURE: bool.optional(),
+  LOG_DIR: z.string().default("logs"),
+  LOG_LEVEL: z.enum(["error", "warn", "info", "debug"]).default("info"),
+  LOG_STDOUT: bool.default(true),
+  HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  /** The most one storefront call waits out 429 answers before the job gives up and BullMQ retries it later. */
+  STOREFRONT_RATE_LIMIT_MAX_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
+  WORKER_QUEUES: queueList.default([...QUEUE_NAMES]),
+  WORKER_CONCURRENCY: concurrency.default(5),
+  WORKER_CONCURRENCY_ORDERS: concurrency.optional(),
+  WORKER_CONCURRENCY_DISPUTES: concurrency.optional(),
+  WORKER_CONCURRENCY_INVENTORY: concurrency.optional(),
+  WORKER_CONCURRENCY_TRACKING: concurrency.optional(),
+  WORKER_CONCURRENCY_URGENCY: concurrency.optional(),
+  WORKER_CONCURRENCY_REPORTS: concurrency.optional(),
+  WORKER_CONCURRENCY_NOTIFICATIONS: concurrency.optional(),
+  WORKER_CONCURRENCY_WEBHOOKS: concurrency.optional(),
+  WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).default(30_000),
+  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(1000).default(30_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * Connections of the driver pool behind the hot write paths (order intake, webhook receiver),
+   * per process: each in-flight commit holds one, and concurrent commits share the log flush.
+   */
+  DB_WRITE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /** Acquirer webhook deliveries allowed per client IP per minute; 0 turns the limit off (the spec enforces none). */
+  WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
+  /** Carrier code of orders that name none (spec 1, 2.1 `<DEFAULT_CARRIER_CODE>`). */
+  DEFAULT_CARRIER_CODE: z.string().trim().min(1).max(20).default("FEDEX"),
+  // External systems (design section 9): unset means the feature reports itself unconfigured.
+  ERP_BASE_URL: optionalUrl,
+  ERP_TOKEN: z.string().optional(),
+  GATEWAY_QUERY_URL: z.url().default("https://secure.nmi.com/api/query.php"),
+  FRAUD_API_URL: z.url().default("https://api.signifyd.com"),
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().optional(),
+  ALERT_EMAIL_TO: z.string().optional(),
+  AI_BASE_URL: z.url().default("https://generativelanguage.googleapis.com"),
+  AI_API_KEY: z.string().optional(),
+  STORAGE_DIR: z.string().default("storage"),
+  S3_ENDPOINT: optionalUrl,
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+}).superRefine((config, ctx) => {
+  // S3 settings without a bucket would silently fall back to the local directory.
+  const without = (["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const).find((name) => config[name]);
+  if (without && !config.S3_BUCKET) ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: `is required when ${without} is set` });
+  if (Boolean(config.S3_ACCESS_KEY_ID) !== Boolean(config.S3_SECRET_ACCESS_KEY)) {
+    ctx.addIssue({ code: "custom", path: [config.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"], message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together" });
+  }
+});
+
+export type Config = z.output<typeof configSchema>;
+
+/** Raised when the environment does not parse; the message names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses an environment. Empty strings count as unset, as in most .env tooling. */
+export function parseConfig(env: NodeJS.ProcessEnv): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = configSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const name = issue.path.join(".");
+        const detail = issue.code === "invalid_type" && cleaned[name] === undefined ? "is required" : issue.message;
+        return `${name}: ${detail}`;
+      }),
+    );
+  }
+  return result.data;
+}
+
+let cached: Config | undefined;
+
+/** The process configuration, read once; `.env` at the repository root fills in what the environment lacks. */
+export function getConfig(): Config {
+  if (!cached) {
+    if (existsSync(ROOT_ENV_FILE)) process.loadEnvFile(ROOT_ENV_FILE);
+    cached = parseConfig(process.env);
+  }
+  return cached;
+}
+
+export function workerConcurrency(config: Config, queue: QueueName): number {
+  const key = `WORKER_CONCURRENCY_${queue.toUpperCase()}` as keyof Config;
+  return (config[key] as number | undefined) ?? config.WORKER_CONCURRENCY;
+}
+
+/** For process entry points: a bad environment stops start-up with a message naming each variable. */
+export function getConfigOrExit(): Config {
+  try {
+    return getConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(78); // EX_CONFIG
+  }
+}

@@ -1,0 +1,47 @@
+import type { Redis } from "ioredis";
+import type { Config } from "./config.ts";
+import { createPrisma, createSqlPool, type PrismaClient, type SqlPool } from "./db.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { Queues } from "./queues/queues.ts";
+import { createRedis } from "./redis.ts";
+import { createStorage, type ObjectStorage } from "./storage/index.ts";
+
+/** What every process (API, worker, CLI) talks to, opened once and closed together. */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  prisma: PrismaClient;
+  /** Driver pool for hot write paths only (see createSqlPool). */
+  sql: SqlPool;
+  redis: Redis;
+  queues: Queues;
+  /** Images and report files (local directory or S3). */
+  storage: ObjectStorage;
+  close(): Promise<void>;
+}
+
+export function createServices(config: Config, name: string, options: { logger?: Logger } = {}): Services {
+  const logger = options.logger ?? createLogger(name, config);
+  const prisma = createPrisma(config.DATABASE_URL);
+  const sql = createSqlPool(config.DATABASE_URL, { connectionLimit: config.DB_WRITE_POOL_SIZE });
+  const redis = createRedis(config.REDIS_URL, { name: `mw-${name}` });
+  redis.on("error", (error) => logger.error("redis connection error", { error: error.message }));
+  const queues = new Queues(redis, config.QUEUE_PREFIX);
+  const storage = createStorage(config);
+  return {
+    config,
+    logger,
+    prisma,
+    sql,
+    redis,
+    queues,
+    storage,
+    async close() {
+      await queues.close();
+      storage.close();
+      await prisma.$disconnect();
+      await sql.end();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { PrismaClient } from "../platform/db.ts";
+import { JOB_PAYLOADS, jobId, type Queues } from "../platform/queues/queues.ts";
+import { TRACKING_SYNC_SITES } from "../sites/sync-eligibility.ts";
+
+/** Spec 1, section 8: the tracking sync runs every 30 minutes per site. */
+export const TRACKING_SYNC_EVERY_MS = 30 * 60_000;
+
+const SCHEDULER_PREFIX = "tracking-sync.";
+
+/** The job scheduler of one site: `tracking-sync.<site id>`. */
+export function trackingSchedulerId(siteId: number): string {
+  return jobId("tracking-sync", siteId);
+}
+
+async function schedule(queues: Queues, siteId: number): Promise<void> {
+  const data = JOB_PAYLOADS.tracking["tracking-sync"].parse({ site_id: siteId });
+  // Upserting an unchanged scheduler keeps its next run; a new one runs at once, then every 30 minutes.
+  await queues.get("tracking").upsertJobScheduler(trackingSchedulerId(siteId), { every: TRACKING_SYNC_EVERY_MS }, { name: "tracking-sync", data });
+}
+
+async function unschedule(queues: Queues, schedulerId: string): Promise<void> {
+  const queue = queues.get("tracking");
+  const scheduler = await queue.getJobScheduler(schedulerId);
+  if (!scheduler) return;
+  await queue.removeJobScheduler(schedulerId);
+  // BullMQ drops only a delayed next run; one already due (a new scheduler's first) would still sync a site
+  // that no longer wants it. Its id is BullMQ's `repeat:<scheduler>:<next>`; a run already active is left to finish.
+  if (scheduler.next) await queue.remove(`repeat:${schedulerId}:${scheduler.next}`);
+}
+
+/**
+ * Brings one site's scheduler in line with its row as stored now: created
+ * when the site syncs tracking, removed when it does not or no longer exists.
+ * The row is read again rather than taken from the caller, so when two
+ * saves race, the later sync acts on the later state.
+ */
+export async function syncTrackingSchedule(prisma: PrismaClient, queues: Queues, siteId: number): Promise<void> {
+  const site = await prisma.site.findFirst({ where: { id: siteId, ...TRACKING_SYNC_SITES }, select: { id: true } });
+  if (site) await schedule(queues, siteId);
+  else await unschedule(queues, trackingSchedulerId(siteId));
+}
+
+/**
+ * Every site's scheduler from the database: the missing ones are created
+ * (schedulers lost with Redis, or a save whose scheduler update failed) and
+ * those of sites that no longer sync tracking are removed. Workers serving
+ * the tracking queue run it at start.
+ */
+export async function reconcileTrackingSchedules(prisma: PrismaClient, queues: Queues): Promise<{ scheduled: number; removed: number }> {
+  const sites = await prisma.site.findMany({ where: TRACKING_SYNC_SITES, select: { id: true }, orderBy: { id: "asc" } });
+  for (const site of sites) await schedule(queues, site.id);
+  const wanted = new Set(sites.map((site) => trackingSchedulerId(site.id)));
+  let removed = 0;
+  for (const scheduler of await queues.get("tracking").getJobSchedulers()) {
+    if (!scheduler.key.startsWith(SCHEDULER_PREFIX) || wanted.has(scheduler.key)) continue;
+    await unschedule(queues, scheduler.key);
+    removed += 1;
+  }
+  return { scheduled: sites.length, removed };
+}

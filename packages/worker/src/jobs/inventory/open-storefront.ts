@@ -1,0 +1,10 @@
+import { storefrontAClientFor, storefrontBClientFor } from "@mw/shared/sites";
+import { type Config } from "@mw/shared";
+import type { Site } from "@mw/shared/sites";
+import { StorefrontAInventory } from "./storefront-a.ts";
+import { StorefrontBInventory } from "./storefront-b.ts";
+import type { InventoryTarget } from "./storefront.ts";
+
+export function inventoryTargetFor(site: Site, config: Config): InventoryTarget {
+  return site.platform === "storefront_a" ? new StorefrontAInventory(storefrontAClientFor(site, config)) : new StorefrontBInventory(storefrontBClientFor(site, config));
+}

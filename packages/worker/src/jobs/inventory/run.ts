@@ -1,0 +1,99 @@
+import { AppError, chunks, type Logger } from "@mw/shared";
+import { ErpClient } from "@mw/shared/providers/erp";
+import type { Site } from "@mw/shared/sites";
+import type { JobContext } from "../../runtime/processor.ts";
+import { inventoryTargetFor } from "./open-storefront.ts";
+import type { StockChange, StockUnit } from "./storefront.ts";
+
+/** What an inventory run did; these keys are read with the run's `sync_runs` row. */
+export interface InventoryCounts {
+  /** Storefront stock items (SKUs) the ERP has a figure for. */
+  items: number;
+  /** Of those, the ones whose storefront stock was changed. */
+  pushed: number;
+  /** Of the items, the ones set to 0 because the ERP stock is below the site's out_of_stock_threshold. */
+  forced_zero: number;
+  /** ERP items no storefront product or variant carries, stock-tracked or not (full runs only). */
+  not_on_storefront: number;
+  /** Items the storefront refused. */
+  errors: number;
+}
+
+export interface ItemFailure {
+  sku: string;
+  message: string;
+}
+
+const HISTORY_BATCH = 1000;
+
+/**
+ * One inventory sync of one site (spec 1, 4.8): ERP stock levels onto the
+ * storefront's stock-tracked products and variants, matched by SKU
+ * (case-insensitive). Only items whose stock differs are written; each gets
+ * an `item_history` row as soon as the storefront has taken it. `productIds` (from a product webhook) limits the run
+ * to those storefront products.
+ */
+export class InventoryRun {
+  readonly counts: InventoryCounts = { items: 0, pushed: 0, forced_zero: 0, not_on_storefront: 0, errors: 0 };
+  readonly failures: ItemFailure[] = [];
+
+  constructor(
+    private readonly site: Site,
+    private readonly ctx: JobContext,
+    private readonly log: Logger,
+    private readonly productIds: string[] | undefined,
+  ) {}
+
+  /** Answers how many storefront items the ERP does not know (left as they are). */
+  async execute(): Promise<{ unknown_to_erp: number }> {
+    const erp = ErpClient.fromConfig(this.ctx.config);
+    if (!erp) throw AppError.permanent("ERP is not configured: ERP_BASE_URL is unset", "erp_not_configured");
+    const target = inventoryTargetFor(this.site, this.ctx.config);
+    const { units, skus } = await target.catalogue(this.productIds);
+    // A full run reads the whole ERP catalogue (which also tells what the storefront lacks); a webhook's run only its SKUs.
+    const items = this.productIds ? await erp.listItems(units.map((unit) => unit.sku)) : await erp.listItems();
+    const erpStock = new Map(items.map((item) => [item.number.toLowerCase(), Math.floor(item.inventory)]));
+    this.log.info("storefront and ERP stock read", { storefront_items: units.length, erp_items: erpStock.size });
+
+    const changes = this.changes(units, erpStock);
+    const unknown = units.filter((unit) => !erpStock.has(unit.sku.toLowerCase())).length;
+    if (!this.productIds) this.counts.not_on_storefront = [...erpStock.keys()].filter((sku) => !skus.has(sku)).length;
+
+    await this.ctx.progress(0, changes.length, "stock updates");
+    await target.push(changes, async (result) => {
+      await this.recordHistory(result.pushed);
+      this.counts.pushed += result.pushed.length;
+      this.counts.errors += result.failed.length;
+      for (const { change, message } of result.failed) {
+        this.failures.push({ sku: change.unit.sku, message });
+        this.log.error("stock item could not be set", { sku: change.unit.sku, quantity: change.quantity, error: message });
+      }
+      await this.ctx.progress(this.counts.pushed + this.counts.errors, changes.length, "stock updates");
+    });
+    return { unknown_to_erp: unknown };
+  }
+
+  /** Stock below the site's threshold is sold out as far as the storefront goes; the storefront never gets a negative figure. */
+  private changes(units: StockUnit[], erpStock: Map<string, number>): StockChange[] {
+    const threshold = this.site.out_of_stock_threshold;
+    const changes: StockChange[] = [];
+    for (const unit of units) {
+      const stock = erpStock.get(unit.sku.toLowerCase());
+      if (stock === undefined) continue;
+      this.counts.items += 1;
+      const forced = stock > 0 && stock < threshold;
+      if (forced) this.counts.forced_zero += 1;
+      const quantity = forced ? 0 : Math.max(0, stock);
+      if (quantity !== unit.current) changes.push({ unit, erpStock: stock, quantity });
+    }
+    return changes;
+  }
+
+  private async recordHistory(pushed: StockChange[]): Promise<void> {
+    for (const batch of chunks(pushed, HISTORY_BATCH)) {
+      await this.ctx.prisma.itemHistory.createMany({
+        data: batch.map((change) => ({ site_id: this.site.id, sku: change.unit.sku.slice(0, 64), erp_stock: change.erpStock, pushed_stock: change.quantity })),
+      });
+    }
+  }
+}

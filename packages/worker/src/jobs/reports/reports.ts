@@ -1,0 +1,58 @@
+import { AppError, formatDay, type JobPayload } from "@mw/shared";
+import { REPORT_BUILDERS, REPORT_TYPES, reportPeriod, reportStorageKey, requestReport, type ReportType } from "@mw/shared/reports";
+import type { Job } from "bullmq";
+import { stringify } from "csv-stringify/sync";
+import { endsJob } from "../../runtime/attempts.ts";
+import type { JobContext } from "../../runtime/processor.ts";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Builds one report's CSV (header row first) into storage and records it on
+ * the report row. Safe to run again: the same period gives the same object
+ * key and the same row, both overwritten.
+ */
+export async function runReport(job: Job, payload: JobPayload<"reports", ReportType>, ctx: JobContext) {
+  const report = await ctx.prisma.report.findUnique({ where: { id: payload.report_id } });
+  if (!report) throw AppError.permanent(`report ${payload.report_id} does not exist`, "report_not_found");
+  const type = report.type as ReportType;
+  if (type !== job.name || !REPORT_TYPES.includes(type)) throw AppError.permanent(`report ${report.id} is a ${report.type} report, not ${job.name}`, "report_mismatch");
+  const period = reportPeriod.parse(report.params);
+  const log = ctx.log.child({ report_id: report.id, report_key: report.report_key });
+  await ctx.prisma.report.update({ where: { id: report.id }, data: { status: "running", started_at: new Date(), finished_at: null, job_id: job.id ?? null, error: null } });
+  try {
+    await ctx.progress(0, 3, "querying");
+    const table = await REPORT_BUILDERS[type](ctx.prisma, period);
+    await ctx.progress(1, 3, `writing ${table.rows.length} rows`);
+    const csv = stringify(table.rows, { header: true, columns: table.columns });
+    const key = reportStorageKey(type, period);
+    await ctx.storage.put(key, csv, "text/csv; charset=utf-8");
+    await ctx.progress(2, 3, "stored");
+    await ctx.prisma.report.update({
+      where: { id: report.id },
+      data: { status: "completed", row_count: table.rows.length, storage_key: key, finished_at: new Date() },
+    });
+    await ctx.progress(3, 3, "done");
+    log.info("report stored", { rows: table.rows.length, storage_key: key });
+    return { report_id: report.id, key: report.report_key, rows: table.rows.length, storage_key: key };
+  } catch (error) {
+    const final = endsJob(job, error);
+    // A retry will come: the row says so. The last word is `failed` with the reason.
+    await ctx.prisma.report
+      .update({ where: { id: report.id }, data: { status: final ? "failed" : "queued", error: (error as Error).message, finished_at: final ? new Date() : null } })
+      .catch((update: unknown) => log.error("could not record the report failure", { error: (update as Error).message }));
+    throw error;
+  }
+}
+
+/** Scheduled daily: every report for the UTC day before. */
+export async function reportsDaily(_job: Job, _payload: JobPayload<"reports", "reports-daily">, ctx: JobContext) {
+  const day = formatDay(new Date(Date.now() - DAY_MS));
+  const queued = [];
+  for (const type of REPORT_TYPES) {
+    const { report, jobId } = await requestReport(ctx.prisma, ctx.queues, type, { from: day, to: day });
+    queued.push({ report_id: report.id, key: report.report_key, job_id: jobId });
+  }
+  ctx.log.info("daily reports queued", { day, reports: queued.length });
+  return { day, queued };
+}

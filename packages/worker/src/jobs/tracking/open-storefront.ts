@@ -1,0 +1,26 @@
+import { storefrontAClientFor, storefrontBClientFor } from "@mw/shared/sites";
+import { type Config, type Logger } from "@mw/shared";
+import type { Site } from "@mw/shared/sites";
+import { StorefrontATracking } from "./storefront-a.ts";
+import { hasShipmentTracking, StorefrontBTracking } from "./storefront-b.ts";
+import type { TrackingOrder, TrackingSettings, TrackingTarget } from "./storefront.ts";
+
+export function trackingSettings(site: Site): TrackingSettings {
+  const channel = site.channel_filter as { channel_id?: unknown } | null;
+  return {
+    statusFilters: site.status_filters.split(",").map(Number).filter(Number.isInteger),
+    autoComplete: site.auto_complete,
+    sendCustomerEmail: site.send_customer_email,
+    channelId: typeof channel?.channel_id === "number" ? channel.channel_id : null,
+  };
+}
+
+/** The site's storefront as the tracking sync sees it; storefront_b asks the site whether the Shipment Tracking extension is active. */
+export async function trackingTargetFor(site: Site, config: Config, log: Logger): Promise<TrackingTarget<TrackingOrder>> {
+  const settings = trackingSettings(site);
+  if (site.platform === "storefront_a") return new StorefrontATracking(storefrontAClientFor(site, config), settings);
+  const client = storefrontBClientFor(site, config);
+  const extension = await hasShipmentTracking(client);
+  log.info(extension ? "Shipment Tracking extension found: tracking numbers go in as tracking items" : "no Shipment Tracking extension: tracking numbers go in as order notes");
+  return new StorefrontBTracking(client, settings, extension, log);
+}

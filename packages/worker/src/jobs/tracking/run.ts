@@ -1,0 +1,226 @@
+import { AppError, chunks, forEachLimited, groupBy, type Logger, type PrismaClient } from "@mw/shared";
+import { ErpClient } from "@mw/shared/providers/erp";
+import type { Platform, Site } from "@mw/shared/sites";
+import type { SalesShipment } from "@mw/shared/providers/erp";
+import type { JobContext } from "../../runtime/processor.ts";
+import { createdNothing, isRefusal } from "@mw/shared/sites";
+import { planTrackings, type PlannedTracking } from "./plan.ts";
+import { awaitsCompletion, claim, confirm, IN_LIST, loadRecords, markCompleted, notified, release, retake, type ShipmentRecordRow } from "./records.ts";
+import { trackingTargetFor } from "./open-storefront.ts";
+import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingTarget } from "./storefront.ts";
+
+/** What a tracking run did; these keys are read by GET /tracking/status and the site list (sync_runs.counts). */
+export interface TrackingCounts {
+  orders: number;
+  shipments_created: number;
+  already_posted: number;
+  skipped_carrier: number;
+  skipped_invalid: number;
+  unmapped_carrier: number;
+  completed: number;
+  errors: number;
+}
+
+export interface OrderFailure {
+  order_number: string;
+  message: string;
+}
+
+/**
+ * A claim older than this whose run never recorded the storefront's id
+ * belongs to a run that stopped: a run takes it over, asks the storefront,
+ * and posts what is not there. Younger claims are another run at work.
+ */
+const CLAIM_STALE_MS = 10 * 60_000;
+
+/** One tracking sync of one site (spec 1, 4.7 rules 1 to 7). */
+export class TrackingRun {
+  readonly counts: TrackingCounts = { orders: 0, shipments_created: 0, already_posted: 0, skipped_carrier: 0, skipped_invalid: 0, unmapped_carrier: 0, completed: 0, errors: 0 };
+  readonly failures: OrderFailure[] = [];
+  private readonly prisma: PrismaClient;
+
+  constructor(
+    private readonly site: Site,
+    private readonly ctx: JobContext,
+    private readonly log: Logger,
+  ) {
+    this.prisma = ctx.prisma;
+  }
+
+  /** Answers how many storefront orders had no exported order of ours to take shipments from. */
+  async execute(): Promise<{ not_linked: number }> {
+    const erp = ErpClient.fromConfig(this.ctx.config);
+    if (!erp) throw AppError.permanent("ERP is not configured: ERP_BASE_URL is unset", "erp_not_configured");
+    const target = await trackingTargetFor(this.site, this.ctx.config, this.log);
+    const carriers = await carrierMap(this.prisma, this.site.platform);
+
+    const { open, shipped } = once(await target.listOrders());
+    // The site list's order_last_run: when the storefront's orders were last read.
+    await this.prisma.site.updateMany({ where: { id: this.site.id }, data: { order_last_run: new Date() } });
+    this.counts.orders = open.length;
+    this.log.info("storefront orders to look at", { orders: open.length, shipped_not_completed: shipped.length });
+
+    const salesOrders = await this.salesOrderNumbers(open);
+    const shipments = groupBy(await erp.listSalesShipments([...new Set(salesOrders.values())]), (shipment) => shipment.orderNumber);
+    const records = await loadRecords(this.prisma, this.site.id, [...open, ...shipped].map((order) => order.id));
+
+    const toComplete: TrackingOrder[] = [];
+    const withTracking: string[] = [];
+    let done = 0;
+    await forEachLimited(open, ORDERS_AT_ONCE, async (order) => {
+      const salesOrder = salesOrders.get(order.number);
+      const orderRecords = records.get(order.id) ?? new Map<string, ShipmentRecordRow>();
+      try {
+        const { onStorefront, posted } = salesOrder ? await this.syncOrder(target, order, shipments.get(salesOrder) ?? [], orderRecords, carriers) : { onStorefront: 0, posted: 0 };
+        if (onStorefront > 0) withTracking.push(order.number);
+        if (onStorefront > 0 && this.site.auto_complete && target.fullyShipped(order) && (posted || awaitsCompletion(orderRecords.values()))) toComplete.push(order);
+      } catch (error) {
+        if (!isRefusal(error)) throw error;
+        this.fail(order, error);
+      }
+      done += 1;
+      await this.ctx.progress(done, open.length, "orders");
+    });
+    // Lanes finish in any order: the last word is the total.
+    await this.ctx.progress(open.length, open.length, "orders");
+    for (const order of shipped) if (awaitsCompletion(records.get(order.id)?.values() ?? [])) toComplete.push(order);
+
+    const refused = await target.complete(toComplete);
+    const completed = toComplete.filter((order) => !refused.has(order.id));
+    for (const order of toComplete) if (refused.has(order.id)) this.fail(order, refused.get(order.id)!);
+    await markCompleted(this.prisma, this.site.id, completed.map((order) => order.id));
+    this.counts.completed = completed.length;
+    await this.markShipped(withTracking);
+    return { not_linked: open.filter((order) => !salesOrders.has(order.number)).length };
+  }
+
+  /**
+   * Puts the order's new tracking numbers on the storefront, each at most
+   * once; answers how many of its tracking numbers are there now and how many
+   * this run posted.
+   */
+  private async syncOrder(
+    target: TrackingTarget,
+    order: TrackingOrder,
+    shipments: SalesShipment[],
+    records: Map<string, ShipmentRecordRow>,
+    carriers: Map<string, string>,
+  ): Promise<{ onStorefront: number; posted: number }> {
+    const plan = planTrackings(shipments, carriers);
+    this.counts.skipped_carrier += plan.skippedCarrier;
+    this.counts.skipped_invalid += plan.skippedInvalid;
+    let onStorefront = 0;
+    let posted = 0;
+    for (const tracking of plan.candidates) {
+      const log = this.log.child({ order_id: order.id, order_number: order.number, tracking_number: tracking.trackingNumber });
+      const record = records.get(tracking.trackingNumber);
+      if (record?.platform_shipment_id) {
+        this.counts.already_posted += 1;
+        onStorefront += 1;
+        if (record.notify_pending) await this.tellCustomer(target, order, tracking, log);
+        continue;
+      }
+      if (record && (Date.now() - record.created_at.getTime() < CLAIM_STALE_MS || !(await retake(this.prisma, this.site.id, record)))) {
+        log.info("tracking number is being posted by another run; left to it");
+        continue;
+      }
+      if (record || order.mayHaveTrackings) {
+        const found = await target.findPosted(order, tracking);
+        if (found) {
+          // Our own claim: its run stopped after posting, before it could tell the customer.
+          const notify = record !== undefined && target.notify !== undefined;
+          await confirm(this.prisma, this.site.id, order.id, tracking, found, notify);
+          log.info("tracking number is on the storefront already; recorded", { platform_shipment_id: found });
+          this.counts.already_posted += 1;
+          onStorefront += 1;
+          if (notify) await this.tellCustomer(target, order, tracking, log);
+          continue;
+        }
+      }
+      if (!record && !(await claim(this.prisma, this.site.id, order.id, tracking))) {
+        log.info("tracking number was claimed by another run; left to it");
+        continue;
+      }
+      await this.post(target, order, tracking, log);
+      onStorefront += 1;
+      posted += 1;
+    }
+    return { onStorefront, posted };
+  }
+
+  private async post(target: TrackingTarget, order: TrackingOrder, tracking: PlannedTracking, log: Logger): Promise<void> {
+    let id: string;
+    try {
+      id = await target.post(order, tracking);
+    } catch (error) {
+      // A refusal of the whole post created nothing, so the claim goes. After a timeout or a dropped
+      // connection the post may have landed, and after a refusal of part of it (storefront_a: one
+      // address of several) some of it did: the claim stays for a later run to check against the storefront.
+      if (createdNothing(error)) await release(this.prisma, this.site.id, order.id, tracking.trackingNumber);
+      throw error;
+    }
+    await confirm(this.prisma, this.site.id, order.id, tracking, id, target.notify !== undefined);
+    this.counts.shipments_created += 1;
+    if (!tracking.platformCarrier) this.counts.unmapped_carrier += 1;
+    log.info("tracking number posted", { platform_shipment_id: id, erp_carrier: tracking.erpCarrier, platform_carrier: tracking.platformCarrier });
+    if (target.notify) await this.tellCustomer(target, order, tracking, log);
+  }
+
+  /**
+   * The tracking is on the storefront whatever becomes of the customer's
+   * note: a note that fails stays pending on the record and the next run
+   * tries again (while the order is in the status filters). A site no longer
+   * set up to notify drops it.
+   */
+  private async tellCustomer(target: TrackingTarget, order: TrackingOrder, tracking: PlannedTracking, log: Logger): Promise<void> {
+    try {
+      await target.notify?.(order, tracking);
+    } catch (error) {
+      log.warn("the customer could not be told about the tracking number; the next run tries again", { error: (error as Error).message });
+      return;
+    }
+    await notified(this.prisma, this.site.id, order.id, tracking.trackingNumber);
+  }
+
+  private fail(order: TrackingOrder, error: AppError): void {
+    this.counts.errors += 1;
+    this.failures.push({ order_number: order.number, message: error.message });
+    this.log.error("order could not be synced", { order_id: order.id, order_number: order.number, error: error.message });
+  }
+
+  /** Our order number to its ERP sales order number, for the storefront orders that were pushed to us and exported. */
+  private async salesOrderNumbers(orders: TrackingOrder[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const numbers of chunks([...new Set(orders.map((order) => order.number))], IN_LIST)) {
+      const rows = await this.prisma.order.findMany({
+        where: { site_id: this.site.id, number: { in: numbers }, erp_sales_order_number: { not: null } },
+        select: { number: true, erp_sales_order_number: true },
+      });
+      for (const row of rows) found.set(row.number, row.erp_sales_order_number!);
+    }
+    return found;
+  }
+
+  /** Orders whose tracking is on the storefront are shipped (`ship_status` 1). */
+  private async markShipped(numbers: string[]): Promise<void> {
+    for (const group of chunks(numbers, IN_LIST)) {
+      await this.prisma.order.updateMany({ where: { site_id: this.site.id, number: { in: group }, ship_status: 0 }, data: { ship_status: 1 } });
+    }
+  }
+}
+
+/** ERP carrier code (upper case) to the platform's code. */
+async function carrierMap(prisma: PrismaClient, platform: Platform): Promise<Map<string, string>> {
+  const rows = await prisma.carrierMapping.findMany({ where: { platform }, select: { erp_carrier_code: true, platform_carrier_code: true } });
+  return new Map(rows.map((row) => [row.erp_carrier_code.toUpperCase(), row.platform_carrier_code]));
+}
+
+/**
+ * Each order once. An order read twice (it changed status while the lists
+ * were read) would be worked twice and completed twice; the last read of an
+ * open order is the freshest, and an open order is not also a shipped one.
+ */
+function once<O extends TrackingOrder>(lists: { open: O[]; shipped: O[] }): { open: O[]; shipped: O[] } {
+  const open = new Map(lists.open.map((order) => [order.id, order]));
+  return { open: [...open.values()], shipped: [...new Map(lists.shipped.filter((order) => !open.has(order.id)).map((order) => [order.id, order])).values()] };
+}

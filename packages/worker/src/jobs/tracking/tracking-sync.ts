@@ -1,0 +1,67 @@
+import { AppError, jobId, recordSyncError, type JobPayload, type Logger } from "@mw/shared";
+import { trackingSyncEnabled, finishRun, startRun } from "@mw/shared/sites";
+import type { Site } from "@mw/shared/sites";
+import type { Job } from "bullmq";
+import { endsJob } from "../../runtime/attempts.ts";
+import { TrackingRun, type OrderFailure } from "./run.ts";
+import type { JobContext } from "../../runtime/processor.ts";
+
+const SOURCE = "tracking_sync";
+
+/**
+ * `tracking-sync` (spec 1, 4.7): ERP tracking numbers onto one site's
+ * storefront orders. The site is read again, so a job scheduled before the
+ * site was disabled or deleted ends quietly. Each run writes a `sync_runs`
+ * row; the health-check URL is pinged only after a run without errors. A run
+ * in which some orders failed still does the others, then fails (once, no
+ * retry) naming them; a failure that concerns the whole site (storefront or
+ * ERP unreachable, rate limit outlasting its bound) fails it for BullMQ to retry.
+ */
+export async function trackingSync(job: Job, payload: JobPayload<"tracking", "tracking-sync">, ctx: JobContext) {
+  const log = ctx.log.child({ site_id: payload.site_id });
+  const site = await ctx.prisma.site.findUnique({ where: { id: payload.site_id } });
+  if (!site) {
+    log.info("tracking sync skipped: the site no longer exists");
+    return { skipped: "site_not_found" };
+  }
+  if (!trackingSyncEnabled(site)) {
+    log.info("tracking sync skipped: tracking is not enabled for the site", { is_active: site.is_active, tracking_sync: site.tracking_sync, tracking_enabled: site.tracking_enabled });
+    return { skipped: "tracking_disabled" };
+  }
+  const runId = await startRun(ctx.prisma, site.id, "tracking", job.id);
+  const run = new TrackingRun(site, ctx, log.child({ run_id: runId }));
+  try {
+    const { not_linked } = await run.execute();
+    if (run.failures.length) throw incomplete(site, run.failures, run.counts.orders);
+    await finishRun(ctx.prisma, runId, { counts: run.counts });
+    if (site.health_check_url) {
+      await ctx.queues.add("notifications", "health-ping", { url: site.health_check_url, site_id: site.id }, { jobId: jobId("health-ping", "tracking", site.id, runId) });
+    }
+    log.info("tracking sync finished", { ...run.counts, not_linked });
+    return { run_id: runId, counts: run.counts, not_linked };
+  } catch (error) {
+    const message = (error as Error).message;
+    await finishRun(ctx.prisma, runId, { counts: run.counts, error: message }).catch((finish: unknown) => log.error("could not close the sync run", { error: (finish as Error).message }));
+    if (endsJob(job, error)) await recordFailures(ctx, site, run.failures, error, log);
+    throw error;
+  }
+}
+
+function incomplete(site: Site, failures: OrderFailure[], orders: number): AppError {
+  const first = failures[0]!;
+  return AppError.permanent(
+    `tracking sync of site ${site.id}: ${failures.length} of ${orders} orders failed (first: order ${first.order_number}: ${first.message})`,
+    "tracking_incomplete",
+  );
+}
+
+/** Operators see each failed order in GET /stats, and the run's own failure when it was not just those orders. */
+async function recordFailures(ctx: JobContext, site: Site, failures: OrderFailure[], error: unknown, log: Logger): Promise<void> {
+  const ownFailure = !(error instanceof AppError && error.code === "tracking_incomplete");
+  const entries: { order_number: string | null; message: string }[] = [...failures, ...(ownFailure ? [{ order_number: null, message: (error as Error).message }] : [])];
+  try {
+    for (const entry of entries) await recordSyncError(ctx.prisma, { source: SOURCE, site_id: site.id, order_number: entry.order_number, message: entry.message });
+  } catch (error) {
+    log.error("could not record the tracking sync failure", { error: (error as Error).message });
+  }
+}

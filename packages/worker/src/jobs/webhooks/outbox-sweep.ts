@@ -1,0 +1,18 @@
+import { sweepDisputeOutbox } from "@mw/shared/disputes";
+import { type JobPayload } from "@mw/shared";
+import { sweepProductOutbox } from "@mw/shared/inventory";
+import type { Job } from "bullmq";
+import type { JobContext } from "../../runtime/processor.ts";
+
+/**
+ * The webhook outbox sweep (design section 3): queues what a stored webhook
+ * promised but never got into Redis (a crash or a Redis failure between the
+ * audit row and the enqueue), for dispute webhooks and product refreshes.
+ */
+export async function webhookSweep(_job: Job, _payload: JobPayload<"disputes", "webhook-sweep">, ctx: JobContext) {
+  const queued = await sweepDisputeOutbox(ctx.prisma, ctx.queues);
+  if (queued) ctx.log.warn("queued dispute webhooks that had been stored without a job", { queued });
+  const refreshes = await sweepProductOutbox(ctx.prisma, ctx.queues);
+  if (refreshes) ctx.log.warn("queued product refreshes that had been stored without a job", { refreshes });
+  return { queued, refreshes };
+}

@@ -1,0 +1,45 @@
+import { AppError, payloadSchema, recordJobDuration, type Services } from "@mw/shared";
+import { UnrecoverableError, type Job } from "bullmq";
+import type { Processor } from "./processor.ts";
+import { isPermanent } from "./attempts.ts";
+import { progressReporter } from "./progress.ts";
+
+/**
+ * Runs one job for both the long-running workers and drain mode: parses the
+ * payload, finds the processor, logs, records the duration. Failures that a
+ * retry cannot fix (bad payload, unknown job, permanent AppError) become
+ * BullMQ's UnrecoverableError so the job fails at once, visibly.
+ */
+export async function runJob(
+  services: Services,
+  processors: Record<string, Processor> | undefined,
+  job: Job,
+): Promise<unknown> {
+  const log = services.logger.child({ queue: job.queueName, job_id: job.id, job_name: job.name, attempt: job.attemptsMade + 1 });
+  const started = performance.now();
+  const finish = (outcome: "completed" | "failed") =>
+    recordJobDuration(services.redis, services.config.QUEUE_PREFIX, job.queueName, outcome, (performance.now() - started) / 1000).catch(
+      (error: unknown) => log.warn("could not record job duration", { error }),
+    );
+  log.info("job started");
+  try {
+    const processor = processors?.[job.name];
+    if (!processor) throw new UnrecoverableError(`no processor for job "${job.name}" in queue "${job.queueName}"`);
+    const schema = payloadSchema(job.queueName, job.name);
+    if (!schema) throw new UnrecoverableError(`no payload schema for job "${job.name}" in queue "${job.queueName}"`);
+    const parsed = schema.safeParse(job.data);
+    if (!parsed.success) {
+      throw new UnrecoverableError(`invalid payload: ${parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; ")}`);
+    }
+    const result = await processor(job, parsed.data as never, { ...services, log, progress: progressReporter(job) });
+    log.info("job completed", { duration_ms: Math.round(performance.now() - started) });
+    await finish("completed");
+    return result;
+  } catch (error) {
+    const permanent = isPermanent(error);
+    log.error("job failed", { error: (error as Error).message, permanent, duration_ms: Math.round(performance.now() - started) });
+    await finish("failed");
+    if (error instanceof AppError && error.permanent) throw new UnrecoverableError(error.message);
+    throw error;
+  }
+}

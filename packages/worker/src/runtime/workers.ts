@@ -1,0 +1,40 @@
+import { createRedis, workerConcurrency, type QueueName, type Services } from "@mw/shared";
+import { Worker } from "bullmq";
+import { PROCESSORS } from "../jobs/index.ts";
+import { runJob } from "./run-job.ts";
+
+export interface RunningWorkers {
+  workers: Worker[];
+  /** Stops taking jobs and waits for the active ones (bounded by the caller). */
+  close(): Promise<void>;
+}
+
+/**
+ * One BullMQ Worker per queue in WORKER_QUEUES. Stalled-job recovery stays on:
+ * a killed process's active jobs return to the queue once their lock expires.
+ */
+export function startWorkers(services: Services, queues: QueueName[] = services.config.WORKER_QUEUES): RunningWorkers {
+  const { config, logger } = services;
+  const connection = createRedis(config.REDIS_URL, { blocking: true, name: "mw-worker" });
+  const workers = queues.map((queue) => {
+    const worker = new Worker(queue, (job) => runJob(services, PROCESSORS[queue], job), {
+      connection,
+      prefix: config.QUEUE_PREFIX,
+      concurrency: workerConcurrency(config, queue),
+      lockDuration: config.WORKER_LOCK_DURATION_MS,
+      stalledInterval: config.WORKER_STALLED_INTERVAL_MS,
+      maxStalledCount: 1,
+    });
+    worker.on("error", (error) => logger.error("worker error", { queue, error: error.message }));
+    worker.on("stalled", (jobId) => logger.warn("job stalled, returned to the queue", { queue, job_id: jobId }));
+    return worker;
+  });
+  logger.info("workers started", { queues, concurrency: Object.fromEntries(queues.map((q) => [q, workerConcurrency(config, q)])) });
+  return {
+    workers,
+    async close() {
+      await Promise.all(workers.map((worker) => worker.close()));
+      await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import { createRedis } from "@mw/shared";
+import { createUser, revokeAppPassword, setLoginPassword } from "@mw/shared/identity";
+import { Worker } from "bullmq";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
+
+let api: TestApi;
+let admin: { login: string; password: string };
+let staff: { login: string; password: string };
+const ME = "/middleware/v1/auth/me";
+const QUEUE = "/middleware/v1/queue?queue=notifications";
+
+beforeAll(async () => {
+  api = await startApi();
+  const adminUser = await createUser(api.ctx.prisma, { login: uniqueLogin("admin"), capabilities: ["manage_middleware"] });
+  admin = { login: adminUser.login, password: adminUser.application_password };
+  const staffUser = await createUser(api.ctx.prisma, { login: uniqueLogin("staff"), capabilities: ["staff"] });
+  staff = { login: staffUser.login, password: staffUser.application_password };
+});
+afterAll(() => api.close());
+
+function get(path: string, headers: Record<string, string> = {}) {
+  return fetch(`${api.url}${path}`, { headers });
+}
+
+describe("HTTP Basic with application passwords", () => {
+  it("accepts a valid application password", async () => {
+    const res = await get(ME, { authorization: basicAuth(admin.login, admin.password) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ login: admin.login, capabilities: ["manage_middleware"], via: "application_password" });
+  });
+
+  it("refuses a wrong password with 401 rest_forbidden and a Basic challenge", async () => {
+    const res = await get(ME, { authorization: basicAuth(admin.login, `${admin.password.slice(0, -1)}x`) });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Basic/);
+    expect(await res.json()).toEqual({ code: "rest_forbidden", message: "Invalid or revoked application password.", data: { status: 401 } });
+  });
+
+  it("refuses another user's application password", async () => {
+    const res = await get(ME, { authorization: basicAuth(staff.login, admin.password) });
+    expect(res.status).toBe(401);
+  });
+
+  it("refuses a revoked application password on the very next request", async () => {
+    const user = await createUser(api.ctx.prisma, { login: uniqueLogin("revoked"), capabilities: ["manage_middleware"], appPasswordName: "ci" });
+    const auth = { authorization: basicAuth(user.login, user.application_password) };
+    expect((await get(ME, auth)).status).toBe(200);
+    expect(await revokeAppPassword(api.ctx.prisma, user.login, { name: "ci" })).toBe(1);
+    const res = await get(ME, auth);
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { code: string }).code).toBe("rest_forbidden");
+  });
+
+  it("answers 401 rest_forbidden without any credentials", async () => {
+    const res = await get(ME);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ code: "rest_forbidden", message: "Authentication required.", data: { status: 401 } });
+  });
+});
+
+describe("capabilities", () => {
+  it("gives 403 rest_forbidden to a user without manage_middleware on an admin route", async () => {
+    const res = await get(QUEUE, { authorization: basicAuth(staff.login, staff.password) });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ code: "rest_forbidden", message: "Sorry, you are not allowed to do that.", data: { status: 403 } });
+  });
+
+  it("lets a manage_middleware user in", async () => {
+    const res = await get(QUEUE, { authorization: basicAuth(admin.login, admin.password) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ jobs: [], page: 1, per_page: 20 });
+  });
+});
+
+describe("login sessions", () => {
+  async function login(login: string, password: string) {
+    return fetch(`${api.url}/middleware/v1/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login, password }),
+    });
+  }
+
+  it("starts a session whose cookie works with the nonce and not without it", async () => {
+    const login_ = uniqueLogin("session");
+    await createUser(api.ctx.prisma, { login: login_, capabilities: ["manage_middleware"] });
+    await setLoginPassword(api.ctx.prisma, login_, "correct horse battery staple");
+
+    const res = await login(login_, "correct horse battery staple");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { nonce: string };
+    const setCookie = res.headers.get("set-cookie") ?? "";
+    expect(setCookie).toMatch(/mw_session=/);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Strict/i);
+    const cookie = setCookie.split(";")[0]!;
+
+    const withNonce = await get(ME, { cookie, "x-nonce": body.nonce });
+    expect(withNonce.status).toBe(200);
+    expect(((await withNonce.json()) as { via: string }).via).toBe("session");
+
+    const withoutNonce = await get(ME, { cookie });
+    expect(withoutNonce.status).toBe(403);
+    expect(((await withoutNonce.json()) as { code: string }).code).toBe("rest_forbidden");
+
+    const wrongNonce = await get(ME, { cookie, "x-nonce": "not-the-nonce" });
+    expect(wrongNonce.status).toBe(403);
+
+    const logout = await fetch(`${api.url}/middleware/v1/auth/logout`, { method: "POST", headers: { cookie, "x-nonce": body.nonce } });
+    expect(logout.status).toBe(200);
+    expect((await get(ME, { cookie, "x-nonce": body.nonce })).status).toBe(401);
+  });
+
+  it("refuses a wrong password and sets no cookie", async () => {
+    const login_ = uniqueLogin("badpw");
+    await createUser(api.ctx.prisma, { login: login_, capabilities: ["staff"] });
+    await setLoginPassword(api.ctx.prisma, login_, "the right password");
+    const res = await login(login_, "the wrong password");
+    expect(res.status).toBe(401);
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+});
+
+describe("Bull Board", () => {
+  it("asks for credentials (401) when there are none", async () => {
+    const res = await get("/admin/queues");
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Basic/);
+  });
+
+  it("is forbidden (403) without manage_middleware", async () => {
+    const res = await get("/admin/queues", { authorization: basicAuth(staff.login, staff.password) });
+    expect(res.status).toBe(403);
+  });
+
+  it("shows the board and every queue with manage_middleware", async () => {
+    const auth = { authorization: basicAuth(admin.login, admin.password) };
+    const page = await get("/admin/queues", auth);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/text\/html/);
+    const queues = await get("/admin/queues/api/queues", auth);
+    expect(queues.status).toBe(200);
+    const names = ((await queues.json()) as { queues: { name: string }[] }).queues.map((q) => q.name).sort();
+    expect(names).toEqual(["disputes", "inventory", "notifications", "orders", "reports", "tracking", "urgency", "webhooks"]);
+  });
+
+  it("retries a failed job, promotes a delayed one and cleans failed ones", async () => {
+    const auth = { authorization: basicAuth(admin.login, admin.password) };
+    const board = `${api.url}/admin/queues/api/queues/notifications`;
+    const queue = api.ctx.queues.get("notifications");
+    await queue.obliterate({ force: true });
+
+    const failing = await queue.add("health-ping", { url: "http://127.0.0.1:9/" }, { attempts: 1 });
+    const worker = new Worker("notifications", null, { connection: createRedis(api.ctx.config.REDIS_URL, { blocking: true }), prefix: api.ctx.config.QUEUE_PREFIX, autorun: false });
+    const fetched = await worker.getNextJob("token-1", { block: false });
+    expect(fetched?.id).toBe(failing.id);
+    await fetched!.moveToFailed(new Error("boom"), "token-1", false);
+    await worker.close();
+    expect(await queue.getJobState(failing.id!)).toBe("failed");
+
+    const retry = await fetch(`${board}/${failing.id}/retry`, { method: "PUT", headers: auth });
+    expect(retry.ok).toBe(true);
+    expect(await queue.getJobState(failing.id!)).toBe("waiting");
+
+    const delayed = await queue.add("health-ping", { url: "http://127.0.0.1:9/" }, { delay: 3_600_000 });
+    const promote = await fetch(`${board}/${delayed.id}/promote`, { method: "PUT", headers: auth });
+    expect(promote.ok).toBe(true);
+    expect(await queue.getJobState(delayed.id!)).toBe("waiting");
+
+    const staffTry = await fetch(`${board}/${delayed.id}/promote`, { method: "PUT", headers: { authorization: basicAuth(staff.login, staff.password) } });
+    expect(staffTry.status).toBe(403);
+
+    const worker2 = new Worker("notifications", null, { connection: createRedis(api.ctx.config.REDIS_URL, { blocking: true }), prefix: api.ctx.config.QUEUE_PREFIX, autorun: false });
+    const again = (await worker2.getNextJob("token-2", { block: false }))!;
+    await again.moveToFailed(new Error("boom again"), "token-2", false);
+    await worker2.close();
+    expect(await queue.getJobCountByTypes("failed")).toBe(1);
+    // The bulk clean keeps jobs younger than 5 s; cleaning one job removes it at once.
+    const clean = await fetch(`${board}/${again.id}/clean`, { method: "PUT", headers: auth });
+    expect(clean.ok).toBe(true);
+    expect(await queue.getJobCountByTypes("failed")).toBe(0);
+  });
+});

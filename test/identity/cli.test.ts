@@ -1,0 +1,122 @@
+import { issueImageApiKey } from "@mw/shared/images";
+import { describe, expect, it, beforeAll, afterAll } from "vitest";
+import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
+import { spawnEntry } from "../support/processes.ts";
+
+async function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = spawnEntry("packages/api/src/cli/main.ts", args);
+  let stdout = "";
+  let stderr = "";
+  run.child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  run.child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const { code } = await run.exited();
+  return { code, stdout, stderr };
+}
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(() => api.close());
+
+describe("pnpm cli user:*", () => {
+  it("creates a user whose application password works, and revokes it", async () => {
+    const login = uniqueLogin("cli");
+    const created = await cli("user:create", "--login", login, "--capabilities", "manage_middleware,manage_options");
+    expect(created.code).toBe(0);
+    const lines = created.stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const user = JSON.parse(lines[0]!) as { login: string; capabilities: string[]; application_password: string };
+    expect(user).toMatchObject({ login, capabilities: ["manage_middleware", "manage_options"] });
+    const me = await fetch(`${api.url}/middleware/v1/auth/me`, { headers: { authorization: basicAuth(login, user.application_password) } });
+    expect(me.status).toBe(200);
+
+    const revoked = await cli("user:revoke-app-password", "--login", login, "--name", "cli");
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toEqual({ login, revoked: 1 });
+    const after = await fetch(`${api.url}/middleware/v1/auth/me`, { headers: { authorization: basicAuth(login, user.application_password) } });
+    expect(after.status).toBe(401);
+  });
+
+  it("sets a login password that starts a session", async () => {
+    const login = uniqueLogin("clipw");
+    expect((await cli("user:create", "--login", login, "--capabilities", "staff")).code).toBe(0);
+    const set = await cli("user:password", "--login", login);
+    expect(set.code).toBe(0);
+    const { password } = JSON.parse(set.stdout) as { password: string };
+    expect(password.length).toBeGreaterThanOrEqual(20);
+    const res = await fetch(`${api.url}/middleware/v1/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login, password }),
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it("refuses a duplicate login, an unknown capability and a missing option with clear messages", async () => {
+    const login = uniqueLogin("dup");
+    expect((await cli("user:create", "--login", login, "--capabilities", "staff")).code).toBe(0);
+    const duplicate = await cli("user:create", "--login", login, "--capabilities", "staff");
+    expect(duplicate.code).toBe(1);
+    expect(JSON.parse(duplicate.stderr)).toEqual({ error: `a user with login "${login}" already exists` });
+    const unknown = await cli("user:create", "--login", uniqueLogin("u"), "--capabilities", "superuser");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("unknown capabilities: superuser");
+    const missing = await cli("user:create", "--login", uniqueLogin("m"));
+    expect(missing.code).toBe(64);
+    expect(missing.stderr).toContain("missing --capabilities");
+  });
+});
+
+describe("pnpm cli image-key:*", () => {
+  async function imageStatus(key: string): Promise<{ status: number; body: unknown }> {
+    const res = await fetch(`${api.url}/api/image?api_key=${encodeURIComponent(key)}`);
+    return { status: res.status, body: await res.json() };
+  }
+
+  it("issues a key that the image API accepts, shown once", async () => {
+    const created = await cli("image-key:create", "--label", "Warranty portal");
+    expect(created.code).toBe(0);
+    const issued = JSON.parse(created.stdout) as { id: number; key: string };
+    expect(Object.keys(issued).sort()).toEqual(["id", "key"]);
+    expect(issued.key).toMatch(/^mwi_[A-Za-z0-9_-]{43}$/);
+    const row = await api.ctx.prisma.imageApiKey.findUniqueOrThrow({ where: { id: issued.id } });
+    expect(row.label).toBe("Warranty portal");
+    expect(JSON.stringify(row)).not.toContain(issued.key);
+    // Accepted: the request gets as far as the missing serial number.
+    expect(await imageStatus(issued.key)).toEqual({ status: 400, body: { error: "Serial number is required" } });
+  });
+
+  it("revokes a key at once, and says so when there is no active key to revoke", async () => {
+    const issued = await issueImageApiKey(api.ctx.prisma, "to revoke");
+    expect((await imageStatus(issued.key)).status).toBe(400);
+    const revoked = await cli("image-key:revoke", "--id", String(issued.id));
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toEqual({ id: issued.id, revoked: true });
+    expect(await imageStatus(issued.key)).toEqual({ status: 401, body: { error: "401 Unauthorized. Access Not Allowed" } });
+
+    const again = await cli("image-key:revoke", "--id", String(issued.id));
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stderr)).toEqual({ error: `no active image-API key with id ${issued.id}` });
+  });
+
+  it("requires a label", async () => {
+    const missing = await cli("image-key:create");
+    expect(missing.code).toBe(64);
+    expect(missing.stderr).toContain("missing --label");
+  });
+});
+
+describe("pnpm cli review:add", () => {
+  it("adds a review to the item with that SKU, and refuses a bad rating", async () => {
+    const sku = `REV-${process.pid}`;
+    const item = await api.ctx.prisma.item.create({ data: { sku, name: "Reviewed by CLI", price: 5, stock: 1 } });
+    const added = await cli("review:add", "--sku", sku, "--author", "Dee", "--rating", "4", "--body", "Solid.", "--date", "2026-05-06");
+    expect(added.code).toBe(0);
+    const { id } = JSON.parse(added.stdout) as { id: number };
+    expect(await api.ctx.prisma.itemReview.findUniqueOrThrow({ where: { id } })).toMatchObject({ item_id: item.id, author: "Dee", rating: 4, body: "Solid." });
+    const bad = await cli("review:add", "--sku", sku, "--author", "Dee", "--rating", "0", "--body", "x");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("rating");
+  });
+});

@@ -1,0 +1,67 @@
+import { createUser } from "@mw/shared/identity";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeErp } from "../fakes/erp.ts";
+import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
+import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";
+import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { until } from "../support/wait.ts";
+
+// The whole path a user sees: an ERP pushes an order through the API, an
+// operator sees it pending, a worker exports it to the ERP (through an outage),
+// and the viewer shows the ERP's sales order number.
+const TOKEN = "flow-erp-token";
+let api: TestApi;
+let erp: FakeErp;
+let worker: Spawned | undefined;
+let admin: { authorization: string };
+
+beforeAll(async () => {
+  api = await startApi();
+  erp = await new FakeErp(TOKEN).start();
+  await seedItems(api.ctx.prisma, ["FLOW-1"]);
+  const user = await createUser(api.ctx.prisma, { login: uniqueLogin("flow"), capabilities: ["manage_middleware"] });
+  admin = { authorization: basicAuth(user.login, user.application_password) };
+});
+afterAll(async () => {
+  worker?.child.kill("SIGKILL");
+  await erp.stop();
+  await api.close();
+});
+
+async function viewOrder(number: string) {
+  const res = await fetch(`${api.url}/middleware/v1/orders?search=${number}`, { headers: admin });
+  return ((await res.json()) as { orders: { id: number; number: string; imported: number; erp_sales_order_number: string | null }[] }).orders[0];
+}
+
+describe("order intake to ERP export", () => {
+  it("shows a new order pending, keeps it pending through an ERP outage, then shows it exported", async () => {
+    const { key } = await createSiteWithKey(api.ctx.prisma);
+    const number = `FLOW-${process.pid % 100000}`;
+    erp.outage = "unavailable";
+    const res = await fetch(`${api.url}/middleware/v1/external/orders`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify(orderBody(number, { line_items: [{ line_number: 1, sku: "FLOW-1", quantity: 3, unit_price: 7 }] })),
+    });
+    expect(res.status).toBe(201);
+    expect(await viewOrder(number)).toMatchObject({ number, imported: 0, erp_sales_order_number: null });
+
+    worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "orders", ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
+    await worker.waitFor(logged("job failed"));
+    const order = await viewOrder(number);
+    expect(order).toMatchObject({ imported: 0, erp_sales_order_number: null });
+    const job = await api.ctx.queues.get("orders").getJob(`order-export.${order!.id}`);
+    // The failure is logged just before BullMQ moves the job to wait for its retry.
+    let state = "";
+    await until(async () => (state = await job!.getState()) === "delayed", () => `the export job to wait for its retry (state ${state})`, 20_000);
+    expect(state).toBe("delayed");
+
+    erp.outage = null;
+    await job!.promote();
+    let exported: Awaited<ReturnType<typeof viewOrder>>;
+    await until(async () => (exported = await viewOrder(number))?.imported === 1, () => `order ${number} to show as exported`, 20_000);
+    expect(exported).toMatchObject({ imported: 1, erp_sales_order_number: erp.salesOrders[0]!.number });
+    expect(erp.salesOrders).toHaveLength(1);
+    expect(erp.salesOrders[0]!.externalDocumentNumber).toMatch(new RegExp(`-${number}$`));
+  });
+});

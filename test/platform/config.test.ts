@@ -1,0 +1,69 @@
+import { ConfigError, parseConfig } from "@mw/shared";
+import { describe, expect, it } from "vitest";
+import { spawnEntry } from "../support/processes.ts";
+
+const KEY = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("configuration", () => {
+  it("applies the documented defaults", () => {
+    const config = parseConfig({ ENCRYPTION_KEY: KEY });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      QUEUE_PREFIX: "mw",
+      API_ROOT: "/middleware/v1",
+      REST_ROOT: "",
+      LOG_DIR: "logs",
+      DATABASE_URL: "mysql://mw:mw@127.0.0.1:3306/mw",
+      REDIS_URL: "redis://127.0.0.1:6379",
+    });
+    expect(config.WORKER_QUEUES).toEqual(["orders", "disputes", "inventory", "tracking", "urgency", "reports", "notifications", "webhooks"]);
+    expect(config.ENCRYPTION_KEY).toHaveLength(32);
+  });
+
+  it("names every bad variable", () => {
+    expect(problems({ ENCRYPTION_KEY: KEY, PORT: "eighty" })).toEqual([expect.stringMatching(/^PORT: /)]);
+    expect(problems({ ENCRYPTION_KEY: "short" })).toEqual([expect.stringMatching(/^ENCRYPTION_KEY: must be 32 bytes/)]);
+    expect(problems({})).toEqual(["ENCRYPTION_KEY: is required"]);
+    expect(problems({ ENCRYPTION_KEY: KEY, API_ROOT: "middleware/v1/" })).toEqual([expect.stringMatching(/^API_ROOT: /)]);
+    expect(problems({ ENCRYPTION_KEY: KEY, WORKER_QUEUES: "orders,nope" })).toEqual([expect.stringMatching(/^WORKER_QUEUES: unknown queue "nope"/)]);
+    expect(problems({ ENCRYPTION_KEY: KEY, DATABASE_URL: "postgres://x/y", LOG_LEVEL: "loud" }).map((p) => p.split(":")[0])).toEqual([
+      "DATABASE_URL",
+      "LOG_LEVEL",
+    ]);
+  });
+
+  it("refuses S3 settings without a bucket, and one S3 key without the other", () => {
+    expect(problems({ ENCRYPTION_KEY: KEY, S3_ENDPOINT: "http://minio:9000" })).toEqual(["S3_BUCKET: is required when S3_ENDPOINT is set"]);
+    expect(problems({ ENCRYPTION_KEY: KEY, S3_BUCKET: "b", S3_ACCESS_KEY_ID: "AKIA" })).toEqual([
+      "S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together",
+    ]);
+    expect(problems({ ENCRYPTION_KEY: KEY, S3_BUCKET: "b", S3_ENDPOINT: "http://minio:9000" })).toEqual([]);
+  });
+
+  it("accepts a base64 key and per-queue concurrency", () => {
+    const config = parseConfig({
+      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+      WORKER_QUEUES: "disputes, tracking",
+      WORKER_CONCURRENCY_DISPUTES: "12",
+    });
+    expect(config.WORKER_QUEUES).toEqual(["disputes", "tracking"]);
+    expect(config.WORKER_CONCURRENCY_DISPUTES).toBe(12);
+  });
+
+  it("stops the API at start-up with a message naming the variable", async () => {
+    const api = spawnEntry("packages/api/src/main.ts", [], { PORT: "not-a-port" });
+    const { code } = await api.exited();
+    expect(code).toBe(78);
+    expect(api.output()).toMatch(/Invalid configuration:\n\s+- PORT: /);
+  });
+});

@@ -1,0 +1,53 @@
+import { createSqlPool, GroupInsert, isUniqueViolation, type SqlPool } from "@mw/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDatabaseUrl } from "../support/env.ts";
+
+// The group-commit writer behind the acquirer receiver, on a scratch table of the test database.
+const TABLE = `group_insert_probe_${process.pid}`;
+const INSERT = `INSERT INTO ${TABLE} (k) VALUES (?)`;
+let pool: SqlPool;
+
+beforeAll(async () => {
+  // A short lock wait, so a blocked batch times out within the test.
+  pool = createSqlPool(testDatabaseUrl(), { connectionLimit: 4, lockWaitSeconds: 1 });
+  await pool.query(`CREATE TABLE ${TABLE} (id INT AUTO_INCREMENT PRIMARY KEY, k VARCHAR(64) NOT NULL UNIQUE)`);
+});
+afterAll(async () => {
+  await pool.query(`DROP TABLE IF EXISTS ${TABLE}`);
+  await pool.end();
+});
+
+async function idsOf(keys: string[]): Promise<Map<string, number>> {
+  const rows = (await pool.query(`SELECT id, k FROM ${TABLE} WHERE k IN (?)`, [keys])) as { id: number; k: string }[];
+  return new Map(rows.map((row) => [row.k, row.id]));
+}
+
+describe("GroupInsert", () => {
+  it("writes rows that arrive together in one batch, and a duplicate fails only its own row", async () => {
+    await pool.query(`INSERT INTO ${TABLE} (k) VALUES ('taken')`);
+    const writer = new GroupInsert(pool, INSERT, { concurrency: 1, maxBatch: 100 });
+    // The first row goes alone; the rest queue behind it and go together.
+    const keys = ["first", "a", "taken", "b", "c"];
+    const results = await Promise.allSettled(keys.map((k) => writer.insert([k])));
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    expect(isUniqueViolation((results[2] as PromiseRejectedResult).reason)).toBe(true);
+    const ids = await idsOf(["first", "a", "b", "c"]);
+    expect(results.filter((r) => r.status === "fulfilled").map((r) => r.value)).toEqual(["first", "a", "b", "c"].map((k) => ids.get(k)));
+  });
+
+  it("writes a batch again when InnoDB aborted it (lock wait timeout), so no caller sees the abort", async () => {
+    const blocker = await pool.getConnection();
+    await blocker.beginTransaction();
+    await blocker.query(`INSERT INTO ${TABLE} (k) VALUES ('contended')`);
+    const writer = new GroupInsert(pool, INSERT, { concurrency: 1, maxBatch: 100 });
+    const pending = Promise.allSettled(["lead", "x1", "contended", "x2"].map((k) => writer.insert([k])));
+    // The batch waits on the blocker's row, times out after 1 s, and is retried; the blocker gives way meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await blocker.rollback();
+    blocker.release();
+    const results = await pending;
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled"]);
+    const ids = await idsOf(["lead", "x1", "contended", "x2"]);
+    expect(results.map((r) => (r as PromiseFulfilledResult<number>).value)).toEqual(["lead", "x1", "contended", "x2"].map((k) => ids.get(k)));
+  });
+});
