@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "@mw/api/app";
 import { createAppContext, type AppContext } from "@mw/api/context";
-import { createLogger, createServices, parseConfig, type Config } from "@mw/shared";
+import { createLogger, openConnections, parseConfig, type Config } from "@mw/shared";
 import { createUser, type Capability } from "@mw/shared/identity";
 import { expect } from "vitest";
 
@@ -19,7 +19,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 /** The real Express app on an ephemeral port, against this worker's database and Redis prefix. */
 export async function startApi(overrides: Record<string, string> = {}): Promise<TestApi> {
   const config = testConfig(overrides);
-  const ctx = createAppContext(createServices(config, "api-test", { logger: createLogger("api-test", config) }));
+  const ctx = createAppContext(openConnections(config, "api-test", { logger: createLogger("api-test", config) }));
   const server: Server = createApp(ctx).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const { port } = server.address() as AddressInfo;

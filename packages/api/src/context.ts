@@ -1,12 +1,12 @@
 import { SessionStore } from "@mw/shared/identity";
-import { type Services } from "@mw/shared";
+import { type Connections } from "@mw/shared";
 
-/** What route handlers may use: the process services plus the session store. */
-export interface AppContext extends Services {
+/** What route handlers may use: the process connections plus the session store. */
+export interface AppContext extends Connections {
   sessions: SessionStore;
 }
 
-export function createAppContext(services: Services): AppContext {
-  const { config, redis } = services;
-  return { ...services, sessions: new SessionStore(redis, config.QUEUE_PREFIX, config.SESSION_TTL_SECONDS) };
+export function createAppContext(connections: Connections): AppContext {
+  const { config, redis } = connections;
+  return { ...connections, sessions: new SessionStore(redis, config.QUEUE_PREFIX, config.SESSION_TTL_SECONDS) };
 }

@@ -1,4 +1,4 @@
-import { createServices, getConfigOrExit, onShutdown } from "@mw/shared";
+import { openConnections, getConfigOrExit, onShutdown } from "@mw/shared";
 import { reconcileTrackingSchedules } from "@mw/shared/tracking";
 import { parseWorkerArgs, UsageError, type WorkerArgs } from "./runtime/args.ts";
 import { drain } from "./runtime/drain.ts";
@@ -14,25 +14,25 @@ try {
 }
 
 const config = getConfigOrExit();
-const services = createServices(config, args.mode === "drain" ? `worker-${args.workerId}` : "worker");
+const connections = openConnections(config, args.mode === "drain" ? `worker-${args.workerId}` : "worker");
 
 if (args.mode === "drain") {
-  const results = await drain(services, args.limits, args.workerId);
-  services.logger.info("drain finished", { worker_id: args.workerId, results });
-  await services.close();
+  const results = await drain(connections, args.limits, args.workerId);
+  connections.logger.info("drain finished", { worker_id: args.workerId, results });
+  await connections.close();
   process.exitCode = 0;
 } else {
-  const running = startWorkers(services);
-  await ensureSchedules(services.queues, config.WORKER_QUEUES);
+  const running = startWorkers(connections);
+  await ensureSchedules(connections.queues, config.WORKER_QUEUES);
   if (config.WORKER_QUEUES.includes("tracking")) {
     // Per-site schedulers follow the sites table: back after a Redis loss, gone for sites changed while no API could update them.
-    await reconcileTrackingSchedules(services.prisma, services.queues).then(
-      (result) => services.logger.info("tracking schedules reconciled", result),
-      (error: unknown) => services.logger.error("tracking schedules could not be reconciled", { error }),
+    await reconcileTrackingSchedules(connections.prisma, connections.queues).then(
+      (result) => connections.logger.info("tracking schedules reconciled", result),
+      (error: unknown) => connections.logger.error("tracking schedules could not be reconciled", { error }),
     );
   }
-  onShutdown(services.logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
+  onShutdown(connections.logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
     await running.close();
-    await services.close();
+    await connections.close();
   });
 }

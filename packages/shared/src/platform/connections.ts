@@ -7,7 +7,7 @@ import { createRedis } from "./redis.ts";
 import { createStorage, type ObjectStorage } from "./storage/index.ts";
 
 /** What every process (API, worker, CLI) talks to, opened once and closed together. */
-export interface Services {
+export interface Connections {
   config: Config;
   logger: Logger;
   prisma: PrismaClient;
@@ -20,7 +20,7 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export function createServices(config: Config, name: string, options: { logger?: Logger } = {}): Services {
+export function openConnections(config: Config, name: string, options: { logger?: Logger } = {}): Connections {
   const logger = options.logger ?? createLogger(name, config);
   const prisma = createPrisma(config.DATABASE_URL);
   const sql = createSqlPool(config.DATABASE_URL, { connectionLimit: config.DB_WRITE_POOL_SIZE });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createRedis, type QueueName, type Services } from "@mw/shared";
+import { createRedis, type QueueName, type Connections } from "@mw/shared";
 import { Worker } from "bullmq";
 import { PROCESSORS } from "../jobs/index.ts";
 import { runJob } from "./run-job.ts";
@@ -16,8 +16,8 @@ export interface DrainResult {
  * returns. Jobs are fetched by hand so the count is exact: a regular Worker
  * may already hold the next job when the limit is reached.
  */
-export async function drain(services: Services, limits: Map<QueueName, number>, workerId: string): Promise<DrainResult[]> {
-  const { config, logger } = services;
+export async function drain(connections: Connections, limits: Map<QueueName, number>, workerId: string): Promise<DrainResult[]> {
+  const { config, logger } = connections;
   const connection = createRedis(config.REDIS_URL, { blocking: true, name: `mw-drain-${workerId}` });
   const results: DrainResult[] = [];
   try {
@@ -39,7 +39,7 @@ export async function drain(services: Services, limits: Map<QueueName, number>, 
             job.extendLock(token, config.WORKER_LOCK_DURATION_MS).catch((error: unknown) => logger.warn("lock renewal failed", { error }));
           }, config.WORKER_LOCK_DURATION_MS / 2);
           try {
-            const value = await runJob(services, PROCESSORS[queue], job);
+            const value = await runJob(connections, PROCESSORS[queue], job);
             await job.moveToCompleted(value, token, false);
             result.completed += 1;
           } catch (error) {

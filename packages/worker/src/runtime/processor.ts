@@ -1,7 +1,7 @@
-import type { Logger, Services } from "@mw/shared";
+import type { Logger, Connections } from "@mw/shared";
 import type { Job } from "bullmq";
 
-export interface JobContext extends Services {
+export interface JobContext extends Connections {
   /** Logger carrying the job id (and queue), for every line the processor writes. */
   log: Logger;
   /** Reports how far a long job has got (shown in Bull Board); cheap to call in a loop. */

@@ -1,4 +1,4 @@
-import { AppError, payloadSchema, recordJobDuration, type Services } from "@mw/shared";
+import { AppError, payloadSchema, recordJobDuration, type Connections } from "@mw/shared";
 import { UnrecoverableError, type Job } from "bullmq";
 import type { Processor } from "./processor.ts";
 import { isPermanent } from "./attempts.ts";
@@ -11,14 +11,14 @@ import { progressReporter } from "./progress.ts";
  * BullMQ's UnrecoverableError so the job fails at once, visibly.
  */
 export async function runJob(
-  services: Services,
+  connections: Connections,
   processors: Record<string, Processor> | undefined,
   job: Job,
 ): Promise<unknown> {
-  const log = services.logger.child({ queue: job.queueName, job_id: job.id, job_name: job.name, attempt: job.attemptsMade + 1 });
+  const log = connections.logger.child({ queue: job.queueName, job_id: job.id, job_name: job.name, attempt: job.attemptsMade + 1 });
   const started = performance.now();
   const finish = (outcome: "completed" | "failed") =>
-    recordJobDuration(services.redis, services.config.QUEUE_PREFIX, job.queueName, outcome, (performance.now() - started) / 1000).catch(
+    recordJobDuration(connections.redis, connections.config.QUEUE_PREFIX, job.queueName, outcome, (performance.now() - started) / 1000).catch(
       (error: unknown) => log.warn("could not record job duration", { error }),
     );
   log.info("job started");
@@ -31,7 +31,7 @@ export async function runJob(
     if (!parsed.success) {
       throw new UnrecoverableError(`invalid payload: ${parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; ")}`);
     }
-    const result = await processor(job, parsed.data as never, { ...services, log, progress: progressReporter(job) });
+    const result = await processor(job, parsed.data as never, { ...connections, log, progress: progressReporter(job) });
     log.info("job completed", { duration_ms: Math.round(performance.now() - started) });
     await finish("completed");
     return result;

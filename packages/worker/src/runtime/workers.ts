@@ -1,4 +1,4 @@
-import { createRedis, workerConcurrency, type QueueName, type Services } from "@mw/shared";
+import { createRedis, workerConcurrency, type QueueName, type Connections } from "@mw/shared";
 import { Worker } from "bullmq";
 import { PROCESSORS } from "../jobs/index.ts";
 import { runJob } from "./run-job.ts";
@@ -13,11 +13,11 @@ export interface RunningWorkers {
  * One BullMQ Worker per queue in WORKER_QUEUES. Stalled-job recovery stays on:
  * a killed process's active jobs return to the queue once their lock expires.
  */
-export function startWorkers(services: Services, queues: QueueName[] = services.config.WORKER_QUEUES): RunningWorkers {
-  const { config, logger } = services;
+export function startWorkers(connections: Connections, queues: QueueName[] = connections.config.WORKER_QUEUES): RunningWorkers {
+  const { config, logger } = connections;
   const connection = createRedis(config.REDIS_URL, { blocking: true, name: "mw-worker" });
   const workers = queues.map((queue) => {
-    const worker = new Worker(queue, (job) => runJob(services, PROCESSORS[queue], job), {
+    const worker = new Worker(queue, (job) => runJob(connections, PROCESSORS[queue], job), {
       connection,
       prefix: config.QUEUE_PREFIX,
       concurrency: workerConcurrency(config, queue),
