@@ -85,8 +85,8 @@ async function runRound(round: number, concurrency: number) {
     env: { ...process.env, ...env, GATEWAY_QUERY_URL: gateway.url, FRAUD_API_URL: fraud.url, WORKER_CONCURRENCY_DISPUTES: String(concurrency) },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  // The worker's own webhook-sweep jobs share the queue, so progress is read from the webhook rows, then from the jobs.
-  const finishedJobs = async () => (await queue.getJobs(["completed", "failed"], 0, -1)).filter((job) => job.name === "process-dispute");
+  // Progress is read from the webhook rows, then from the jobs.
+  const finishedJobs = () => queue.getJobs(["completed", "failed"], 0, -1);
   let jobs: Awaited<ReturnType<typeof finishedJobs>> = [];
   try {
     const where = { event_id: { startsWith: `acquirer_case_R${round}-` }, processed_at: { not: null } };

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { sweepDisputeOutbox } from "@mw/shared/disputes";
+import { outboxSweepJob } from "@mw/shared/webhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closedPort, startApi, type TestApi } from "../support/api.ts";
+import { logLines, spawnEntry } from "../support/processes.ts";
 
 let api: TestApi;
 const URL_PATH = "/middleware/v1/webhooks/acquirer";
@@ -207,6 +209,18 @@ describe("outbox: a crash between the audit row and the enqueue", () => {
     for (const row of [fresh, processed, ancient]) expect(await queue.getJob(`dispute.${row.event_id}`)).toBeUndefined();
     expect(await queue.getJobCounts("waiting")).toEqual({ waiting: 2 });
     expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toBe(0);
+  });
+
+  it("runs the outbox sweep from the webhooks queue, which the old cron's --webhook-max-jobs drains", async () => {
+    await api.ctx.prisma.webhookEvent.updateMany({ where: { source: "acquirer", processed_at: null }, data: { processed_at: new Date() } });
+    const stranded = await strandedRow(`acquirer_case_${caseId()}`, 120_000);
+    const sweep = await api.ctx.queues.add(outboxSweepJob, {});
+    expect(sweep.queueName).toBe("webhooks");
+
+    const drain = spawnEntry("packages/worker/src/main.ts", ["--drain", "--worker-id", "sweep", "--webhook-max-jobs", "1"], {});
+    expect(await drain.exited()).toEqual({ code: 0, signal: null });
+    expect(logLines(drain, "queue drained")).toMatchObject([{ queue: "webhooks", completed: 1, failed: 0 }]);
+    expect(await api.ctx.queues.get("disputes").getJob(`dispute.${stranded.event_id}`)).toMatchObject({ data: { webhook_id: stranded.id } });
   });
 
   it("answers 503 within the add timeout when Redis cannot be reached, with the row kept for the sweeper", async () => {

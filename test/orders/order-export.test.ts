@@ -2,6 +2,7 @@ import { createPrisma, createRedis, jobId, Queues, type PrismaClient } from "@mw
 import { ErpClient } from "@mw/shared/providers/erp";
 import type { SalesOrderInput } from "@mw/shared/providers/erp";
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
+import { orderExportJob, orderExportJobId, orderSweepJob } from "@mw/shared/orders";
 import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -143,10 +144,9 @@ function expectedSalesOrder(number = ORDER_NUMBER): SalesOrderInput {
 }
 
 function exportJob(orderId: number, options: { suffix?: string; attempts?: number; retryDelayMs?: number } = {}): Promise<Job> {
-  const id = options.suffix ? jobId("order-export", orderId, options.suffix) : jobId("order-export", orderId);
+  const id = options.suffix ? jobId(orderExportJobId(orderId), options.suffix) : orderExportJobId(orderId);
   return queues.add(
-    "orders",
-    "order-export",
+    orderExportJob,
     { order_id: orderId },
     {
       jobId: id,
@@ -408,18 +408,18 @@ describe("order export with the ERP configured", () => {
     const older = await createOrder("S-2", { ageMs: 2 * 60_000 });
     await createOrder("S-3-young");
     await createOrder("S-4-done", { ageMs: 5 * 60_000, imported: true });
-    const expectedIds = [jobId("order-export", oldest.id), jobId("order-export", older.id)].sort();
+    const expectedIds = [orderExportJobId(oldest.id), orderExportJobId(older.id)].sort();
     // Keep the exports pending (retrying) while the second sweep runs.
     erp.outage = "unavailable";
 
-    const first = await settled(queue, await queues.add("orders", "order-sweep", {}), worker);
+    const first = await settled(queue, await queues.add(orderSweepJob, {}), worker);
     expect(first.returnvalue).toEqual({ pending: 2, retried: 0 });
     expect(await exportJobIds()).toEqual(expectedIds);
     await until(
       async () => (await Promise.all(expectedIds.map((id) => queue.getJobState(id)))).every((state) => state === "delayed"),
       () => "both exports to wait for a retry",
     );
-    const second = await settled(queue, await queues.add("orders", "order-sweep", {}), worker);
+    const second = await settled(queue, await queues.add(orderSweepJob, {}), worker);
     expect(second.returnvalue).toEqual({ pending: 2, retried: 0 });
     expect(await exportJobIds()).toEqual(expectedIds);
 
@@ -439,20 +439,20 @@ describe("order export with the ERP configured", () => {
     const outaged = await createOrder("R-1", { ageMs: 2 * 60_000 });
     const refused = await createOrder("R-2", { ageMs: 2 * 60_000 });
     erp.outage = "unavailable";
-    const exhausted = await queues.add("orders", "order-export", { order_id: outaged.id }, { jobId: jobId("order-export", outaged.id), attempts: 1 });
+    const exhausted = await queues.add(orderExportJob, { order_id: outaged.id }, { jobId: orderExportJobId(outaged.id), attempts: 1 });
     expect(await (await settled(queue, exhausted, worker)).getState()).toBe("failed");
     erp.outage = null;
     erp.rejections.set(`${siteId}-R-2`, "Customer 27111 is blocked for sales.");
-    const permanent = await queues.add("orders", "order-export", { order_id: refused.id }, { jobId: jobId("order-export", refused.id), attempts: 5 });
+    const permanent = await queues.add(orderExportJob, { order_id: refused.id }, { jobId: orderExportJobId(refused.id), attempts: 5 });
     expect(await (await settled(queue, permanent, worker)).getState()).toBe("failed");
 
-    const sweep = await settled(queue, await queues.add("orders", "order-sweep", {}), worker);
+    const sweep = await settled(queue, await queues.add(orderSweepJob, {}), worker);
     expect(sweep.returnvalue).toEqual({ pending: 2, retried: 1 });
     await until(
       async () => (await prisma.order.findUniqueOrThrow({ where: { id: outaged.id } })).imported === 1,
       () => "the retried export to finish",
     );
-    expect(await queue.getJobState(jobId("order-export", refused.id))).toBe("failed");
+    expect(await queue.getJobState(orderExportJobId(refused.id))).toBe("failed");
     expect((await prisma.order.findUniqueOrThrow({ where: { id: refused.id } })).imported).toBe(0);
   });
 });
@@ -474,7 +474,7 @@ describe("order export with the ERP unconfigured", () => {
     expect(await prisma.syncError.findMany()).toMatchObject([{ source: "erp_export", order_number: ORDER_NUMBER, message: done.failedReason }]);
 
     await queue.remove(done.id!);
-    const sweep = await settled(queue, await queues.add("orders", "order-sweep", {}), worker);
+    const sweep = await settled(queue, await queues.add(orderSweepJob, {}), worker);
     expect(sweep.returnvalue).toEqual({ skipped: "erp_not_configured" });
     expect(await exportJobIds()).toEqual([]);
     expect(erp.requests).toHaveLength(0);

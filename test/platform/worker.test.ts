@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createRedis, Queues } from "@mw/shared";
+import { chatMessageJob, healthPingJob } from "@mw/shared/notifications";
 import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -78,7 +79,7 @@ describe("worker processes jobs", () => {
     const worker = spawnWorker();
     await worker.waitFor(logged("workers started"));
 
-    const ping = await queues.add("notifications", "health-ping", { url: `${sink.url}/ping?site=7`, site_id: 7 });
+    const ping = await queues.add(healthPingJob, { url: `${sink.url}/ping?site=7`, site_id: 7 });
     const pinged = await settled(queue, ping, worker);
     expect(await pinged.getState()).toBe("completed");
     expect(pinged.returnvalue).toEqual({ status: 200 });
@@ -89,7 +90,7 @@ describe("worker processes jobs", () => {
     expect(get.url).toBe("/ping?site=7");
     expect(get.headers["user-agent"]).toMatch(USER_AGENT);
 
-    const chat = await queues.add("notifications", "chat-message", { webhook_url: `${sink.url}/hooks/abc`, text: "Order 42 shipped ✓" });
+    const chat = await queues.add(chatMessageJob, { webhook_url: `${sink.url}/hooks/abc`, text: "Order 42 shipped ✓" });
     const chatted = await settled(queue, chat, worker);
     expect(await chatted.getState()).toBe("completed");
     expect(sink.requests).toHaveLength(2);
@@ -128,13 +129,13 @@ describe("worker processes jobs", () => {
     await worker.waitFor(logged("workers started"));
 
     sink.status = 404;
-    const gone = await settled(queue, await queues.add("notifications", "health-ping", { url: `${sink.url}/gone` }), worker);
+    const gone = await settled(queue, await queues.add(healthPingJob, { url: `${sink.url}/gone` }), worker);
     expect(await gone.getState()).toBe("failed");
     expect(gone.attemptsMade).toBe(1);
     expect(gone.failedReason).toBe("health-check URL answered HTTP 404");
 
     sink.status = 503;
-    const flaky = await queues.add("notifications", "health-ping", { url: `${sink.url}/flaky` });
+    const flaky = await queues.add(healthPingJob, { url: `${sink.url}/flaky` });
     await until(async () => (await queue.getJobState(flaky.id!)) === "delayed", () => "the 503 job to wait for its retry");
     const retrying = (await queue.getJob(flaky.id!))!;
     expect(retrying.attemptsMade).toBe(1);
@@ -149,7 +150,7 @@ describe("worker shutdown", () => {
     const worker = spawnWorker();
     await worker.waitFor(logged("workers started"));
 
-    const long = await queues.add("notifications", "health-ping", { url: `${sink.url}/slow` });
+    const long = await queues.add(healthPingJob, { url: `${sink.url}/slow` });
     await worker.waitFor(logged("job started"));
     await until(() => sink.requests.length === 1, () => "the slow request to reach the sink");
     expect(await blockingConnections()).toBe(1);
@@ -160,7 +161,7 @@ describe("worker shutdown", () => {
     // added in the millisecond before Redis sees that close can still be taken
     // (see the report on BullMQ's _getNextJob), so add it once the close is done.
     await until(async () => (await blockingConnections()) === 0, () => "the worker's blocking connection to close");
-    const late = await queues.add("notifications", "health-ping", { url: `${sink.url}/late` });
+    const late = await queues.add(healthPingJob, { url: `${sink.url}/late` });
 
     const exit = await worker.exited();
     expect(exit).toEqual({ code: 0, signal: null });
@@ -179,7 +180,7 @@ describe("worker shutdown", () => {
     sink.delayMs = 5_000;
     const first = spawnWorker(FAST_STALL);
     await first.waitFor(logged("workers started"));
-    const job = await queues.add("notifications", "health-ping", { url: `${sink.url}/long` });
+    const job = await queues.add(healthPingJob, { url: `${sink.url}/long` });
     await first.waitFor(logged("job started"));
     await until(() => sink.requests.length === 1, () => "the first attempt to reach the sink");
 
@@ -214,7 +215,7 @@ describe("drain mode", () => {
     const logDir = mkdtempSync(path.join(tmpdir(), "mw-drain-"));
     try {
       const jobs: Job[] = [];
-      for (let i = 1; i <= 5; i += 1) jobs.push(await queues.add("notifications", "health-ping", { url: `${sink.url}/d${i}` }));
+      for (let i = 1; i <= 5; i += 1) jobs.push(await queues.add(healthPingJob, { url: `${sink.url}/d${i}` }));
 
       const firstRun = spawnWorker({ LOG_DIR: logDir }, ["--drain", "--worker-id", "t1", "--notifications-max-jobs", "3"]);
       expect(await firstRun.exited()).toEqual({ code: 0, signal: null });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createUser } from "@mw/shared/identity";
 import { formatDay, type PrismaClient } from "@mw/shared";
+import { reportsDailyJob } from "@mw/shared/reports";
 import type { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
@@ -273,7 +274,7 @@ describe("reruns, listing and the daily schedule", () => {
   });
 
   it("the daily job queues every report for yesterday", async () => {
-    const job = await api.ctx.queues.add("reports", "reports-daily", {});
+    const job = await api.ctx.queues.add(reportsDailyJob, {});
     await settled(reports, job, worker);
     const yesterday = formatDay(new Date(Date.now() - 86_400_000));
     const keys = ["order-intake-daily", "dispute-outcomes", "inventory-sync-summary"].map((type) => `${type}:${yesterday}`);

@@ -1,3 +1,4 @@
+import { trackingSyncJob } from "@mw/shared/tracking";
 import type { Job, Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpSink } from "../fakes/http-sink.ts";
@@ -39,7 +40,7 @@ afterAll(async () => {
 let jobCounter = 0;
 async function sync(siteId: number, options: { attempts?: number } = {}): Promise<Job> {
   jobCounter += 1;
-  const job = await harness.queues.add("tracking", "tracking-sync", { site_id: siteId }, { jobId: `tracking-sync.${siteId}.test.${jobCounter}`, attempts: options.attempts ?? 1 });
+  const job = await harness.queues.add(trackingSyncJob, { site_id: siteId }, { jobId: `tracking-sync.${siteId}.test.${jobCounter}`, attempts: options.attempts ?? 1 });
   return settled(queue, job, harness.worker);
 }
 

@@ -4,3 +4,4 @@ export * from "./merchants.ts";
 export * from "./outbox.ts";
 export * from "./outcomes.ts";
 export * from "./receiver.ts";
+export * from "./jobs.ts";

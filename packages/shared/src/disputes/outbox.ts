@@ -1,18 +1,14 @@
 import type { PrismaClient } from "../platform/db.ts";
-import { jobId, type Queues } from "../platform/queues/queues.ts";
-import { strandedWebhooks } from "../platform/inbound-deliveries.ts";
-
-/** The job of a dispute webhook row: keyed by its event id when it has one, else by the row. */
-export function disputeJobId(row: { id: number; event_id: string | null }): string {
-  return row.event_id ? jobId("dispute", row.event_id) : jobId("dispute", "webhook", row.id);
-}
+import type { Queues } from "../platform/index.ts";
+import { strandedWebhooks } from "../webhooks/index.ts";
+import { disputeJobId, processDisputeJob } from "./jobs.ts";
 
 /**
  * Adds the row's processing job. BullMQ ignores an add whose job id already
  * exists, which is what makes re-queueing (sweeper, redelivery) safe.
  */
 export async function queueDispute(queues: Queues, row: { id: number; event_id: string | null }): Promise<void> {
-  await queues.add("disputes", "process-dispute", { webhook_id: row.id }, { jobId: disputeJobId(row) });
+  await queues.add(processDisputeJob, { webhook_id: row.id }, { jobId: disputeJobId(row) });
 }
 
 /**
@@ -27,7 +23,7 @@ export async function sweepDisputeOutbox(prisma: PrismaClient, queues: Queues, l
     take: limit,
     select: { id: true, event_id: true },
   });
-  const queue = queues.get("disputes");
+  const queue = queues.get(processDisputeJob.queue);
   let requeued = 0;
   for (const row of rows) {
     if (await queue.getJob(disputeJobId(row))) continue;

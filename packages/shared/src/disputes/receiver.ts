@@ -3,7 +3,7 @@ import { isUniqueViolation, type PrismaClient, type SqlPool } from "../platform/
 import { GroupInsert } from "../platform/group-insert.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { Queues } from "../platform/queues/queues.ts";
-import { parseWebhookPayload, webhookDbError as dbError, webhookQueueError as queueError, type WebhookAnswer } from "../platform/inbound-deliveries.ts";
+import { parseWebhookPayload, webhookDbError as dbError, webhookQueueError as queueError, type WebhookAnswer } from "../webhooks/index.ts";
 import { acquirerEventId } from "./event-id.ts";
 import { queueDispute } from "./outbox.ts";
 

@@ -3,3 +3,4 @@ export * from "./product-webhooks/event.ts";
 export * from "./product-webhooks/outbox.ts";
 export * from "./product-webhooks/receiver.ts";
 export * from "./product-webhooks/signature.ts";
+export * from "./jobs.ts";

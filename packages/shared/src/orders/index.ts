@@ -1,2 +1,3 @@
 export * from "./store.ts";
 export * from "./submission.ts";
+export * from "./jobs.ts";

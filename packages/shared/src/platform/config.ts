@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { QUEUE_NAMES, type QueueName } from "./queues/names.ts";
 
 const ROOT_ENV_FILE = fileURLToPath(new URL("../../../../.env", import.meta.url));
 
@@ -10,17 +11,6 @@ const bool = z
 
 const optionalUrl = z.url().optional();
 
-export const QUEUE_NAMES = [
-  "orders",
-  "disputes",
-  "inventory",
-  "tracking",
-  "urgency",
-  "reports",
-  "notifications",
-  "webhooks",
-] as const;
-export type QueueName = (typeof QUEUE_NAMES)[number];
 
 const queueList = z
   .string()

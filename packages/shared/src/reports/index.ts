@@ -2,3 +2,4 @@ export * from "./period.ts";
 export * from "./request.ts";
 export * from "./tables.ts";
 export type { Report } from "../generated/prisma/client.ts";
+export * from "./jobs.ts";

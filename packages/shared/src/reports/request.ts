@@ -1,6 +1,7 @@
 import type { PrismaClient } from "../platform/db.ts";
 import { isUniqueViolation } from "../platform/db.ts";
-import { jobId, type Queues } from "../platform/queues/queues.ts";
+import type { Queues } from "../platform/index.ts";
+import { reportJobId, reportJobs } from "./jobs.ts";
 import { reportKey, type ReportPeriod, type ReportType } from "./period.ts";
 
 /** States in which a report's job will still run: asking again then changes nothing. */
@@ -26,12 +27,12 @@ export async function requestReport(prisma: PrismaClient, queues: Queues, type: 
     }
   }
   if (report.job_id) {
-    const pending = await queues.get("reports").getJob(report.job_id);
+    const pending = await queues.get(reportJobs[type].queue).getJob(report.job_id);
     if (pending && PENDING_STATES.has(await pending.getState())) return { report, jobId: report.job_id, queued: false };
   }
-  const id = jobId("report", report.id, Date.now());
+  const id = reportJobId(report.id, Date.now());
   // The row first: a job that starts at once must find itself recorded, not be overwritten.
   report = await prisma.report.update({ where: { id: report.id }, data: { status: "queued", job_id: id, error: null } });
-  await queues.add("reports", type, { report_id: report.id, description: key }, { jobId: id });
+  await queues.add(reportJobs[type], { report_id: report.id, description: key }, { jobId: id });
   return { report, jobId: id, queued: true };
 }

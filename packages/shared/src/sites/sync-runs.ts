@@ -1,4 +1,41 @@
+import { z } from "zod";
 import type { PrismaClient } from "../platform/index.ts";
+
+const count = z.number().int().min(0);
+
+/** What a tracking run did: written by the tracking sync, read by GET /tracking/status. */
+export const trackingRunCounts = z.object({
+  orders: count,
+  shipments_created: count,
+  already_posted: count,
+  skipped_carrier: count,
+  skipped_invalid: count,
+  unmapped_carrier: count,
+  completed: count,
+  errors: count,
+});
+
+/** What an inventory run did: written by the inventory sync, summed by the inventory-sync-summary report. */
+export const inventoryRunCounts = z.object({
+  /** Storefront stock items (SKUs) the ERP has a figure for. */
+  items: count,
+  /** Of those, the ones whose storefront stock was changed. */
+  pushed: count,
+  /** Of the items, the ones set to 0 because the ERP stock is below the site's out_of_stock_threshold. */
+  forced_zero: count,
+  /** ERP items no storefront product or variant carries, stock-tracked or not (full runs only). */
+  not_on_storefront: count,
+  /** Items the storefront refused. */
+  errors: count,
+});
+
+export type TrackingCounts = z.infer<typeof trackingRunCounts>;
+export type InventoryCounts = z.infer<typeof inventoryRunCounts>;
+
+/** `sync_runs.counts` by the run's kind: one schema for the writer and every reader. */
+export const SYNC_RUN_COUNTS = { tracking: trackingRunCounts, inventory: inventoryRunCounts };
+export type SyncKind = keyof typeof SYNC_RUN_COUNTS;
+type CountsOf<K extends SyncKind> = z.infer<(typeof SYNC_RUN_COUNTS)[K]>;
 
 /**
  * One `sync_runs` row per tracking or inventory run: written `running` when
@@ -6,17 +43,22 @@ import type { PrismaClient } from "../platform/index.ts";
  * site list show what the last runs did (and a run that died mid-way stays
  * visible as `running` with no `finished_at`).
  */
-export type SyncKind = "tracking" | "inventory";
-
 export async function startRun(prisma: PrismaClient, siteId: number, kind: SyncKind, jobId: string | undefined): Promise<number> {
   const run = await prisma.syncRun.create({ data: { site_id: siteId, kind, job_id: jobId ?? null, status: "running" }, select: { id: true } });
   return run.id;
 }
 
 /** `updateMany`, not `update`: a site deleted during its run takes the row with it, and that must not fail the job a second time. */
-export async function finishRun(prisma: PrismaClient, runId: number, result: { counts: object; error?: string }): Promise<void> {
+export async function finishRun<K extends SyncKind>(prisma: PrismaClient, runId: number, kind: K, result: { counts: CountsOf<K>; error?: string }): Promise<void> {
+  const counts = SYNC_RUN_COUNTS[kind].parse(result.counts);
   await prisma.syncRun.updateMany({
     where: { id: runId },
-    data: { status: result.error === undefined ? "completed" : "failed", counts: { ...result.counts }, error: result.error ?? null, finished_at: new Date() },
+    data: { status: result.error === undefined ? "completed" : "failed", counts, error: result.error ?? null, finished_at: new Date() },
   });
+}
+
+/** A stored run's counts; null for a run still going, or one whose row holds no readable counts. */
+export function readRunCounts<K extends SyncKind>(kind: K, stored: unknown): CountsOf<K> | null {
+  const parsed = SYNC_RUN_COUNTS[kind].safeParse(stored);
+  return parsed.success ? (parsed.data as CountsOf<K>) : null;
 }

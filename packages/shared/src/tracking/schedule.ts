@@ -1,25 +1,19 @@
 import type { PrismaClient } from "../platform/db.ts";
-import { JOB_PAYLOADS, jobId, type Queues } from "../platform/queues/queues.ts";
-import { TRACKING_SYNC_SITES } from "../sites/sync-eligibility.ts";
+import type { Queues } from "../platform/index.ts";
+import { TRACKING_SYNC_SITES } from "../sites/index.ts";
+import { isTrackingScheduler, trackingSchedulerId, trackingSyncJob } from "./jobs.ts";
 
 /** Spec 1, section 8: the tracking sync runs every 30 minutes per site. */
 export const TRACKING_SYNC_EVERY_MS = 30 * 60_000;
 
-const SCHEDULER_PREFIX = "tracking-sync.";
-
-/** The job scheduler of one site: `tracking-sync.<site id>`. */
-export function trackingSchedulerId(siteId: number): string {
-  return jobId("tracking-sync", siteId);
-}
-
 async function schedule(queues: Queues, siteId: number): Promise<void> {
-  const data = JOB_PAYLOADS.tracking["tracking-sync"].parse({ site_id: siteId });
+  const data = trackingSyncJob.payload.parse({ site_id: siteId });
   // Upserting an unchanged scheduler keeps its next run; a new one runs at once, then every 30 minutes.
-  await queues.get("tracking").upsertJobScheduler(trackingSchedulerId(siteId), { every: TRACKING_SYNC_EVERY_MS }, { name: "tracking-sync", data });
+  await queues.get(trackingSyncJob.queue).upsertJobScheduler(trackingSchedulerId(siteId), { every: TRACKING_SYNC_EVERY_MS }, { name: trackingSyncJob.name, data });
 }
 
 async function unschedule(queues: Queues, schedulerId: string): Promise<void> {
-  const queue = queues.get("tracking");
+  const queue = queues.get(trackingSyncJob.queue);
   const scheduler = await queue.getJobScheduler(schedulerId);
   if (!scheduler) return;
   await queue.removeJobScheduler(schedulerId);
@@ -51,8 +45,8 @@ export async function reconcileTrackingSchedules(prisma: PrismaClient, queues: Q
   for (const site of sites) await schedule(queues, site.id);
   const wanted = new Set(sites.map((site) => trackingSchedulerId(site.id)));
   let removed = 0;
-  for (const scheduler of await queues.get("tracking").getJobSchedulers()) {
-    if (!scheduler.key.startsWith(SCHEDULER_PREFIX) || wanted.has(scheduler.key)) continue;
+  for (const scheduler of await queues.get(trackingSyncJob.queue).getJobSchedulers()) {
+    if (!isTrackingScheduler(scheduler.key) || wanted.has(scheduler.key)) continue;
     await unschedule(queues, scheduler.key);
     removed += 1;
   }

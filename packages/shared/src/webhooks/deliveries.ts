@@ -1,4 +1,4 @@
-import { AppError, errors } from "./errors.ts";
+import { AppError, errors } from "../platform/errors.ts";
 
 /** What a webhook receiver answers: 202 stored (and queued), 200 for a delivery that needs nothing more. */
 export type WebhookAnswer =

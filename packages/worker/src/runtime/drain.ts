@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createRedis, type QueueName, type Connections } from "@mw/shared";
 import { Worker } from "bullmq";
-import { PROCESSORS } from "../jobs/index.ts";
 import { runJob } from "./run-job.ts";
 
 export interface DrainResult {
@@ -39,7 +38,7 @@ export async function drain(connections: Connections, limits: Map<QueueName, num
             job.extendLock(token, config.WORKER_LOCK_DURATION_MS).catch((error: unknown) => logger.warn("lock renewal failed", { error }));
           }, config.WORKER_LOCK_DURATION_MS / 2);
           try {
-            const value = await runJob(connections, PROCESSORS[queue], job);
+            const value = await runJob(connections, job);
             await job.moveToCompleted(value, token, false);
             result.completed += 1;
           } catch (error) {

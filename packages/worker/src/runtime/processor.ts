@@ -1,4 +1,4 @@
-import type { Logger, Connections } from "@mw/shared";
+import type { Connections, JobDefinition, Logger, PayloadOf } from "@mw/shared";
 import type { Job } from "bullmq";
 
 export interface JobContext extends Connections {
@@ -8,5 +8,15 @@ export interface JobContext extends Connections {
   progress(done: number, total: number, note?: string): Promise<void>;
 }
 
-/** Processes one job whose payload has already been parsed against its schema. */
-export type Processor = (job: Job, payload: never, ctx: JobContext) => Promise<unknown>;
+/** Processes one job whose payload has already been parsed against its definition's schema. */
+export type Processor<J extends JobDefinition = JobDefinition> = (job: Job, payload: PayloadOf<J>, ctx: JobContext) => Promise<unknown>;
+
+/** A job definition and the code that processes it: one entry of the worker's catalog. */
+export interface JobHandler {
+  job: JobDefinition;
+  process: Processor;
+}
+
+export function handle<J extends JobDefinition>(job: J, process: Processor<J>): JobHandler {
+  return { job, process: process as Processor };
+}

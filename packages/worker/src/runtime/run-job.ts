@@ -1,6 +1,6 @@
-import { AppError, payloadSchema, recordJobDuration, type Connections } from "@mw/shared";
+import { AppError, recordJobDuration, type Connections } from "@mw/shared";
 import { UnrecoverableError, type Job } from "bullmq";
-import type { Processor } from "./processor.ts";
+import { JOBS } from "../jobs/index.ts";
 import { isPermanent } from "./attempts.ts";
 import { progressReporter } from "./progress.ts";
 
@@ -12,7 +12,6 @@ import { progressReporter } from "./progress.ts";
  */
 export async function runJob(
   connections: Connections,
-  processors: Record<string, Processor> | undefined,
   job: Job,
 ): Promise<unknown> {
   const log = connections.logger.child({ queue: job.queueName, job_id: job.id, job_name: job.name, attempt: job.attemptsMade + 1 });
@@ -23,15 +22,13 @@ export async function runJob(
     );
   log.info("job started");
   try {
-    const processor = processors?.[job.name];
-    if (!processor) throw new UnrecoverableError(`no processor for job "${job.name}" in queue "${job.queueName}"`);
-    const schema = payloadSchema(job.queueName, job.name);
-    if (!schema) throw new UnrecoverableError(`no payload schema for job "${job.name}" in queue "${job.queueName}"`);
-    const parsed = schema.safeParse(job.data);
+    const handler = JOBS.find(job.queueName, job.name);
+    if (!handler) throw new UnrecoverableError(`no processor for job "${job.name}" in queue "${job.queueName}"`);
+    const parsed = handler.job.payload.safeParse(job.data);
     if (!parsed.success) {
       throw new UnrecoverableError(`invalid payload: ${parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; ")}`);
     }
-    const result = await processor(job, parsed.data as never, { ...connections, log, progress: progressReporter(job) });
+    const result = await handler.process(job, parsed.data, { ...connections, log, progress: progressReporter(job) });
     log.info("job completed", { duration_ms: Math.round(performance.now() - started) });
     await finish("completed");
     return result;

@@ -1,6 +1,5 @@
 import { createRedis, workerConcurrency, type QueueName, type Connections } from "@mw/shared";
 import { Worker } from "bullmq";
-import { PROCESSORS } from "../jobs/index.ts";
 import { runJob } from "./run-job.ts";
 
 export interface RunningWorkers {
@@ -17,7 +16,7 @@ export function startWorkers(connections: Connections, queues: QueueName[] = con
   const { config, logger } = connections;
   const connection = createRedis(config.REDIS_URL, { blocking: true, name: "mw-worker" });
   const workers = queues.map((queue) => {
-    const worker = new Worker(queue, (job) => runJob(connections, PROCESSORS[queue], job), {
+    const worker = new Worker(queue, (job) => runJob(connections, job), {
       connection,
       prefix: config.QUEUE_PREFIX,
       concurrency: workerConcurrency(config, queue),

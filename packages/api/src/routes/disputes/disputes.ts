@@ -1,5 +1,5 @@
-import { AppError, formatDateTime, jobId, type Prisma } from "@mw/shared";
-import { disputeJobId } from "@mw/shared/disputes";
+import { AppError, formatDateTime, type Prisma } from "@mw/shared";
+import { disputeReplayJobId, processDisputeJob } from "@mw/shared/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -131,10 +131,10 @@ export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {
       const where = "webhook_id" in body ? { id: body.webhook_id, source: "acquirer" } : { event_id: `acquirer_case_${body.case_id}`, source: "acquirer" };
       const row = await ctx.prisma.webhookEvent.findFirst({ where, select: { id: true, event_id: true } });
       if (!row) throw new AppError(404, "rest_not_found", "No received dispute matches.");
-      const id = jobId(disputeJobId(row), "replay", Date.now());
-      await ctx.queues.add("disputes", "process-dispute", { webhook_id: row.id }, { jobId: id });
+      const id = disputeReplayJobId(row, Date.now());
+      await ctx.queues.add(processDisputeJob, { webhook_id: row.id }, { jobId: id });
       ctx.logger.info("dispute replayed", { webhook_id: row.id, job_id: id });
-      return { success: true as const, webhook_id: row.id, job: { id, queue: "disputes", state: "waiting" } };
+      return { success: true as const, webhook_id: row.id, job: { id, queue: processDisputeJob.queue, state: "waiting" } };
     },
   });
 

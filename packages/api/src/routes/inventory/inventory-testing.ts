@@ -1,4 +1,5 @@
-import { errors, jobId } from "@mw/shared";
+import { errors } from "@mw/shared";
+import { inventorySyncJob, testInventorySyncJobId } from "@mw/shared/inventory";
 import { INVENTORY_SYNC_SITES, inventorySyncEnabled } from "@mw/shared/sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -70,9 +71,9 @@ export function inventoryTestingRoutes(api: ApiRouter, ctx: AppContext): void {
           failed.push({ site_id: site.id, message: reason });
           continue;
         }
-        const id = jobId("inventory-sync", site.id, "test", at);
+        const id = testInventorySyncJobId(site.id, at);
         try {
-          await ctx.queues.add("inventory", "inventory-sync", { site_id: site.id }, { jobId: id });
+          await ctx.queues.add(inventorySyncJob, { site_id: site.id }, { jobId: id });
           queued.push({ site_id: site.id, job_id: id });
         } catch (error) {
           ctx.logger.error("inventory sync could not be queued", { site_id: site.id, error });

@@ -1,5 +1,5 @@
-import { AppError, errors, jobId } from "@mw/shared";
-import { isSystemSku, orderSubmissionSchema, parseSubmission, storeOrder, unknownSkus } from "@mw/shared/orders";
+import { AppError, errors } from "@mw/shared";
+import { isSystemSku, orderExportJob, orderExportJobId, orderSubmissionSchema, parseSubmission, storeOrder, unknownSkus } from "@mw/shared/orders";
 import { z } from "zod";
 import { siteKeyOf } from "../../auth/site-key.ts";
 import type { AppContext } from "../../context.ts";
@@ -62,7 +62,7 @@ async function guardDb<T>(work: () => Promise<T>): Promise<T> {
 
 async function queueExport(ctx: AppContext, orderId: number): Promise<void> {
   try {
-    await ctx.queues.add("orders", "order-export", { order_id: orderId }, { jobId: jobId("order-export", orderId) });
+    await ctx.queues.add(orderExportJob, { order_id: orderId }, { jobId: orderExportJobId(orderId) });
   } catch (error) {
     // The order is stored and the periodic sweep will export it; a retry of this request queues it at once.
     throw errors.queueUnavailable("The order was stored but its export could not be queued", error);

@@ -1,6 +1,6 @@
-import { errors, formatDateTime, jobId } from "@mw/shared";
-import { TRACKING_SYNC_SITES, trackingSyncEnabled } from "@mw/shared/sites";
-import { trackingSchedulerId } from "@mw/shared/tracking";
+import { errors, formatDateTime } from "@mw/shared";
+import { readRunCounts, TRACKING_SYNC_SITES, trackingRunCounts, trackingSyncEnabled } from "@mw/shared/sites";
+import { manualTrackingSyncJobId, trackingSchedulerId, trackingSyncJob } from "@mw/shared/tracking";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -13,11 +13,6 @@ export const queuedSchema = z.object({
   queued: z.array(z.object({ site_id: z.number().int(), job_id: z.string() })),
 });
 
-const counts = z
-  .record(z.string(), z.unknown())
-  .nullable()
-  .describe("orders, shipments_created, already_posted, skipped_carrier, skipped_invalid, unmapped_carrier, completed, errors");
-
 const statusSchema = z.object({
   site_id: z.number().int(),
   enabled: z.boolean().describe("active, with tracking_sync and tracking_enabled on: synced every 30 minutes"),
@@ -27,7 +22,7 @@ const statusSchema = z.object({
       status: z.string().describe("running, completed or failed"),
       started_at: z.string(),
       finished_at: z.string().nullable(),
-      counts,
+      counts: trackingRunCounts.nullable().describe("null while the run is going"),
       error: z.string().nullable(),
     })
     .nullable(),
@@ -39,15 +34,15 @@ const statusSchema = z.object({
 
 /** Manual tracking syncs and a site's tracking state (spec 1, 4.7). */
 export function trackingRoutes(api: ApiRouter, ctx: AppContext): void {
-  const tracking = ctx.queues.get("tracking");
+  const tracking = ctx.queues.get(trackingSyncJob.queue);
 
   /** A job that runs before the waiting scheduled ones (lifo: head of the line). */
   async function queueNow(siteIds: number[]): Promise<{ site_id: number; job_id: string }[]> {
     const at = Date.now();
     const queued = [];
     for (const siteId of siteIds) {
-      const id = jobId("tracking-sync", siteId, "manual", at);
-      await ctx.queues.add("tracking", "tracking-sync", { site_id: siteId }, { jobId: id, lifo: true }).catch((error: unknown) => {
+      const id = manualTrackingSyncJobId(siteId, at);
+      await ctx.queues.add(trackingSyncJob, { site_id: siteId }, { jobId: id, lifo: true }).catch((error: unknown) => {
         throw errors.queueUnavailable("The tracking sync could not be queued", error);
       });
       queued.push({ site_id: siteId, job_id: id });
@@ -118,7 +113,7 @@ export function trackingRoutes(api: ApiRouter, ctx: AppContext): void {
           status: last.status,
           started_at: formatDateTime(last.started_at)!,
           finished_at: formatDateTime(last.finished_at),
-          counts: last.counts as Record<string, unknown> | null,
+          counts: readRunCounts("tracking", last.counts),
           error: last.error,
         },
         next_run: scheduler?.next ? formatDateTime(new Date(scheduler.next)) : null,

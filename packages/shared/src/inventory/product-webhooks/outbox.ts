@@ -1,6 +1,7 @@
 import type { PrismaClient } from "../../platform/db.ts";
-import { jobId, type Queues } from "../../platform/queues/queues.ts";
-import { strandedWebhooks } from "../../platform/inbound-deliveries.ts";
+import type { Queues } from "../../platform/index.ts";
+import { strandedWebhooks } from "../../webhooks/index.ts";
+import { inventorySyncJob, productRefreshJobId, productRefreshKey } from "../jobs.ts";
 import { productIdOf } from "./event.ts";
 
 /**
@@ -10,12 +11,10 @@ import { productIdOf } from "./event.ts";
  * with keepLastIfActive), so no change is missed and none is synced twice over.
  */
 export async function queueProductRefresh(queues: Queues, siteId: number, productId: string, webhookId: number): Promise<string> {
-  const key = jobId("inventory-sync", siteId, "product", productId);
   const job = await queues.add(
-    "inventory",
-    "inventory-sync",
+    inventorySyncJob,
     { site_id: siteId, product_ids: [productId] },
-    { jobId: jobId(key, "webhook", webhookId), deduplication: { id: key, keepLastIfActive: true } },
+    { jobId: productRefreshJobId(siteId, productId, webhookId), deduplication: { id: productRefreshKey(siteId, productId), keepLastIfActive: true } },
   );
   return job.id!;
 }

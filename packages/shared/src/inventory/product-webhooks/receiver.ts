@@ -4,7 +4,7 @@ import { isUniqueViolation, type PrismaClient } from "../../platform/db.ts";
 import { errors } from "../../platform/errors.ts";
 import type { Logger } from "../../platform/logger.ts";
 import type { Queues } from "../../platform/queues/queues.ts";
-import { parseWebhookPayload, webhookDbError, webhookQueueError, type WebhookAnswer } from "../../platform/inbound-deliveries.ts";
+import { parseWebhookPayload, webhookDbError, webhookQueueError, type WebhookAnswer } from "../../webhooks/index.ts";
 import { describeProductEvent, type ProductEvent } from "./event.ts";
 import { markRefreshQueued, queueProductRefresh } from "./outbox.ts";
 import { isWooPing, verifyProductWebhook } from "./signature.ts";

@@ -1,7 +1,8 @@
-import { AppError, decryptSecret, isUniqueViolation, jobId, type JobPayload, type Logger } from "@mw/shared";
+import { AppError, decryptSecret, isUniqueViolation, type PayloadOf, type Logger } from "@mw/shared";
 import { cardMatches, GatewayClient, type GatewayTransaction, type QueryWindow } from "@mw/shared/providers/gateway";
 import { FraudClient, type FraudSubmission } from "@mw/shared/providers/fraud";
-import { gatewayKeyFor, readDisputeDetails, type DisputeDetails, type DisputeOutcome } from "@mw/shared/disputes";
+import { disputeAlertJobId, gatewayKeyFor, readDisputeDetails, type DisputeDetails, type DisputeOutcome, type processDisputeJob } from "@mw/shared/disputes";
+import { alertEmailJob } from "@mw/shared/notifications";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import type { JobContext } from "../../runtime/processor.ts";
@@ -54,7 +55,7 @@ class ActionLog {
  * keyed by case_id, the fraud service is never sent a chargeback twice, and
  * the alert e-mail has a job id per case.
  */
-export async function processDispute(job: Job, payload: JobPayload<"disputes", "process-dispute">, ctx: JobContext) {
+export async function processDispute(job: Job, payload: PayloadOf<typeof processDisputeJob>, ctx: JobContext) {
   const webhook = await ctx.prisma.webhookEvent.findUnique({ where: { id: payload.webhook_id }, select: { id: true, source: true, payload: true } });
   if (webhook?.source !== "acquirer") throw AppError.permanent(`webhook ${payload.webhook_id} is not a stored acquirer dispute`, "dispute_not_found");
   let log = ctx.log.child({ webhook_id: webhook.id });
@@ -104,7 +105,7 @@ async function runPipeline(webhook: Webhook, details: DisputeDetails, ctx: JobCo
   const linked = await ctx.prisma.disputeLinkage.findUnique({ where: { case_id: caseId }, select: { id: true } });
   // Queued before the linkage is written, so a crash in between cannot lose it; the job id sends it once.
   if (match.outcome === "linked_fallback" && !linked) {
-    await ctx.queues.add("notifications", "alert-email", alertFor(details, match.candidates, range), { jobId: jobId("dispute-alert", caseId) });
+    await ctx.queues.add(alertEmailJob, alertFor(details, match.candidates, range), { jobId: disputeAlertJobId(caseId) });
     steps.info("alert", `Alert e-mail queued: ${match.candidates.length} transactions match, the first is used`);
   }
 

@@ -1,9 +1,10 @@
+import { inventorySyncJob, scheduledInventorySyncJobId, scheduledInventorySyncKey, type inventorySweepJob } from "@mw/shared/inventory";
 import { INVENTORY_SYNC_SITES } from "@mw/shared/sites";
-import { jobId, type JobPayload, type PrismaClient, type Queues } from "@mw/shared";
+import { type PayloadOf, type PrismaClient, type Queues } from "@mw/shared";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 
-/** One full inventory sync per site per clock hour, the `inventory-sweep` schedule's period (SCHEDULES). */
+/** One full inventory sync per site per clock hour, the `inventory-sweep` schedule's period. */
 const PERIOD_MS = 3600_000;
 
 /**
@@ -20,10 +21,9 @@ export async function queueScheduledInventorySyncs(prisma: PrismaClient, queues:
   const syncs: { site_id: number; job_id: string }[] = [];
   for (const site of sites) {
     const job = await queues.add(
-      "inventory",
-      "inventory-sync",
+      inventorySyncJob,
       { site_id: site.id },
-      { jobId: jobId("inventory-sync", site.id, "scheduled", periodStart), deduplication: { id: jobId("inventory-sync", site.id, "scheduled") } },
+      { jobId: scheduledInventorySyncJobId(site.id, periodStart), deduplication: { id: scheduledInventorySyncKey(site.id) } },
     );
     syncs.push({ site_id: site.id, job_id: job.id! });
   }
@@ -31,7 +31,7 @@ export async function queueScheduledInventorySyncs(prisma: PrismaClient, queues:
 }
 
 /** `inventory-sweep`: ERP stock changes reach the storefronts without anyone asking (a product webhook covers only storefront-side changes). */
-export async function inventorySweep(_job: Job, _payload: JobPayload<"inventory", "inventory-sweep">, ctx: JobContext) {
+export async function inventorySweep(_job: Job, _payload: PayloadOf<typeof inventorySweepJob>, ctx: JobContext) {
   const result = await queueScheduledInventorySyncs(ctx.prisma, ctx.queues);
   ctx.log.info("scheduled full inventory syncs queued", { period_start: result.period_start, sites: result.syncs.length });
   return result;

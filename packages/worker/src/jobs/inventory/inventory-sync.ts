@@ -1,4 +1,5 @@
-import { AppError, chunks, recordSyncError, type JobPayload } from "@mw/shared";
+import type { inventorySkuCleanupJob, inventorySyncJob, itemHistoryCleanupJob } from "@mw/shared/inventory";
+import { AppError, chunks, recordSyncError, type PayloadOf } from "@mw/shared";
 import { ErpClient } from "@mw/shared/providers/erp";
 import { inventorySyncEnabled, finishRun, startRun } from "@mw/shared/sites";
 import type { Job } from "bullmq";
@@ -19,7 +20,7 @@ const DELETE_BATCH = 5000;
  * do not stop the others; the run then fails (once, no retry) naming them.
  * Setting absolute stock is idempotent, so a retried run is harmless.
  */
-export async function inventorySync(job: Job, payload: JobPayload<"inventory", "inventory-sync">, ctx: JobContext) {
+export async function inventorySync(job: Job, payload: PayloadOf<typeof inventorySyncJob>, ctx: JobContext) {
   const log = ctx.log.child({ site_id: payload.site_id });
   const site = await ctx.prisma.site.findUnique({ where: { id: payload.site_id } });
   if (!site) {
@@ -38,14 +39,14 @@ export async function inventorySync(job: Job, payload: JobPayload<"inventory", "
       const first = run.failures[0]!;
       throw AppError.permanent(`inventory sync of site ${site.id}: ${run.failures.length} of ${run.counts.items} items failed (first: ${first.sku}: ${first.message})`, "inventory_incomplete");
     }
-    await finishRun(ctx.prisma, runId, { counts: run.counts });
+    await finishRun(ctx.prisma, runId, "inventory", { counts: run.counts });
     // The site list's inventory_last_run is the last time the whole catalogue was in step, not a webhook's few products.
     if (!payload.product_ids) await ctx.prisma.site.updateMany({ where: { id: site.id }, data: { inventory_last_run: new Date() } });
     log.info("inventory sync finished", { ...run.counts, unknown_to_erp, products: payload.product_ids?.length ?? "all" });
     return { run_id: runId, counts: run.counts, unknown_to_erp };
   } catch (error) {
     const message = (error as Error).message;
-    await finishRun(ctx.prisma, runId, { counts: run.counts, error: message }).catch((finish: unknown) => log.error("could not close the sync run", { error: (finish as Error).message }));
+    await finishRun(ctx.prisma, runId, "inventory", { counts: run.counts, error: message }).catch((finish: unknown) => log.error("could not close the sync run", { error: (finish as Error).message }));
     if (endsJob(job, error)) {
       await recordSyncError(ctx.prisma, { source: "inventory_sync", site_id: site.id, message }).catch((record: unknown) => log.error("could not record the inventory sync failure", { error: (record as Error).message }));
     }
@@ -62,7 +63,7 @@ export async function inventorySync(job: Job, payload: JobPayload<"inventory", "
  * of that order is not refused for an unknown SKU. An ERP that lists no items
  * at all is taken as a fault, never as "delete the catalogue".
  */
-export async function inventorySkuCleanup(_job: Job, _payload: JobPayload<"inventory", "inventory-sku-cleanup">, ctx: JobContext) {
+export async function inventorySkuCleanup(_job: Job, _payload: PayloadOf<typeof inventorySkuCleanupJob>, ctx: JobContext) {
   const erp = ErpClient.fromConfig(ctx.config);
   if (!erp) {
     ctx.log.info("ERP is not configured, SKU cleanup skipped");
@@ -93,7 +94,7 @@ async function skusOfPendingOrders(ctx: JobContext, skus: string[]): Promise<Set
 }
 
 /** Nightly (spec 1, section 8): item history older than 3 days goes, a batch at a time so no statement holds locks for long. */
-export async function itemHistoryCleanup(_job: Job, _payload: JobPayload<"inventory", "item-history-cleanup">, ctx: JobContext) {
+export async function itemHistoryCleanup(_job: Job, _payload: PayloadOf<typeof itemHistoryCleanupJob>, ctx: JobContext) {
   const cutoff = new Date(Date.now() - HISTORY_DAYS * DAY_MS);
   let deleted = 0;
   for (;;) {

@@ -1,23 +1,9 @@
 import { AppError, chunks, type Logger } from "@mw/shared";
 import { ErpClient } from "@mw/shared/providers/erp";
-import type { Site } from "@mw/shared/sites";
+import type { InventoryCounts, Site } from "@mw/shared/sites";
 import type { JobContext } from "../../runtime/processor.ts";
 import { inventoryTargetFor } from "./open-storefront.ts";
 import type { StockChange, StockUnit } from "./storefront.ts";
-
-/** What an inventory run did; these keys are read with the run's `sync_runs` row. */
-export interface InventoryCounts {
-  /** Storefront stock items (SKUs) the ERP has a figure for. */
-  items: number;
-  /** Of those, the ones whose storefront stock was changed. */
-  pushed: number;
-  /** Of the items, the ones set to 0 because the ERP stock is below the site's out_of_stock_threshold. */
-  forced_zero: number;
-  /** ERP items no storefront product or variant carries, stock-tracked or not (full runs only). */
-  not_on_storefront: number;
-  /** Items the storefront refused. */
-  errors: number;
-}
 
 export interface ItemFailure {
   sku: string;

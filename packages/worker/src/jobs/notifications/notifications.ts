@@ -1,22 +1,23 @@
-import { createHttpClient, upstreamCall, type JobPayload } from "@mw/shared";
+import type { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/shared/notifications";
+import { createHttpClient, upstreamCall, type PayloadOf } from "@mw/shared";
 import { sendAlertEmail } from "@mw/shared/providers/mail";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 
-export async function healthPing(_job: Job, payload: JobPayload<"notifications", "health-ping">, ctx: JobContext) {
+export async function healthPing(_job: Job, payload: PayloadOf<typeof healthPingJob>, ctx: JobContext) {
   const http = createHttpClient({ timeoutMs: ctx.config.HTTP_TIMEOUT_MS });
   const response = await upstreamCall("health-check URL", () => http.get(payload.url));
   ctx.log.info("health-check URL pinged", { url: payload.url, status: response.statusCode, site_id: payload.site_id });
   return { status: response.statusCode };
 }
 
-export async function chatMessage(_job: Job, payload: JobPayload<"notifications", "chat-message">, ctx: JobContext) {
+export async function chatMessage(_job: Job, payload: PayloadOf<typeof chatMessageJob>, ctx: JobContext) {
   const http = createHttpClient({ timeoutMs: ctx.config.HTTP_TIMEOUT_MS });
   const response = await upstreamCall("chat webhook", () => http.post(payload.webhook_url, { json: { text: payload.text } }));
   ctx.log.info("chat message posted", { status: response.statusCode });
   return { status: response.statusCode };
 }
 
-export async function alertEmail(_job: Job, payload: JobPayload<"notifications", "alert-email">, ctx: JobContext) {
+export async function alertEmail(_job: Job, payload: PayloadOf<typeof alertEmailJob>, ctx: JobContext) {
   return sendAlertEmail(ctx.config, ctx.log, payload);
 }

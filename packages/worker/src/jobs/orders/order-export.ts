@@ -1,4 +1,5 @@
-import { AppError, jobId, recordSyncError, type JobPayload, type Logger, type Prisma } from "@mw/shared";
+import { orderExportJob, orderExportJobId, type orderSweepJob } from "@mw/shared/orders";
+import { AppError, recordSyncError, type PayloadOf, type Logger, type Prisma } from "@mw/shared";
 import { ErpClient, isDuplicateSalesOrder, ACCOUNT_KEYS, type SalesOrderInput, type SalesOrderLineInput } from "@mw/shared/providers/erp";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
@@ -20,7 +21,7 @@ const SWEEP_BATCH = 500;
  * run twice: an exported order is left alone, and the ERP is asked for the
  * order by our external number before anything is created there.
  */
-export async function orderExport(job: Job, payload: JobPayload<"orders", "order-export">, ctx: JobContext) {
+export async function orderExport(job: Job, payload: PayloadOf<typeof orderExportJob>, ctx: JobContext) {
   const order = await ctx.prisma.order.findUnique({
     where: { id: payload.order_id },
     include: { lines: { orderBy: { line: "asc" } }, addresses: true },
@@ -132,7 +133,7 @@ function personName(address: Address): string {
  * order still pending. The job id per order makes a second sweep (or the
  * intake's job) a no-op in BullMQ rather than a duplicate export.
  */
-export async function orderSweep(_job: Job, _payload: JobPayload<"orders", "order-sweep">, ctx: JobContext) {
+export async function orderSweep(_job: Job, _payload: PayloadOf<typeof orderSweepJob>, ctx: JobContext) {
   if (!ctx.config.ERP_BASE_URL) {
     ctx.log.info("ERP is not configured, order sweep skipped");
     return { skipped: "erp_not_configured" };
@@ -143,10 +144,10 @@ export async function orderSweep(_job: Job, _payload: JobPayload<"orders", "orde
     take: SWEEP_BATCH,
     select: { id: true },
   });
-  const queue = ctx.queues.get("orders");
+  const queue = ctx.queues.get(orderExportJob.queue);
   let retried = 0;
   for (const order of pending) {
-    const id = jobId("order-export", order.id);
+    const id = orderExportJobId(order.id);
     const previous = await queue.getJob(id);
     // An export that used up its attempts during an ERP outage gets another round; a permanent
     // failure (UnrecoverableError: attemptsMade below the limit) waits for an operator instead.
@@ -154,7 +155,7 @@ export async function orderSweep(_job: Job, _payload: JobPayload<"orders", "orde
       await previous.retry("failed");
       retried += 1;
     } else {
-      await ctx.queues.add("orders", "order-export", { order_id: order.id }, { jobId: id });
+      await ctx.queues.add(orderExportJob, { order_id: order.id }, { jobId: id });
     }
   }
   ctx.log.info("order sweep queued exports for pending orders", { pending: pending.length, retried });

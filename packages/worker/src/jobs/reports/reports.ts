@@ -1,4 +1,5 @@
-import { AppError, formatDay, type JobPayload } from "@mw/shared";
+import type { reportJobs, reportsDailyJob } from "@mw/shared/reports";
+import { AppError, formatDay, type PayloadOf } from "@mw/shared";
 import { REPORT_BUILDERS, REPORT_TYPES, reportPeriod, reportStorageKey, requestReport, type ReportType } from "@mw/shared/reports";
 import type { Job } from "bullmq";
 import { stringify } from "csv-stringify/sync";
@@ -12,7 +13,7 @@ const DAY_MS = 86_400_000;
  * the report row. Safe to run again: the same period gives the same object
  * key and the same row, both overwritten.
  */
-export async function runReport(job: Job, payload: JobPayload<"reports", ReportType>, ctx: JobContext) {
+export async function runReport(job: Job, payload: PayloadOf<(typeof reportJobs)[ReportType]>, ctx: JobContext) {
   const report = await ctx.prisma.report.findUnique({ where: { id: payload.report_id } });
   if (!report) throw AppError.permanent(`report ${payload.report_id} does not exist`, "report_not_found");
   const type = report.type as ReportType;
@@ -46,7 +47,7 @@ export async function runReport(job: Job, payload: JobPayload<"reports", ReportT
 }
 
 /** Scheduled daily: every report for the UTC day before. */
-export async function reportsDaily(_job: Job, _payload: JobPayload<"reports", "reports-daily">, ctx: JobContext) {
+export async function reportsDaily(_job: Job, _payload: PayloadOf<typeof reportsDailyJob>, ctx: JobContext) {
   const day = formatDay(new Date(Date.now() - DAY_MS));
   const queued = [];
   for (const type of REPORT_TYPES) {

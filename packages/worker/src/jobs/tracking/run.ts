@@ -1,6 +1,6 @@
 import { AppError, chunks, forEachLimited, groupBy, type Logger, type PrismaClient } from "@mw/shared";
 import { ErpClient } from "@mw/shared/providers/erp";
-import type { Platform, Site } from "@mw/shared/sites";
+import type { Platform, Site, TrackingCounts } from "@mw/shared/sites";
 import type { SalesShipment } from "@mw/shared/providers/erp";
 import type { JobContext } from "../../runtime/processor.ts";
 import { createdNothing, isRefusal } from "@mw/shared/sites";
@@ -8,18 +8,6 @@ import { planTrackings, type PlannedTracking } from "./plan.ts";
 import { awaitsCompletion, claim, confirm, IN_LIST, loadRecords, markCompleted, notified, release, retake, type ShipmentRecordRow } from "./records.ts";
 import { trackingTargetFor } from "./open-storefront.ts";
 import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingTarget } from "./storefront.ts";
-
-/** What a tracking run did; these keys are read by GET /tracking/status and the site list (sync_runs.counts). */
-export interface TrackingCounts {
-  orders: number;
-  shipments_created: number;
-  already_posted: number;
-  skipped_carrier: number;
-  skipped_invalid: number;
-  unmapped_carrier: number;
-  completed: number;
-  errors: number;
-}
 
 export interface OrderFailure {
   order_number: string;

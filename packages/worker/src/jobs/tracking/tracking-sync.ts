@@ -1,6 +1,7 @@
-import { AppError, jobId, recordSyncError, type JobPayload, type Logger } from "@mw/shared";
-import { trackingSyncEnabled, finishRun, startRun } from "@mw/shared/sites";
-import type { Site } from "@mw/shared/sites";
+import { trackingHealthPingJobId, type trackingSyncJob } from "@mw/shared/tracking";
+import { healthPingJob } from "@mw/shared/notifications";
+import { AppError, recordSyncError, type PayloadOf, type Logger } from "@mw/shared";
+import { finishRun, startRun, trackingSyncEnabled, type Site } from "@mw/shared/sites";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import { TrackingRun, type OrderFailure } from "./run.ts";
@@ -17,7 +18,7 @@ const SOURCE = "tracking_sync";
  * retry) naming them; a failure that concerns the whole site (storefront or
  * ERP unreachable, rate limit outlasting its bound) fails it for BullMQ to retry.
  */
-export async function trackingSync(job: Job, payload: JobPayload<"tracking", "tracking-sync">, ctx: JobContext) {
+export async function trackingSync(job: Job, payload: PayloadOf<typeof trackingSyncJob>, ctx: JobContext) {
   const log = ctx.log.child({ site_id: payload.site_id });
   const site = await ctx.prisma.site.findUnique({ where: { id: payload.site_id } });
   if (!site) {
@@ -33,15 +34,15 @@ export async function trackingSync(job: Job, payload: JobPayload<"tracking", "tr
   try {
     const { not_linked } = await run.execute();
     if (run.failures.length) throw incomplete(site, run.failures, run.counts.orders);
-    await finishRun(ctx.prisma, runId, { counts: run.counts });
+    await finishRun(ctx.prisma, runId, "tracking", { counts: run.counts });
     if (site.health_check_url) {
-      await ctx.queues.add("notifications", "health-ping", { url: site.health_check_url, site_id: site.id }, { jobId: jobId("health-ping", "tracking", site.id, runId) });
+      await ctx.queues.add(healthPingJob, { url: site.health_check_url, site_id: site.id }, { jobId: trackingHealthPingJobId(site.id, runId) });
     }
     log.info("tracking sync finished", { ...run.counts, not_linked });
     return { run_id: runId, counts: run.counts, not_linked };
   } catch (error) {
     const message = (error as Error).message;
-    await finishRun(ctx.prisma, runId, { counts: run.counts, error: message }).catch((finish: unknown) => log.error("could not close the sync run", { error: (finish as Error).message }));
+    await finishRun(ctx.prisma, runId, "tracking", { counts: run.counts, error: message }).catch((finish: unknown) => log.error("could not close the sync run", { error: (finish as Error).message }));
     if (endsJob(job, error)) await recordFailures(ctx, site, run.failures, error, log);
     throw error;
   }

@@ -1,5 +1,6 @@
+import type { outboxSweepJob } from "@mw/shared/webhooks";
 import { sweepDisputeOutbox } from "@mw/shared/disputes";
-import { type JobPayload } from "@mw/shared";
+import { type PayloadOf } from "@mw/shared";
 import { sweepProductOutbox } from "@mw/shared/inventory";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
@@ -9,7 +10,7 @@ import type { JobContext } from "../../runtime/processor.ts";
  * promised but never got into Redis (a crash or a Redis failure between the
  * audit row and the enqueue), for dispute webhooks and product refreshes.
  */
-export async function webhookSweep(_job: Job, _payload: JobPayload<"disputes", "webhook-sweep">, ctx: JobContext) {
+export async function outboxSweep(_job: Job, _payload: PayloadOf<typeof outboxSweepJob>, ctx: JobContext) {
   const queued = await sweepDisputeOutbox(ctx.prisma, ctx.queues);
   if (queued) ctx.log.warn("queued dispute webhooks that had been stored without a job", { queued });
   const refreshes = await sweepProductOutbox(ctx.prisma, ctx.queues);

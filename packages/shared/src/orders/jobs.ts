@@ -1,0 +1,11 @@
+import { z } from "zod";
+import { defineJob, jobId } from "../platform/index.ts";
+
+/** Push one order to the ERP. */
+export const orderExportJob = defineJob({ queue: "orders", name: "order-export", payload: z.object({ order_id: z.number().int().positive() }) });
+
+/** An order has one export job: adding it again while it exists changes nothing. */
+export const orderExportJobId = (orderId: number) => jobId("order-export", orderId);
+
+/** Exports the intake could not queue, and exports that ran out of attempts in an ERP outage. */
+export const orderSweepJob = defineJob({ queue: "orders", name: "order-sweep", payload: z.object({}), schedule: { every: 5 * 60_000 } });

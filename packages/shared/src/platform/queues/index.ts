@@ -1,0 +1,4 @@
+export * from "./jobs.ts";
+export * from "./names.ts";
+export * from "./options.ts";
+export * from "./queues.ts";

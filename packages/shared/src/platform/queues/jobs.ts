@@ -1,0 +1,57 @@
+import type { JobsOptions } from "bullmq";
+import type { z } from "zod";
+import type { QueueName } from "./names.ts";
+
+/** How often a periodic job runs: every so many ms, or on a cron pattern (UTC). */
+export type JobSchedule = { every: number } | { pattern: string };
+
+/**
+ * One kind of job, declared by its domain in `<domain>/jobs.ts`: the queue it
+ * runs on, its name (unique in that queue), the schema its payload must pass
+ * (producers validate before adding, processors parse before working), any
+ * options beside the queue's defaults, and, for a periodic job, its schedule.
+ */
+export interface JobDefinition<Schema extends z.ZodType = z.ZodType> {
+  readonly queue: QueueName;
+  readonly name: string;
+  readonly payload: Schema;
+  readonly options?: JobsOptions;
+  /** A BullMQ job scheduler named after the job, upserted by every worker that serves its queue. */
+  readonly schedule?: JobSchedule;
+}
+
+export type PayloadOf<J extends JobDefinition> = z.output<J["payload"]>;
+
+export function defineJob<Schema extends z.ZodType>(definition: JobDefinition<Schema>): JobDefinition<Schema> {
+  return definition;
+}
+
+/** BullMQ refuses ':' in custom job ids; ours are human keys like `order-export.42`, built only by each job's own id builder. */
+export function jobId(...parts: (string | number)[]): string {
+  return parts.map((part) => String(part).replace(/:/g, "_")).join(".");
+}
+
+/**
+ * Every job of the platform, merged from the domains' declarations. A name
+ * declared twice in one queue is a programming error caught at start-up,
+ * not a job silently handled by the wrong code.
+ */
+export class JobCatalog<Entry extends { job: JobDefinition }> {
+  private readonly byKey = new Map<string, Entry>();
+
+  constructor(entries: readonly Entry[]) {
+    for (const entry of entries) {
+      const key = `${entry.job.queue}/${entry.job.name}`;
+      if (this.byKey.has(key)) throw new Error(`job ${key} is declared twice`);
+      this.byKey.set(key, entry);
+    }
+  }
+
+  find(queue: string, name: string): Entry | undefined {
+    return this.byKey.get(`${queue}/${name}`);
+  }
+
+  entries(): Entry[] {
+    return [...this.byKey.values()];
+  }
+}

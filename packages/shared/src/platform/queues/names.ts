@@ -1,0 +1,18 @@
+/**
+ * The platform's queues. Each name is part of Redis keys (`<prefix>:<queue>:...`)
+ * holding jobs, schedulers and history: NEVER rename or remove one. A renamed
+ * queue orphans every job and scheduler stored under the old name. Add new
+ * queues at the end.
+ */
+export const QUEUE_NAMES = [
+  "orders",
+  "disputes",
+  "inventory",
+  "tracking",
+  "urgency",
+  "reports",
+  "notifications",
+  "webhooks",
+] as const;
+
+export type QueueName = (typeof QUEUE_NAMES)[number];

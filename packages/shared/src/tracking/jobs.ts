@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { defineJob, jobId } from "../platform/index.ts";
+
+/**
+ * Post ERP tracking numbers to one site's storefront (spec 1, 4.7); every 30
+ * minutes per site through the job scheduler `tracking-sync.<site id>`
+ * (schedule.ts: it follows the sites table, so it is not a catalog schedule).
+ */
+export const trackingSyncJob = defineJob({ queue: "tracking", name: "tracking-sync", payload: z.object({ site_id: z.number().int().positive() }) });
+
+/** The job scheduler of one site. */
+export const trackingSchedulerId = (siteId: number) => jobId("tracking-sync", siteId);
+
+/** Whether a scheduler of the tracking queue is one of trackingSchedulerId's. */
+export const isTrackingScheduler = (key: string) => /^tracking-sync\.\d+$/.test(key);
+
+/** A run asked for by an operator, beside the scheduled one. */
+export const manualTrackingSyncJobId = (siteId: number, at: number) => jobId("tracking-sync", siteId, "manual", at);
+
+/** The health ping after one successful run. */
+export const trackingHealthPingJobId = (siteId: number, runId: number) => jobId("health-ping", "tracking", siteId, runId);

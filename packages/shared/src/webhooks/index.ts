@@ -1,0 +1,2 @@
+export * from "./deliveries.ts";
+export * from "./jobs.ts";

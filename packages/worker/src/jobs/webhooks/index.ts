@@ -1,0 +1,5 @@
+import { outboxSweepJob } from "@mw/shared/webhooks";
+import { handle } from "../../runtime/processor.ts";
+import { outboxSweep } from "./outbox-sweep.ts";
+
+export const webhookHandlers = [handle(outboxSweepJob, outboxSweep)];
