@@ -1,9 +1,8 @@
 import { openConnections, getConfigOrExit, onShutdown } from "@mw/shared";
-import { reconcileTrackingSchedules } from "@mw/shared/tracking";
 import { parseWorkerArgs, UsageError, type WorkerArgs } from "./runtime/args.ts";
 import { drain } from "./runtime/drain.ts";
 import { startWorkers } from "./runtime/workers.ts";
-import { ensureSchedules } from "./runtime/schedules.ts";
+import { ensureSchedules, reconcileSchedules } from "./runtime/schedules.ts";
 
 let args: WorkerArgs;
 try {
@@ -24,13 +23,7 @@ if (args.mode === "drain") {
 } else {
   const running = startWorkers(connections);
   await ensureSchedules(connections.queues, config.WORKER_QUEUES);
-  if (config.WORKER_QUEUES.includes("tracking")) {
-    // Per-site schedulers follow the sites table: back after a Redis loss, gone for sites changed while no API could update them.
-    await reconcileTrackingSchedules(connections.prisma, connections.queues).then(
-      (result) => connections.logger.info("tracking schedules reconciled", result),
-      (error: unknown) => connections.logger.error("tracking schedules could not be reconciled", { error }),
-    );
-  }
+  await reconcileSchedules(connections, config.WORKER_QUEUES);
   onShutdown(connections.logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
     await running.close();
     await connections.close();

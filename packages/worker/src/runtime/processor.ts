@@ -1,4 +1,4 @@
-import type { Connections, JobDefinition, Logger, PayloadOf } from "@mw/shared";
+import type { Connections, JobDefinition, Logger, PayloadOf, PrismaClient, Queues } from "@mw/shared";
 import type { Job } from "bullmq";
 
 export interface JobContext extends Connections {
@@ -11,12 +11,20 @@ export interface JobContext extends Connections {
 /** Processes one job whose payload has already been parsed against its definition's schema. */
 export type Processor<J extends JobDefinition = JobDefinition> = (job: Job, payload: PayloadOf<J>, ctx: JobContext) => Promise<unknown>;
 
+/**
+ * Brings a job's schedulers in line with the database (per-site schedulers
+ * follow the sites table); idempotent, run by every worker that serves the
+ * job's queue when it starts.
+ */
+export type ScheduleReconciler = (prisma: PrismaClient, queues: Queues) => Promise<Record<string, number>>;
+
 /** A job definition and the code that processes it: one entry of the worker's catalog. */
 export interface JobHandler {
   job: JobDefinition;
   process: Processor;
+  reconcileSchedules?: ScheduleReconciler;
 }
 
-export function handle<J extends JobDefinition>(job: J, process: Processor<J>): JobHandler {
-  return { job, process: process as Processor };
+export function handle<J extends JobDefinition>(job: J, process: Processor<J>, options: { reconcileSchedules?: ScheduleReconciler } = {}): JobHandler {
+  return { job, process: process as Processor, ...options };
 }

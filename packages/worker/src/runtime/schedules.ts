@@ -1,15 +1,33 @@
-import type { QueueName, Queues } from "@mw/shared";
+import type { Connections, QueueName, Queues } from "@mw/shared";
 import { JOBS } from "../jobs/index.ts";
 
+const servedBy = (served: QueueName[]) => JOBS.entries().filter(({ job }) => served.includes(job.queue));
+
 /**
- * The catalog's periodic jobs as BullMQ job schedulers, one per job, named
- * after it. Upserting a scheduler is idempotent, so every worker start may do
- * it: two workers still give one scheduler and one pending job per entry.
+ * Each catalog schedule of the served queues as a BullMQ job scheduler named
+ * after its job. Upserting a scheduler is idempotent, so every worker start
+ * may do it: two workers still give one scheduler and one pending job per entry.
  */
 export async function ensureSchedules(queues: Queues, served: QueueName[]): Promise<void> {
-  for (const { job } of JOBS.entries()) {
-    if (!job.schedule || !served.includes(job.queue)) continue;
+  for (const { job } of servedBy(served)) {
+    if (!job.schedule) continue;
     const repeat = "pattern" in job.schedule ? { pattern: job.schedule.pattern, tz: "UTC" } : { every: job.schedule.every };
     await queues.get(job.queue).upsertJobScheduler(job.name, repeat, { name: job.name, data: {} });
+  }
+}
+
+/**
+ * The served jobs' own reconcilers (per-site schedulers that follow the
+ * database). One that fails is logged, not fatal: its schedulers stay as they
+ * were until the next run.
+ */
+export async function reconcileSchedules(connections: Pick<Connections, "prisma" | "queues" | "logger">, served: QueueName[]): Promise<void> {
+  const { prisma, queues, logger } = connections;
+  for (const { job, reconcileSchedules: reconcile } of servedBy(served)) {
+    if (!reconcile) continue;
+    await reconcile(prisma, queues).then(
+      (result) => logger.info(`${job.queue} schedules reconciled`, { job: job.name, ...result }),
+      (error: unknown) => logger.error(`${job.queue} schedules could not be reconciled`, { job: job.name, error }),
+    );
   }
 }

@@ -1,5 +1,6 @@
-import { trackingSyncJob } from "@mw/shared/tracking";
+import { reconcileTrackingSchedules, trackingSyncJob } from "@mw/shared/tracking";
 import { handle } from "../../runtime/processor.ts";
 import { trackingSync } from "./tracking-sync.ts";
 
-export const trackingHandlers = [handle(trackingSyncJob, trackingSync)];
+// Per-site schedulers follow the sites table: back after a Redis loss, gone for sites changed while no API could update them.
+export const trackingHandlers = [handle(trackingSyncJob, trackingSync, { reconcileSchedules: reconcileTrackingSchedules })];
