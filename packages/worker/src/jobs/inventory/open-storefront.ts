@@ -3,8 +3,8 @@ import { type Config } from "@mw/shared";
 import type { Site } from "@mw/shared/sites";
 import { StorefrontAInventory } from "./storefront-a.ts";
 import { StorefrontBInventory } from "./storefront-b.ts";
-import type { InventoryTarget } from "./storefront.ts";
+import type { InventoryStorefront } from "./storefront.ts";
 
-export function inventoryTargetFor(site: Site, config: Config): InventoryTarget {
+export function openInventoryStorefront(site: Site, config: Config): InventoryStorefront {
   return site.platform === "storefront_a" ? new StorefrontAInventory(storefrontAClientFor(site, config)) : new StorefrontBInventory(storefrontBClientFor(site, config));
 }

@@ -2,7 +2,7 @@ import { AppError, chunks, type Logger } from "@mw/shared";
 import { ErpClient } from "@mw/shared/providers/erp";
 import type { InventoryCounts, Site } from "@mw/shared/sites";
 import type { JobContext } from "../../runtime/processor.ts";
-import { inventoryTargetFor } from "./open-storefront.ts";
+import { openInventoryStorefront } from "./open-storefront.ts";
 import type { StockChange, StockUnit } from "./storefront.ts";
 
 export interface ItemFailure {
@@ -34,8 +34,8 @@ export class InventoryRun {
   async execute(): Promise<{ unknown_to_erp: number }> {
     const erp = ErpClient.fromConfig(this.ctx.config);
     if (!erp) throw AppError.permanent("ERP is not configured: ERP_BASE_URL is unset", "erp_not_configured");
-    const target = inventoryTargetFor(this.site, this.ctx.config);
-    const { units, skus } = await target.catalogue(this.productIds);
+    const storefront = openInventoryStorefront(this.site, this.ctx.config);
+    const { units, skus } = await storefront.catalogue(this.productIds);
     // A full run reads the whole ERP catalogue (which also tells what the storefront lacks); a webhook's run only its SKUs.
     const items = this.productIds ? await erp.listItems(units.map((unit) => unit.sku)) : await erp.listItems();
     const erpStock = new Map(items.map((item) => [item.number.toLowerCase(), Math.floor(item.inventory)]));
@@ -46,7 +46,7 @@ export class InventoryRun {
     if (!this.productIds) this.counts.not_on_storefront = [...erpStock.keys()].filter((sku) => !skus.has(sku)).length;
 
     await this.ctx.progress(0, changes.length, "stock updates");
-    await target.push(changes, async (result) => {
+    await storefront.push(changes, async (result) => {
       await this.recordHistory(result.pushed);
       this.counts.pushed += result.pushed.length;
       this.counts.errors += result.failed.length;

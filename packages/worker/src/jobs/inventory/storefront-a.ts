@@ -1,7 +1,7 @@
 import { chunks, type AppError } from "@mw/shared";
 import { type StorefrontAClient, MAX_ADJUSTMENT_ITEMS, type StorefrontAProduct } from "@mw/shared/providers/storefront-a";
 import { isRefusal } from "@mw/shared/sites";
-import type { Catalogue, InventoryTarget, PushResult, StockChange, StockUnit } from "./storefront.ts";
+import type { Catalogue, InventoryStorefront, PushResult, StockChange, StockUnit } from "./storefront.ts";
 
 /** Products tracked per product are set by product id, variants by variant id (BigCommerce refuses the other way round). */
 type RefA = { product_id: number } | { variant_id: number };
@@ -16,7 +16,7 @@ const REASON = "Stock levels from the ERP";
  * location. A request BigCommerce refuses (422, applying none of it) is split
  * to find the items it refuses (see `isolate`).
  */
-export class StorefrontAInventory implements InventoryTarget<RefA> {
+export class StorefrontAInventory implements InventoryStorefront<RefA> {
   constructor(private readonly client: StorefrontAClient) {}
 
   async catalogue(productIds?: string[]): Promise<Catalogue<RefA>> {

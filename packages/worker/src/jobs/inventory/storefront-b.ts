@@ -1,6 +1,6 @@
 import { chunks, groupBy } from "@mw/shared";
 import { type StorefrontBClient, MAX_BATCH_ITEMS, type StorefrontBProduct } from "@mw/shared/providers/storefront-b";
-import type { Catalogue, InventoryTarget, PushResult, StockChange, StockUnit } from "./storefront.ts";
+import type { Catalogue, InventoryStorefront, PushResult, StockChange, StockUnit } from "./storefront.ts";
 
 /** A product (parent 0) or a variation of `parent`. */
 type RefB = { id: number; parent: number };
@@ -11,7 +11,7 @@ type RefB = { id: number; parent: number };
  * with `"parent"` is covered by its parent). Stock is set through the batch
  * endpoints, 100 items per request; WooCommerce answers each item on its own.
  */
-export class StorefrontBInventory implements InventoryTarget<RefB> {
+export class StorefrontBInventory implements InventoryStorefront<RefB> {
   constructor(private readonly client: StorefrontBClient) {}
 
   async catalogue(productIds?: string[]): Promise<Catalogue<RefB>> {

@@ -30,7 +30,7 @@ export interface Catalogue<Ref = unknown> {
 }
 
 /** What the inventory sync needs from one storefront platform. */
-export interface InventoryTarget<Ref = unknown> {
+export interface InventoryStorefront<Ref = unknown> {
   /** `productIds` (storefront product ids) limits the catalogue to those products. */
   catalogue(productIds?: string[]): Promise<Catalogue<Ref>>;
   /**

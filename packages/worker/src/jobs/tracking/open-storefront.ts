@@ -3,7 +3,7 @@ import { type Config, type Logger } from "@mw/shared";
 import type { Site } from "@mw/shared/sites";
 import { StorefrontATracking } from "./storefront-a.ts";
 import { hasShipmentTracking, StorefrontBTracking } from "./storefront-b.ts";
-import type { TrackingOrder, TrackingSettings, TrackingTarget } from "./storefront.ts";
+import type { TrackingOrder, TrackingSettings, TrackingStorefront } from "./storefront.ts";
 
 export function trackingSettings(site: Site): TrackingSettings {
   const channel = site.channel_filter as { channel_id?: unknown } | null;
@@ -16,7 +16,7 @@ export function trackingSettings(site: Site): TrackingSettings {
 }
 
 /** The site's storefront as the tracking sync sees it; storefront_b asks the site whether the Shipment Tracking extension is active. */
-export async function trackingTargetFor(site: Site, config: Config, log: Logger): Promise<TrackingTarget<TrackingOrder>> {
+export async function openTrackingStorefront(site: Site, config: Config, log: Logger): Promise<TrackingStorefront<TrackingOrder>> {
   const settings = trackingSettings(site);
   if (site.platform === "storefront_a") return new StorefrontATracking(storefrontAClientFor(site, config), settings);
   const client = storefrontBClientFor(site, config);

@@ -6,8 +6,8 @@ import type { JobContext } from "../../runtime/processor.ts";
 import { createdNothing, isRefusal } from "@mw/shared/sites";
 import { planTrackings, type PlannedTracking } from "./plan.ts";
 import { awaitsCompletion, claim, confirm, IN_LIST, loadRecords, markCompleted, notified, release, retake, type ShipmentRecordRow } from "./records.ts";
-import { trackingTargetFor } from "./open-storefront.ts";
-import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingTarget } from "./storefront.ts";
+import { openTrackingStorefront } from "./open-storefront.ts";
+import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingStorefront } from "./storefront.ts";
 
 export interface OrderFailure {
   order_number: string;
@@ -39,10 +39,10 @@ export class TrackingRun {
   async execute(): Promise<{ not_linked: number }> {
     const erp = ErpClient.fromConfig(this.ctx.config);
     if (!erp) throw AppError.permanent("ERP is not configured: ERP_BASE_URL is unset", "erp_not_configured");
-    const target = await trackingTargetFor(this.site, this.ctx.config, this.log);
+    const storefront = await openTrackingStorefront(this.site, this.ctx.config, this.log);
     const carriers = await carrierMap(this.prisma, this.site.platform);
 
-    const { open, shipped } = once(await target.listOrders());
+    const { open, shipped } = once(await storefront.listOrders());
     // The site list's order_last_run: when the storefront's orders were last read.
     await this.prisma.site.updateMany({ where: { id: this.site.id }, data: { order_last_run: new Date() } });
     this.counts.orders = open.length;
@@ -59,9 +59,9 @@ export class TrackingRun {
       const salesOrder = salesOrders.get(order.number);
       const orderRecords = records.get(order.id) ?? new Map<string, ShipmentRecordRow>();
       try {
-        const { onStorefront, posted } = salesOrder ? await this.syncOrder(target, order, shipments.get(salesOrder) ?? [], orderRecords, carriers) : { onStorefront: 0, posted: 0 };
+        const { onStorefront, posted } = salesOrder ? await this.syncOrder(storefront, order, shipments.get(salesOrder) ?? [], orderRecords, carriers) : { onStorefront: 0, posted: 0 };
         if (onStorefront > 0) withTracking.push(order.number);
-        if (onStorefront > 0 && this.site.auto_complete && target.fullyShipped(order) && (posted || awaitsCompletion(orderRecords.values()))) toComplete.push(order);
+        if (onStorefront > 0 && this.site.auto_complete && storefront.fullyShipped(order) && (posted || awaitsCompletion(orderRecords.values()))) toComplete.push(order);
       } catch (error) {
         if (!isRefusal(error)) throw error;
         this.fail(order, error);
@@ -73,7 +73,7 @@ export class TrackingRun {
     await this.ctx.progress(open.length, open.length, "orders");
     for (const order of shipped) if (awaitsCompletion(records.get(order.id)?.values() ?? [])) toComplete.push(order);
 
-    const refused = await target.complete(toComplete);
+    const refused = await storefront.complete(toComplete);
     const completed = toComplete.filter((order) => !refused.has(order.id));
     for (const order of toComplete) if (refused.has(order.id)) this.fail(order, refused.get(order.id)!);
     await markCompleted(this.prisma, this.site.id, completed.map((order) => order.id));
@@ -88,7 +88,7 @@ export class TrackingRun {
    * this run posted.
    */
   private async syncOrder(
-    target: TrackingTarget,
+    storefront: TrackingStorefront,
     order: TrackingOrder,
     shipments: SalesShipment[],
     records: Map<string, ShipmentRecordRow>,
@@ -105,7 +105,7 @@ export class TrackingRun {
       if (record?.platform_shipment_id) {
         this.counts.already_posted += 1;
         onStorefront += 1;
-        if (record.notify_pending) await this.tellCustomer(target, order, tracking, log);
+        if (record.notify_pending) await this.tellCustomer(storefront, order, tracking, log);
         continue;
       }
       if (record && (Date.now() - record.created_at.getTime() < CLAIM_STALE_MS || !(await retake(this.prisma, this.site.id, record)))) {
@@ -113,15 +113,15 @@ export class TrackingRun {
         continue;
       }
       if (record || order.mayHaveTrackings) {
-        const found = await target.findPosted(order, tracking);
+        const found = await storefront.findPosted(order, tracking);
         if (found) {
           // Our own claim: its run stopped after posting, before it could tell the customer.
-          const notify = record !== undefined && target.notify !== undefined;
+          const notify = record !== undefined && storefront.notify !== undefined;
           await confirm(this.prisma, this.site.id, order.id, tracking, found, notify);
           log.info("tracking number is on the storefront already; recorded", { platform_shipment_id: found });
           this.counts.already_posted += 1;
           onStorefront += 1;
-          if (notify) await this.tellCustomer(target, order, tracking, log);
+          if (notify) await this.tellCustomer(storefront, order, tracking, log);
           continue;
         }
       }
@@ -129,17 +129,17 @@ export class TrackingRun {
         log.info("tracking number was claimed by another run; left to it");
         continue;
       }
-      await this.post(target, order, tracking, log);
+      await this.post(storefront, order, tracking, log);
       onStorefront += 1;
       posted += 1;
     }
     return { onStorefront, posted };
   }
 
-  private async post(target: TrackingTarget, order: TrackingOrder, tracking: PlannedTracking, log: Logger): Promise<void> {
+  private async post(storefront: TrackingStorefront, order: TrackingOrder, tracking: PlannedTracking, log: Logger): Promise<void> {
     let id: string;
     try {
-      id = await target.post(order, tracking);
+      id = await storefront.post(order, tracking);
     } catch (error) {
       // A refusal of the whole post created nothing, so the claim goes. After a timeout or a dropped
       // connection the post may have landed, and after a refusal of part of it (storefront_a: one
@@ -147,11 +147,11 @@ export class TrackingRun {
       if (createdNothing(error)) await release(this.prisma, this.site.id, order.id, tracking.trackingNumber);
       throw error;
     }
-    await confirm(this.prisma, this.site.id, order.id, tracking, id, target.notify !== undefined);
+    await confirm(this.prisma, this.site.id, order.id, tracking, id, storefront.notify !== undefined);
     this.counts.shipments_created += 1;
     if (!tracking.platformCarrier) this.counts.unmapped_carrier += 1;
     log.info("tracking number posted", { platform_shipment_id: id, erp_carrier: tracking.erpCarrier, platform_carrier: tracking.platformCarrier });
-    if (target.notify) await this.tellCustomer(target, order, tracking, log);
+    if (storefront.notify) await this.tellCustomer(storefront, order, tracking, log);
   }
 
   /**
@@ -160,9 +160,9 @@ export class TrackingRun {
    * tries again (while the order is in the status filters). A site no longer
    * set up to notify drops it.
    */
-  private async tellCustomer(target: TrackingTarget, order: TrackingOrder, tracking: PlannedTracking, log: Logger): Promise<void> {
+  private async tellCustomer(storefront: TrackingStorefront, order: TrackingOrder, tracking: PlannedTracking, log: Logger): Promise<void> {
     try {
-      await target.notify?.(order, tracking);
+      await storefront.notify?.(order, tracking);
     } catch (error) {
       log.warn("the customer could not be told about the tracking number; the next run tries again", { error: (error as Error).message });
       return;

@@ -2,7 +2,7 @@ import { forEachLimited, type AppError } from "@mw/shared";
 import { type StorefrontAClient, ORDER_STATUS, type StorefrontAOrder, type StorefrontAShipment } from "@mw/shared/providers/storefront-a";
 import { isRefusal, orderProblem, partlyPosted } from "@mw/shared/sites";
 import type { PlannedTracking } from "./plan.ts";
-import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingSettings, type TrackingTarget } from "./storefront.ts";
+import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingSettings, type TrackingStorefront } from "./storefront.ts";
 import { normaliseTrackingNumber } from "./tracking-numbers.ts";
 
 interface Line {
@@ -40,7 +40,7 @@ const RECOVERY_DAYS = 7;
  * Notifications settings (its API has no per-shipment switch); auto-complete
  * then moves Shipped (2) to Completed (10).
  */
-export class StorefrontATracking implements TrackingTarget<OrderA> {
+export class StorefrontATracking implements TrackingStorefront<OrderA> {
   constructor(
     private readonly client: StorefrontAClient,
     private readonly settings: TrackingSettings,

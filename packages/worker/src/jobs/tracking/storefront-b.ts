@@ -3,7 +3,7 @@ import { type StorefrontBClient, MAX_BATCH_ITEMS, SHIPMENT_TRACKING_PLUGIN, TRAC
 import { z } from "zod";
 import { batchRefusal } from "@mw/shared/sites";
 import type { PlannedTracking } from "./plan.ts";
-import type { TrackingOrder, TrackingSettings, TrackingTarget } from "./storefront.ts";
+import type { TrackingOrder, TrackingSettings, TrackingStorefront } from "./storefront.ts";
 import { normaliseTrackingNumber } from "./tracking-numbers.ts";
 
 /**
@@ -52,7 +52,7 @@ export async function hasShipmentTracking(client: StorefrontBClient): Promise<bo
  * that e-mail. Auto-complete sets the status `completed` through the batch
  * endpoint, which fires the same hooks as a single update.
  */
-export class StorefrontBTracking implements TrackingTarget<OrderB> {
+export class StorefrontBTracking implements TrackingStorefront<OrderB> {
   readonly notify?: (order: OrderB, tracking: PlannedTracking) => Promise<void>;
 
   constructor(

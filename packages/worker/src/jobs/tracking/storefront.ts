@@ -32,7 +32,7 @@ export interface TrackingSettings {
 }
 
 /** What the tracking sync needs from one storefront platform (spec 1, 4.7 rules 1, 5, 6, 7). */
-export interface TrackingTarget<O extends TrackingOrder = TrackingOrder> {
+export interface TrackingStorefront<O extends TrackingOrder = TrackingOrder> {
   /**
    * `open`: orders whose status is in the site's status filters. `shipped`:
    * orders left shipped but not completed outside the filters, which the run
