@@ -1,0 +1,26 @@
+import { AppError } from "@mw/shared";
+import { chooseTransaction, gatewayKeyFor, matchMessage, windowAround, type DisputeDetails, type TransactionMatch } from "@mw/shared/disputes";
+import { GatewayClient } from "@mw/shared/providers/gateway";
+import type { JobContext } from "../../runtime/processor.ts";
+import type { ActionLog } from "./action-log.ts";
+
+/**
+ * Asks the merchant's gateway account for the transactions with the dispute's
+ * auth code around its date and chooses among them. `range` is the queried
+ * window in words, for the alert e-mail.
+ */
+export async function matchTransaction(ctx: JobContext, steps: ActionLog, details: DisputeDetails): Promise<{ match: TransactionMatch; range: string }> {
+  const { mid, authCode } = details;
+  const securityKey = await gatewayKeyFor(ctx.prisma, ctx.config.ENCRYPTION_KEY, mid);
+  if (!securityKey) throw AppError.permanent(`No gateway account found for MID ${mid}`, "no_account");
+  steps.info("account", `Gateway account found for MID ${mid}`);
+
+  const window = windowAround(details.transactionDate);
+  const { scanned, matches } = await GatewayClient.fromConfig(ctx.config).findByAuthCode(securityKey, authCode, window);
+  const range = `${window.start.toISOString()} to ${window.end.toISOString()}`;
+  steps.info("gateway", `Gateway query ${range}: ${scanned} transactions, ${matches.length} with auth code ${authCode}`, { scanned, matched: matches.length });
+
+  const match = chooseTransaction(matches, details.card);
+  steps.info("match", matchMessage(match, matches.length), match.transaction ? { outcome: match.outcome, transaction_id: match.transaction.transaction_id } : {});
+  return { match, range };
+}
