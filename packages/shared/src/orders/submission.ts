@@ -176,7 +176,8 @@ export function parseSubmission(body: unknown, defaultCarrier: string): Normalis
     const invalid: Record<string, string> = {};
     for (const issue of result.error.issues) {
       const name = fieldName(issue.path);
-      if (issue.code === "invalid_type" && valueAt(input, issue.path) === undefined) missing.push(name);
+      // Whatever the check (an enum reports an absent value as a bad option), an absent value is missing.
+      if (valueAt(input, issue.path) === undefined) missing.push(name);
       else invalid[name] ??= issue.message;
     }
     if (missing.length) {
