@@ -1,4 +1,4 @@
-import { AppError, errors, Prisma, withTimeout } from "@mw/shared";
+import { errors, Prisma, withTimeout } from "@mw/shared";
 import type { Site } from "@mw/shared/sites";
 import {
   listSites,
@@ -127,7 +127,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
     handler: async ({ body }) => {
       const data = siteCreateData(body, key);
       const site = await ctx.prisma.site.create({ data, select: { id: true } }).catch((error: unknown) => {
-        throw new AppError(500, "rest_cannot_create", "The site could not be created.", {}, { cause: error });
+        throw errors.cannotSave("rest_cannot_create", "The site could not be created.", error);
       });
       ctx.logger.info("site created", { site_id: site.id, platform: body.platform, name: body.name });
       await keepTrackingScheduleInStep(ctx, site.id);
@@ -148,7 +148,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
       const data = siteUpdateData(body, await findSite(ctx, params.id), key);
       await ctx.prisma.site.update({ where: { id: params.id }, data }).catch((error: unknown) => {
         if (knownError(error, "P2025")) throw errors.notFound("Site not found.");
-        throw new AppError(500, "rest_cannot_update", "The site could not be updated.", {}, { cause: error });
+        throw errors.cannotSave("rest_cannot_update", "The site could not be updated.", error);
       });
       ctx.logger.info("site updated", { site_id: params.id, fields: Object.keys(body) });
       await keepTrackingScheduleInStep(ctx, params.id);
@@ -174,7 +174,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
         if (!knownError(error, "P2003")) throw error;
         // Orders keep their site (ON DELETE RESTRICT): they are history the ERP export and the stats still read.
         const orders = await ctx.prisma.order.count({ where: { site_id: params.id } });
-        throw new AppError(409, "rest_site_has_orders", `The site has ${orders} order(s) and cannot be deleted; deactivate it instead.`, { orders });
+        throw errors.conflict("rest_site_has_orders", `The site has ${orders} order(s) and cannot be deleted; deactivate it instead.`, { orders });
       });
       ctx.logger.info("site deleted", { site_id: params.id });
       await keepTrackingScheduleInStep(ctx, params.id);
