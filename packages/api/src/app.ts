@@ -21,6 +21,7 @@ import { productWebhookRoutes } from "./routes/inventory/product-webhook.ts";
 import { queueRoutes } from "./routes/queue/queue.ts";
 import { reportRoutes } from "./routes/reports/reports.ts";
 import { siteRoutes } from "./routes/sites/sites.ts";
+import { carrierMappingRoutes } from "./routes/sites/carrier-mappings.ts";
 import { statsRoutes } from "./routes/orders/stats.ts";
 import { trackingRoutes } from "./routes/tracking/tracking.ts";
 
@@ -49,6 +50,7 @@ export function createApp(ctx: AppContext): Express {
   authRoutes(api, ctx);
   queueRoutes(api, ctx);
   siteRoutes(api, ctx);
+  carrierMappingRoutes(api, ctx);
   apiKeyRoutes(api, ctx);
   itemRoutes(api, ctx);
   orderRoutes(api, ctx);

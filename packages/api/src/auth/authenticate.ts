@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import { safeEqual, AppError } from "@mw/shared";
+import { safeEqual, errors } from "@mw/shared";
 import { verifyAppPassword, loadPrincipal, type Capability, type Principal } from "@mw/shared/identity";
 import type { AppContext } from "../context.ts";
 import { readSessionCookie } from "./cookies.ts";
@@ -29,12 +29,12 @@ export interface AuthOptions {
 export async function resolvePrincipal(ctx: AppContext, req: Request, options: AuthOptions): Promise<Principal | null> {
   const basic = basicCredentials(req);
   if (req.headers.authorization && !basic) {
-    if (req.headers.authorization.startsWith("Basic ")) throw new AppError(401, "rest_forbidden", "Malformed Basic credentials.");
+    if (req.headers.authorization.startsWith("Basic ")) throw errors.unauthorized("Malformed Basic credentials.");
     return null;
   }
   if (basic) {
     const principal = await verifyAppPassword(ctx.prisma, basic.login, basic.password);
-    if (!principal) throw new AppError(401, "rest_forbidden", "Invalid or revoked application password.");
+    if (!principal) throw errors.unauthorized("Invalid or revoked application password.");
     return principal;
   }
   const sessionId = readSessionCookie(req);
@@ -44,7 +44,7 @@ export async function resolvePrincipal(ctx: AppContext, req: Request, options: A
   if (options.requireNonce) {
     const nonce = submittedNonce(req);
     if (!nonce || !safeEqual(nonce, session.nonce)) {
-      throw new AppError(403, "rest_forbidden", "Cookie check failed: missing or invalid X-Nonce header.");
+      throw errors.forbidden("Cookie check failed: missing or invalid X-Nonce header.");
     }
   }
   return loadPrincipal(ctx.prisma, session.userId);
@@ -52,7 +52,7 @@ export async function resolvePrincipal(ctx: AppContext, req: Request, options: A
 
 export function principalOf(res: Response): Principal {
   const principal = res.locals.principal as Principal | undefined;
-  if (!principal) throw new AppError(401, "rest_forbidden", "Authentication required.");
+  if (!principal) throw errors.unauthorized();
   return principal;
 }
 
@@ -63,9 +63,9 @@ export function principalOf(res: Response): Principal {
 export function requireCapability(ctx: AppContext, capability: Capability | null, options: AuthOptions = { requireNonce: true }): RequestHandler {
   return async (req, res, next) => {
     const principal = await resolvePrincipal(ctx, req, options);
-    if (!principal) throw new AppError(401, "rest_forbidden", "Authentication required.");
+    if (!principal) throw errors.unauthorized();
     if (capability && !principal.capabilities.includes(capability)) {
-      throw new AppError(403, "rest_forbidden", "Sorry, you are not allowed to do that.");
+      throw errors.forbidden();
     }
     res.locals.principal = principal;
     next();

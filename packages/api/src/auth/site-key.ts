@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import { AppError } from "@mw/shared";
+import { errors } from "@mw/shared";
 import { verifySiteApiKey, type SiteKeyPrincipal } from "@mw/shared/sites";
 import type { AppContext } from "../context.ts";
 
@@ -15,7 +15,7 @@ export function requireSiteKey(ctx: AppContext): RequestHandler {
   return async (req, res, next) => {
     const key = presentedKey(req);
     const principal = key ? await verifySiteApiKey(ctx.prisma, key) : null;
-    if (!principal) throw new AppError(401, "rest_forbidden", "invalid or revoked API key");
+    if (!principal) throw errors.unauthorized("invalid or revoked API key");
     res.locals.siteKey = principal;
     next();
   };
@@ -23,6 +23,6 @@ export function requireSiteKey(ctx: AppContext): RequestHandler {
 
 export function siteKeyOf(res: Response): SiteKeyPrincipal {
   const principal = res.locals.siteKey as SiteKeyPrincipal | undefined;
-  if (!principal) throw new AppError(401, "rest_forbidden", "invalid or revoked API key");
+  if (!principal) throw errors.unauthorized("invalid or revoked API key");
   return principal;
 }

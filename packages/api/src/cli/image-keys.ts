@@ -1,4 +1,4 @@
-import { AppError } from "@mw/shared";
+import { errors } from "@mw/shared";
 import { issueImageApiKey, revokeImageApiKey } from "@mw/shared/images";
 import type { Command } from "./main.ts";
 
@@ -8,7 +8,7 @@ export const imageKeyCommands: Record<string, Command> = {
     options: { label: { type: "string", required: true, description: "who or what the key is for" } },
     async run(prisma, values) {
       const label = String(values.label).trim();
-      if (!label || label.length > 100) throw new AppError(400, "rest_invalid_param", "--label must be 1 to 100 characters");
+      if (!label || label.length > 100) throw errors.invalidInput("--label must be 1 to 100 characters");
       return issueImageApiKey(prisma, label);
     },
   },
@@ -17,8 +17,8 @@ export const imageKeyCommands: Record<string, Command> = {
     options: { id: { type: "string", required: true, description: "the key's id (printed by image-key:create)" } },
     async run(prisma, values) {
       const id = Number(values.id);
-      if (!Number.isInteger(id) || id < 1) throw new AppError(400, "rest_invalid_param", "--id must be a positive integer");
-      if (!(await revokeImageApiKey(prisma, id))) throw new AppError(404, "rest_not_found", `no active image-API key with id ${id}`);
+      if (!Number.isInteger(id) || id < 1) throw errors.invalidInput("--id must be a positive integer");
+      if (!(await revokeImageApiKey(prisma, id))) throw errors.notFound(`no active image-API key with id ${id}`);
       return { id, revoked: true };
     },
   },

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse";
-import { AppError } from "@mw/shared";
+import { errors } from "@mw/shared";
 import { itemInput, upsertItems, type ItemInput } from "@mw/shared/inventory";
 import type { Command } from "./main.ts";
 
@@ -25,7 +25,7 @@ async function readItems(file: string): Promise<ItemInput[]> {
     if (result.success) items.push(result.data);
     else problems.push(`row ${row}: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   }
-  if (problems.length) throw new AppError(400, "rest_invalid_param", `${problems.length} invalid row(s), nothing imported:\n${problems.slice(0, 20).join("\n")}`);
+  if (problems.length) throw errors.invalidInput(`${problems.length} invalid row(s), nothing imported:\n${problems.slice(0, 20).join("\n")}`);
   return items;
 }
 

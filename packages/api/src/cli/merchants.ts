@@ -1,4 +1,4 @@
-import { AppError, getConfig } from "@mw/shared";
+import { errors, getConfig } from "@mw/shared";
 import { createMerchant, merchantInput } from "@mw/shared/disputes";
 import type { Command } from "./main.ts";
 
@@ -12,7 +12,7 @@ export const merchantCommands: Record<string, Command> = {
     },
     async run(prisma, values) {
       const parsed = merchantInput.safeParse({ mid: values.mid, security_key: values["security-key"], name: values.name });
-      if (!parsed.success) throw new AppError(400, "rest_invalid_param", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+      if (!parsed.success) throw errors.invalidInput(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
       const row = await createMerchant(prisma, getConfig().ENCRYPTION_KEY, parsed.data);
       return { id: row.id, mid: row.mid, name: row.name };
     },

@@ -1,5 +1,5 @@
 import { addReview, reviewInput } from "@mw/shared/reviews";
-import { AppError } from "@mw/shared";
+import { errors } from "@mw/shared";
 import type { Command } from "./main.ts";
 
 export const reviewCommands: Record<string, Command> = {
@@ -21,9 +21,9 @@ export const reviewCommands: Record<string, Command> = {
         title: values.title,
         date_published: values.date,
       });
-      if (!parsed.success) throw new AppError(400, "rest_invalid_param", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+      if (!parsed.success) throw errors.invalidInput(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
       const item = await prisma.item.findUnique({ where: { sku: String(values.sku) }, select: { id: true } });
-      if (!item) throw new AppError(404, "rest_not_found", `no item with SKU ${String(values.sku)}`);
+      if (!item) throw errors.notFound(`no item with SKU ${String(values.sku)}`);
       const review = await addReview(prisma, item.id, parsed.data);
       return { id: review.id, item_id: item.id };
     },

@@ -1,5 +1,5 @@
 import { text } from "node:stream/consumers";
-import { AppError, randomToken } from "@mw/shared";
+import { errors, randomToken } from "@mw/shared";
 import { createAppPasswordFor, createUser, parseCapabilities, revokeAppPassword, setLoginPassword } from "@mw/shared/identity";
 import type { Command } from "./main.ts";
 
@@ -7,7 +7,7 @@ function capabilitiesOf(value: string | boolean | undefined) {
   try {
     return parseCapabilities(String(value));
   } catch (error) {
-    throw new AppError(400, "rest_invalid_param", (error as Error).message);
+    throw errors.invalidInput((error as Error).message);
   }
 }
 
@@ -66,12 +66,12 @@ export const userCommands: Record<string, Command> = {
     },
     async run(prisma, values) {
       if ((values.id === undefined) === (values.name === undefined)) {
-        throw new AppError(400, "rest_invalid_param", "give exactly one of --id or --name");
+        throw errors.invalidInput("give exactly one of --id or --name");
       }
       const id = values.id === undefined ? undefined : Number(values.id);
-      if (id !== undefined && !Number.isInteger(id)) throw new AppError(400, "rest_invalid_param", "--id must be an integer");
+      if (id !== undefined && !Number.isInteger(id)) throw errors.invalidInput("--id must be an integer");
       const revoked = await revokeAppPassword(prisma, String(values.login), { id, name: values.name as string | undefined });
-      if (revoked === 0) throw new AppError(404, "rest_not_found", "no active application password matched");
+      if (revoked === 0) throw errors.notFound("no active application password matched");
       return { login: values.login, revoked };
     },
   },

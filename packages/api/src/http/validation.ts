@@ -8,7 +8,7 @@ import { AppError, errors } from "@mw/shared";
  */
 export function validationError(error: z.ZodError, input: unknown): AppError {
   const issue = error.issues[0];
-  if (!issue) return new AppError(400, "rest_invalid_param", "Invalid parameter(s).");
+  if (!issue) return errors.invalidInput("Invalid parameter(s).");
   const field = issue.path.map(String).join(".") || "body";
   const value = issue.path.reduce<unknown>(
     (node, key) => (node !== null && typeof node === "object" ? (node as Record<PropertyKey, unknown>)[key] : undefined),

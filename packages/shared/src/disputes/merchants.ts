@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { decryptSecret, encryptSecret } from "../platform/crypto.ts";
 import { isUniqueViolation, type PrismaClient } from "../platform/db.ts";
-import { AppError } from "../platform/errors.ts";
+import { errors, type AppError } from "../platform/errors.ts";
 
 /** The acquirer drops leading zeros from merchant ids (spec 1, 2.6), so ids are stored and looked up without them. */
 export function normaliseMid(mid: string): string {
@@ -28,7 +28,7 @@ export interface MerchantView {
 export const MERCHANT_VIEW = { id: true, mid: true, name: true, created_at: true, updated_at: true } as const;
 
 function conflict(mid: string): AppError {
-  return new AppError(409, "merchant_exists", `A merchant account for MID ${mid} already exists.`);
+  return errors.conflict("merchant_exists", `A merchant account for MID ${mid} already exists.`);
 }
 
 export async function createMerchant(prisma: PrismaClient, key: Buffer, input: MerchantInput): Promise<MerchantView> {
@@ -55,7 +55,7 @@ export async function updateMerchant(prisma: PrismaClient, key: Buffer, id: numb
         security_key: input.security_key === undefined ? undefined : encryptSecret(input.security_key, key),
       },
     });
-    if (result.count === 0) throw new AppError(404, "rest_not_found", "Merchant account not found.");
+    if (result.count === 0) throw errors.notFound("Merchant account not found.");
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(mid!);
     throw error;

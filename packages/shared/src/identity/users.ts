@@ -1,6 +1,6 @@
 import { hashPassword, randomToken, sha256Hex, safeEqual, verifyPassword } from "../platform/crypto.ts";
 import { isUniqueViolation, type PrismaClient } from "../platform/db.ts";
-import { AppError } from "../platform/errors.ts";
+import { AppError, errors } from "../platform/errors.ts";
 import { parseCapabilities, type Capability } from "./capabilities.ts";
 import type { Principal } from "./principal.ts";
 
@@ -45,7 +45,7 @@ export async function createUser(
   input: { login: string; capabilities: Capability[]; password?: string; appPasswordName?: string },
 ): Promise<{ id: number; login: string; capabilities: Capability[] } & IssuedAppPassword> {
   if (!/^[A-Za-z0-9._@-]{1,60}$/.test(input.login)) {
-    throw new AppError(400, "rest_invalid_param", "login must be 1-60 letters, digits or . _ @ -");
+    throw errors.invalidInput("login must be 1-60 letters, digits or . _ @ -");
   }
   const issued = newAppPassword(input.appPasswordName ?? "cli");
   try {
@@ -67,13 +67,13 @@ export async function createUser(
       application_password: issued.plain,
     };
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError(409, "rest_user_exists", `a user with login "${input.login}" already exists`);
+    if (isUniqueViolation(error)) throw errors.conflict("rest_user_exists", `a user with login "${input.login}" already exists`);
     throw error;
   }
 }
 
 export async function setLoginPassword(prisma: PrismaClient, login: string, password: string): Promise<void> {
-  if (password.length < 12) throw new AppError(400, "rest_invalid_param", "password must be at least 12 characters");
+  if (password.length < 12) throw errors.invalidInput("password must be at least 12 characters");
   const user = await findUser(prisma, login);
   await prisma.user.update({ where: { id: user.id }, data: { password_hash: await hashPassword(password) } });
 }

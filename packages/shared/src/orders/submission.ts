@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError } from "../platform/errors.ts";
+import { AppError, errors } from "../platform/errors.ts";
 
 /**
  * POST /external/orders bodies (spec 1, 2.1, 4.1, 7, 8): what is required,
@@ -167,7 +167,7 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
  */
 export function parseSubmission(body: unknown, defaultCarrier: string): NormalisedOrder {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    throw new AppError(400, "rest_invalid_param", "Invalid parameter(s): body", { params: { body: "must be a JSON object" } });
+    throw errors.invalidParam("body", "must be a JSON object");
   }
   const input = dropNulls(body);
   const result = orderSubmissionSchema.safeParse(input);
@@ -180,19 +180,14 @@ export function parseSubmission(body: unknown, defaultCarrier: string): Normalis
       if (valueAt(input, issue.path) === undefined) missing.push(name);
       else invalid[name] ??= issue.message;
     }
-    if (missing.length) {
-      throw new AppError(400, "rest_missing_callback_param", `Missing parameter(s): ${missing.join(", ")}`, { params: missing });
-    }
-    const names = Object.keys(invalid);
-    throw new AppError(400, "rest_invalid_param", `Invalid parameter(s): ${names.join(", ")}`, { params: invalid });
+    if (missing.length) throw errors.missingParams(missing);
+    throw errors.invalidParams(invalid);
   }
   const data = result.data;
   const lines = [...data.line_items].sort((a, b) => a.line_number - b.line_number);
   const duplicate = lines.find((line, i) => i > 0 && lines[i - 1]!.line_number === line.line_number);
   if (duplicate) {
-    throw new AppError(400, "rest_invalid_param", "Invalid parameter(s): line_items", {
-      params: { line_items: `line_number ${duplicate.line_number} is used more than once` },
-    });
+    throw errors.invalidParam("line_items", `line_number ${duplicate.line_number} is used more than once`);
   }
   const dateadded = parseOrderDate(data.date.trim());
   if (!dateadded) {

@@ -1,6 +1,6 @@
 import got, { HTTPError, RequestError, type ExtendOptions, type Got, type Response } from "got";
 import type { z } from "zod";
-import { AppError } from "./errors.ts";
+import { AppError, errors } from "./errors.ts";
 import { USER_AGENT } from "./version.ts";
 
 export interface HttpClientOptions {
@@ -38,8 +38,8 @@ export interface UpstreamDetail {
 export type UpstreamDetailReader = (body: unknown, response: Response) => UpstreamDetail | undefined;
 
 /**
- * Maps a got failure to the platform error. 4xx other than 408/429 will not
- * get better by retrying, so they are marked permanent. With `detail`, an
+ * Maps a got failure to the platform error; an HTTP error answer gets its
+ * upstream kind (and so its permanence) from `errors.upstream`. With `detail`, an
  * HTTP error also carries what the provider's error body says (e.g. why it
  * refused), so job failure reasons and the errors table show more than the status.
  */
@@ -48,9 +48,7 @@ export function upstreamError(system: string, error: unknown, detail?: UpstreamD
     const status = error.response.statusCode;
     const extra = detail && readDetail(detail, error.response);
     const message = `${system} answered HTTP ${status}${extra?.reason === undefined ? "" : `: ${extra.reason}`}`;
-    const result = new AppError(502, "upstream_error", message, { upstream_status: status, ...extra?.data }, { cause: error });
-    result.permanent = status >= 400 && status < 500 && status !== 408 && status !== 429;
-    return result;
+    return errors.upstream(status, message, { data: extra?.data, cause: error });
   }
   if (error instanceof RequestError) {
     return new AppError(502, "upstream_unreachable", `${system} request failed: ${error.code ?? error.message}`, {}, { cause: error });

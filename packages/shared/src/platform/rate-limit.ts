@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { HTTPError, type Response } from "got";
-import { AppError } from "./errors.ts";
+import { errors } from "./errors.ts";
 import { upstreamError, type UpstreamDetailReader } from "./http.ts";
 
 /**
@@ -33,13 +33,11 @@ export async function rateLimitedCall<T>(system: string, request: () => Promise<
       if (!(error instanceof HTTPError) || error.response.statusCode !== 429) throw upstreamError(system, error, detail);
       const wait = policy.waitMs(error.response) ?? DEFAULT_WAIT_MS;
       if (retry >= MAX_RETRIES || waited + wait > policy.maxWaitMs) {
-        throw new AppError(
-          502,
-          "upstream_rate_limited",
-          `${system} is rate limiting: it asked for another ${wait} ms after ${waited} ms of waiting`,
-          { upstream_status: 429, retry_after_ms: wait },
-          { cause: error },
-        );
+        throw errors.upstream(429, `${system} is rate limiting: it asked for another ${wait} ms after ${waited} ms of waiting`, {
+          code: "upstream_rate_limited",
+          data: { retry_after_ms: wait },
+          cause: error,
+        });
       }
       await sleep(wait);
       waited += wait;

@@ -1,20 +1,20 @@
-import { AppError } from "../platform/index.ts";
+import { AppError, errors } from "../platform/index.ts";
+
+const PARTLY_POSTED = "tracking_partly_posted";
 
 /**
  * A refusal concerns one thing only (an order, a stock item): the storefront
- * said no to that request (400, 404, 409, 422), or our own checks found the
- * order cannot be shipped as the ERP says. A sync goes on with the rest.
- * Anything else (credentials refused, rate limit outlasting its bound,
- * storefront or ERP down) would fail everything alike, so it ends the run.
- * A refusal also means nothing was created, unlike a timeout, except when it
- * came after part of the work was taken (`partlyPosted`).
+ * said no to that request (upstream kind `refused` or `conflict`), or our own
+ * checks found the order cannot be shipped as the ERP says. A sync goes on
+ * with the rest. Anything else (credentials refused, rate limit outlasting its
+ * bound, storefront or ERP down) would fail everything alike, so it ends the
+ * run. A refusal also means nothing was created, unlike a timeout, except
+ * when it came after part of the work was taken (`partlyPosted`).
  */
-const REFUSAL_STATUSES = new Set([400, 404, 409, 422]);
-const PARTLY_POSTED = "tracking_partly_posted";
-
 export function isRefusal(error: unknown): error is AppError {
   if (!(error instanceof AppError)) return false;
-  return error.code === "order_not_shippable" || error.code === PARTLY_POSTED || REFUSAL_STATUSES.has(error.data.upstream_status as number);
+  const kind = error.upstream?.kind;
+  return error.code === "order_not_shippable" || error.code === PARTLY_POSTED || kind === "refused" || kind === "conflict";
 }
 
 /** A refusal that left nothing on the storefront. */
@@ -33,7 +33,5 @@ export function partlyPosted(message: string): AppError {
 
 /** An item the storefront refused inside a batch answer (which itself succeeded). */
 export function batchRefusal(message: string): AppError {
-  const error = new AppError(502, "upstream_error", message, { upstream_status: 400 });
-  error.permanent = true;
-  return error;
+  return errors.upstream(400, message);
 }

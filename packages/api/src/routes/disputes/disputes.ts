@@ -1,4 +1,4 @@
-import { AppError, formatDateTime, type Prisma } from "@mw/shared";
+import { errors, formatDateTime, type Prisma } from "@mw/shared";
 import { disputeReplayJobId, processDisputeJob } from "@mw/shared/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -130,7 +130,7 @@ export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {
     handler: async ({ body }) => {
       const where = "webhook_id" in body ? { id: body.webhook_id, source: "acquirer" } : { event_id: `acquirer_case_${body.case_id}`, source: "acquirer" };
       const row = await ctx.prisma.webhookEvent.findFirst({ where, select: { id: true, event_id: true } });
-      if (!row) throw new AppError(404, "rest_not_found", "No received dispute matches.");
+      if (!row) throw errors.notFound("No received dispute matches.");
       const id = disputeReplayJobId(row, Date.now());
       await ctx.queues.add(processDisputeJob, { webhook_id: row.id }, { jobId: id });
       ctx.logger.info("dispute replayed", { webhook_id: row.id, job_id: id });
@@ -166,7 +166,7 @@ export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {
     responses: { 200: { description: "The linkage", schema: linkageRow.extend({ acquirer_data: z.unknown(), gateway_data: z.unknown() }) } },
     handler: async ({ params }) => {
       const row = await ctx.prisma.disputeLinkage.findUnique({ where: { id: params.id } });
-      if (!row) throw new AppError(404, "rest_not_found", "Linkage not found.");
+      if (!row) throw errors.notFound("Linkage not found.");
       return { ...linkageView(row), acquirer_data: json(row.acquirer_data), gateway_data: json(row.gateway_data) };
     },
   });
@@ -204,7 +204,7 @@ export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {
     },
     handler: async ({ params }) => {
       const row = await ctx.prisma.chargeback.findUnique({ where: { id: params.id } });
-      if (!row) throw new AppError(404, "rest_not_found", "Chargeback not found.");
+      if (!row) throw errors.notFound("Chargeback not found.");
       return { ...chargebackView(row), fraud_response: json(row.fraud_response), acquirer_data: json(row.acquirer_data), action_log: json(row.action_log) };
     },
   });

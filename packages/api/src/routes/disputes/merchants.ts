@@ -1,4 +1,4 @@
-import { AppError, formatDateTime } from "@mw/shared";
+import { errors, formatDateTime } from "@mw/shared";
 import { createMerchant, MERCHANT_VIEW, merchantInput, updateMerchant, type MerchantView } from "@mw/shared/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -82,7 +82,7 @@ export function merchantRoutes(api: ApiRouter, ctx: AppContext): void {
     responses: { 200: { description: "Deleted", schema: z.object({ success: z.literal(true), message: z.string() }) } },
     handler: async ({ params }) => {
       const result = await ctx.prisma.merchantAccount.deleteMany({ where: { id: params.id } });
-      if (result.count === 0) throw new AppError(404, "rest_not_found", "Merchant account not found.");
+      if (result.count === 0) throw errors.notFound("Merchant account not found.");
       ctx.logger.info("merchant account deleted", { merchant_id: params.id });
       return { success: true as const, message: "Merchant account deleted." };
     },

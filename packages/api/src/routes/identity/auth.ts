@@ -1,5 +1,5 @@
 import { verifyLogin } from "@mw/shared/identity";
-import { AppError } from "@mw/shared";
+import { errors } from "@mw/shared";
 import { z } from "zod";
 import { principalOf } from "../../auth/authenticate.ts";
 import { readSessionCookie, setSessionCookie } from "../../auth/cookies.ts";
@@ -22,7 +22,7 @@ export function authRoutes(api: ApiRouter, ctx: AppContext): void {
     },
     handler: async ({ body }, _req, res) => {
       const principal = await verifyLogin(ctx.prisma, body.login, body.password);
-      if (!principal) throw new AppError(401, "rest_forbidden", "Invalid login or password.");
+      if (!principal) throw errors.unauthorized("Invalid login or password.");
       const { sessionId, nonce } = await ctx.sessions.create(principal.userId);
       setSessionCookie(res, ctx.config, sessionId);
       ctx.logger.info("session started", { login: principal.login });

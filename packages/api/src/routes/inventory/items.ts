@@ -1,5 +1,5 @@
 import { addReview, jsonLdScript, productMarkup, reviewInput } from "@mw/shared/reviews";
-import { AppError, formatDateTime, formatDay } from "@mw/shared";
+import { errors, formatDateTime, formatDay } from "@mw/shared";
 import { itemInput, MAX_ITEMS_PER_UPSERT, upsertItems } from "@mw/shared/inventory";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -28,7 +28,7 @@ const reviewRow = z.object({
 });
 
 async function requireItem(ctx: AppContext, id: number): Promise<void> {
-  if (!(await ctx.prisma.item.count({ where: { id } }))) throw new AppError(404, "rest_not_found", "Item not found.");
+  if (!(await ctx.prisma.item.count({ where: { id } }))) throw errors.notFound("Item not found.");
 }
 
 /** The item catalogue the ERP owns; order intake checks SKUs against it. */
@@ -94,7 +94,7 @@ function reviewRoutes(api: ApiRouter, ctx: AppContext): void {
     responses: { 200: { description: "text/html: one <script type=\"application/ld+json\"> element" }, 404: { description: "No such item" } },
     handler: async ({ params }, _req, res) => {
       const product = await productMarkup(ctx.prisma, params.id);
-      if (!product) throw new AppError(404, "rest_not_found", "Item not found.");
+      if (!product) throw errors.notFound("Item not found.");
       res.type("html").send(jsonLdScript(product));
       return undefined;
     },
@@ -159,7 +159,7 @@ function reviewRoutes(api: ApiRouter, ctx: AppContext): void {
     responses: { 200: { description: "Removed", schema: z.object({ success: z.literal(true), message: z.string() }) }, 404: { description: "No such review of this item" } },
     handler: async ({ params }) => {
       const removed = await ctx.prisma.itemReview.deleteMany({ where: { id: params.reviewId, item_id: params.id } });
-      if (!removed.count) throw new AppError(404, "rest_not_found", "Review not found.");
+      if (!removed.count) throw errors.notFound("Review not found.");
       return { success: true as const, message: "Review removed." };
     },
   });

@@ -34,7 +34,7 @@ export function externalOrderRoutes(api: ApiRouter, ctx: AppContext): void {
       }
       const outcome = await guardDb(() => storeOrder(ctx.prisma, ctx.sql, siteId, order));
       if (outcome.kind === "conflict") {
-        throw new AppError(409, "duplicate_order", `Order ${order.number} already exists for this site with different content.`);
+        throw errors.conflict("duplicate_order", `Order ${order.number} already exists for this site with different content.`);
       }
       // A retry of an order whose export was never queued gets it queued now; the job id makes this a no-op otherwise.
       if (outcome.kind === "created" || outcome.imported === 0) {

@@ -1,4 +1,4 @@
-import { AppError, formatDateTime, Prisma } from "@mw/shared";
+import { errors, formatDateTime, Prisma } from "@mw/shared";
 import { PAYMENT_METHODS } from "@mw/shared/orders";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -152,7 +152,7 @@ export function orderRoutes(api: ApiRouter, ctx: AppContext): void {
           addresses: { orderBy: { type: "desc" } },
         },
       });
-      if (!order) throw new AppError(404, "rest_not_found", "Order not found.");
+      if (!order) throw errors.notFound("Order not found.");
       return {
         ...listFields(order),
         contact_id: order.contact_id,

@@ -1,4 +1,4 @@
-import { AppError, QUEUE_NAMES, type QueueName } from "@mw/shared";
+import { errors, QUEUE_NAMES, type QueueName } from "@mw/shared";
 import type { Job } from "bullmq";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -104,10 +104,10 @@ function queueProcessRoute(api: ApiRouter, ctx: AppContext): void {
     },
     handler: async ({ params }) => {
       const found = await findJob(ctx, params.id);
-      if (!found) throw new AppError(404, "rest_not_found", `No job with id ${params.id}.`);
+      if (!found) throw errors.notFound(`No job with id ${params.id}.`);
       const state = await found.job.getState();
       if (!(state in PROCESS)) {
-        throw new AppError(409, "job_not_processable", `Job ${params.id} is ${state} and cannot be processed now.`, { state });
+        throw errors.conflict("job_not_processable", `Job ${params.id} is ${state} and cannot be processed now.`, { state });
       }
       await PROCESS[state as Processable](found.job);
       const now = await found.job.getState();

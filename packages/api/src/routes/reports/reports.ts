@@ -1,4 +1,4 @@
-import { AppError, formatDateTime, isObjectNotFound } from "@mw/shared";
+import { errors, formatDateTime, isObjectNotFound } from "@mw/shared";
 import { REPORT_TYPES, reportFileName, reportPeriod, reportRequest, requestReport, type ReportType } from "@mw/shared/reports";
 import type { Report } from "@mw/shared/reports";
 import { z } from "zod";
@@ -46,7 +46,7 @@ const reportId = z.object({ id: z.coerce.number().int().positive() });
 
 async function findReport(ctx: AppContext, id: number): Promise<Report> {
   const report = await ctx.prisma.report.findUnique({ where: { id } });
-  if (!report) throw new AppError(404, "rest_not_found", "Report not found.");
+  if (!report) throw errors.notFound("Report not found.");
   return report;
 }
 
@@ -118,7 +118,7 @@ export function reportRoutes(api: ApiRouter, ctx: AppContext): void {
     handler: async ({ params }, _req, res) => {
       const report = await findReport(ctx, params.id);
       if (report.status !== "completed" || !report.storage_key) {
-        throw new AppError(409, "report_not_ready", `Report ${report.id} is ${report.status}.`, { report_status: report.status });
+        throw errors.conflict("report_not_ready", `Report ${report.id} is ${report.status}.`, { report_status: report.status });
       }
       // Everything that can throw comes before the object is opened, so no stream is left open on an error.
       const fileName = reportFileName(report.type as ReportType, reportPeriod.parse(report.params));
@@ -126,7 +126,7 @@ export function reportRoutes(api: ApiRouter, ctx: AppContext): void {
       try {
         object = await ctx.storage.get(report.storage_key);
       } catch (error) {
-        if (isObjectNotFound(error)) throw new AppError(404, "rest_not_found", `The file of report ${report.id} is missing from storage; queue the report again.`);
+        if (isObjectNotFound(error)) throw errors.notFound(`The file of report ${report.id} is missing from storage; queue the report again.`);
         throw error;
       }
       res.set({

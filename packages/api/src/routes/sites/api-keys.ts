@@ -1,4 +1,4 @@
-import { AppError, formatDateTime } from "@mw/shared";
+import { errors, formatDateTime } from "@mw/shared";
 import { issueSiteApiKey } from "@mw/shared/sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -18,7 +18,7 @@ const keyRow = z.object({
 
 async function requireSite(ctx: AppContext, id: number): Promise<void> {
   const site = await ctx.prisma.site.findUnique({ where: { id }, select: { id: true } });
-  if (!site) throw new AppError(404, "rest_not_found", "Site not found.");
+  if (!site) throw errors.notFound("Site not found.");
 }
 
 /** Per-site API keys for order intake (spec 1, section 5): shown once, stored as SHA-256, revoked at once. */
@@ -100,7 +100,7 @@ export function apiKeyRoutes(api: ApiRouter, ctx: AppContext): void {
         where: { id: params.keyId, site_id: params.id },
         data: { revoked_at: new Date() },
       });
-      if (result.count === 0) throw new AppError(404, "rest_not_found", "API key not found.");
+      if (result.count === 0) throw errors.notFound("API key not found.");
       // Revoking twice keeps the first revocation time.
       ctx.logger.info("site API key revoked", { site_id: params.id, key_id: params.keyId });
       return { success: true as const, message: "API key revoked." };

@@ -1,64 +1,23 @@
-import { AppError, errors, formatDateTime, isUniqueViolation, Prisma, withTimeout } from "@mw/shared";
+import { errors, Prisma, withTimeout } from "@mw/shared";
 import type { Site } from "@mw/shared/sites";
-import { testSiteConnection, openCredentials, platformSchema, siteCreateData, siteCreateInput, siteUpdateData, siteUpdateInput } from "@mw/shared/sites";
+import {
+  listSites,
+  openCredentials,
+  platformSchema,
+  siteCreateData,
+  siteCreateInput,
+  siteListRow,
+  siteUpdateData,
+  siteUpdateInput,
+  testSiteConnection,
+} from "@mw/shared/sites";
 import { syncTrackingSchedule } from "@mw/shared/tracking";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
-import { pageOf, pageQuery, pageSchema, pageWindow } from "../../http/pagination.ts";
+import { idParams, outcome } from "../../http/route-schemas.ts";
 
-const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
-const outcome = z.object({ success: z.literal(true), message: z.string() });
-
-const listRow = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  platform: platformSchema,
-  site_url: z.string(),
-  is_active: z.boolean(),
-  orders_sync: z.boolean(),
-  inventory_sync: z.boolean(),
-  tracking_sync: z.boolean(),
-  tracking_enabled: z.boolean().describe("the spec's tracking enable flag; tracking runs when it, tracking_sync and is_active are on"),
-  order_last_run: z.string().nullable().describe("YYYY-MM-DD HH:MM:SS, UTC"),
-  inventory_last_run: z.string().nullable().describe("YYYY-MM-DD HH:MM:SS, UTC"),
-  tracking_last_run: z.string().nullable().describe("end of the latest completed tracking run, YYYY-MM-DD HH:MM:SS, UTC"),
-});
-
-/** A list row as MariaDB returns it: booleans are 0/1. */
-interface ListRowSql {
-  id: number;
-  name: string;
-  platform: Site["platform"];
-  site_url: string;
-  is_active: number;
-  orders_sync: number;
-  inventory_sync: number;
-  tracking_sync: number;
-  tracking_enabled: number;
-  order_last_run: Date | null;
-  inventory_last_run: Date | null;
-  tracking_last_run: Date | null;
-}
-
-/**
- * The list fields of spec 1, 2.2 (no credentials, no settings) and the end of
- * each site's latest completed tracking run, in one statement: the subquery
- * reads one entry of the sync_runs (site, kind, status, started_at) index per site.
- */
-function listSites(ctx: AppContext, active: boolean | undefined): Promise<ListRowSql[]> {
-  const where = active === undefined ? Prisma.empty : Prisma.sql`WHERE s.is_active = ${active}`;
-  return ctx.prisma.$queryRaw<ListRowSql[]>`
-    SELECT s.id, s.name, s.platform, s.site_url, s.is_active, s.orders_sync, s.inventory_sync, s.tracking_sync, s.tracking_enabled,
-           s.order_last_run, s.inventory_last_run,
-           (SELECT r.finished_at FROM sync_runs r
-             WHERE r.site_id = s.id AND r.kind = 'tracking' AND r.status = 'completed'
-             ORDER BY r.started_at DESC, r.id DESC LIMIT 1) AS tracking_last_run
-    FROM sites s ${where}
-    ORDER BY s.name ASC, s.id ASC`;
-}
-
-const siteRecordSchema = listRow.omit({ order_last_run: true, inventory_last_run: true, tracking_last_run: true }).extend({
+const siteRecordSchema = siteListRow.omit({ order_last_run: true, inventory_last_run: true, tracking_last_run: true }).extend({
   api_credentials: z.object({ client_id: z.string(), access_token: z.string() }).nullable(),
   health_check_url: z.string().nullable(),
   status_filters: z.string(),
@@ -70,20 +29,6 @@ const siteRecordSchema = listRow.omit({ order_last_run: true, inventory_last_run
   fraud_api_key_set: z.boolean().describe("the key itself is never returned"),
   webhook_secret_set: z.boolean().describe("the secret itself is never returned"),
   api_base_url: z.string().nullable(),
-});
-
-const carrierMapping = z.object({
-  id: z.number().int(),
-  platform: platformSchema,
-  erp_carrier_code: z.string(),
-  platform_carrier_code: z.string(),
-});
-
-const carrierMappingBody = z.object({
-  platform: platformSchema,
-  // ERP shipping agent codes are upper case (the seeded UPS, FEDEX, ...); a lower-case entry would never match.
-  erp_carrier_code: z.string().trim().min(1).max(20).toUpperCase(),
-  platform_carrier_code: z.string().trim().min(1).max(50),
 });
 
 /** The single-site view: credentials opened (spec 1, 2.2), the other secrets only reported as set or not. */
@@ -139,7 +84,7 @@ async function keepTrackingScheduleInStep(ctx: AppContext, siteId: number): Prom
   }
 }
 
-/** Sites (spec 1, 4.2) and the carrier mappings the tracking sync uses. */
+/** Sites (spec 1, 4.2). */
 export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
   const key = ctx.config.ENCRYPTION_KEY;
 
@@ -150,25 +95,12 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "sites",
     access: "manage_middleware",
     query: z.object({ active: z.enum(["0", "1"]).optional().describe("1: active sites only, 0: inactive only") }),
-    responses: { 200: { description: "Sites ordered by name (a bare array)", schema: z.array(listRow) } },
-    handler: async ({ query }, _req, res): Promise<z.infer<typeof listRow>[]> => {
-      const rows = await listSites(ctx, query.active === undefined ? undefined : query.active === "1");
+    responses: { 200: { description: "Sites ordered by name (a bare array)", schema: z.array(siteListRow) } },
+    handler: async ({ query }, _req, res) => {
+      const rows = await listSites(ctx.prisma, query.active === undefined ? undefined : query.active === "1");
       // The order page may keep its list 5 minutes (spec 1, section 8); the admin list must show a toggle at once.
       res.set("Cache-Control", query.active === "1" ? "private, max-age=300" : "private, no-cache");
-      return rows.map((row) => ({
-        id: row.id,
-        name: row.name,
-        platform: row.platform,
-        site_url: row.site_url,
-        is_active: Boolean(row.is_active),
-        orders_sync: Boolean(row.orders_sync),
-        inventory_sync: Boolean(row.inventory_sync),
-        tracking_sync: Boolean(row.tracking_sync),
-        tracking_enabled: Boolean(row.tracking_enabled),
-        order_last_run: formatDateTime(row.order_last_run),
-        inventory_last_run: formatDateTime(row.inventory_last_run),
-        tracking_last_run: formatDateTime(row.tracking_last_run),
-      }));
+      return rows;
     },
   });
 
@@ -195,7 +127,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
     handler: async ({ body }) => {
       const data = siteCreateData(body, key);
       const site = await ctx.prisma.site.create({ data, select: { id: true } }).catch((error: unknown) => {
-        throw new AppError(500, "rest_cannot_create", "The site could not be created.", {}, { cause: error });
+        throw errors.cannotSave("rest_cannot_create", "The site could not be created.", error);
       });
       ctx.logger.info("site created", { site_id: site.id, platform: body.platform, name: body.name });
       await keepTrackingScheduleInStep(ctx, site.id);
@@ -216,7 +148,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
       const data = siteUpdateData(body, await findSite(ctx, params.id), key);
       await ctx.prisma.site.update({ where: { id: params.id }, data }).catch((error: unknown) => {
         if (knownError(error, "P2025")) throw errors.notFound("Site not found.");
-        throw new AppError(500, "rest_cannot_update", "The site could not be updated.", {}, { cause: error });
+        throw errors.cannotSave("rest_cannot_update", "The site could not be updated.", error);
       });
       ctx.logger.info("site updated", { site_id: params.id, fields: Object.keys(body) });
       await keepTrackingScheduleInStep(ctx, params.id);
@@ -242,7 +174,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
         if (!knownError(error, "P2003")) throw error;
         // Orders keep their site (ON DELETE RESTRICT): they are history the ERP export and the stats still read.
         const orders = await ctx.prisma.order.count({ where: { site_id: params.id } });
-        throw new AppError(409, "rest_site_has_orders", `The site has ${orders} order(s) and cannot be deleted; deactivate it instead.`, { orders });
+        throw errors.conflict("rest_site_has_orders", `The site has ${orders} order(s) and cannot be deleted; deactivate it instead.`, { orders });
       });
       ctx.logger.info("site deleted", { site_id: params.id });
       await keepTrackingScheduleInStep(ctx, params.id);
@@ -294,65 +226,6 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
       const result = await testSiteConnection(await findSite(ctx, params.id), ctx.config);
       ctx.logger.info("site connection tested", { site_id: params.id, success: result.success, result: result.message });
       return result;
-    },
-  });
-
-  api.route({
-    method: "get",
-    path: "/carrier-mappings",
-    summary: "ERP carrier code to platform carrier code, by platform and ERP code",
-    tag: "sites",
-    access: "manage_middleware",
-    query: pageQuery.extend({ platform: platformSchema.optional() }),
-    responses: { 200: { description: "One page of mappings", schema: pageSchema("carrier_mappings", carrierMapping) } },
-    handler: async ({ query }) => {
-      const where = query.platform ? { platform: query.platform } : {};
-      const [total, rows] = await Promise.all([
-        ctx.prisma.carrierMapping.count({ where }),
-        ctx.prisma.carrierMapping.findMany({ where, orderBy: [{ platform: "asc" }, { erp_carrier_code: "asc" }], ...pageWindow(query) }),
-      ]);
-      return pageOf("carrier_mappings", rows, total, query);
-    },
-  });
-
-  api.route({
-    method: "put",
-    path: "/carrier-mappings",
-    summary: "Create or change the mapping of one ERP carrier code on one platform",
-    tag: "sites",
-    access: "manage_middleware",
-    body: carrierMappingBody,
-    responses: { 200: { description: "Saved", schema: outcome.extend({ carrier_mapping: carrierMapping }) } },
-    handler: async ({ body }) => {
-      const upsert = () =>
-        ctx.prisma.carrierMapping.upsert({
-          where: { platform_erp_carrier_code: { platform: body.platform, erp_carrier_code: body.erp_carrier_code } },
-          create: body,
-          update: { platform_carrier_code: body.platform_carrier_code },
-        });
-      // Two first saves of one code race on the unique key; the loser's retry finds the row and updates it.
-      const row = await upsert().catch((error: unknown) => {
-        if (isUniqueViolation(error)) return upsert();
-        throw error;
-      });
-      ctx.logger.info("carrier mapping saved", { ...body });
-      return { success: true as const, message: "Carrier mapping saved.", carrier_mapping: row };
-    },
-  });
-
-  api.route({
-    method: "delete",
-    path: "/carrier-mappings/:id",
-    summary: "Delete a carrier mapping; the ERP code then reaches the storefront without a carrier",
-    tag: "sites",
-    access: "manage_middleware",
-    params: idParams,
-    responses: { 200: { description: "Deleted", schema: outcome }, 404: { description: "No such mapping" } },
-    handler: async ({ params }) => {
-      const { count } = await ctx.prisma.carrierMapping.deleteMany({ where: { id: params.id } });
-      if (count === 0) throw errors.notFound("Carrier mapping not found.");
-      ctx.logger.info("carrier mapping deleted", { carrier_mapping_id: params.id });
-      return { success: true as const, message: "Carrier mapping deleted." };
     },
   });
 }

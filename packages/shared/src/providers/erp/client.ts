@@ -74,9 +74,9 @@ export class ErpClient {
   }
 }
 
-/** The ERP refused a second sales order for the same externalDocumentNumber (409). */
+/** The ERP refused a second sales order for the same externalDocumentNumber (a 409, upstream kind conflict). */
 export function isDuplicateSalesOrder(error: unknown): boolean {
-  return error instanceof AppError && error.data.upstream_status === 409;
+  return error instanceof AppError && error.upstream?.kind === "conflict";
 }
 
 function call<T>(request: () => Promise<T>): Promise<T> {

@@ -1,0 +1,83 @@
+import { errors, isUniqueViolation } from "@mw/shared";
+import { platformSchema } from "@mw/shared/sites";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import type { ApiRouter } from "../../http/api-router.ts";
+import { pageOf, pageQuery, pageSchema, pageWindow } from "../../http/pagination.ts";
+import { idParams, outcome } from "../../http/route-schemas.ts";
+
+const carrierMapping = z.object({
+  id: z.number().int(),
+  platform: platformSchema,
+  erp_carrier_code: z.string(),
+  platform_carrier_code: z.string(),
+});
+
+const carrierMappingBody = z.object({
+  platform: platformSchema,
+  // ERP shipping agent codes are upper case (the seeded UPS, FEDEX, ...); a lower-case entry would never match.
+  erp_carrier_code: z.string().trim().min(1).max(20).toUpperCase(),
+  platform_carrier_code: z.string().trim().min(1).max(50),
+});
+
+/** The ERP carrier code to platform carrier code mappings the tracking sync uses. */
+export function carrierMappingRoutes(api: ApiRouter, ctx: AppContext): void {
+  api.route({
+    method: "get",
+    path: "/carrier-mappings",
+    summary: "ERP carrier code to platform carrier code, by platform and ERP code",
+    tag: "sites",
+    access: "manage_middleware",
+    query: pageQuery.extend({ platform: platformSchema.optional() }),
+    responses: { 200: { description: "One page of mappings", schema: pageSchema("carrier_mappings", carrierMapping) } },
+    handler: async ({ query }) => {
+      const where = query.platform ? { platform: query.platform } : {};
+      const [total, rows] = await Promise.all([
+        ctx.prisma.carrierMapping.count({ where }),
+        ctx.prisma.carrierMapping.findMany({ where, orderBy: [{ platform: "asc" }, { erp_carrier_code: "asc" }], ...pageWindow(query) }),
+      ]);
+      return pageOf("carrier_mappings", rows, total, query);
+    },
+  });
+
+  api.route({
+    method: "put",
+    path: "/carrier-mappings",
+    summary: "Create or change the mapping of one ERP carrier code on one platform",
+    tag: "sites",
+    access: "manage_middleware",
+    body: carrierMappingBody,
+    responses: { 200: { description: "Saved", schema: outcome.extend({ carrier_mapping: carrierMapping }) } },
+    handler: async ({ body }) => {
+      const upsert = () =>
+        ctx.prisma.carrierMapping.upsert({
+          where: { platform_erp_carrier_code: { platform: body.platform, erp_carrier_code: body.erp_carrier_code } },
+          create: body,
+          update: { platform_carrier_code: body.platform_carrier_code },
+        });
+      // Two first saves of one code race on the unique key; the loser's retry finds the row and updates it.
+      const row = await upsert().catch((error: unknown) => {
+        if (isUniqueViolation(error)) return upsert();
+        throw error;
+      });
+      ctx.logger.info("carrier mapping saved", { ...body });
+      return { success: true as const, message: "Carrier mapping saved.", carrier_mapping: row };
+    },
+  });
+
+  api.route({
+    method: "delete",
+    path: "/carrier-mappings/:id",
+    summary: "Delete a carrier mapping; the ERP code then reaches the storefront without a carrier",
+    tag: "sites",
+    access: "manage_middleware",
+    params: idParams,
+    responses: { 200: { description: "Deleted", schema: outcome }, 404: { description: "No such mapping" } },
+    handler: async ({ params }) => {
+      const { count } = await ctx.prisma.carrierMapping.deleteMany({ where: { id: params.id } });
+      if (count === 0) throw errors.notFound("Carrier mapping not found.");
+      ctx.logger.info("carrier mapping deleted", { carrier_mapping_id: params.id });
+      return { success: true as const, message: "Carrier mapping deleted." };
+    },
+  });
+}
