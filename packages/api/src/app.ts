@@ -15,6 +15,7 @@ import { healthRoutes } from "./http/health.ts";
 import { inventoryTestingRoutes } from "./routes/inventory/inventory-testing.ts";
 import { imageRoutes } from "./routes/images/images.ts";
 import { itemRoutes } from "./routes/inventory/items.ts";
+import { reviewRoutes } from "./routes/reviews/reviews.ts";
 import { merchantRoutes } from "./routes/disputes/merchants.ts";
 import { orderRoutes } from "./routes/orders/orders.ts";
 import { productWebhookRoutes } from "./routes/inventory/product-webhook.ts";
@@ -53,6 +54,7 @@ export function createApp(ctx: AppContext): Express {
   carrierMappingRoutes(api, ctx);
   apiKeyRoutes(api, ctx);
   itemRoutes(api, ctx);
+  reviewRoutes(api, ctx);
   orderRoutes(api, ctx);
   statsRoutes(api, ctx);
   merchantRoutes(api, ctx);
