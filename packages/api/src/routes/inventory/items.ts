@@ -61,5 +61,4 @@ export function itemRoutes(api: ApiRouter, ctx: AppContext): void {
       return pageOf("items", items, total, query);
     },
   });
-
 }
