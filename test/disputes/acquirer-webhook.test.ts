@@ -3,6 +3,7 @@ import { sweepDisputeOutbox } from "@mw/shared/disputes";
 import { outboxSweepJob } from "@mw/shared/webhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closedPort, startApi, type TestApi } from "../support/api.ts";
+import { failForGood, stallTwice } from "../support/failed-jobs.ts";
 import { logLines, spawnEntry } from "../support/processes.ts";
 
 let api: TestApi;
@@ -203,12 +204,36 @@ describe("outbox: a crash between the audit row and the enqueue", () => {
     const delivered = await deliver(dispute());
     await api.ctx.prisma.webhookEvent.update({ where: { id: delivered.body.webhook_id as number }, data: { received_at: new Date(Date.now() - 120_000) } });
 
-    expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toBe(1);
+    expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toEqual({ queued: 1, retried: 0 });
     const queue = api.ctx.queues.get("disputes");
     expect(await queue.getJob(`dispute.${stranded.event_id}`)).toMatchObject({ data: { webhook_id: stranded.id } });
     for (const row of [fresh, processed, ancient]) expect(await queue.getJob(`dispute.${row.event_id}`)).toBeUndefined();
     expect(await queue.getJobCounts("waiting")).toEqual({ waiting: 2 });
-    expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toBe(0);
+    expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toEqual({ queued: 0, retried: 0 });
+  });
+
+  it("retries through the sweeper a dispute whose job stalled twice, and leaves one that failed for good to an operator", async () => {
+    await api.ctx.prisma.webhookEvent.updateMany({ where: { source: "acquirer", processed_at: null }, data: { processed_at: new Date() } });
+    const queue = api.ctx.queues.get("disputes");
+    const stalled = await strandedRow(`acquirer_case_${caseId()}`, 120_000);
+    await queue.add("process-dispute", { webhook_id: stalled.id }, { jobId: `dispute.${stalled.event_id}`, attempts: 5 });
+    await stallTwice(queue, `dispute.${stalled.event_id}`);
+    const permanent = await strandedRow(`acquirer_case_${caseId()}`, 120_000);
+    await queue.add("process-dispute", { webhook_id: permanent.id }, { jobId: `dispute.${permanent.event_id}`, attempts: 5 });
+    await failForGood(queue, `dispute.${permanent.event_id}`);
+
+    expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toEqual({ queued: 0, retried: 1 });
+    expect(await queue.getJobState(`dispute.${stalled.event_id}`)).toBe("waiting");
+    expect(await queue.getJob(`dispute.${stalled.event_id}`)).toMatchObject({ attemptsMade: 0, data: { webhook_id: stalled.id } });
+    expect(await queue.getJobState(`dispute.${permanent.event_id}`)).toBe("failed");
+  });
+
+  it("reports rows past the sweep's 24-hour window on /metrics instead of leaving them silently", async () => {
+    const abandoned = async () => Number(/mw_outbox_abandoned\{source="acquirer"\} (\d+)/.exec(await (await fetch(`${api.url}/metrics`)).text())?.[1]);
+    const before = await abandoned();
+    await strandedRow(`acquirer_case_${caseId()}`, 2 * 86_400_000);
+    await strandedRow(`acquirer_case_${caseId()}`, 2 * 86_400_000, true);
+    expect(await abandoned()).toBe(before + 1);
   });
 
   it("runs the outbox sweep from the webhooks queue, which the old cron's --webhook-max-jobs drains", async () => {

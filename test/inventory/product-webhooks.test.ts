@@ -353,7 +353,7 @@ describe("every site", () => {
     // Rows other tests or test files left unprocessed would be swept too; only these two are under test.
     await api.ctx.prisma.webhookEvent.updateMany({ where: { processed_at: null, id: { notIn: [product.id, acquirer.id] } }, data: { processed_at: new Date() } });
 
-    expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toBe(1);
+    expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toEqual({ queued: 1, retried: 0 });
     expect((await api.ctx.queues.get("disputes").getJobs(["waiting"])).map((job) => job.data)).toEqual([{ webhook_id: acquirer.id }]);
     expect(await refreshJobs()).toEqual([]);
     expect((await api.ctx.prisma.webhookEvent.findUniqueOrThrow({ where: { id: product.id } })).processed_at).toBeNull();

@@ -8,6 +8,7 @@ import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeErp } from "../fakes/erp.ts";
 import { failure } from "../support/errors.ts";
+import { stallTwice } from "../support/failed-jobs.ts";
 import { logged, logLines, spawnEntry, type Spawned } from "../support/processes.ts";
 import { settled, until } from "../support/wait.ts";
 
@@ -454,6 +455,28 @@ describe("order export with the ERP configured", () => {
     );
     expect(await queue.getJobState(orderExportJobId(refused.id))).toBe("failed");
     expect((await prisma.order.findUniqueOrThrow({ where: { id: refused.id } })).imported).toBe(0);
+  });
+});
+
+describe("order sweep after workers died under an export", () => {
+  let worker: Spawned | undefined;
+
+  afterEach(async () => {
+    if (worker) await stopWorker(worker);
+  });
+
+  it("gives an export that stalled twice another round, and it exports the order once", async () => {
+    const order = await createOrder("K-1", { ageMs: 2 * 60_000 });
+    await queues.add(orderExportJob, { order_id: order.id }, { jobId: orderExportJobId(order.id) });
+    await stallTwice(queue, orderExportJobId(order.id));
+    expect(await queue.getJob(orderExportJobId(order.id))).toMatchObject({ failedReason: "job stalled more than allowable limit" });
+
+    worker = spawnWorker({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
+    await worker.waitFor(logged("workers started"));
+    const sweep = await settled(queue, await queues.add(orderSweepJob, {}), worker);
+    expect(sweep.returnvalue).toEqual({ pending: 1, retried: 1 });
+    await until(async () => (await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).imported === 1, () => "the retried export to finish");
+    expect(posts().map((r) => (JSON.parse(r.body) as SalesOrderInput).externalDocumentNumber)).toEqual([`${siteId}-K-1`]);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { RequestHandler } from "express";
 import client from "prom-client";
 import { QUEUE_NAMES, renderJobDurations } from "@mw/shared";
+import { countAbandonedWebhooks } from "@mw/shared/webhooks";
 import type { AppContext } from "../context.ts";
 
 const JOB_STATES = ["waiting", "active", "delayed", "prioritized", "waiting-children", "completed", "failed"] as const;
@@ -31,6 +32,21 @@ export class Metrics {
         QUEUE_NAMES.forEach((queue, i) => {
           for (const state of JOB_STATES) this.set({ queue, state }, counts[i]?.[state] ?? 0);
         });
+      },
+    });
+    this.abandonedWebhooks();
+  }
+
+  private abandonedWebhooks(): void {
+    const prisma = this.ctx.prisma;
+    new client.Gauge({
+      name: "mw_outbox_abandoned",
+      help: "Stored webhooks still unprocessed past the outbox sweep's 24-hour window, by source: replay them.",
+      labelNames: ["source"],
+      registers: [this.registry],
+      async collect() {
+        const counts = await countAbandonedWebhooks(prisma);
+        for (const [source, count] of Object.entries(counts)) this.set({ source }, count);
       },
     });
   }

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../platform/db.ts";
-import type { Queues } from "../platform/index.ts";
+import { retryUnlessFailedForGood, type Queues } from "../platform/index.ts";
 import { strandedWebhooks } from "../webhooks/index.ts";
 import { disputeJobId, processDisputeJob } from "./jobs.ts";
 
@@ -13,10 +13,13 @@ export async function queueDispute(queues: Queues, row: { id: number; event_id: 
 
 /**
  * The outbox sweep: every acquirer row that is not processed yet must have
- * its job in Redis. A row without one (a crash between the audit row and the
- * enqueue, or a job removed by hand) gets it again. Answers how many.
+ * a live job in Redis. A row without one (a crash between the audit row and
+ * the enqueue, Redis losing its data, a job removed by hand) gets it again; a
+ * row whose job failed without a permanent verdict (its worker died twice under
+ * it, or the gateway stayed down through every attempt) is retried. Answers
+ * how many rows got a new job and how many were retried.
  */
-export async function sweepDisputeOutbox(prisma: PrismaClient, queues: Queues, limit = 1000): Promise<number> {
+export async function sweepDisputeOutbox(prisma: PrismaClient, queues: Queues, limit = 1000): Promise<{ queued: number; retried: number }> {
   const rows = await prisma.webhookEvent.findMany({
     where: strandedWebhooks("acquirer"),
     orderBy: { id: "asc" },
@@ -24,11 +27,15 @@ export async function sweepDisputeOutbox(prisma: PrismaClient, queues: Queues, l
     select: { id: true, event_id: true },
   });
   const queue = queues.get(processDisputeJob.queue);
-  let requeued = 0;
+  const swept = { queued: 0, retried: 0 };
   for (const row of rows) {
-    if (await queue.getJob(disputeJobId(row))) continue;
-    await queueDispute(queues, row);
-    requeued += 1;
+    const verdict = await retryUnlessFailedForGood(queue, disputeJobId(row));
+    if (verdict === "missing") {
+      await queueDispute(queues, row);
+      swept.queued += 1;
+    } else if (verdict === "retried") {
+      swept.retried += 1;
+    }
   }
-  return requeued;
+  return swept;
 }

@@ -1,3 +1,4 @@
+import type { PrismaClient } from "../platform/db.ts";
 import { AppError, errors } from "../platform/errors.ts";
 
 /** What a webhook receiver answers: 202 stored (and queued), 200 for a delivery that needs nothing more. */
@@ -39,4 +40,22 @@ const OUTBOX_HORIZON_MS = 24 * 3600_000;
  */
 export function strandedWebhooks(source: "acquirer" | "products", now = Date.now()) {
   return { source, processed_at: null, received_at: { gte: new Date(now - OUTBOX_HORIZON_MS), lt: new Date(now - OUTBOX_GRACE_MS) } };
+}
+
+export const OUTBOX_SOURCES = ["acquirer", "products"] as const;
+
+/**
+ * Unprocessed rows past the sweep's horizon, per source: no sweep will touch
+ * them again, so they are counted (on /metrics and in the sweep's log) for an
+ * operator to replay, never silently left.
+ */
+export async function countAbandonedWebhooks(prisma: PrismaClient, now = Date.now()): Promise<Record<(typeof OUTBOX_SOURCES)[number], number>> {
+  const groups = await prisma.webhookEvent.groupBy({
+    by: ["source"],
+    where: { source: { in: [...OUTBOX_SOURCES] }, processed_at: null, received_at: { lt: new Date(now - OUTBOX_HORIZON_MS) } },
+    _count: { _all: true },
+  });
+  const counts = { acquirer: 0, products: 0 };
+  for (const group of groups) counts[group.source as keyof typeof counts] = group._count._all;
+  return counts;
 }

@@ -1,3 +1,4 @@
+export * from "./failures.ts";
 export * from "./jobs.ts";
 export * from "./names.ts";
 export * from "./options.ts";

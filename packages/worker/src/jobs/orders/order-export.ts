@@ -1,5 +1,5 @@
 import { orderExportJob, orderExportJobId, type orderSweepJob } from "@mw/shared/orders";
-import { AppError, recordSyncError, type PayloadOf, type Logger, type Prisma } from "@mw/shared";
+import { AppError, recordSyncError, retryUnlessFailedForGood, type PayloadOf, type Logger, type Prisma } from "@mw/shared";
 import { ErpClient, isDuplicateSalesOrder, ACCOUNT_KEYS, type SalesOrderInput, type SalesOrderLineInput } from "@mw/shared/providers/erp";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
@@ -148,15 +148,11 @@ export async function orderSweep(_job: Job, _payload: PayloadOf<typeof orderSwee
   let retried = 0;
   for (const order of pending) {
     const id = orderExportJobId(order.id);
-    const previous = await queue.getJob(id);
-    // An export that used up its attempts during an ERP outage gets another round; a permanent
-    // failure (UnrecoverableError: attemptsMade below the limit) waits for an operator instead.
-    if (previous && previous.attemptsMade >= (previous.opts.attempts ?? 1) && (await previous.isFailed())) {
-      await previous.retry("failed");
-      retried += 1;
-    } else {
-      await ctx.queues.add(orderExportJob, { order_id: order.id }, { jobId: id });
-    }
+    // An export whose attempts ran out during an ERP outage, or whose worker died under it twice,
+    // gets another round; a permanent failure waits for an operator instead.
+    const verdict = await retryUnlessFailedForGood(queue, id);
+    if (verdict === "missing") await ctx.queues.add(orderExportJob, { order_id: order.id }, { jobId: id });
+    if (verdict === "retried") retried += 1;
   }
   ctx.log.info("order sweep queued exports for pending orders", { pending: pending.length, retried });
   return { pending: pending.length, retried };

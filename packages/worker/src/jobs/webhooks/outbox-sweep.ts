@@ -1,4 +1,4 @@
-import type { outboxSweepJob } from "@mw/shared/webhooks";
+import { countAbandonedWebhooks, type outboxSweepJob } from "@mw/shared/webhooks";
 import { sweepDisputeOutbox } from "@mw/shared/disputes";
 import { type PayloadOf } from "@mw/shared";
 import { sweepProductOutbox } from "@mw/shared/inventory";
@@ -8,12 +8,18 @@ import type { JobContext } from "../../runtime/processor.ts";
 /**
  * The webhook outbox sweep (design section 3): queues what a stored webhook
  * promised but never got into Redis (a crash or a Redis failure between the
- * audit row and the enqueue), for dispute webhooks and product refreshes.
+ * audit row and the enqueue), for dispute webhooks and product refreshes, and
+ * retries dispute jobs that failed without a permanent verdict.
  */
 export async function outboxSweep(_job: Job, _payload: PayloadOf<typeof outboxSweepJob>, ctx: JobContext) {
-  const queued = await sweepDisputeOutbox(ctx.prisma, ctx.queues);
+  const { queued, retried } = await sweepDisputeOutbox(ctx.prisma, ctx.queues);
   if (queued) ctx.log.warn("queued dispute webhooks that had been stored without a job", { queued });
+  if (retried) ctx.log.warn("retried dispute webhooks whose job had failed without a permanent verdict", { retried });
   const refreshes = await sweepProductOutbox(ctx.prisma, ctx.queues);
   if (refreshes) ctx.log.warn("queued product refreshes that had been stored without a job", { refreshes });
-  return { queued, refreshes };
+  const abandoned = await countAbandonedWebhooks(ctx.prisma);
+  if (abandoned.acquirer || abandoned.products) {
+    ctx.log.warn("webhooks left unprocessed past the sweep's 24-hour window: replay them", { abandoned });
+  }
+  return { queued, retried, refreshes, abandoned };
 }
