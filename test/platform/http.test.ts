@@ -1,5 +1,7 @@
 import express from "express";
-import { AppError, createLogger } from "@mw/shared";
+import { AppError, createLogger, QUEUE_NAMES } from "@mw/shared";
+import { SCHEDULED_JOBS } from "@mw/shared/schedules";
+import { ensureSchedules } from "@mw/worker/runtime/schedules";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorHandler } from "@mw/api/http/error-handler";
 import { startApi, type TestApi } from "../support/api.ts";
@@ -91,11 +93,24 @@ describe("the one error handler", () => {
 });
 
 describe("health, readiness, metrics, OpenAPI", () => {
-  it("reports liveness and readiness", async () => {
+  it("reports liveness and readiness, degraded while a job schedule is missing from Redis", async () => {
     expect(await (await fetch(`${api.url}/healthz`)).json()).toEqual({ status: "ok" });
+    const scheduled = SCHEDULED_JOBS.map((job) => job.name);
+    for (const job of SCHEDULED_JOBS) await api.ctx.queues.get(job.queue).removeJobScheduler(job.name);
+    const degraded = await fetch(`${api.url}/readyz`);
+    expect(degraded.status).toBe(200);
+    expect(await degraded.json()).toEqual({
+      status: "degraded",
+      checks: { database: { ok: true }, redis: { ok: true }, schedules: { ok: false, missing: scheduled } },
+    });
+    expect(await (await fetch(`${api.url}/metrics`)).text()).toMatch(/mw_schedules_missing\{queue="inventory"\} 3/);
+
+    await ensureSchedules(api.ctx.queues, [...QUEUE_NAMES]);
     const ready = await fetch(`${api.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: "ready", checks: { database: { ok: true }, redis: { ok: true } } });
+    expect(await ready.json()).toEqual({ status: "ready", checks: { database: { ok: true }, redis: { ok: true }, schedules: { ok: true, missing: [] } } });
+    expect(await (await fetch(`${api.url}/metrics`)).text()).toMatch(/mw_schedules_missing\{queue="inventory"\} 0/);
+    for (const job of SCHEDULED_JOBS) await api.ctx.queues.get(job.queue).removeJobScheduler(job.name);
   });
 
   it("answers 503 when Redis cannot be reached", async () => {

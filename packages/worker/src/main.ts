@@ -2,7 +2,7 @@ import { openConnections, getConfigOrExit, onShutdown } from "@mw/shared";
 import { parseWorkerArgs, UsageError, type WorkerArgs } from "./runtime/args.ts";
 import { drain } from "./runtime/drain.ts";
 import { startWorkers } from "./runtime/workers.ts";
-import { ensureSchedules, reconcileSchedules } from "./runtime/schedules.ts";
+import { keepSchedules } from "./runtime/schedule-keeper.ts";
 
 let args: WorkerArgs;
 try {
@@ -22,9 +22,9 @@ if (args.mode === "drain") {
   process.exitCode = 0;
 } else {
   const running = startWorkers(connections);
-  await ensureSchedules(connections.queues, config.WORKER_QUEUES);
-  await reconcileSchedules(connections, config.WORKER_QUEUES);
+  const keeper = await keepSchedules(connections, config.WORKER_QUEUES, config.SCHEDULE_RECONCILE_INTERVAL_MS);
   onShutdown(connections.logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
+    keeper.stop();
     await running.close();
     await connections.close();
   });

@@ -1,5 +1,6 @@
 import express, { type Router } from "express";
 import { withTimeout } from "@mw/shared";
+import { missingSchedules } from "@mw/shared/schedules";
 import type { AppContext } from "../context.ts";
 import type { Metrics } from "./metrics.ts";
 
@@ -17,13 +18,18 @@ export function healthRoutes(ctx: AppContext, metrics: Metrics): Router {
   router.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
+  // Ready means it can serve: a missing job schedule does not stop requests, so it is
+  // `degraded` (200) rather than unavailable, and names what a worker must re-create.
   router.get("/readyz", async (_req, res) => {
     const [database, redis] = await Promise.all([
       check(() => ctx.prisma.$queryRaw`SELECT 1`),
       check(() => ctx.redis.ping()),
     ]);
     const ready = database.ok && redis.ok;
-    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable", checks: { database, redis } });
+    const missing = redis.ok ? await withTimeout(missingSchedules(ctx.queues), 2000).catch(() => undefined) : undefined;
+    const schedules = missing === undefined ? { ok: false, error: "could not be read" } : { ok: missing.length === 0, missing: missing.map((job) => job.name) };
+    const status = !ready ? "unavailable" : schedules.ok ? "ready" : "degraded";
+    res.status(ready ? 200 : 503).json({ status, checks: { database, redis, schedules } });
   });
   router.get("/metrics", async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.render());

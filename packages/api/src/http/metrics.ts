@@ -1,6 +1,7 @@
 import type { RequestHandler } from "express";
 import client from "prom-client";
 import { QUEUE_NAMES, renderJobDurations } from "@mw/shared";
+import { missingSchedules } from "@mw/shared/schedules";
 import { countAbandonedWebhooks } from "@mw/shared/webhooks";
 import type { AppContext } from "../context.ts";
 
@@ -35,6 +36,22 @@ export class Metrics {
       },
     });
     this.abandonedWebhooks();
+    this.missingSchedules();
+  }
+
+  private missingSchedules(): void {
+    const queues = this.ctx.queues;
+    new client.Gauge({
+      name: "mw_schedules_missing",
+      help: "Periodic jobs whose job scheduler is not in Redis, by queue (Redis lost its data and no worker has re-created them yet).",
+      labelNames: ["queue"],
+      registers: [this.registry],
+      async collect() {
+        const missing = await missingSchedules(queues);
+        this.reset();
+        for (const queue of QUEUE_NAMES) this.set({ queue }, missing.filter((job) => job.queue === queue).length);
+      },
+    });
   }
 
   private abandonedWebhooks(): void {

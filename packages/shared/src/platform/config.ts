@@ -83,6 +83,8 @@ export const configSchema = z.object({
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).default(30_000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(1000).default(30_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  /** How often a worker re-creates its queues' job schedulers besides on every Redis reconnection (a Redis flushed or restarted empty loses them). */
+  SCHEDULE_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(300_000),
   /**
    * Connections of the driver pool behind the hot write paths (order intake, webhook receiver),
    * per process: each in-flight commit holds one, and concurrent commits share the log flush.

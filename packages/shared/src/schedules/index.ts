@@ -1,0 +1,26 @@
+import type { JobDefinition, Queues } from "../platform/index.ts";
+import { inventorySkuCleanupJob, inventorySweepJob, itemHistoryCleanupJob } from "../inventory/jobs.ts";
+import { orderSweepJob } from "../orders/jobs.ts";
+import { reportsDailyJob } from "../reports/jobs.ts";
+import { outboxSweepJob } from "../webhooks/jobs.ts";
+
+/**
+ * The periodic jobs every deployment must have a BullMQ job scheduler for.
+ * Workers upsert them; the API reads this list to say on /readyz and
+ * /metrics when one is missing (Redis lost its data and no worker has
+ * re-created it yet). A test keeps it equal to the worker's catalog.
+ */
+export const SCHEDULED_JOBS: readonly JobDefinition[] = [
+  orderSweepJob,
+  outboxSweepJob,
+  inventorySweepJob,
+  inventorySkuCleanupJob,
+  itemHistoryCleanupJob,
+  reportsDailyJob,
+];
+
+/** The scheduled jobs whose job scheduler is not in Redis. */
+export async function missingSchedules(queues: Queues): Promise<JobDefinition[]> {
+  const present = await Promise.all(SCHEDULED_JOBS.map((job) => queues.get(job.queue).getJobScheduler(job.name)));
+  return SCHEDULED_JOBS.filter((_, i) => !present[i]);
+}

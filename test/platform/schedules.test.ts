@@ -1,0 +1,77 @@
+import { createRedis, Queues } from "@mw/shared";
+import { SCHEDULED_JOBS, missingSchedules } from "@mw/shared/schedules";
+import { JOBS } from "@mw/worker/jobs/index";
+import type { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { spawnEntry, type Spawned } from "../support/processes.ts";
+import { TcpProxy } from "../support/tcp-proxy.ts";
+import { until } from "../support/wait.ts";
+
+// Job schedulers live only in Redis. These tests take them away as a Redis
+// restarted without persistence does, under a running worker, and expect the
+// worker to put them back without being restarted.
+let redis: Redis;
+let queues: Queues;
+let worker: Spawned | undefined;
+
+beforeAll(() => {
+  redis = createRedis(process.env.REDIS_URL!);
+  queues = new Queues(redis, process.env.QUEUE_PREFIX!);
+});
+afterEach(async () => {
+  if (worker && worker.child.exitCode === null) {
+    worker.child.kill("SIGKILL");
+    await worker.exited();
+  }
+  worker = undefined;
+});
+afterAll(async () => {
+  await queues.close();
+  await redis.quit();
+});
+
+/** Every key of this test's prefix, gone: what a Redis that restarted empty holds. */
+async function emptyRedis(): Promise<void> {
+  for await (const keys of redis.scanStream({ match: `${process.env.QUEUE_PREFIX}:*`, count: 1000 })) {
+    if ((keys as string[]).length) await redis.unlink(...(keys as string[]));
+  }
+}
+
+const names = async () => (await missingSchedules(queues)).map((job) => job.name).sort();
+const all = SCHEDULED_JOBS.map((job) => job.name).sort();
+
+async function startWorker(env: Record<string, string> = {}): Promise<Spawned> {
+  worker = spawnEntry("packages/worker/src/main.ts", [], env);
+  await worker.waitFor(/"message":"schedules reconciled".*"why":"worker started"/);
+  await until(async () => (await names()).length === 0, () => `the worker's schedules; worker output:\n${worker!.output()}`);
+  return worker;
+}
+
+describe("job schedules after Redis loses its data", () => {
+  it("lists the same scheduled jobs the worker serves", () => {
+    const served = JOBS.entries().filter((entry) => entry.job.schedule).map((entry) => `${entry.job.queue}/${entry.job.name}`).sort();
+    expect(SCHEDULED_JOBS.map((job) => `${job.queue}/${job.name}`).sort()).toEqual(served);
+  });
+
+  it("re-creates them when the worker's Redis connection comes back", async () => {
+    const proxy = await new TcpProxy(Number(new URL(process.env.REDIS_URL!).port || 6379)).start();
+    try {
+      await startWorker({ REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
+      proxy.set("cut");
+      await emptyRedis();
+      expect(await names()).toEqual(all);
+      proxy.set("pass");
+      await until(async () => (await names()).length === 0, () => `schedules back; worker output:\n${worker!.output()}`);
+      await worker!.waitFor(/"why":"redis reconnected"/);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it("re-creates them periodically when Redis was flushed without dropping the connection", async () => {
+    await startWorker({ SCHEDULE_RECONCILE_INTERVAL_MS: "500" });
+    await emptyRedis();
+    expect(await names()).toEqual(all);
+    await until(async () => (await names()).length === 0, () => `schedules back; worker output:\n${worker!.output()}`);
+  });
+});
