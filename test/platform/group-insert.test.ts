@@ -7,24 +7,33 @@ const TABLE = `group_insert_probe_${process.pid}`;
 const INSERT = `INSERT INTO ${TABLE} (k) VALUES (?)`;
 let pool: SqlPool;
 
+async function query(sql: string, values?: unknown[]): Promise<unknown> {
+  const conn = await pool.getConnection();
+  try {
+    return await conn.query(sql, values);
+  } finally {
+    await conn.release();
+  }
+}
+
 beforeAll(async () => {
   // A short lock wait, so a blocked batch times out within the test.
   pool = createSqlPool(testDatabaseUrl(), { connectionLimit: 4, lockWaitSeconds: 1 });
-  await pool.query(`CREATE TABLE ${TABLE} (id INT AUTO_INCREMENT PRIMARY KEY, k VARCHAR(64) NOT NULL UNIQUE)`);
+  await query(`CREATE TABLE ${TABLE} (id INT AUTO_INCREMENT PRIMARY KEY, k VARCHAR(64) NOT NULL UNIQUE)`);
 });
 afterAll(async () => {
-  await pool.query(`DROP TABLE IF EXISTS ${TABLE}`);
+  await query(`DROP TABLE IF EXISTS ${TABLE}`);
   await pool.end();
 });
 
 async function idsOf(keys: string[]): Promise<Map<string, number>> {
-  const rows = (await pool.query(`SELECT id, k FROM ${TABLE} WHERE k IN (?)`, [keys])) as { id: number; k: string }[];
+  const rows = (await query(`SELECT id, k FROM ${TABLE} WHERE k IN (?)`, [keys])) as { id: number; k: string }[];
   return new Map(rows.map((row) => [row.k, row.id]));
 }
 
 describe("GroupInsert", () => {
   it("writes rows that arrive together in one batch, and a duplicate fails only its own row", async () => {
-    await pool.query(`INSERT INTO ${TABLE} (k) VALUES ('taken')`);
+    await query(`INSERT INTO ${TABLE} (k) VALUES ('taken')`);
     const writer = new GroupInsert(pool, INSERT, { concurrency: 1, maxBatch: 100 });
     // The first row goes alone; the rest queue behind it and go together.
     const keys = ["first", "a", "taken", "b", "c"];

@@ -12,6 +12,7 @@ export type ProxyMode = "pass" | "cut" | "hang";
 export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
+  private readonly clientSockets = new Set<Socket>();
   mode: ProxyMode = "pass";
 
   constructor(
@@ -24,6 +25,11 @@ export class TcpProxy {
     this.server.listen(0, "127.0.0.1");
     await new Promise((resolve) => this.server!.once("listening", resolve));
     return this;
+  }
+
+  /** Client connections open through the proxy now. */
+  get clients(): number {
+    return this.clientSockets.size;
   }
 
   get port(): number {
@@ -54,6 +60,8 @@ export class TcpProxy {
 
   private accept(client: Socket): void {
     this.track(client);
+    this.clientSockets.add(client);
+    client.on("close", () => this.clientSockets.delete(client));
     if (this.mode === "cut") return void client.destroy();
     if (this.mode === "hang") return;
     const upstream = connect(this.targetPort, this.targetHost);

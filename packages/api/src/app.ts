@@ -1,5 +1,6 @@
 import express, { type Express } from "express";
 import swaggerUi from "swagger-ui-express";
+import { DatabaseOutage } from "@mw/shared";
 import type { AppContext } from "./context.ts";
 import { ApiRouter } from "./http/api-router.ts";
 import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
@@ -75,6 +76,6 @@ export function createApp(ctx: AppContext): Express {
   app.use("/docs", swaggerUi.serve, swaggerUi.setup(undefined, { swaggerUrl: "/openapi.json", customSiteTitle: "Middleware API" }));
 
   app.use(notFoundHandler());
-  app.use(errorHandler(ctx.logger));
+  app.use(errorHandler(ctx.logger, new DatabaseOutage(ctx.prisma, ctx.logger)));
   return app;
 }

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { AppError, errors, type Logger } from "@mw/shared";
+import { AppError, errors, isDatabaseError, type DatabaseOutage, type Logger } from "@mw/shared";
 
 type Shape = "rest" | "ajax" | "image";
 
@@ -27,12 +27,26 @@ export function notFoundHandler(): RequestHandler {
   return (_req, _res, next) => next(errors.noRoute());
 }
 
-/** The one error handler: renders every failure in its route family's shape, never leaking a stack. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, req, res, _next) => {
-    const known = error instanceof AppError ? error : fromParserError(error as { type?: string });
+/** The database failure behind an error, whether a route wrapped it (order intake's db_error) or not. */
+function databaseCause(error: unknown): unknown {
+  if (isDatabaseError(error)) return error;
+  if (error instanceof AppError && isDatabaseError(error.cause)) return error.cause;
+  return undefined;
+}
+
+/**
+ * The one error handler: renders every failure in its route family's shape,
+ * never leaking a stack. Any database failure answers 500 `db_error`; during
+ * an outage the `outage` watcher has said so once, so requests log nothing more.
+ */
+export function errorHandler(logger: Logger, outage?: DatabaseOutage): ErrorRequestHandler {
+  return async (error: unknown, req, res, _next) => {
+    const dbCause = databaseCause(error);
+    const known = error instanceof AppError ? error : dbCause ? errors.database(dbCause) : fromParserError(error as { type?: string });
     const appError = known ?? new AppError(500, "rest_internal_error", "An unexpected error occurred.");
-    if (!known) {
+    if (dbCause && outage && (await outage.explains(dbCause))) {
+      // Logged once for the whole outage.
+    } else if (!known) {
       logger.error("unhandled error", { method: req.method, url: req.originalUrl, error });
     } else if (appError.status >= 500 || (appError.cause instanceof AppError && appError.cause.status >= 500)) {
       // A failure of ours behind whatever status the route family answers with (the image API says 404).

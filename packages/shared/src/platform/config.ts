@@ -86,10 +86,15 @@ export const configSchema = z.object({
   /** How often a worker re-creates its queues' job schedulers besides on every Redis reconnection (a Redis flushed or restarted empty loses them). */
   SCHEDULE_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(300_000),
   /**
-   * Connections of the driver pool behind the hot write paths (order intake, webhook receiver),
-   * per process: each in-flight commit holds one, and concurrent commits share the log flush.
+   * Connections of each of a process's two database pools (Prisma's, and the driver pool behind
+   * the hot write paths), opened on demand: N API + M worker processes hold at most
+   * (N + M) x 2 x DB_POOL_SIZE connections, which must stay under the server's max_connections.
    */
-  DB_WRITE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
+  /** How long a request waits for a pooled database connection before it fails with 500 db_error. */
+  DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  /** A database connection silent this long (a hung query or server) is closed and its request fails. */
+  DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
   /** Acquirer webhook deliveries allowed per client IP per minute; 0 turns the limit off (the spec enforces none). */
   WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Carrier code of orders that name none (spec 1, 2.1 `<DEFAULT_CARRIER_CODE>`). */

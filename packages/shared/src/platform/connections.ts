@@ -22,8 +22,9 @@ export interface Connections {
 
 export function openConnections(config: Config, name: string, options: { logger?: Logger } = {}): Connections {
   const logger = options.logger ?? createLogger(name, config);
-  const prisma = createPrisma(config.DATABASE_URL);
-  const sql = createSqlPool(config.DATABASE_URL, { connectionLimit: config.DB_WRITE_POOL_SIZE });
+  const pools = { connectionLimit: config.DB_POOL_SIZE, acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS, queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS };
+  const prisma = createPrisma(config.DATABASE_URL, pools);
+  const sql = createSqlPool(config.DATABASE_URL, pools);
   const redis = createRedis(config.REDIS_URL, { name: `mw-${name}` });
   redis.on("error", (error) => logger.error("redis connection error", { error: error.message }));
   const queues = new Queues(redis, config.QUEUE_PREFIX);

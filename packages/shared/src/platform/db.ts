@@ -5,13 +5,45 @@ import { Prisma, PrismaClient } from "../generated/prisma/client.ts";
 export type { PrismaClient } from "../generated/prisma/client.ts";
 export { Prisma } from "../generated/prisma/client.ts";
 
-/** A Prisma client over the MariaDB driver adapter (MySQL 8 and MariaDB both speak it). */
-export function createPrisma(databaseUrl: string, options: { connectionLimit?: number } = {}): PrismaClient {
+/**
+ * How a pool reaches the database and how long anything may wait on it. A
+ * database that is down or stops answering must fail a request in bounded
+ * time, never hold it open: waiting for a pooled connection gives up after
+ * `acquireTimeoutMs`, a connection attempt after `connectTimeoutMs`, and a
+ * socket silent for `queryTimeoutMs` (a hung query or server) is closed.
+ */
+export interface PoolSettings {
+  connectionLimit?: number;
+  acquireTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  queryTimeoutMs?: number;
+}
+
+function poolConfig(databaseUrl: string, settings: PoolSettings): mariadb.PoolConfig {
   const url = new URL(databaseUrl);
-  url.searchParams.set("connectionLimit", String(options.connectionLimit ?? 10));
-  // DATETIME columns hold UTC; the driver must not shift them by the server's zone.
-  url.searchParams.set("timezone", "Z");
-  return new PrismaClient({ adapter: new PrismaMariaDb(url.toString()) });
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : 3306,
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    database: decodeURIComponent(url.pathname.slice(1)),
+    connectionLimit: settings.connectionLimit ?? 5,
+    // Connections beyond one open on demand and close again after a minute unused, so
+    // N processes hold what they use rather than N x connectionLimit. (The driver grows a
+    // pool only while fewer than minimumIdle are idle, so 0 would never open one.)
+    minimumIdle: 1,
+    idleTimeout: 60,
+    acquireTimeout: settings.acquireTimeoutMs ?? 2000,
+    connectTimeout: settings.connectTimeoutMs ?? Math.min(settings.acquireTimeoutMs ?? 2000, 2000),
+    socketTimeout: settings.queryTimeoutMs ?? 15_000,
+    // DATETIME columns hold UTC; the driver must not shift them by the server's zone.
+    timezone: "Z",
+  };
+}
+
+/** A Prisma client over the MariaDB driver adapter (MySQL 8 and MariaDB both speak it). */
+export function createPrisma(databaseUrl: string, settings: PoolSettings = {}): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaMariaDb(poolConfig(databaseUrl, settings)) });
 }
 
 /**
@@ -31,24 +63,29 @@ export function isUniqueViolation(error: unknown): boolean {
  * overhead is the bottleneck (order intake: docs/decisions.md). Everything
  * else goes through Prisma.
  */
-export function createSqlPool(databaseUrl: string, options: { connectionLimit?: number; lockWaitSeconds?: number } = {}): mariadb.Pool {
-  const url = new URL(databaseUrl);
-  return mariadb.createPool({
-    host: url.hostname,
-    port: url.port ? Number(url.port) : 3306,
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
-    database: decodeURIComponent(url.pathname.slice(1)),
-    connectionLimit: options.connectionLimit ?? 10,
-    // A request that waits on a row lock longer than this fails (and a grouped batch is retried) instead of hanging for InnoDB's 50 s default.
-    initSql: `SET SESSION innodb_lock_wait_timeout = ${options.lockWaitSeconds ?? 10}`,
-    timezone: "Z",
-    bigIntAsNumber: true,
-    insertIdAsNumber: true,
-  });
+export function createSqlPool(databaseUrl: string, settings: PoolSettings & { lockWaitSeconds?: number } = {}): SqlPool {
+  let pool: mariadb.Pool | undefined;
+  // Opened by the first write that needs it, as Prisma opens its own: a process that never
+  // takes an order or a webhook holds no driver connection.
+  const open = () =>
+    (pool ??= mariadb.createPool({
+      ...poolConfig(databaseUrl, settings),
+      // A request that waits on a row lock longer than this fails (and a grouped batch is retried) instead of hanging for InnoDB's 50 s default.
+      initSql: `SET SESSION innodb_lock_wait_timeout = ${settings.lockWaitSeconds ?? 10}`,
+      bigIntAsNumber: true,
+      insertIdAsNumber: true,
+    }));
+  return {
+    getConnection: () => open().getConnection(),
+    end: async () => pool?.end(),
+  };
 }
 
-export type SqlPool = mariadb.Pool;
+/** The driver pool as the hot write paths use it. */
+export interface SqlPool {
+  getConnection(): Promise<mariadb.PoolConnection>;
+  end(): Promise<void>;
+}
 
 /** Runs `work` in one transaction on one pooled connection: committed if it returns, rolled back if it throws. */
 export async function withTransaction<T>(sql: SqlPool, work: (conn: mariadb.PoolConnection) => Promise<T>): Promise<T> {
@@ -66,4 +103,16 @@ export async function withTransaction<T>(sql: SqlPool, work: (conn: mariadb.Pool
   } finally {
     await conn.release();
   }
+}
+
+/** True for any failure of the database or of the way to it: driver errors, pool timeouts, Prisma's request and connection errors. */
+export function isDatabaseError(error: unknown): boolean {
+  return (
+    error instanceof mariadb.SqlError ||
+    error instanceof Prisma.PrismaClientKnownRequestError ||
+    error instanceof Prisma.PrismaClientUnknownRequestError ||
+    error instanceof Prisma.PrismaClientInitializationError ||
+    error instanceof Prisma.PrismaClientRustPanicError ||
+    (error instanceof Error && error.name === "DriverAdapterError")
+  );
 }

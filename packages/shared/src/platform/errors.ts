@@ -114,6 +114,8 @@ export const errors = {
   conflict: (code: string, message: string, data: Record<string, unknown> = {}) => new AppError(409, code, message, data),
   /** The database refused a write we expected to succeed; the cause is logged, not shown. */
   cannotSave: (code: "rest_cannot_create" | "rest_cannot_update", message: string, cause: unknown) => new AppError(500, code, message, {}, { cause }),
+  /** The database failed or could not be reached; the cause is logged, not shown. */
+  database: (cause: unknown) => new AppError(500, "db_error", "Database error: the request could not be completed.", {}, { cause }),
   noRoute: () => new AppError(404, "rest_no_route", "No route was found matching the URL and request method."),
   /** Redis refused a job; `what` says what was (or was not) kept, e.g. "The order was stored but its export could not be queued". */
   queueUnavailable: (what: string, cause: unknown) => new AppError(503, "queue_unavailable", `${what}; retrying is safe.`, {}, { cause }),

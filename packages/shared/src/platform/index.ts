@@ -3,6 +3,7 @@ export * from "./config.ts";
 export * from "./connections.ts";
 export * from "./crypto.ts";
 export * from "./db.ts";
+export * from "./db-outage.ts";
 export * from "./errors.ts";
 export * from "./group-insert.ts";
 export * from "./http.ts";

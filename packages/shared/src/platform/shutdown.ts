@@ -17,7 +17,7 @@ export function onShutdown(logger: Logger, timeoutMs: number, stop: () => Promis
     const timer = setTimeout(() => {
       logger.error("shutdown timed out, exiting", { timeout_ms: timeoutMs });
       process.exit(1);
-    }, timeoutMs + 5_000);
+    }, timeoutMs);
     timer.unref();
     stop().then(
       () => {
