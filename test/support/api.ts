@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createApp } from "@mw/api/app";
+import { createServer as createApiServer } from "@mw/api/app";
 import { createAppContext, type AppContext } from "@mw/api/context";
 import { createLogger, openConnections, parseConfig, type Config } from "@mw/shared";
 import { createUser, type Capability } from "@mw/shared/identity";
@@ -20,7 +20,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 export async function startApi(overrides: Record<string, string> = {}): Promise<TestApi> {
   const config = testConfig(overrides);
   const ctx = createAppContext(openConnections(config, "api-test", { logger: createLogger("api-test", config) }));
-  const server: Server = createApp(ctx).listen(0, "127.0.0.1");
+  const server: Server = createApiServer(ctx).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const { port } = server.address() as AddressInfo;
   return {

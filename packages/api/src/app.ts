@@ -1,9 +1,12 @@
+import { createServer as createHttpServer, type Server } from "node:http";
 import express, { type Express } from "express";
 import swaggerUi from "swagger-ui-express";
 import { DatabaseOutage } from "@mw/shared";
 import type { AppContext } from "./context.ts";
 import { ApiRouter } from "./http/api-router.ts";
+import { shapeClientErrors } from "./http/client-error.ts";
 import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
+import { jsonBody } from "./http/json-body.ts";
 import { Metrics } from "./http/metrics.ts";
 import { createRegistry, openApiDocument } from "./http/openapi.ts";
 import { acquirerWebhookRoutes, rawWebhookBody } from "./routes/disputes/acquirer-webhook.ts";
@@ -41,7 +44,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(boardRoutes(ctx));
 
   app.use(`${config.API_ROOT}/webhooks`, rawWebhookBody(config.BODY_LIMIT));
-  app.use(express.json({ limit: config.BODY_LIMIT }));
+  app.use(jsonBody(config.BODY_LIMIT));
 
   const registry = createRegistry();
   const api = new ApiRouter(ctx, registry, config.API_ROOT);
@@ -78,4 +81,11 @@ export function createApp(ctx: AppContext): Express {
   app.use(notFoundHandler());
   app.use(errorHandler(ctx.logger, new DatabaseOutage(ctx.prisma, ctx.logger)));
   return app;
+}
+
+/** The HTTP server of the API: the app, plus the REST error shape for what Node refuses before it. */
+export function createServer(ctx: AppContext): Server {
+  const server = createHttpServer(createApp(ctx));
+  shapeClientErrors(server);
+  return server;
 }

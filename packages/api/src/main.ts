@@ -1,11 +1,11 @@
 import type { AddressInfo } from "node:net";
 import { openConnections, getConfigOrExit, onShutdown } from "@mw/shared";
-import { createApp } from "./app.ts";
+import { createServer } from "./app.ts";
 import { createAppContext } from "./context.ts";
 
 const config = getConfigOrExit();
 const ctx = createAppContext(openConnections(config, "api"));
-const server = createApp(ctx).listen(config.PORT, config.HOST, () => {
+const server = createServer(ctx).listen(config.PORT, config.HOST, () => {
   const { port } = server.address() as AddressInfo;
   ctx.logger.info("api listening", { port, api_root: config.API_ROOT });
 });

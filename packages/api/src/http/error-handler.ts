@@ -10,8 +10,11 @@ function shapeFor(url: string): Shape {
   return "rest";
 }
 
-/** body-parser errors carry `type`; map them to the REST codes of the design. */
-function fromParserError(error: { type?: string; status?: number }): AppError | null {
+/** body-parser errors carry `type` (decoding errors only a 400 and zlib's errno); map them to the REST codes of the design. */
+function fromParserError(error: { type?: string; status?: number; errno?: number }, contentEncoding: string | undefined): AppError | null {
+  if (error.status === 400 && !error.type && typeof error.errno === "number" && contentEncoding) {
+    return new AppError(400, "rest_invalid_body", `The request body is not valid ${contentEncoding.slice(0, 40)} data.`);
+  }
   if (error.type === "entity.parse.failed") return new AppError(400, "rest_invalid_json", "Invalid JSON body passed.");
   if (error.type === "entity.too.large") return new AppError(413, "rest_payload_too_large", "Request body is larger than the limit.");
   if (error.type === "encoding.unsupported" || error.type === "charset.unsupported") {
@@ -42,7 +45,7 @@ function databaseCause(error: unknown): unknown {
 export function errorHandler(logger: Logger, outage?: DatabaseOutage): ErrorRequestHandler {
   return async (error: unknown, req, res, _next) => {
     const dbCause = databaseCause(error);
-    const known = error instanceof AppError ? error : dbCause ? errors.database(dbCause) : fromParserError(error as { type?: string });
+    const known = error instanceof AppError ? error : dbCause ? errors.database(dbCause) : fromParserError(error as { type?: string }, req.headers["content-encoding"]);
     const appError = known ?? new AppError(500, "rest_internal_error", "An unexpected error occurred.");
     if (dbCause && outage && (await outage.explains(dbCause))) {
       // Logged once for the whole outage.

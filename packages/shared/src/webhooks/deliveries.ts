@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../platform/db.ts";
 import { AppError, errors } from "../platform/errors.ts";
+import { MAX_JSON_DEPTH, nestedDeeperThan } from "../platform/json-depth.ts";
 
 /** What a webhook receiver answers: 202 stored (and queued), 200 for a delivery that needs nothing more. */
 export type WebhookAnswer =
@@ -9,6 +10,7 @@ export type WebhookAnswer =
 /** A webhook body must be a JSON object: blank is 400 `empty_payload`, anything else 400 `invalid_json` (spec 1, 4.5). */
 export function parseWebhookPayload(text: string): Record<string, unknown> {
   if (text.trim() === "") throw new AppError(400, "empty_payload", "Empty payload.");
+  if (nestedDeeperThan(text)) throw new AppError(400, "invalid_json", `The payload is nested deeper than ${MAX_JSON_DEPTH} levels.`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

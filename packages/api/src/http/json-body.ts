@@ -1,0 +1,12 @@
+import express, { type RequestHandler } from "express";
+import { AppError, MAX_JSON_DEPTH, nestedDeeperThan } from "@mw/shared";
+
+/** The JSON body parser of every REST route: bounded in size and, before parsing, in nesting. */
+export function jsonBody(limit: string): RequestHandler {
+  return express.json({
+    limit,
+    verify: (_req, _res, body) => {
+      if (nestedDeeperThan(body)) throw new AppError(400, "rest_invalid_json", `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
+    },
+  });
+}
