@@ -1,7 +1,7 @@
 import { createRedis } from "@mw/shared";
 import { createUser, revokeAppPassword, setLoginPassword } from "@mw/shared/identity";
 import { Worker } from "bullmq";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
 
 let api: TestApi;
@@ -119,6 +119,75 @@ describe("login sessions", () => {
     const res = await login(login_, "the wrong password");
     expect(res.status).toBe(401);
     expect(res.headers.get("set-cookie")).toBeNull();
+  });
+});
+
+describe("login throttle", () => {
+  let throttled: TestApi;
+  beforeAll(async () => {
+    throttled = await startApi({ LOGIN_FAILURES_PER_LOGIN: "3", LOGIN_FAILURES_PER_IP: "6", LOGIN_FAILURE_WINDOW_SECONDS: "60" });
+  });
+  // The per-address count is shared by every test here and every test file of this slot (all log in from 127.0.0.1).
+  async function forgetFailures(): Promise<void> {
+    const keys = await throttled.ctx.redis.keys(`${throttled.ctx.config.QUEUE_PREFIX}:login-failures:*`);
+    if (keys.length) await throttled.ctx.redis.del(...keys);
+  }
+  beforeEach(forgetFailures);
+  afterEach(forgetFailures);
+  afterAll(() => throttled.close());
+
+  async function attempt(login: string, password: string) {
+    const started = performance.now();
+    const res = await fetch(`${throttled.url}/middleware/v1/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login, password }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown>, retryAfter: res.headers.get("retry-after"), ms: performance.now() - started };
+  }
+
+  async function userWithPassword(password: string): Promise<string> {
+    const login = uniqueLogin("throttle");
+    await createUser(throttled.ctx.prisma, { login, capabilities: ["staff"] });
+    await setLoginPassword(throttled.ctx.prisma, login, password);
+    return login;
+  }
+
+  it("refuses a login with 429 after its failures, even with the right password, and a success clears the count", async () => {
+    const login = await userWithPassword("the right password");
+    for (let i = 0; i < 2; i += 1) expect((await attempt(login, "wrong")).status).toBe(401);
+    expect((await attempt(login, "the right password")).status).toBe(200);
+    for (let i = 0; i < 3; i += 1) expect((await attempt(login, "wrong")).status).toBe(401);
+    const refused = await attempt(login, "the right password");
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      code: "rate_limited",
+      message: expect.stringMatching(/^Too many failed logins\. Try again in \d+ seconds\.$/),
+      data: { status: 429, retry_after: Number(refused.retryAfter) },
+    });
+    expect(Number(refused.retryAfter)).toBeGreaterThan(50);
+    expect(Number(refused.retryAfter)).toBeLessThanOrEqual(60);
+    expect((await attempt(await userWithPassword("another good password"), "another good password")).status).toBe(200);
+  });
+
+  it("refuses every login from an address after its failures across logins", async () => {
+    const victim = await userWithPassword("victim password");
+    for (let i = 0; i < 6; i += 1) expect((await attempt(uniqueLogin("guess"), "guess")).status).toBe(401);
+    expect((await attempt(victim, "victim password")).status).toBe(429);
+  });
+
+  it("spends as long on an unknown login as on a known one with a wrong password", async () => {
+    const known = await userWithPassword("known password");
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const knownMs: number[] = [];
+    const unknownMs: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      // Fresh counts each round: the timing, not the throttle, is under test.
+      await forgetFailures();
+      knownMs.push((await attempt(known, "wrong")).ms);
+      unknownMs.push((await attempt(uniqueLogin("nobody"), "wrong")).ms);
+    }
+    expect(median(unknownMs) / median(knownMs)).toBeGreaterThan(0.6);
   });
 });
 

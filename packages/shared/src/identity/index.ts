@@ -2,3 +2,4 @@ export * from "./capabilities.ts";
 export * from "./principal.ts";
 export * from "./sessions.ts";
 export * from "./users.ts";
+export * from "./login-throttle.ts";

@@ -112,10 +112,20 @@ export async function verifyAppPassword(prisma: PrismaClient, login: string, pas
   return toPrincipal(row.user, "application_password");
 }
 
-/** Login with the user's own password (for a browser session). */
+/** A hash no password matches, verified for logins that have none so they take as long as real ones. */
+let unknownLoginHash: Promise<string> | undefined;
+
+/**
+ * Login with the user's own password (for a browser session). An unknown
+ * login costs the same scrypt as a known one: answering at once would tell
+ * an attacker which logins exist.
+ */
 export async function verifyLogin(prisma: PrismaClient, login: string, password: string): Promise<Principal | null> {
   const user = await prisma.user.findUnique({ where: { login } });
-  if (!user?.password_hash) return null;
+  if (!user?.password_hash) {
+    await verifyPassword(password, await (unknownLoginHash ??= hashPassword(randomToken(32))));
+    return null;
+  }
   return (await verifyPassword(password, user.password_hash)) ? toPrincipal(user, "session") : null;
 }
 

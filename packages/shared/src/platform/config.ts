@@ -95,6 +95,10 @@ export const configSchema = z.object({
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   /** A database connection silent this long (a hung query or server) is closed and its request fails. */
   DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+  /** Failed /auth/login attempts per login, and per client address, within the window; past either, 429 until the window ends. */
+  LOGIN_FAILURES_PER_LOGIN: z.coerce.number().int().min(1).default(5),
+  LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
+  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Acquirer webhook deliveries allowed per client IP per minute; 0 turns the limit off (the spec enforces none). */
   WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
   /** Carrier code of orders that name none (spec 1, 2.1 `<DEFAULT_CARRIER_CODE>`). */

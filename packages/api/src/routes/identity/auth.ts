@@ -1,5 +1,5 @@
-import { verifyLogin } from "@mw/shared/identity";
-import { errors } from "@mw/shared";
+import { LoginThrottle, verifyLogin } from "@mw/shared/identity";
+import { AppError, errors } from "@mw/shared";
 import { z } from "zod";
 import { principalOf } from "../../auth/authenticate.ts";
 import { readSessionCookie, setSessionCookie } from "../../auth/cookies.ts";
@@ -9,6 +9,12 @@ import type { ApiRouter } from "../../http/api-router.ts";
 const principalBody = z.object({ id: z.number().int(), login: z.string(), capabilities: z.array(z.string()) });
 
 export function authRoutes(api: ApiRouter, ctx: AppContext): void {
+  const { config } = ctx;
+  const throttle = new LoginThrottle(ctx.redis, config.QUEUE_PREFIX, {
+    perLogin: config.LOGIN_FAILURES_PER_LOGIN,
+    perIp: config.LOGIN_FAILURES_PER_IP,
+    windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+  });
   api.route({
     method: "post",
     path: "/auth/login",
@@ -19,10 +25,21 @@ export function authRoutes(api: ApiRouter, ctx: AppContext): void {
     responses: {
       200: { description: "Session started", schema: z.object({ success: z.literal(true), nonce: z.string(), user: principalBody }) },
       401: { description: "Wrong login or password" },
+      429: { description: "rate_limited: too many failed logins for this login or address; Retry-After says when to try again" },
     },
-    handler: async ({ body }, _req, res) => {
+    handler: async ({ body }, req, res) => {
+      const ip = req.ip ?? "unknown";
+      const wait = await throttle.retryAfter(body.login, ip);
+      if (wait) {
+        res.set("Retry-After", String(wait));
+        throw new AppError(429, "rate_limited", `Too many failed logins. Try again in ${wait} seconds.`, { retry_after: wait });
+      }
       const principal = await verifyLogin(ctx.prisma, body.login, body.password);
-      if (!principal) throw errors.unauthorized("Invalid login or password.");
+      if (!principal) {
+        await throttle.failed(body.login, ip);
+        throw errors.unauthorized("Invalid login or password.");
+      }
+      await throttle.succeeded(body.login, ip);
       const { sessionId, nonce } = await ctx.sessions.create(principal.userId);
       setSessionCookie(res, ctx.config, sessionId);
       ctx.logger.info("session started", { login: principal.login });
