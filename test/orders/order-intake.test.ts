@@ -166,6 +166,15 @@ describe("truncation to the section 8 limits", () => {
     for (const address of order!.addresses) expect((address as unknown as Record<string, string>)[field]).toBe("x".repeat(max));
   });
 
+  it("counts characters, not UTF-16 units: an emoji at the cut is kept whole, never stored as ?", async () => {
+    const number = nextNumber();
+    const name = `${"x".repeat(48)}😀😀😀`;
+    const billing = { ...(orderBody("x").billing_address as object), first_name: name, city: `${"é".repeat(29)}😀` };
+    expect((await submit(orderBody(number, { billing_address: billing }))).status).toBe(201);
+    const order = await stored(number);
+    expect(order!.addresses[0]).toMatchObject({ first_name: `${"x".repeat(48)}😀😀`, city: `${"é".repeat(29)}😀` });
+  });
+
   it("cuts email to 58, order_number and transaction_id to 20, coupon_code to 50", async () => {
     const number = `${nextNumber()}-${"9".repeat(30)}`;
     const email = `${"e".repeat(60)}@example.com`;

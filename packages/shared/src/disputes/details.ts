@@ -1,4 +1,5 @@
 import { AppError } from "../platform/errors.ts";
+import { truncateCodePoints } from "../platform/text.ts";
 import { decodeMember } from "./event-id.ts";
 import { normaliseMid } from "./merchants.ts";
 
@@ -55,7 +56,7 @@ function pick(sources: Source[], ...keys: string[]): string | null {
 }
 
 function clip(value: string | null, max: number): string | null {
-  return value === null ? null : value.slice(0, max);
+  return value === null ? null : truncateCodePoints(value, max);
 }
 
 /** `YYYY-MM-DD`, or an ISO-8601 datetime (UTC when it names no zone), as its UTC day; null for anything else or a day that does not exist. */

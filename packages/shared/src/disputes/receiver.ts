@@ -3,6 +3,7 @@ import { isUniqueViolation, type PrismaClient, type SqlPool } from "../platform/
 import { GroupInsert } from "../platform/group-insert.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { Queues } from "../platform/queues/queues.ts";
+import { truncateCodePoints } from "../platform/text.ts";
 import { parseWebhookPayload, webhookDbError as dbError, webhookQueueError as queueError, type WebhookAnswer } from "../webhooks/index.ts";
 import { acquirerEventId } from "./event-id.ts";
 import { queueDispute } from "./outbox.ts";
@@ -38,7 +39,7 @@ export async function receiveAcquirerWebhook(deps: Deps, raw: Buffer, remoteAddr
   const text = raw.toString("utf8");
   const payload = parseWebhookPayload(text);
   const eventId = acquirerEventId(payload);
-  const eventType = typeof payload.event_type === "string" ? payload.event_type.slice(0, 100) : null;
+  const eventType = typeof payload.event_type === "string" ? truncateCodePoints(payload.event_type, 100) : null;
   let id: number;
   try {
     id = await eventWriter(deps.sql).insert([eventType, eventId, text, sha256Hex(raw), remoteAddr?.slice(0, 45) ?? null]);

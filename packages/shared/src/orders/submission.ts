@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError, errors } from "../platform/errors.ts";
+import { truncateCodePoints } from "../platform/text.ts";
 
 /**
  * POST /external/orders bodies (spec 1, 2.1, 4.1, 7, 8): what is required,
@@ -23,7 +24,7 @@ export const DEFAULT_SHIPPING_SERVICE = "GROUND_HOME_DELIVERY";
 export const MAX_LINE_ITEMS = 500;
 
 /** A string cut to `max` characters: longer values are truncated, not rejected (spec 1, 4.1 rule 3). */
-const cut = (max: number) => z.string().transform((value) => value.slice(0, max));
+const cut = (max: number) => z.string().transform((value) => truncateCodePoints(value, max));
 /** A string that must fit its column: longer values are rejected. */
 const bounded = (max: number) => z.string().trim().min(1).max(max);
 
@@ -38,7 +39,7 @@ const address = z.object({
   postal_code: cut(20),
   country: cut(10).optional(),
   phone: cut(30).optional(),
-  email: z.email().transform((value) => value.slice(0, 58)),
+  email: z.email().transform((value) => truncateCodePoints(value, 58)),
 });
 
 /** DECIMAL(12, 2) money and DECIMAL(10, 3) weight columns bound what can be stored. */
@@ -74,7 +75,7 @@ export function parseOrderDate(value: string): Date | null {
 
 /** The request body schema: validates in `parseSubmission` and documents the route in OpenAPI. */
 export const orderSubmissionSchema = z.object({
-  order_number: z.string().trim().min(1).transform((value) => value.slice(0, 20)),
+  order_number: z.string().trim().min(1).transform((value) => truncateCodePoints(value, 20)),
   date: z.string(),
   payment_method: z.enum(PAYMENT_METHODS),
   transaction_id: cut(20).optional(),

@@ -1,4 +1,5 @@
 import type { PrismaClient } from "./db.ts";
+import { truncateCodePoints } from "./text.ts";
 
 /**
  * Workers record failures operators must see (GET /stats `errors`) here, on
@@ -11,9 +12,9 @@ export async function recordSyncError(
 ): Promise<void> {
   await prisma.syncError.create({
     data: {
-      source: entry.source.slice(0, 32),
-      message: entry.message.slice(0, 2000),
-      order_number: entry.order_number?.slice(0, 20) ?? null,
+      source: truncateCodePoints(entry.source, 32),
+      message: truncateCodePoints(entry.message, 2000),
+      order_number: entry.order_number ? truncateCodePoints(entry.order_number, 20) : null,
       site_id: entry.site_id ?? null,
     },
   });

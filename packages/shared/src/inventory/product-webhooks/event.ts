@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { truncateCodePoints } from "../../platform/text.ts";
 import { headerValue } from "./signature.ts";
 
 /** What a product webhook says, read from either platform's delivery. */
@@ -44,7 +45,7 @@ export function productIdOf(payload: Record<string, unknown>): string | null {
 }
 
 function text(value: unknown, max: number): string | null {
-  return typeof value === "string" && value.trim() !== "" ? value.trim().slice(0, max) : null;
+  return typeof value === "string" && value.trim() !== "" ? truncateCodePoints(value.trim(), max) : null;
 }
 
 export function describeProductEvent(payload: Record<string, unknown>, headers: IncomingHttpHeaders): ProductEvent {

@@ -1,4 +1,5 @@
 import type { DisputeDetails } from "@mw/shared/disputes";
+import { truncateCodePoints } from "@mw/shared";
 import type { FraudSubmission } from "@mw/shared/providers/fraud";
 import type { GatewayTransaction } from "@mw/shared/providers/gateway";
 import type { JobContext } from "../../runtime/processor.ts";
@@ -30,7 +31,7 @@ export async function storeChargeback(ctx: JobContext, steps: ActionLog, previou
   const { details, tx, submission } = record;
   const data = {
     mid: details.mid,
-    gateway_transaction_id: tx.transaction_id.slice(0, 64),
+    gateway_transaction_id: truncateCodePoints(tx.transaction_id, 64),
     order_number: record.orderNumber,
     amount: details.amount,
     reason_code: details.reasonCode,

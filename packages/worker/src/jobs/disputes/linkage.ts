@@ -1,4 +1,5 @@
 import type { DisputeDetails } from "@mw/shared/disputes";
+import { truncateCodePoints } from "@mw/shared";
 import type { GatewayTransaction } from "@mw/shared/providers/gateway";
 import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog } from "./action-log.ts";
@@ -50,8 +51,8 @@ async function storeLinkage(ctx: JobContext, details: DisputeDetails, tx: Gatewa
   const data = {
     case_number: details.caseNumber,
     mid: details.mid,
-    gateway_transaction_id: tx.transaction_id.slice(0, 64),
-    gateway_order_id: tx.order_id ? tx.order_id.slice(0, 128) : null,
+    gateway_transaction_id: truncateCodePoints(tx.transaction_id, 64),
+    gateway_order_id: tx.order_id ? truncateCodePoints(tx.order_id, 128) : null,
     order_number: orderNumber,
     match_strategy: MATCH_STRATEGY,
     amount: details.amount,

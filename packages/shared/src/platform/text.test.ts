@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { truncateCodePoints } from "./text.ts";
+
+describe("truncateCodePoints", () => {
+  it("keeps an emoji whole at the cut and counts it as one character", () => {
+    expect(truncateCodePoints("ab😀cd", 3)).toBe("ab😀");
+    expect(truncateCodePoints("ab😀cd", 2)).toBe("ab");
+    expect(truncateCodePoints("😀😀😀", 2)).toBe("😀😀");
+  });
+
+  it("leaves text within the limit as it is", () => {
+    expect(truncateCodePoints("héllo", 5)).toBe("héllo");
+    expect(truncateCodePoints("😀😀", 2)).toBe("😀😀");
+    expect(truncateCodePoints("", 0)).toBe("");
+  });
+});
