@@ -214,6 +214,38 @@ describe("Bull Board", () => {
     expect(names).toEqual(["disputes", "inventory", "notifications", "orders", "reports", "tracking", "urgency", "webhooks"]);
   });
 
+  it("takes a state-changing call from a cookie session only with the nonce or from its own origin", async () => {
+    const login_ = uniqueLogin("boardop");
+    await createUser(api.ctx.prisma, { login: login_, capabilities: ["manage_middleware"] });
+    await setLoginPassword(api.ctx.prisma, login_, "board operator password");
+    const res = await fetch(`${api.url}/middleware/v1/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login: login_, password: "board operator password" }),
+    });
+    const { nonce } = (await res.json()) as { nonce: string };
+    const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const queue = api.ctx.queues.get("notifications");
+    await queue.obliterate({ force: true });
+    const delayed = await queue.add("health-ping", { url: "http://127.0.0.1:9/" }, { delay: 3_600_000 });
+    const promote = (headers: Record<string, string>) =>
+      fetch(`${api.url}/admin/queues/api/queues/notifications/${delayed.id}/promote`, { method: "PUT", headers: { cookie, ...headers } });
+
+    expect((await fetch(`${api.url}/admin/queues/api/queues`, { headers: { cookie } })).status).toBe(200);
+    const bare = await promote({});
+    expect(bare.status).toBe(403);
+    expect(await bare.json()).toMatchObject({ code: "rest_forbidden", data: { status: 403 } });
+    expect((await promote({ origin: "https://evil.example" })).status).toBe(403);
+    expect((await promote({ referer: "https://evil.example/admin/queues" })).status).toBe(403);
+    expect(await queue.getJobState(delayed.id!)).toBe("delayed");
+    expect((await promote({ origin: api.url })).ok).toBe(true);
+    expect(await queue.getJobState(delayed.id!)).toBe("waiting");
+
+    const second = await queue.add("health-ping", { url: "http://127.0.0.1:9/" }, { delay: 3_600_000 });
+    const withNonce = await fetch(`${api.url}/admin/queues/api/queues/notifications/${second.id}/promote`, { method: "PUT", headers: { cookie, "x-nonce": nonce } });
+    expect(withNonce.ok).toBe(true);
+  });
+
   it("retries a failed job, promotes a delayed one and cleans failed ones", async () => {
     const auth = { authorization: basicAuth(admin.login, admin.password) };
     const board = `${api.url}/admin/queues/api/queues/notifications`;

@@ -143,6 +143,23 @@ describe("health, readiness, metrics, OpenAPI", () => {
     expect(bucket(text, "0.25") - bucket(before, "0.25")).toBe(0);
   });
 
+  it("puts /metrics behind METRICS_TOKEN when one is set", async () => {
+    const token = "metrics-token-7d1c9a0b5e";
+    const guarded = await startApi({ METRICS_TOKEN: token });
+    try {
+      const anonymous = await fetch(`${guarded.url}/metrics`);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get("www-authenticate")).toBe('Bearer realm="metrics"');
+      expect(await anonymous.json()).toEqual({ code: "rest_forbidden", message: "A metrics token is required.", data: { status: 401 } });
+      expect((await fetch(`${guarded.url}/metrics`, { headers: { authorization: "Bearer wrong-token-000000000" } })).status).toBe(401);
+      const scraped = await fetch(`${guarded.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toMatch(/^# HELP /m);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it("serves an OpenAPI 3.1 document built from the route schemas, and a docs page", async () => {
     const doc = (await (await fetch(`${api.url}/openapi.json`)).json()) as {
       openapi: string;

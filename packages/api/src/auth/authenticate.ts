@@ -21,8 +21,11 @@ function submittedNonce(req: Request): string | undefined {
 }
 
 export interface AuthOptions {
-  /** Cookie sessions must send the session nonce (REST, AJAX). Bull Board's own UI cannot, and relies on SameSite. */
-  requireNonce: boolean;
+  /**
+   * Whether a cookie session must send the session nonce: always on REST and
+   * AJAX; per request where a UI that cannot send it is served (Bull Board).
+   */
+  requireNonce: boolean | ((req: Request) => boolean);
 }
 
 /** Who the request is, from HTTP Basic (application password) or a session cookie; null when anonymous. */
@@ -41,7 +44,7 @@ export async function resolvePrincipal(ctx: AppContext, req: Request, options: A
   if (!sessionId) return null;
   const session = await ctx.sessions.get(sessionId);
   if (!session) return null;
-  if (options.requireNonce) {
+  if (typeof options.requireNonce === "function" ? options.requireNonce(req) : options.requireNonce) {
     const nonce = submittedNonce(req);
     if (!nonce || !safeEqual(nonce, session.nonce)) {
       throw errors.forbidden("Cookie check failed: missing or invalid X-Nonce header.");

@@ -59,7 +59,8 @@ export function errorHandler(logger: Logger, outage?: DatabaseOutage): ErrorRequ
       res.destroy();
       return;
     }
-    if (appError.status === 401 && appError.code === "rest_forbidden") {
+    // Routes that ask for another scheme (a bearer token) have set their own challenge.
+    if (appError.status === 401 && appError.code === "rest_forbidden" && !res.get("WWW-Authenticate")) {
       res.set("WWW-Authenticate", 'Basic realm="Middleware", charset="UTF-8"');
     }
     res.status(appError.status);

@@ -1,5 +1,5 @@
 import express, { type Router } from "express";
-import { withTimeout } from "@mw/shared";
+import { errors, safeEqual, withTimeout } from "@mw/shared";
 import { missingSchedules } from "@mw/shared/schedules";
 import type { AppContext } from "../context.ts";
 import type { Metrics } from "./metrics.ts";
@@ -31,7 +31,12 @@ export function healthRoutes(ctx: AppContext, metrics: Metrics): Router {
     const status = !ready ? "unavailable" : schedules.ok ? "ready" : "degraded";
     res.status(ready ? 200 : 503).json({ status, checks: { database, redis, schedules } });
   });
-  router.get("/metrics", async (_req, res) => {
+  router.get("/metrics", async (req, res) => {
+    const token = ctx.config.METRICS_TOKEN;
+    if (token && !safeEqual(req.headers.authorization ?? "", `Bearer ${token}`)) {
+      res.set("WWW-Authenticate", 'Bearer realm="metrics"');
+      throw errors.unauthorized("A metrics token is required.");
+    }
     res.type(metrics.registry.contentType).send(await metrics.render());
   });
   return router;

@@ -95,6 +95,8 @@ export const configSchema = z.object({
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   /** A database connection silent this long (a hung query or server) is closed and its request fails. */
   DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+  /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); unset, it is open. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   /** Failed /auth/login attempts per login, and per client address, within the window; past either, 429 until the window ends. */
   LOGIN_FAILURES_PER_LOGIN: z.coerce.number().int().min(1).default(5),
   LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
