@@ -1,18 +1,32 @@
 import type { Logger } from "./logger.ts";
 
+/** How often a process checks that the process that started it is still there. */
+const PARENT_CHECK_MS = 1000;
+
 /**
  * Runs `stop` once on SIGTERM/SIGINT, bounded by `timeoutMs`; a second signal
  * or the timeout exits at once (work left active comes back through BullMQ's
- * stalled-job check).
+ * stalled-job check). A process whose parent dies (a supervisor or `pnpm`
+ * killed without passing the signal on) is re-parented; it shuts down the
+ * same way rather than run on as an orphan nobody can stop.
  */
 export function onShutdown(logger: Logger, timeoutMs: number, stop: () => Promise<void>): void {
   let stopping = false;
+  const parent = process.ppid;
+  const orphaned = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(orphaned);
+    logger.warn("parent process gone, shutting down", { parent_pid: parent });
+    handler("SIGTERM");
+  }, PARENT_CHECK_MS);
+  orphaned.unref();
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) {
       logger.warn("second signal, exiting now", { signal });
       process.exit(1);
     }
     stopping = true;
+    clearInterval(orphaned);
     logger.info("shutting down", { signal, timeout_ms: timeoutMs });
     const timer = setTimeout(() => {
       logger.error("shutdown timed out, exiting", { timeout_ms: timeoutMs });

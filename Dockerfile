@@ -1,0 +1,49 @@
+# One image for the API and the worker. The container runs `node` on the
+# compiled JavaScript directly (no pnpm, no tsx at run time), so `docker stop`'s
+# SIGTERM reaches the process and its exit code is the container's.
+#   docker build -t order-ops .
+#   docker run order-ops                                            # the API
+#   docker run order-ops node --conditions=dist packages/worker/dist/main.js
+# Migrations run from the build stage (they need the dev tooling):
+#   docker build --target build -t order-ops-build . && docker run order-ops-build pnpm db:migrate
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+RUN npm i -g pnpm@10
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml turbo.json tsconfig.base.json prisma.config.ts ./
+COPY packages/shared/package.json packages/shared/
+COPY packages/api/package.json packages/api/
+COPY packages/worker/package.json packages/worker/
+COPY prisma prisma
+# postinstall runs `prisma generate` into packages/shared/src/generated, which the build compiles.
+RUN pnpm install --frozen-lockfile
+COPY packages packages
+COPY scripts scripts
+RUN pnpm build
+
+FROM node:20-bookworm-slim AS production-deps
+WORKDIR /app
+RUN npm i -g pnpm@10
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY packages/shared/package.json packages/shared/
+COPY packages/api/package.json packages/api/
+COPY packages/worker/package.json packages/worker/
+RUN pnpm install --frozen-lockfile --prod --ignore-scripts
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=production-deps /app/node_modules node_modules
+COPY --from=production-deps /app/packages/shared/node_modules packages/shared/node_modules
+COPY --from=production-deps /app/packages/api/node_modules packages/api/node_modules
+COPY --from=production-deps /app/packages/worker/node_modules packages/worker/node_modules
+COPY package.json ./
+COPY packages/shared/package.json packages/shared/
+COPY packages/api/package.json packages/api/
+COPY packages/worker/package.json packages/worker/
+COPY --from=build /app/packages/shared/dist packages/shared/dist
+COPY --from=build /app/packages/api/dist packages/api/dist
+COPY --from=build /app/packages/worker/dist packages/worker/dist
+USER node
+EXPOSE 3000
+CMD ["node", "--conditions=dist", "packages/api/dist/main.js"]
