@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { testEnv } from "../support/env.ts";
-import { ROOT } from "../support/processes.ts";
+import { alive, ROOT } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
 
 // The production entry points (`pnpm start:worker`, `pnpm start:api`) run the
@@ -27,15 +27,6 @@ function descendants(pid: number): number[] {
     // ps exits 1 when there are none.
   }
   return children.flatMap((child) => [child, ...descendants(child)]);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function startScript(script: string, env: Record<string, string>): Promise<{ pnpm: ChildProcess; node: number; output: () => string }> {

@@ -1,18 +1,10 @@
 import { createRedis } from "@mw/shared";
 import { dropDatabase, listDatabases, migrate } from "../../scripts/migrations/apply.ts";
 import { testDatabaseUrl, testQueuePrefix } from "./env.ts";
+import { alive } from "./processes.ts";
 import { MAX_WORKERS } from "./workers.ts";
 
 const RUN = String(process.pid);
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function deleteKeys(pattern: string): Promise<void> {
   const redis = createRedis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");

@@ -69,3 +69,13 @@ export function logLines(proc: Spawned, message: string): Record<string, unknown
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .filter((line) => line.message === message);
 }
+
+/** True while a process with this pid exists (signal 0 only checks). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
