@@ -11,7 +11,7 @@ function shapeFor(url: string): Shape {
 }
 
 /** body-parser errors carry `type` (decoding errors only a 400 and zlib's errno); map them to the REST codes of the design. */
-function fromParserError(error: { type?: string; status?: number; errno?: number }, contentEncoding: string | undefined): AppError | null {
+function fromParserError(error: Error & { type?: string; status?: number; errno?: number }, contentEncoding: string | undefined): AppError | null {
   if (error.status === 400 && !error.type && typeof error.errno === "number" && contentEncoding) {
     return new AppError(400, "rest_invalid_body", `The request body is not valid ${contentEncoding.slice(0, 40)} data.`);
   }
@@ -20,6 +20,8 @@ function fromParserError(error: { type?: string; status?: number; errno?: number
   if (error.type === "encoding.unsupported" || error.type === "charset.unsupported") {
     return new AppError(415, "rest_unsupported_encoding", "Unsupported request body encoding.");
   }
+  // The router refuses a path parameter that is not valid percent-encoding (`/sites/%ZZ`).
+  if (error instanceof URIError && error.status === 400) return new AppError(400, "rest_bad_request", "The URL has malformed percent-encoding.");
   if (typeof error.status === "number" && error.status >= 400 && error.status < 500 && error.type) {
     return new AppError(error.status, "rest_bad_request", "Malformed request.");
   }
@@ -45,7 +47,7 @@ function databaseCause(error: unknown): unknown {
 export function errorHandler(logger: Logger, outage?: DatabaseOutage): ErrorRequestHandler {
   return async (error: unknown, req, res, _next) => {
     const dbCause = databaseCause(error);
-    const known = error instanceof AppError ? error : dbCause ? errors.database(dbCause) : fromParserError(error as { type?: string }, req.headers["content-encoding"]);
+    const known = error instanceof AppError ? error : dbCause ? errors.database(dbCause) : fromParserError(error as Error, req.headers["content-encoding"]);
     const appError = known ?? new AppError(500, "rest_internal_error", "An unexpected error occurred.");
     if (dbCause && outage && (await outage.explains(dbCause))) {
       // Logged once for the whole outage.
