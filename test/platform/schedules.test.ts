@@ -70,8 +70,8 @@ describe("job schedules after Redis loses its data", () => {
 
   it("re-creates them periodically when Redis was flushed without dropping the connection", async () => {
     await startWorker({ SCHEDULE_RECONCILE_INTERVAL_MS: "500" });
+    // No check that they are gone: the worker may already be re-creating them (every 500 ms).
     await emptyRedis();
-    expect(await names()).toEqual(all);
     await until(async () => (await names()).length === 0, () => `schedules back; worker output:\n${worker!.output()}`);
   });
 });
