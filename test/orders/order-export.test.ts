@@ -485,7 +485,7 @@ describe("order export with the ERP unconfigured", () => {
 
   afterEach(() => stopWorker(worker));
 
-  it("fails the export at once with a clear reason and makes the sweep queue nothing", async () => {
+  it("fails the export at once with a clear reason, and exports the order once the ERP is configured, without an operator", async () => {
     worker = spawnWorker({ ERP_BASE_URL: "", ERP_TOKEN: "" });
     await worker.waitFor(logged("workers started"));
     const order = await createOrder(ORDER_NUMBER, { ageMs: 2 * 60_000 });
@@ -495,12 +495,18 @@ describe("order export with the ERP unconfigured", () => {
     expect(done.attemptsMade).toBe(1);
     expect(done.failedReason).toBe("ERP is not configured: ERP_BASE_URL is unset");
     expect(await prisma.syncError.findMany()).toMatchObject([{ source: "erp_export", order_number: ORDER_NUMBER, message: done.failedReason }]);
-
-    await queue.remove(done.id!);
-    const sweep = await settled(queue, await queues.add(orderSweepJob, {}), worker);
-    expect(sweep.returnvalue).toEqual({ skipped: "erp_not_configured" });
-    expect(await exportJobIds()).toEqual([]);
+    const skipped = await settled(queue, await queues.add(orderSweepJob, {}), worker);
+    expect(skipped.returnvalue).toEqual({ skipped: "erp_not_configured" });
     expect(erp.requests).toHaveLength(0);
+    await stopWorker(worker);
+
+    // The operator sets ERP_BASE_URL and restarts the worker; the next sweep does the rest.
+    worker = spawnWorker({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
+    await worker.waitFor(logged("workers started"));
+    const sweep = await settled(queue, await queues.add(orderSweepJob, {}), worker);
+    expect(sweep.returnvalue).toEqual({ pending: 1, retried: 1 });
+    await until(async () => (await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).imported === 1, () => "the export to run");
+    expect(posts()).toHaveLength(1);
   });
 });
 

@@ -25,13 +25,15 @@ export type SweepVerdict = "missing" | "retried" | "pending" | "failed_for_good"
  * `missing` (the caller adds it again), `retried` (a failed job that may
  * succeed went back to the queue with fresh attempts), `pending` (it is
  * waiting, running or delayed: leave it), or `failed_for_good` (an operator's
- * call, visible in Bull Board).
+ * call, visible in Bull Board). `retryReasons` are permanent verdicts the
+ * caller knows to be over.
  */
-export async function retryUnlessFailedForGood(queue: Queue, jobId: string): Promise<SweepVerdict> {
+export async function retryUnlessFailedForGood(queue: Queue, jobId: string, options: { retryReasons?: readonly string[] } = {}): Promise<SweepVerdict> {
   const job = await queue.getJob(jobId);
   if (!job) return "missing";
   if (!(await job.isFailed())) return "pending";
-  if (failedForGood(job)) return "failed_for_good";
+  // A caller may know a permanent verdict that no longer holds (a setting that was missing is now set).
+  if (failedForGood(job) && !options.retryReasons?.includes(job.failedReason)) return "failed_for_good";
   await job.retry("failed", { resetAttemptsMade: true, resetAttemptsStarted: true });
   return "retried";
 }

@@ -9,6 +9,13 @@ import type { ErpErrorBody, ErpItem, ODataCollection, SalesOrder, SalesOrderInpu
 const VALUES_PER_FILTER = 20;
 
 /** The ERP API of docs/erp-api.md. */
+/** Why ERP work fails while ERP_BASE_URL is unset; the order sweep knows this verdict ends once it is set. */
+export const ERP_NOT_CONFIGURED = "ERP is not configured: ERP_BASE_URL is unset";
+
+export function erpNotConfigured(): AppError {
+  return AppError.permanent(ERP_NOT_CONFIGURED, "erp_not_configured");
+}
+
 export class ErpClient {
   private constructor(
     private readonly http: Got,

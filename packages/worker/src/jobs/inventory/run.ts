@@ -1,5 +1,5 @@
-import { AppError, chunks, type Logger } from "@mw/shared";
-import { ErpClient } from "@mw/shared/providers/erp";
+import { chunks, type Logger } from "@mw/shared";
+import { ErpClient, erpNotConfigured } from "@mw/shared/providers/erp";
 import type { InventoryCounts, Site } from "@mw/shared/sites";
 import type { JobContext } from "../../runtime/processor.ts";
 import { openInventoryStorefront } from "./open-storefront.ts";
@@ -33,7 +33,7 @@ export class InventoryRun {
   /** Answers how many storefront items the ERP does not know (left as they are). */
   async execute(): Promise<{ unknown_to_erp: number }> {
     const erp = ErpClient.fromConfig(this.ctx.config);
-    if (!erp) throw AppError.permanent("ERP is not configured: ERP_BASE_URL is unset", "erp_not_configured");
+    if (!erp) throw erpNotConfigured();
     const storefront = openInventoryStorefront(this.site, this.ctx.config);
     const { units, skus } = await storefront.catalogue(this.productIds);
     // A full run reads the whole ERP catalogue (which also tells what the storefront lacks); a webhook's run only its SKUs.

@@ -1,6 +1,6 @@
 import { orderExportJob, orderExportJobId, type orderSweepJob } from "@mw/shared/orders";
 import { AppError, recordSyncError, retryUnlessFailedForGood, type PayloadOf, type Logger, type Prisma } from "@mw/shared";
-import { ErpClient, isDuplicateSalesOrder, ACCOUNT_KEYS, type SalesOrderInput, type SalesOrderLineInput } from "@mw/shared/providers/erp";
+import { ErpClient, erpNotConfigured, ERP_NOT_CONFIGURED, isDuplicateSalesOrder, ACCOUNT_KEYS, type SalesOrderInput, type SalesOrderLineInput } from "@mw/shared/providers/erp";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import type { JobContext } from "../../runtime/processor.ts";
@@ -34,7 +34,7 @@ export async function orderExport(job: Job, payload: PayloadOf<typeof orderExpor
   }
   try {
     const erp = ErpClient.fromConfig(ctx.config);
-    if (!erp) throw AppError.permanent("ERP is not configured: ERP_BASE_URL is unset", "erp_not_configured");
+    if (!erp) throw erpNotConfigured();
     log.info("exporting order to the ERP");
     const number = await findOrCreateSalesOrder(erp, toSalesOrder(order), log);
     const stored = await ctx.prisma.order.updateMany({
@@ -150,7 +150,8 @@ export async function orderSweep(_job: Job, _payload: PayloadOf<typeof orderSwee
     const id = orderExportJobId(order.id);
     // An export whose attempts ran out during an ERP outage, or whose worker died under it twice,
     // gets another round; a permanent failure waits for an operator instead.
-    const verdict = await retryUnlessFailedForGood(queue, id);
+    // The sweep runs only with the ERP configured: an export refused for want of it waited, it was not refused for good.
+    const verdict = await retryUnlessFailedForGood(queue, id, { retryReasons: [ERP_NOT_CONFIGURED] });
     if (verdict === "missing") await ctx.queues.add(orderExportJob, { order_id: order.id }, { jobId: id });
     if (verdict === "retried") retried += 1;
   }

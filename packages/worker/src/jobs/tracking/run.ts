@@ -1,5 +1,5 @@
 import { AppError, chunks, forEachLimited, groupBy, type Logger, type PrismaClient } from "@mw/shared";
-import { ErpClient } from "@mw/shared/providers/erp";
+import { ErpClient, erpNotConfigured } from "@mw/shared/providers/erp";
 import type { Platform, Site, TrackingCounts } from "@mw/shared/sites";
 import type { SalesShipment } from "@mw/shared/providers/erp";
 import type { JobContext } from "../../runtime/processor.ts";
@@ -38,7 +38,7 @@ export class TrackingRun {
   /** Answers how many storefront orders had no exported order of ours to take shipments from. */
   async execute(): Promise<{ not_linked: number }> {
     const erp = ErpClient.fromConfig(this.ctx.config);
-    if (!erp) throw AppError.permanent("ERP is not configured: ERP_BASE_URL is unset", "erp_not_configured");
+    if (!erp) throw erpNotConfigured();
     const storefront = await openTrackingStorefront(this.site, this.ctx.config, this.log);
     const carriers = await carrierMap(this.prisma, this.site.platform);
 
