@@ -471,10 +471,10 @@ describe("order sweep after workers died under an export", () => {
     await stallTwice(queue, orderExportJobId(order.id));
     expect(await queue.getJob(orderExportJobId(order.id))).toMatchObject({ failedReason: "job stalled more than allowable limit" });
 
+    // The worker's own order-sweep schedule runs once at start and may be the one that retries it.
     worker = spawnWorker({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
     await worker.waitFor(logged("workers started"));
-    const sweep = await settled(queue, await queues.add(orderSweepJob, {}), worker);
-    expect(sweep.returnvalue).toEqual({ pending: 1, retried: 1 });
+    await settled(queue, await queues.add(orderSweepJob, {}), worker);
     await until(async () => (await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).imported === 1, () => "the retried export to finish");
     expect(posts().map((r) => (JSON.parse(r.body) as SalesOrderInput).externalDocumentNumber)).toEqual([`${siteId}-K-1`]);
   });
@@ -500,11 +500,10 @@ describe("order export with the ERP unconfigured", () => {
     expect(erp.requests).toHaveLength(0);
     await stopWorker(worker);
 
-    // The operator sets ERP_BASE_URL and restarts the worker; the next sweep does the rest.
+    // The operator sets ERP_BASE_URL and restarts the worker; a sweep (its schedule's first run at start, or this one) does the rest.
     worker = spawnWorker({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
     await worker.waitFor(logged("workers started"));
-    const sweep = await settled(queue, await queues.add(orderSweepJob, {}), worker);
-    expect(sweep.returnvalue).toEqual({ pending: 1, retried: 1 });
+    await settled(queue, await queues.add(orderSweepJob, {}), worker);
     await until(async () => (await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).imported === 1, () => "the export to run");
     expect(posts()).toHaveLength(1);
   });
