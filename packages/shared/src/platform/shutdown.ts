@@ -4,14 +4,14 @@ import type { Logger } from "./logger.ts";
 const PARENT_CHECK_MS = 1000;
 
 /**
- * Runs `stop` once on SIGTERM/SIGINT, bounded by `timeoutMs`; a second signal
- * or the timeout exits at once (work left active comes back through BullMQ's
+ * Runs `stop` once on SIGTERM/SIGINT, bounded by `timeoutMs`; the same signal
+ * again (a second Ctrl-C) or the timeout exits at once (work left active comes back through BullMQ's
  * stalled-job check). A process whose parent dies (a supervisor or `pnpm`
  * killed without passing the signal on) is re-parented; it shuts down the
  * same way rather than run on as an orphan nobody can stop.
  */
 export function onShutdown(logger: Logger, timeoutMs: number, stop: () => Promise<void>): void {
-  let stopping = false;
+  let stopping: NodeJS.Signals | undefined;
   const parent = process.ppid;
   const orphaned = setInterval(() => {
     if (process.ppid === parent) return;
@@ -22,10 +22,13 @@ export function onShutdown(logger: Logger, timeoutMs: number, stop: () => Promis
   orphaned.unref();
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) {
+      // One Ctrl-C reaches a process twice under `pnpm start`: SIGINT from the terminal to the whole
+      // process group, then SIGTERM from the start script. Only the same signal again means "now".
+      if (signal !== stopping) return logger.info("already shutting down", { signal });
       logger.warn("second signal, exiting now", { signal });
       process.exit(1);
     }
-    stopping = true;
+    stopping = signal;
     clearInterval(orphaned);
     logger.info("shutting down", { signal, timeout_ms: timeoutMs });
     const timer = setTimeout(() => {

@@ -1,0 +1,59 @@
+import { spawn } from "node:child_process";
+import { createRedis, Queues } from "@mw/shared";
+import { healthPingJob } from "@mw/shared/notifications";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpSink } from "../fakes/http-sink.ts";
+import { closedPort } from "../support/api.ts";
+import { testEnv } from "../support/env.ts";
+import { ROOT } from "../support/processes.ts";
+import { settled, until } from "../support/wait.ts";
+
+// `pnpm start` in a terminal: Ctrl-C sends SIGINT to the whole foreground
+// process group (pnpm, the start script, the API and the worker at once).
+let sink: HttpSink;
+let queues: Queues;
+const redis = createRedis(process.env.REDIS_URL!);
+
+beforeAll(async () => {
+  sink = await new HttpSink().start();
+  queues = new Queues(redis, process.env.QUEUE_PREFIX!);
+});
+afterAll(async () => {
+  await sink.stop();
+  await queues.close();
+  await redis.quit();
+});
+
+describe("pnpm start", () => {
+  it("drains the job in flight on one Ctrl-C and exits 0", async () => {
+    const port = await closedPort();
+    const child = spawn("pnpm", ["start"], {
+      cwd: ROOT,
+      detached: true,
+      env: { ...process.env, ...testEnv(), PORT: String(port), LOG_STDOUT: "true", WORKER_QUEUES: "notifications", SHUTDOWN_TIMEOUT_MS: "15000" },
+    });
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<string>((resolve) => child.on("exit", (code, signal) => resolve(`${code ?? signal}`)));
+    try {
+      await until(() => /"message":"workers started"/.test(output) && /"message":"api listening"/.test(output), () => `the platform to start:\n${output}`, 45_000);
+      sink.delayMs = 3000;
+      const job = await queues.add(healthPingJob, { url: sink.url });
+      await until(() => sink.requests.length === 1, () => "the health ping to be in flight");
+
+      process.kill(-child.pid!, "SIGINT");
+      expect(await exited, output).toBe("0");
+      expect((await settled(queues.get("notifications"), job)).finishedOn).toBeDefined();
+      expect(await queues.get("notifications").getJobState(job.id!)).toBe("completed");
+      expect(output).not.toMatch(/second signal|ELIFECYCLE/);
+      expect(output.match(/"message":"shut down cleanly"/g)).toHaveLength(2);
+    } finally {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // The whole group has exited.
+      }
+    }
+  }, 90_000);
+});
