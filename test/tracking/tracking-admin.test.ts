@@ -81,8 +81,19 @@ describe("the per-site job scheduler follows the site", () => {
     ]);
   });
 
+  it("is created for a site given only the spec's fields with tracking_sync on, and the manual trigger queues it", async () => {
+    const id = await createSite({ tracking_sync: true });
+    expect(await schedulerOf(id)).toBeDefined();
+    expect((await call("GET", `/sites/${id}`)).body).toMatchObject({ tracking_sync: true, tracking_enabled: true });
+    expect((await call("POST", `/tracking/sync/${id}`)).status).toBe(200);
+    const later = await createSite();
+    expect(await schedulerOf(later)).toBeUndefined();
+    expect((await call("PUT", `/sites/${later}`, { tracking_sync: true })).status).toBe(200);
+    expect(await schedulerOf(later)).toBeDefined();
+  });
+
   it("needs both tracking flags and an active site", async () => {
-    const listOnly = await createSite({ tracking_sync: true });
+    const listOnly = await createSite({ tracking_sync: true, tracking_enabled: false });
     const flagOnly = await createSite({ tracking_enabled: true });
     const inactive = await createSite({ ...TRACKED, is_active: false });
     for (const id of [listOnly, flagOnly, inactive]) expect(await schedulerOf(id), `site ${id}`).toBeUndefined();
@@ -129,7 +140,7 @@ describe("the per-site job scheduler follows the site", () => {
 
   it("reconcile restores lost schedulers and removes stale ones, leaving other schedulers alone", async () => {
     const tracked = await createSite(TRACKED);
-    const untracked = await createSite({ tracking_sync: true });
+    const untracked = await createSite({ tracking_sync: true, tracking_enabled: false });
     // Redis lost the tracked site's scheduler; stale ones exist for an untracked and a deleted site.
     await tracking.obliterate({ force: true });
     await tracking.upsertJobScheduler(`tracking-sync.${untracked}`, { every: TRACKING_SYNC_EVERY_MS }, { name: "tracking-sync", data: { site_id: untracked } });
@@ -203,7 +214,7 @@ describe("POST /tracking/sync/{site_id} and /tracking/sync-all", () => {
   it("answers 404 for an unknown site and 400 for a site that does not sync tracking", async () => {
     expect((await call("POST", "/tracking/sync/2147000001")).body).toEqual({ code: "rest_not_found", message: "Site not found.", data: { status: 404 } });
     expect((await call("POST", "/tracking/sync/abc")).body).toMatchObject({ code: "rest_invalid_param", message: "Invalid parameter(s): site_id" });
-    for (const flags of [{ tracking_sync: true }, { tracking_enabled: true }, { ...TRACKED, is_active: false }]) {
+    for (const flags of [{ tracking_sync: true, tracking_enabled: false }, { tracking_enabled: true }, { ...TRACKED, is_active: false }]) {
       const id = await createSite(flags);
       const res = await call("POST", `/tracking/sync/${id}`);
       expect(res.status, JSON.stringify(flags)).toBe(400);
@@ -218,7 +229,7 @@ describe("POST /tracking/sync/{site_id} and /tracking/sync-all", () => {
 
   it("sync-all queues one job for every site that syncs tracking, and none for the others", async () => {
     const tracked = [await createSite(TRACKED), await createSite(TRACKED)];
-    const others = [await createSite({ tracking_sync: true }), await createSite({ ...TRACKED, is_active: false })];
+    const others = [await createSite({ tracking_sync: true, tracking_enabled: false }), await createSite({ ...TRACKED, is_active: false })];
     const res = await call("POST", "/tracking/sync-all");
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
@@ -270,7 +281,7 @@ describe("GET /tracking/status/{site_id}", () => {
   });
 
   it("shows a site that does not sync tracking as disabled with no next run; 404 for an unknown site", async () => {
-    const id = await createSite({ tracking_sync: true });
+    const id = await createSite({ tracking_sync: true, tracking_enabled: false });
     expect((await call("GET", `/tracking/status/${id}`)).body).toEqual({ site_id: id, enabled: false, last_run: null, next_run: null, last_error: null });
     expect((await call("GET", "/tracking/status/2147000001")).body).toMatchObject({ code: "rest_not_found", data: { status: 404 } });
   });
@@ -279,7 +290,7 @@ describe("GET /tracking/status/{site_id}", () => {
 describe("site list", () => {
   it("shows the end of each site's latest completed tracking run and its tracking flag", async () => {
     const ran = await createSite(TRACKED);
-    const never = await createSite({ tracking_sync: true });
+    const never = await createSite({ tracking_sync: true, tracking_enabled: false });
     await insertRun(ran, { status: "completed", started: "2026-11-20 09:00:00", finished: "2026-11-20 09:01:02" });
     await insertRun(ran, { status: "completed", started: "2026-11-20 09:30:00", finished: "2026-11-20 09:31:40.900" });
     await insertRun(ran, { status: "failed", started: "2026-11-20 10:00:00", finished: "2026-11-20 10:00:01", error: "x" });

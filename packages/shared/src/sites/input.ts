@@ -74,11 +74,21 @@ function jsonColumn(value: SiteUpdateInput["channel_filter"]) {
   return value === null ? Prisma.DbNull : value;
 }
 
+/**
+ * The spec's input names only `tracking_sync`; `tracking_enabled` is the
+ * design's extra switch. A body that turns tracking_sync on without naming the
+ * switch means "sync tracking", so the switch follows; named, it is kept.
+ */
+function trackingEnabled(input: { tracking_sync?: boolean; tracking_enabled?: boolean }): boolean | undefined {
+  return input.tracking_enabled ?? (input.tracking_sync ? true : undefined);
+}
+
 export function siteCreateData(input: SiteCreateInput, key: Buffer): Prisma.SiteCreateInput {
   const { api_key, api_secret, fraud_api_key, webhook_secret, channel_filter, ...plain } = input;
   assertReachable({ ...plain, api_base_url: plain.api_base_url ?? null });
   return {
     ...plain,
+    tracking_enabled: trackingEnabled(plain),
     api_credentials: sealCredentials({ client_id: api_key, access_token: api_secret }, key),
     fraud_api_key: sealOptional(fraud_api_key, key),
     webhook_secret: sealOptional(webhook_secret, key),
@@ -97,7 +107,7 @@ export function siteUpdateData(input: SiteUpdateInput, current: Site, key: Buffe
     site_url: plain.site_url ?? current.site_url,
     api_base_url: plain.api_base_url === undefined ? current.api_base_url : plain.api_base_url,
   });
-  const data: Prisma.SiteUpdateInput = { ...plain };
+  const data: Prisma.SiteUpdateInput = { ...plain, tracking_enabled: trackingEnabled(plain) };
   if (api_key !== undefined || api_secret !== undefined) {
     const stored = current.api_credentials ? openCredentials(current.api_credentials, key) : null;
     const client_id = api_key ?? stored?.client_id;
