@@ -9,7 +9,13 @@ const server = createServer(ctx).listen(config.PORT, config.HOST, () => {
   const { port } = server.address() as AddressInfo;
   ctx.logger.info("api listening", { port, api_root: config.API_ROOT });
 });
-server.on("error", (error) => {
+server.on("error", (error: NodeJS.ErrnoException) => {
+  // The port being taken or not allowed is a setting to change, not a crash: one line naming it.
+  if (error.code === "EADDRINUSE" || error.code === "EACCES" || error.code === "EADDRNOTAVAIL") {
+    const why = { EADDRINUSE: "is already in use", EACCES: "needs privileges this process lacks", EADDRNOTAVAIL: "is not an address of this machine" }[error.code];
+    console.error(`Cannot listen on ${config.HOST}:${config.PORT}: it ${why}. Set PORT (or HOST) to a free one.`);
+    process.exit(78); // EX_CONFIG, as for an invalid variable
+  }
   ctx.logger.error("api server failed", { error });
   process.exit(1);
 });
