@@ -4,6 +4,7 @@ import path from "node:path";
 import { createLogger, redact } from "@mw/shared";
 import { describe, expect, it } from "vitest";
 import { spawnEntry } from "../support/processes.ts";
+import { until } from "../support/wait.ts";
 
 const SECRET = "s3cr3t-value-that-must-not-leak";
 
@@ -28,6 +29,8 @@ describe("logging", () => {
 
     const files = readdirSync(dir).filter((name) => name.endsWith(".log"));
     expect(files).toEqual([expect.stringMatching(/^unit-\d{4}-\d{2}-\d{2}\.log$/)]);
+    // The file transport writes after the logger's own stream has finished; on a loaded machine that takes a while.
+    await until(() => readFileSync(path.join(dir, files[0]!), "utf8").split("\n").length > 3, () => "the three log lines on disk", 5000);
     const text = readFileSync(path.join(dir, files[0]!), "utf8");
     expect(text).not.toContain(SECRET);
     const lines = text.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
