@@ -1,9 +1,12 @@
-// `pnpm start`: migrate, then run the API (with Bull Board) and one worker, until Ctrl-C.
+// `pnpm start`: make sure MariaDB and Redis answer (starting local ones when
+// the URLs point here and nothing listens), migrate, then run the API (with
+// Bull Board) and one worker until Ctrl-C.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { getConfigOrExit } from "@mw/shared";
+import { checkServices, getConfigOrExit } from "@mw/shared";
 import { migrate } from "./migrations/apply.ts";
+import { startLocalServices, type LocalServices } from "./services/local.ts";
 
 const ENV_FILE = new URL("../.env", import.meta.url);
 
@@ -15,39 +18,60 @@ if (!process.env.ENCRYPTION_KEY && !(existsSync(ENV_FILE) && /^ENCRYPTION_KEY=./
 }
 
 const config = getConfigOrExit();
+let local: LocalServices;
+try {
+  local = await startLocalServices({ databaseUrl: config.DATABASE_URL, redisUrl: config.REDIS_URL });
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(69); // EX_UNAVAILABLE
+}
+for (const line of local.started) console.log(`started ${line}; it stops with the platform`);
+
+async function exit(code: number): Promise<never> {
+  await local.stop();
+  process.exit(code);
+}
+
+const problems = await checkServices(config, { database: false });
+for (const problem of problems) console.error(problem.line);
+if (problems.length) await exit(problems[0]!.exitCode);
+
 const result = await migrate(config.DATABASE_URL, { log: (line) => console.log(line) });
 console.log(`database ${result.database}: ${result.applied.length ? `${result.applied.length} migration(s) applied` : "up to date"}`);
 
 const children: ChildProcess[] = [];
 let stopping = false;
 
-function run(name: string, entry: string): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], { stdio: "inherit", env: process.env });
+function run(name: string, entry: string): Promise<void> {
+  const child = spawn(process.execPath, ["--import", "tsx", entry], { stdio: ["inherit", "inherit", "inherit", "ipc"], env: process.env });
+  children.push(child);
   child.on("exit", (code, signal) => {
     if (stopping) return;
     console.error(`${name} exited (${signal ?? code}); stopping the platform`);
-    stop(1);
+    void stop(code || 1);
   });
-  children.push(child);
-  return child;
+  return new Promise((resolve) => child.on("message", (message) => message === "ready" && resolve()));
 }
 
-function stop(code: number): void {
+async function stop(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
-  for (const child of children) child.kill("SIGTERM");
-  let left = children.length;
-  for (const child of children) {
-    if (child.exitCode !== null || child.signalCode !== null) left -= 1;
-    else child.on("exit", () => (left -= 1) || process.exit(code));
-  }
-  if (left === 0) process.exit(code);
+  // A Ctrl-C reached the children already (same process group); a second,
+  // different signal only asks again, so they still drain.
+  await Promise.all(
+    children.map((child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return undefined;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      return exited;
+    }),
+  );
+  await exit(code);
 }
 
-run("api", "packages/api/src/main.ts");
-run("worker", "packages/worker/src/main.ts");
-process.on("SIGINT", () => stop(0));
-process.on("SIGTERM", () => stop(0));
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
+await Promise.all([run("api", "packages/api/src/main.ts"), run("worker", "packages/worker/src/main.ts")]);
 
 const base = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
 console.log(`

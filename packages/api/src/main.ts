@@ -1,13 +1,15 @@
 import type { AddressInfo } from "node:net";
-import { openConnections, getConfigOrExit, onShutdown } from "@mw/shared";
+import { openConnections, getConfigOrExit, onShutdown, servicesOrExit } from "@mw/shared";
 import { createServer } from "./app.ts";
 import { createAppContext } from "./context.ts";
 
 const config = getConfigOrExit();
+await servicesOrExit(config, { database: true });
 const ctx = createAppContext(openConnections(config, "api"));
 const server = createServer(ctx).listen(config.PORT, config.HOST, () => {
   const { port } = server.address() as AddressInfo;
   ctx.logger.info("api listening", { port, api_root: config.API_ROOT });
+  process.send?.("ready"); // scripts/start.ts prints its banner once every process says so
 });
 server.on("error", (error: NodeJS.ErrnoException) => {
   // The port being taken or not allowed is a setting to change, not a crash: one line naming it.

@@ -1,4 +1,4 @@
-import { openConnections, getConfigOrExit, onShutdown } from "@mw/shared";
+import { openConnections, getConfigOrExit, onShutdown, servicesOrExit } from "@mw/shared";
 import { parseWorkerArgs, UsageError, type WorkerArgs } from "./runtime/args.ts";
 import { drain } from "./runtime/drain.ts";
 import { startWorkers } from "./runtime/workers.ts";
@@ -13,6 +13,7 @@ try {
 }
 
 const config = getConfigOrExit();
+await servicesOrExit(config, { database: true });
 const connections = openConnections(config, args.mode === "drain" ? `worker-${args.workerId}` : "worker");
 
 if (args.mode === "drain") {
@@ -28,4 +29,5 @@ if (args.mode === "drain") {
     await running.close();
     await connections.close();
   });
+  process.send?.("ready"); // scripts/start.ts prints its banner once every process says so
 }

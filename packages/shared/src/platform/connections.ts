@@ -4,6 +4,7 @@ import { createPrisma, createSqlPool, type PrismaClient, type SqlPool } from "./
 import { createLogger, type Logger } from "./logger.ts";
 import { Queues } from "./queues/queues.ts";
 import { createRedis } from "./redis.ts";
+import { RedisOutage } from "./redis-outage.ts";
 import { createStorage, type ObjectStorage } from "./storage/index.ts";
 
 /** What every process (API, worker, CLI) talks to, opened once and closed together. */
@@ -14,6 +15,8 @@ export interface Connections {
   /** Driver pool for hot write paths only (see createSqlPool). */
   sql: SqlPool;
   redis: Redis;
+  /** One warning per Redis outage for every connection of this process. */
+  redisOutage: RedisOutage;
   queues: Queues;
   /** Images and report files (local directory or S3). */
   storage: ObjectStorage;
@@ -26,7 +29,8 @@ export function openConnections(config: Config, name: string, options: { logger?
   const prisma = createPrisma(config.DATABASE_URL, pools);
   const sql = createSqlPool(config.DATABASE_URL, pools);
   const redis = createRedis(config.REDIS_URL, { name: `mw-${name}` });
-  redis.on("error", (error) => logger.error("redis connection error", { error: error.message }));
+  const redisOutage = new RedisOutage(logger, config.REDIS_URL);
+  redisOutage.watch(redis);
   const queues = new Queues(redis, config.QUEUE_PREFIX);
   const storage = createStorage(config);
   return {
@@ -35,6 +39,7 @@ export function openConnections(config: Config, name: string, options: { logger?
     prisma,
     sql,
     redis,
+    redisOutage,
     queues,
     storage,
     async close() {

@@ -15,6 +15,7 @@ export interface RunningWorkers {
 export function startWorkers(connections: Connections, queues: QueueName[] = connections.config.WORKER_QUEUES): RunningWorkers {
   const { config, logger } = connections;
   const connection = createRedis(config.REDIS_URL, { blocking: true, name: "mw-worker" });
+  connections.redisOutage.watch(connection);
   const workers = queues.map((queue) => {
     const worker = new Worker(queue, (job) => runJob(connections, job), {
       connection,
@@ -24,7 +25,7 @@ export function startWorkers(connections: Connections, queues: QueueName[] = con
       stalledInterval: config.WORKER_STALLED_INTERVAL_MS,
       maxStalledCount: 1,
     });
-    worker.on("error", (error) => logger.error("worker error", { queue, error: error.message }));
+    worker.on("error", (error) => connections.redisOutage.explains(error) || logger.error("worker error", { queue, error: error.message }));
     worker.on("stalled", (jobId) => logger.warn("job stalled, returned to the queue", { queue, job_id: jobId }));
     return worker;
   });

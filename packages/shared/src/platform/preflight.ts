@@ -1,0 +1,130 @@
+import { Redis } from "ioredis";
+import mariadb from "mariadb";
+import type { Config } from "./config.ts";
+
+/** A service the platform cannot start without, explained in one line, and the exit code to use. */
+export interface ServiceProblem {
+  line: string;
+  exitCode: number;
+}
+
+const EX_UNAVAILABLE = 69;
+const EX_CONFIG = 78;
+const CONNECT_TIMEOUT_MS = 5_000;
+
+function where(url: URL, defaultPort: number): string {
+  return `${url.hostname}:${url.port || defaultPort}`;
+}
+
+/** What a failed connection attempt says about the address, in words. */
+function networkReason(error: { code?: string; message: string }): string | undefined {
+  switch (error.code) {
+    case "ECONNREFUSED":
+      return "connection refused (nothing listens there)";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "no such host";
+    case "ETIMEDOUT":
+    case "ER_CONNECTION_TIMEOUT":
+      return `no answer within ${CONNECT_TIMEOUT_MS / 1000} s`;
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return "host unreachable";
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Connects once as DATABASE_URL says. `database: false` checks only the server
+ * and the credentials (the migrator creates the database itself).
+ */
+export async function checkDatabase(databaseUrl: string, options: { database: boolean }): Promise<ServiceProblem | undefined> {
+  const url = new URL(databaseUrl);
+  const at = where(url, 3306);
+  const user = decodeURIComponent(url.username);
+  const database = decodeURIComponent(url.pathname.slice(1));
+  let conn: mariadb.Connection | undefined;
+  try {
+    conn = await mariadb.createConnection({
+      host: url.hostname,
+      port: url.port ? Number(url.port) : 3306,
+      user,
+      password: decodeURIComponent(url.password),
+      database: options.database ? database : undefined,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+    });
+    if (options.database) {
+      const [migrated] = await conn.query("SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = '_prisma_migrations'");
+      if (Number(migrated.n) === 0) {
+        return { line: `The database "${database}" at ${at} (DATABASE_URL) has not been migrated: run \`pnpm db:migrate\` (\`pnpm start\` does).`, exitCode: EX_CONFIG };
+      }
+    }
+    return undefined;
+  } catch (raw) {
+    const error = raw as { code?: string; message: string };
+    const network = networkReason(error);
+    if (network) {
+      return { line: `Cannot reach the database at ${at} (DATABASE_URL): ${network}. Start MariaDB or MySQL there (\`pnpm services\` runs a local one) or set DATABASE_URL.`, exitCode: EX_UNAVAILABLE };
+    }
+    if (error.code === "ER_ACCESS_DENIED_ERROR" || error.code === "ER_ACCESS_DENIED_NO_PASSWORD_ERROR") {
+      return { line: `The database at ${at} refused user "${user}" (DATABASE_URL): wrong password, or no such user for this address. Fix DATABASE_URL or create the user (README, "Run it").`, exitCode: EX_CONFIG };
+    }
+    if (error.code === "ER_BAD_DB_ERROR") {
+      return { line: `The database "${database}" does not exist at ${at} (DATABASE_URL): run \`pnpm db:migrate\` (\`pnpm start\` does) or set DATABASE_URL.`, exitCode: EX_CONFIG };
+    }
+    if (error.code === "ER_DBACCESS_DENIED_ERROR") {
+      return { line: `User "${user}" may not use the database "${database}" at ${at} (DATABASE_URL): grant it, or set DATABASE_URL.`, exitCode: EX_CONFIG };
+    }
+    return { line: `Cannot use the database at ${at} (DATABASE_URL): ${error.message.split("\n")[0]}`, exitCode: EX_UNAVAILABLE };
+  } finally {
+    await conn?.end().catch(() => conn?.destroy());
+  }
+}
+
+/** Connects once to REDIS_URL and pings, without the reconnect loop of the long-lived connections. */
+export async function checkRedis(redisUrl: string): Promise<ServiceProblem | undefined> {
+  const url = new URL(redisUrl);
+  const at = where(url, 6379);
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
+  // With no retries, connect() rejects only with "Connection is closed": the cause is the error event's.
+  let cause: Error | undefined;
+  redis.on("error", (error) => (cause ??= error));
+  try {
+    await redis.connect();
+    await redis.ping();
+    return undefined;
+  } catch (raw) {
+    const error = (cause ?? raw) as { code?: string; message: string };
+    const network = networkReason(error) ?? (/ETIMEDOUT|timed? ?out/i.test(error.message) ? `no answer within ${CONNECT_TIMEOUT_MS / 1000} s` : undefined);
+    if (network) {
+      return { line: `Cannot reach Redis at ${at} (REDIS_URL): ${network}. Start Redis there (\`pnpm services\` runs a local one) or set REDIS_URL.`, exitCode: EX_UNAVAILABLE };
+    }
+    if (/NOAUTH|WRONGPASS|invalid password|AUTH/i.test(error.message)) {
+      return { line: `Redis at ${at} refused the credentials in REDIS_URL: fix them in REDIS_URL.`, exitCode: EX_CONFIG };
+    }
+    return { line: `Cannot use Redis at ${at} (REDIS_URL): ${error.message.split("\n")[0]}`, exitCode: EX_UNAVAILABLE };
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Both checks at once; every problem found, so one start-up names all that needs fixing. */
+export async function checkServices(config: Pick<Config, "DATABASE_URL" | "REDIS_URL">, options: { database: boolean }): Promise<ServiceProblem[]> {
+  const found = await Promise.all([checkDatabase(config.DATABASE_URL, options), checkRedis(config.REDIS_URL)]);
+  return found.filter((problem): problem is ServiceProblem => problem !== undefined);
+}
+
+/** Start-up gate for every process: prints one line per problem and exits, or returns once both answer. */
+export async function servicesOrExit(config: Pick<Config, "DATABASE_URL" | "REDIS_URL">, options: { database: boolean }): Promise<void> {
+  const problems = await checkServices(config, options);
+  if (problems.length === 0) return;
+  for (const problem of problems) console.error(problem.line);
+  process.exit(problems[0]!.exitCode);
+}

@@ -1,0 +1,148 @@
+// MariaDB and Redis from the machine's own binaries, with their data under
+// .data/, for a machine where the two packages are installed but nothing runs.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, openSync } from "node:fs";
+import path from "node:path";
+import mariadb from "mariadb";
+import { checkDatabase, checkRedis } from "@mw/shared";
+
+export const DEFAULT_DATA_DIR = path.resolve(import.meta.dirname, "../../.data");
+
+const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+const READY_TIMEOUT_MS = 30_000;
+
+export interface LocalServices {
+  /** What was started, e.g. ["MariaDB on 127.0.0.1:3306"]. */
+  started: string[];
+  stop(): Promise<void>;
+}
+
+/** True when the URL points at this machine and nothing listens there: ours to start. */
+export async function wantsLocal(kind: "database" | "redis", url: string): Promise<boolean> {
+  if (!LOCAL_HOSTS.has(new URL(url).hostname)) return false;
+  const problem = kind === "database" ? await checkDatabase(url, { database: false }) : await checkRedis(url);
+  return problem?.line.includes("connection refused") ?? false;
+}
+
+function binary(candidates: string[]): string | undefined {
+  for (const name of candidates) {
+    if (name.includes("/")) {
+      if (existsSync(name)) return name;
+    } else if (spawnSync("sh", ["-c", `command -v ${name}`]).status === 0) {
+      return name;
+    }
+  }
+  return undefined;
+}
+
+/** The login mariadbd must switch to: root may only run it by naming itself. */
+function runAsUser(): string[] {
+  return process.getuid?.() === 0 ? ["--user=root"] : [];
+}
+
+async function waitUntil(ready: () => Promise<boolean>, child: ChildProcess, what: string, logFile: string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode}) while starting; see ${logFile}`);
+    if (await ready()) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${what} did not answer within ${READY_TIMEOUT_MS / 1000} s; see ${logFile}`);
+}
+
+function launch(command: string, args: string[], logFile: string): ChildProcess {
+  const out = openSync(logFile, "a");
+  // Its own process group: the terminal's Ctrl-C must not stop the services
+  // while the API and worker still drain into them; stop() ends them after.
+  return spawn(command, args, { stdio: ["ignore", out, out], detached: true });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function startMariaDb(databaseUrl: string, dataDir: string): Promise<ChildProcess> {
+  const daemon = binary(["mariadbd", "/usr/sbin/mariadbd", "mysqld", "/usr/sbin/mysqld"]);
+  const installer = binary(["mariadb-install-db", "mysql_install_db"]);
+  if (!daemon || !installer) throw new Error("MariaDB is not installed here (no mariadbd / mariadb-install-db): install it (apt-get install mariadb-server) or set DATABASE_URL");
+  const url = new URL(databaseUrl);
+  const datadir = path.join(dataDir, "mariadb");
+  const socket = path.join(dataDir, "mariadb.sock");
+  const logFile = path.join(dataDir, "mariadb.log");
+  mkdirSync(dataDir, { recursive: true });
+  if (!existsSync(path.join(datadir, "mysql"))) {
+    const install = spawnSync(installer, ["--no-defaults", `--datadir=${datadir}`, "--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve", ...runAsUser()], { encoding: "utf8" });
+    if (install.status !== 0) throw new Error(`${installer} failed: ${(install.stderr || install.stdout).trim().split("\n").pop()}`);
+  }
+  const child = launch(daemon, [
+    "--no-defaults",
+    `--datadir=${datadir}`,
+    `--port=${url.port || 3306}`,
+    "--bind-address=127.0.0.1",
+    `--socket=${socket}`,
+    `--pid-file=${path.join(dataDir, "mariadb.pid")}`,
+    "--skip-log-bin",
+    ...runAsUser(),
+  ], logFile);
+  const asRoot = { socketPath: socket, user: "root", password: "", connectTimeout: 1000 };
+  await waitUntil(async () => {
+    const conn = await mariadb.createConnection(asRoot).catch(() => undefined);
+    await conn?.end();
+    return conn !== undefined;
+  }, child, "mariadbd", logFile);
+  // The user DATABASE_URL names, able to create its database (the migrator does).
+  const conn = await mariadb.createConnection(asRoot);
+  try {
+    const user = decodeURIComponent(url.username);
+    const password = decodeURIComponent(url.password);
+    for (const host of ["127.0.0.1", "localhost", "::1"]) {
+      await conn.query("CREATE USER IF NOT EXISTS ?@? IDENTIFIED BY ?", [user, host, password]);
+      await conn.query("ALTER USER ?@? IDENTIFIED BY ?", [user, host, password]);
+      await conn.query("GRANT ALL PRIVILEGES ON *.* TO ?@?", [user, host]);
+    }
+  } finally {
+    await conn.end();
+  }
+  return child;
+}
+
+async function startRedis(redisUrl: string, dataDir: string): Promise<ChildProcess> {
+  const server = binary(["redis-server", "/usr/bin/redis-server"]);
+  if (!server) throw new Error("Redis is not installed here (no redis-server): install it (apt-get install redis-server) or set REDIS_URL");
+  const url = new URL(redisUrl);
+  const dir = path.join(dataDir, "redis");
+  const logFile = path.join(dataDir, "redis.log");
+  mkdirSync(dir, { recursive: true });
+  const child = launch(server, ["--bind", "127.0.0.1", "--port", url.port || "6379", "--dir", dir, "--save", "", "--appendonly", "no"], logFile);
+  await waitUntil(async () => (await checkRedis(redisUrl)) === undefined, child, "redis-server", logFile);
+  return child;
+}
+
+/** Starts whichever of the two has nothing answering at its local URL; stop() ends what it started. */
+export async function startLocalServices(options: { databaseUrl: string; redisUrl: string; dataDir?: string }): Promise<LocalServices> {
+  const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
+  const children: ChildProcess[] = [];
+  const started: string[] = [];
+  const stop = async () => {
+    await Promise.all(children.map(stopChild));
+  };
+  try {
+    if (await wantsLocal("database", options.databaseUrl)) {
+      children.push(await startMariaDb(options.databaseUrl, dataDir));
+      started.push(`MariaDB on 127.0.0.1:${new URL(options.databaseUrl).port || 3306} (data in ${path.join(dataDir, "mariadb")})`);
+    }
+    if (await wantsLocal("redis", options.redisUrl)) {
+      children.push(await startRedis(options.redisUrl, dataDir));
+      started.push(`Redis on 127.0.0.1:${new URL(options.redisUrl).port || 6379}`);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { started, stop };
+}
