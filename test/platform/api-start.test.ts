@@ -81,7 +81,7 @@ describe("start-up failures: one line naming what to fix", () => {
 
 describe("Redis going away after start-up", () => {
   it("costs the worker one warning and one recovery line, not a line per reconnect", async () => {
-    const redisPort = Number(new URL(testEnv().REDIS_URL).port || 6379);
+    const redisPort = Number(new URL(testEnv().REDIS_URL!).port || 6379);
     const proxy = await new TcpProxy(redisPort).start();
     const worker = spawnEntry("packages/worker/src/main.ts", [], { REDIS_URL: `redis://127.0.0.1:${proxy.port}`, WORKER_QUEUES: "notifications,webhooks" });
     try {
@@ -104,7 +104,7 @@ describe("Redis going away after start-up", () => {
 
 describe("the API while Redis is away", () => {
   it("answers /readyz 503 and Bull Board's queue list promptly, with one warning", async () => {
-    const redisPort = Number(new URL(testEnv().REDIS_URL).port || 6379);
+    const redisPort = Number(new URL(testEnv().REDIS_URL!).port || 6379);
     const proxy = await new TcpProxy(redisPort).start();
     const api = await startApi({ REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
     const warnings: string[] = [];

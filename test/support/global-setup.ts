@@ -34,7 +34,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   process.env.MW_TEST_RUN = RUN;
   // On a machine with MariaDB and Redis installed but not running, the tests run their own (as `pnpm services`).
   const { DATABASE_URL, REDIS_URL } = testEnv();
-  const services = await startLocalServices({ databaseUrl: DATABASE_URL, redisUrl: REDIS_URL });
+  const services = await startLocalServices({ databaseUrl: DATABASE_URL!, redisUrl: REDIS_URL! });
   for (const line of services.started) console.log(`tests started ${line}`);
   await dropLeftovers();
   const slots = Array.from({ length: MAX_WORKERS }, (_, i) => String(i + 1));
