@@ -30,16 +30,16 @@ describe("HTTP Basic with application passwords", () => {
     expect(await res.json()).toMatchObject({ login: admin.login, capabilities: ["manage_middleware"], via: "application_password" });
   });
 
-  it("refuses a wrong password with 401 rest_forbidden and a Basic challenge", async () => {
+  it("refuses a wrong password with 403 rest_forbidden and no Basic challenge (a browser would prompt)", async () => {
     const res = await get(ME, { authorization: basicAuth(admin.login, `${admin.password.slice(0, -1)}x`) });
-    expect(res.status).toBe(401);
-    expect(res.headers.get("www-authenticate")).toMatch(/^Basic/);
-    expect(await res.json()).toEqual({ code: "rest_forbidden", message: "Invalid or revoked application password.", data: { status: 401 } });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("www-authenticate")).toBeNull();
+    expect(await res.json()).toEqual({ code: "rest_forbidden", message: "Invalid or revoked application password.", data: { status: 403 } });
   });
 
   it("refuses another user's application password", async () => {
     const res = await get(ME, { authorization: basicAuth(staff.login, admin.password) });
-    expect(res.status).toBe(401);
+    expect(res.status).toBe(403);
   });
 
   it("refuses a revoked application password on the very next request", async () => {
@@ -48,14 +48,15 @@ describe("HTTP Basic with application passwords", () => {
     expect((await get(ME, auth)).status).toBe(200);
     expect(await revokeAppPassword(api.ctx.prisma, user.login, { name: "ci" })).toBe(1);
     const res = await get(ME, auth);
-    expect(res.status).toBe(401);
+    expect(res.status).toBe(403);
     expect(((await res.json()) as { code: string }).code).toBe("rest_forbidden");
   });
 
-  it("answers 401 rest_forbidden without any credentials", async () => {
+  it("answers 403 rest_forbidden without any credentials (spec 1, 5)", async () => {
     const res = await get(ME);
-    expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ code: "rest_forbidden", message: "Authentication required.", data: { status: 401 } });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("www-authenticate")).toBeNull();
+    expect(await res.json()).toEqual({ code: "rest_forbidden", message: "Authentication required.", data: { status: 403 } });
   });
 });
 
@@ -109,7 +110,7 @@ describe("login sessions", () => {
 
     const logout = await fetch(`${api.url}/middleware/v1/auth/logout`, { method: "POST", headers: { cookie, "x-nonce": body.nonce } });
     expect(logout.status).toBe(200);
-    expect((await get(ME, { cookie, "x-nonce": body.nonce })).status).toBe(401);
+    expect((await get(ME, { cookie, "x-nonce": body.nonce })).status).toBe(403);
   });
 
   it("refuses a wrong password and sets no cookie", async () => {
@@ -117,7 +118,7 @@ describe("login sessions", () => {
     await createUser(api.ctx.prisma, { login: login_, capabilities: ["staff"] });
     await setLoginPassword(api.ctx.prisma, login_, "the right password");
     const res = await login(login_, "the wrong password");
-    expect(res.status).toBe(401);
+    expect(res.status).toBe(403);
     expect(res.headers.get("set-cookie")).toBeNull();
   });
 });
@@ -155,9 +156,9 @@ describe("login throttle", () => {
 
   it("refuses a login with 429 after its failures, even with the right password, and a success clears the count", async () => {
     const login = await userWithPassword("the right password");
-    for (let i = 0; i < 2; i += 1) expect((await attempt(login, "wrong")).status).toBe(401);
+    for (let i = 0; i < 2; i += 1) expect((await attempt(login, "wrong")).status).toBe(403);
     expect((await attempt(login, "the right password")).status).toBe(200);
-    for (let i = 0; i < 3; i += 1) expect((await attempt(login, "wrong")).status).toBe(401);
+    for (let i = 0; i < 3; i += 1) expect((await attempt(login, "wrong")).status).toBe(403);
     const refused = await attempt(login, "the right password");
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({
@@ -172,7 +173,7 @@ describe("login throttle", () => {
 
   it("refuses every login from an address after its failures across logins", async () => {
     const victim = await userWithPassword("victim password");
-    for (let i = 0; i < 6; i += 1) expect((await attempt(uniqueLogin("guess"), "guess")).status).toBe(401);
+    for (let i = 0; i < 6; i += 1) expect((await attempt(uniqueLogin("guess"), "guess")).status).toBe(403);
     expect((await attempt(victim, "victim password")).status).toBe(429);
   });
 

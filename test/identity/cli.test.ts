@@ -35,7 +35,7 @@ describe("pnpm cli user:*", () => {
     expect(revoked.code).toBe(0);
     expect(JSON.parse(revoked.stdout)).toEqual({ login, revoked: 1 });
     const after = await fetch(`${api.url}/middleware/v1/auth/me`, { headers: { authorization: basicAuth(login, user.application_password) } });
-    expect(after.status).toBe(401);
+    expect(after.status).toBe(403);
   });
 
   it("sets a login password that starts a session", async () => {

@@ -34,9 +34,9 @@ function site(flags: { is_active?: boolean; inventory_sync?: boolean } = {}): Pr
 const JOB_ID = /^inventory-sync\.\d+\.test\.\d+$/;
 
 describe("POST /testing/inventory/sync", () => {
-  it("answers 401 without credentials and 403 without manage_middleware", async () => {
+  it("answers 403 rest_forbidden without credentials and without manage_middleware", async () => {
     const anonymous = await trigger({ body: { site_id: "all" }, authorization: null });
-    expect(anonymous.status).toBe(401);
+    expect(anonymous.status).toBe(403);
     expect(anonymous.body.code).toBe("rest_forbidden");
     const forbidden = await trigger({ body: { site_id: "all" }, authorization: staff });
     expect(forbidden).toEqual({ status: 403, body: { code: "rest_forbidden", message: "Sorry, you are not allowed to do that.", data: { status: 403 } } });

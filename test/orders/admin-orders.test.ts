@@ -201,7 +201,7 @@ describe("order viewer", () => {
   it("is for manage_middleware users only", async () => {
     const staff = await createUser(api.ctx.prisma, { login: uniqueLogin("ordstaff"), capabilities: ["staff"] });
     expect((await call("GET", "/orders", undefined, { authorization: basicAuth(staff.login, staff.application_password) })).status).toBe(403);
-    expect((await call("GET", "/orders", undefined, {})).status).toBe(401);
+    expect((await call("GET", "/orders", undefined, {})).status).toBe(403);
   });
 });
 

@@ -137,7 +137,7 @@ describe("health, readiness, metrics, OpenAPI", () => {
     const { recordJobDuration } = await import("@mw/shared");
     await recordJobDuration(api.ctx.redis, api.ctx.config.QUEUE_PREFIX, "reports", "completed", 0.3);
     const text = await (await fetch(`${api.url}/metrics`)).text();
-    expect(text).toMatch(/mw_http_request_duration_seconds_count\{method="GET",route="\/middleware\/v1\/auth\/me",status="401"\} [1-9]/);
+    expect(text).toMatch(/mw_http_request_duration_seconds_count\{method="GET",route="\/middleware\/v1\/auth\/me",status="403"\} [1-9]/);
     expect(text).toMatch(/mw_jobs\{queue="reports",state="delayed"\} [1-9]/);
     expect(bucket(text, "0.5") - bucket(before, "0.5")).toBe(1);
     expect(bucket(text, "0.25") - bucket(before, "0.25")).toBe(0);

@@ -97,7 +97,7 @@ describe("schema markup", () => {
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.text)).toMatchObject({ code: "rest_not_found", data: { status: 404 } });
     const id = await item("Private item");
-    expect((await call("GET", `/items/${id}/schema-markup`, undefined, "")).status).toBe(401);
+    expect((await call("GET", `/items/${id}/schema-markup`, undefined, "")).status).toBe(403);
     const staff = await createUser(prisma, { login: uniqueLogin("staff"), capabilities: ["staff"] });
     expect((await call("GET", `/items/${id}/schema-markup`, undefined, basicAuth(staff.login, staff.application_password))).status).toBe(403);
   });

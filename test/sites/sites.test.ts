@@ -74,7 +74,7 @@ async function createSite(body: Record<string, unknown>): Promise<number> {
 }
 
 describe("access", () => {
-  it("answers 401 without credentials and 403 without manage_middleware, on every site route", async () => {
+  it("answers 403 rest_forbidden without credentials and without manage_middleware, on every site route", async () => {
     const routes: [string, string][] = [
       ["GET", "/sites"],
       ["GET", "/sites/1"],

@@ -71,12 +71,12 @@ export async function restCall(url: string, method: string, body?: unknown, auth
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> & Record<number, unknown> };
 }
 
-/** Each route answers 401 without credentials and 403 `rest_forbidden` to `staff`, a user without manage_middleware. */
+/** Each route answers 403 `rest_forbidden` without credentials (spec 1, 5) and to `staff`, a user without manage_middleware. */
 export async function expectAdminOnly(rootUrl: string, routes: readonly (readonly [string, string])[], staff: string): Promise<void> {
   for (const [method, route] of routes) {
     const anonymous = await restCall(`${rootUrl}${route}`, method);
-    expect(anonymous.status, `${method} ${route}`).toBe(401);
-    expect(anonymous.body.code).toBe("rest_forbidden");
+    expect(anonymous.status, `${method} ${route}`).toBe(403);
+    expect(anonymous.body).toEqual({ code: "rest_forbidden", message: "Authentication required.", data: { status: 403 } });
     const forbidden = await restCall(`${rootUrl}${route}`, method, undefined, staff);
     expect(forbidden.status, `${method} ${route}`).toBe(403);
     expect(forbidden.body).toEqual({ code: "rest_forbidden", message: "Sorry, you are not allowed to do that.", data: { status: 403 } });

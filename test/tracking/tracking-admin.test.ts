@@ -58,7 +58,7 @@ async function insertRun(siteId: number, run: { status: string; started: string;
 }
 
 describe("access", () => {
-  it("answers 401 without credentials and 403 without manage_middleware", async () => {
+  it("answers 403 rest_forbidden without credentials and without manage_middleware", async () => {
     const routes = [
       ["POST", "/tracking/sync/1"],
       ["POST", "/tracking/sync-all"],

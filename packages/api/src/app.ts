@@ -13,7 +13,8 @@ import { acquirerWebhookRoutes, rawWebhookBody } from "./routes/disputes/acquire
 import { apiKeyRoutes } from "./routes/sites/api-keys.ts";
 import { disputeRoutes } from "./routes/disputes/disputes.ts";
 import { authRoutes } from "./routes/identity/auth.ts";
-import { boardRoutes } from "./routes/queue/board.ts";
+import { loginPageRoutes } from "./routes/identity/login-page.ts";
+import { BOARD_PATH, boardRoutes } from "./routes/queue/board.ts";
 import { externalOrderRoutes } from "./routes/orders/external-orders.ts";
 import { healthRoutes } from "./http/health.ts";
 import { inventoryTestingRoutes } from "./routes/inventory/inventory-testing.ts";
@@ -41,6 +42,7 @@ export function createApp(ctx: AppContext): Express {
   const metrics = new Metrics(ctx);
   app.use(metrics.middleware());
   app.use(healthRoutes(ctx, metrics));
+  app.use(loginPageRoutes(ctx, BOARD_PATH));
   app.use(boardRoutes(ctx));
 
   app.use(`${config.API_ROOT}/webhooks`, rawWebhookBody(config.BODY_LIMIT));

@@ -26,18 +26,28 @@ export interface AuthOptions {
    * AJAX; per request where a UI that cannot send it is served (Bull Board).
    */
   requireNonce: boolean | ((req: Request) => boolean);
+  /**
+   * What a request without valid credentials gets: REST routes answer 403
+   * rest_forbidden (spec 1, 5); Bull Board answers 401 with a Basic challenge
+   * so a script or a browser without a session can still authenticate.
+   */
+  refuseWith?: "forbidden" | "challenge";
+}
+
+function refusal(options: AuthOptions, message: string) {
+  return options.refuseWith === "challenge" ? errors.unauthorized(message) : errors.forbidden(message);
 }
 
 /** Who the request is, from HTTP Basic (application password) or a session cookie; null when anonymous. */
 export async function resolvePrincipal(ctx: AppContext, req: Request, options: AuthOptions): Promise<Principal | null> {
   const basic = basicCredentials(req);
   if (req.headers.authorization && !basic) {
-    if (req.headers.authorization.startsWith("Basic ")) throw errors.unauthorized("Malformed Basic credentials.");
+    if (req.headers.authorization.startsWith("Basic ")) throw refusal(options, "Malformed Basic credentials.");
     return null;
   }
   if (basic) {
     const principal = await verifyAppPassword(ctx.prisma, basic.login, basic.password);
-    if (!principal) throw errors.unauthorized("Invalid or revoked application password.");
+    if (!principal) throw refusal(options, "Invalid or revoked application password.");
     return principal;
   }
   const sessionId = readSessionCookie(req);
@@ -55,18 +65,19 @@ export async function resolvePrincipal(ctx: AppContext, req: Request, options: A
 
 export function principalOf(res: Response): Principal {
   const principal = res.locals.principal as Principal | undefined;
-  if (!principal) throw errors.unauthorized();
+  if (!principal) throw errors.forbidden("Authentication required.");
   return principal;
 }
 
 /**
  * Requires an authenticated principal holding `capability` (or any principal
- * when null): 401 when anonymous, 403 when the capability is missing.
+ * when null): 403 rest_forbidden otherwise (401 with a challenge where
+ * `refuseWith` asks for it and no credentials were good).
  */
 export function requireCapability(ctx: AppContext, capability: Capability | null, options: AuthOptions = { requireNonce: true }): RequestHandler {
   return async (req, res, next) => {
     const principal = await resolvePrincipal(ctx, req, options);
-    if (!principal) throw errors.unauthorized();
+    if (!principal) throw refusal(options, "Authentication required.");
     if (capability && !principal.capabilities.includes(capability)) {
       throw errors.forbidden();
     }

@@ -41,12 +41,12 @@ export interface RouteDefinition<P extends Schema, Q extends Schema, B extends S
 
 const ERROR_RESPONSES: Record<Access | "validated", Record<number, string>> = {
   public: {},
-  authenticated: { 401: "Not authenticated" },
+  authenticated: { 403: "rest_forbidden: no valid session or application password" },
   site_key: { 401: "Missing, invalid or revoked API key" },
   image_key: { 401: "Missing, invalid or revoked api_key" },
-  manage_middleware: { 401: "Not authenticated", 403: "Missing capability" },
-  manage_options: { 401: "Not authenticated", 403: "Missing capability" },
-  staff: { 401: "Not authenticated", 403: "Missing capability" },
+  manage_middleware: { 403: "rest_forbidden: no valid session or application password, or the capability is missing" },
+  manage_options: { 403: "rest_forbidden: no valid session or application password, or the capability is missing" },
+  staff: { 403: "rest_forbidden: no valid session or application password, or the capability is missing" },
   validated: { 400: "Invalid or missing parameter" },
 };
 

@@ -24,7 +24,7 @@ export function authRoutes(api: ApiRouter, ctx: AppContext): void {
     body: z.object({ login: z.string().min(1).max(60), password: z.string().min(1).max(1024) }),
     responses: {
       200: { description: "Session started", schema: z.object({ success: z.literal(true), nonce: z.string(), user: principalBody }) },
-      401: { description: "Wrong login or password" },
+      403: { description: "rest_forbidden: wrong login or password" },
       429: { description: "rate_limited: too many failed logins for this login or address; Retry-After says when to try again" },
     },
     handler: async ({ body }, req, res) => {
@@ -37,7 +37,7 @@ export function authRoutes(api: ApiRouter, ctx: AppContext): void {
       const principal = await verifyLogin(ctx.prisma, body.login, body.password);
       if (!principal) {
         await throttle.failed(body.login, ip);
-        throw errors.unauthorized("Invalid login or password.");
+        throw errors.forbidden("Invalid login or password.");
       }
       await throttle.succeeded(body.login, ip);
       const { sessionId, nonce } = await ctx.sessions.create(principal.userId);

@@ -1,10 +1,11 @@
 import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
-import type { Request, Router } from "express";
+import type { Request, RequestHandler, Router } from "express";
 import express from "express";
-import { requireCapability } from "../../auth/authenticate.ts";
+import { requireCapability, resolvePrincipal } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
+import { isPageNavigation, LOGIN_PATH } from "../identity/login-page.ts";
 
 export const BOARD_PATH = "/admin/queues";
 
@@ -19,6 +20,30 @@ function sameOrigin(req: Request): boolean {
   } catch {
     return false;
   }
+}
+
+// The page must render with no internet access: Bull Board's template asks Google
+// Fonts for IBM Plex, and a browser without a route out waits on it.
+const EXTERNAL_FONTS = /<link[^>]+fonts\.googleapis\.com[^>]*>\s*/g;
+const BOARD_CSP = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; frame-ancestors 'none'";
+
+const offlinePage: RequestHandler = (_req, res, next) => {
+  res.set("Content-Security-Policy", BOARD_CSP);
+  const render = res.render.bind(res);
+  res.render = ((view: string, options?: object) =>
+    render(view, options ?? {}, (error: Error | null, html?: string) => (error ? next(error) : res.send(html!.replace(EXTERNAL_FONTS, ""))))) as typeof res.render;
+  next();
+};
+
+/** A browser with no session goes to the sign-in page; scripts keep the Basic challenge. */
+function signInFirst(ctx: AppContext): RequestHandler {
+  return async (req, res, next) => {
+    if (isPageNavigation(req) && !req.headers.authorization && !(await resolvePrincipal(ctx, req, { requireNonce: false }))) {
+      res.redirect(303, `${LOGIN_PATH}?next=${encodeURIComponent(req.originalUrl)}`);
+      return;
+    }
+    next();
+  };
 }
 
 /**
@@ -43,7 +68,9 @@ export function boardRoutes(ctx: AppContext): Router {
       res.locals.route = `${BOARD_PATH}/*`;
       next();
     },
-    requireCapability(ctx, "manage_middleware", { requireNonce: (req) => !READS.has(req.method) && !sameOrigin(req) }),
+    signInFirst(ctx),
+    requireCapability(ctx, "manage_middleware", { requireNonce: (req) => !READS.has(req.method) && !sameOrigin(req), refuseWith: "challenge" }),
+    offlinePage,
     serverAdapter.getRouter(),
   );
   return router;
