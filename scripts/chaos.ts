@@ -45,6 +45,8 @@ function environment(): Record<string, string> {
   url.host = `127.0.0.1:${dbProxy.port}`;
   return {
     NODE_ENV: "production",
+    // Plain HTTP on 127.0.0.1, no TLS proxy in front.
+    REQUIRE_HTTPS: "false",
     DATABASE_URL: url.toString(),
     REDIS_URL: `redis://127.0.0.1:${redis.port}`,
     QUEUE_PREFIX: "mwchaos",

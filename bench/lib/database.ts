@@ -30,6 +30,8 @@ export async function freshBenchEnvironment(
   const key = randomBytes(32);
   const env = {
     NODE_ENV: "production",
+    // Plain HTTP on 127.0.0.1, no TLS proxy in front.
+    REQUIRE_HTTPS: "false",
     DATABASE_URL: databaseUrl,
     QUEUE_PREFIX: `mwbench${name}`,
     ENCRYPTION_KEY: key.toString("hex"),

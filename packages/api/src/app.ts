@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server } from "node:http";
 import express, { type Express } from "express";
 import swaggerUi from "swagger-ui-express";
-import { DatabaseOutage } from "@mw/shared";
+import { DatabaseOutage, httpsRequired } from "@mw/shared";
 import type { AppContext } from "./context.ts";
 import { ApiRouter } from "./http/api-router.ts";
 import { shapeClientErrors } from "./http/client-error.ts";
@@ -13,6 +13,7 @@ import { acquirerWebhookRoutes, rawWebhookBody } from "./routes/disputes/acquire
 import { apiKeyRoutes } from "./routes/sites/api-keys.ts";
 import { disputeRoutes } from "./routes/disputes/disputes.ts";
 import { authRoutes } from "./routes/identity/auth.ts";
+import { requireHttps } from "./http/https.ts";
 import { loginPageRoutes } from "./routes/identity/login-page.ts";
 import { BOARD_PATH, boardRoutes } from "./routes/queue/board.ts";
 import { externalOrderRoutes } from "./routes/orders/external-orders.ts";
@@ -42,6 +43,7 @@ export function createApp(ctx: AppContext): Express {
   const metrics = new Metrics(ctx);
   app.use(metrics.middleware());
   app.use(healthRoutes(ctx, metrics));
+  if (httpsRequired(config)) app.use(requireHttps());
   app.use(loginPageRoutes(ctx, BOARD_PATH));
   app.use(boardRoutes(ctx));
 

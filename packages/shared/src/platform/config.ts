@@ -57,6 +57,8 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: optionalUrl,
   TRUST_PROXY: bool.default(false),
+  /** Refuse plain-HTTP requests and send HSTS (spec 1, 5); default on when NODE_ENV=production. */
+  REQUIRE_HTTPS: bool.optional(),
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_{}-]+$/, "letters, digits, _ - and {} only").default("mw"),
   ENCRYPTION_KEY: encryptionKey,
   API_ROOT: routeRoot.default("/middleware/v1"),
@@ -122,6 +124,14 @@ export const configSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
 }).superRefine((config, ctx) => {
+  // The API speaks plain HTTP; only the TLS proxy in front of it can say a request came over HTTPS.
+  if (httpsRequired(config) && !config.TRUST_PROXY) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["REQUIRE_HTTPS"],
+      message: `is on${config.REQUIRE_HTTPS === undefined ? " (the default when NODE_ENV=production)" : ""} but TRUST_PROXY is off: set TRUST_PROXY=true behind your TLS proxy (it sends X-Forwarded-Proto), or REQUIRE_HTTPS=false`,
+    });
+  }
   // S3 settings without a bucket would silently fall back to the local directory.
   const without = (["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const).find((name) => config[name]);
   if (without && !config.S3_BUCKET) ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: `is required when ${without} is set` });
@@ -131,6 +141,11 @@ export const configSchema = z.object({
 });
 
 export type Config = z.output<typeof configSchema>;
+
+/** Whether plain-HTTP requests are refused: REQUIRE_HTTPS, else on in production. */
+export function httpsRequired(config: Pick<Config, "REQUIRE_HTTPS" | "NODE_ENV">): boolean {
+  return config.REQUIRE_HTTPS ?? config.NODE_ENV === "production";
+}
 
 /** Raised when the environment does not parse; the message names every bad variable. */
 export class ConfigError extends Error {
