@@ -257,7 +257,7 @@ describe("GET /tracking/status/{site_id}", () => {
 
   it("gives the latest run with its counts and the latest failure", async () => {
     const id = await createSite(TRACKED);
-    const counts = { orders: 4, shipments_created: 2, already_posted: 1, skipped_carrier: 1, skipped_invalid: 0, unmapped_carrier: 0, completed: 2, errors: 0 };
+    const counts = { orders: 6, shipments_created: 2, already_posted: 1, skipped_carrier: 1, skipped_invalid: 0, unmapped_carrier: 0, not_linked: 1, awaiting_shipment: 1, completed: 2, errors: 0 };
     await insertRun(id, { status: "failed", started: "2026-11-20 08:00:00", finished: "2026-11-20 08:00:05", error: "ERP answered 503", job: "repeat:a" });
     await insertRun(id, { status: "failed", started: "2026-11-20 09:00:00", finished: "2026-11-20 09:00:07.250", error: "storefront refused the token", job: "repeat:b" });
     await insertRun(id, { status: "completed", started: "2026-11-20 09:30:00", finished: "2026-11-20 09:31:10", counts, job: "repeat:c" });
@@ -268,6 +268,12 @@ describe("GET /tracking/status/{site_id}", () => {
       last_run: { job_id: "repeat:c", status: "completed", started_at: "2026-11-20 09:30:00", finished_at: "2026-11-20 09:31:10", counts, error: null },
       last_error: { message: "storefront refused the token", at: "2026-11-20 09:00:07", job_id: "repeat:b" },
     });
+
+    // A run recorded before the skip reasons were counted reads them as 0.
+    const { not_linked: _notLinked, awaiting_shipment: _awaiting, ...older } = counts;
+    const other = await createSite(TRACKED);
+    await insertRun(other, { status: "completed", started: "2026-11-19 09:30:00", finished: "2026-11-19 09:31:10", counts: older, job: "repeat:d" });
+    expect((await call("GET", `/tracking/status/${other}`)).body.last_run).toMatchObject({ counts: { ...older, not_linked: 0, awaiting_shipment: 0 } });
 
     await insertRun(id, { status: "running", started: "2026-11-20 10:00:00", job: "tracking-sync.manual" });
     expect((await call("GET", `/tracking/status/${id}`)).body.last_run).toEqual({

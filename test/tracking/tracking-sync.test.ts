@@ -66,7 +66,7 @@ async function lastRun(siteId: number) {
 }
 
 function counts(overrides: Record<string, number>) {
-  return { orders: 0, shipments_created: 0, already_posted: 0, skipped_carrier: 0, skipped_invalid: 0, unmapped_carrier: 0, completed: 0, errors: 0, ...overrides };
+  return { orders: 0, shipments_created: 0, already_posted: 0, skipped_carrier: 0, skipped_invalid: 0, unmapped_carrier: 0, not_linked: 0, awaiting_shipment: 0, completed: 0, errors: 0, ...overrides };
 }
 
 async function healthPings(): Promise<number> {
@@ -145,6 +145,17 @@ describe("tracking sync on storefront_a (BigCommerce)", () => {
     expect(run.status).toBe("failed");
     expect(run.counts).toMatchObject({ orders: 1, shipments_created: 1, already_posted: 1, errors: 1, completed: 0 });
     expect(run.error).toMatch(/1 of 1 orders failed .*nothing left to ship matches the ERP shipment of tracking number 1234567890/);
+  });
+
+  it("says why it left orders alone: not linked to an order of ours, or no shipment with a tracking number yet", async () => {
+    const { siteId, store } = await storefrontASite(prisma, key, fakeA);
+    store.addOrder({ lines: [{ sku: "A", quantity: 1 }] }); // never pushed to us
+    const waiting = store.addOrder({ lines: [{ sku: "A", quantity: 1 }] });
+    await erpOrder(siteId, waiting.id, [{ carrier: "UPS", tracking: "", lines: { A: 1 } }]); // no label yet
+    const shipped = store.addOrder({ lines: [{ sku: "A", quantity: 1 }] });
+    await erpOrder(siteId, shipped.id, [{ carrier: "UPS", tracking: "1Z999AA10000000077", lines: { A: 1 } }]);
+    await sync(siteId);
+    expect((await lastRun(siteId)).counts).toEqual(counts({ orders: 3, shipments_created: 1, not_linked: 1, awaiting_shipment: 1, completed: 1 }));
   });
 
   it("completes an order once its last parcel ships, across runs", async () => {

@@ -11,6 +11,10 @@ export const trackingRunCounts = z.object({
   skipped_carrier: count,
   skipped_invalid: count,
   unmapped_carrier: count,
+  /** Storefront orders we never received or have not exported yet: no ERP sales order to read shipments from. */
+  not_linked: count.default(0),
+  /** Exported orders whose ERP sales order has no shipment with a tracking number yet. */
+  awaiting_shipment: count.default(0),
   completed: count,
   errors: count,
 });

@@ -23,7 +23,18 @@ const CLAIM_STALE_MS = 10 * 60_000;
 
 /** One tracking sync of one site (spec 1, 4.7 rules 1 to 7). */
 export class TrackingRun {
-  readonly counts: TrackingCounts = { orders: 0, shipments_created: 0, already_posted: 0, skipped_carrier: 0, skipped_invalid: 0, unmapped_carrier: 0, completed: 0, errors: 0 };
+  readonly counts: TrackingCounts = {
+    orders: 0,
+    shipments_created: 0,
+    already_posted: 0,
+    skipped_carrier: 0,
+    skipped_invalid: 0,
+    unmapped_carrier: 0,
+    not_linked: 0,
+    awaiting_shipment: 0,
+    completed: 0,
+    errors: 0,
+  };
   readonly failures: OrderFailure[] = [];
   private readonly prisma: PrismaClient;
 
@@ -35,8 +46,7 @@ export class TrackingRun {
     this.prisma = ctx.prisma;
   }
 
-  /** Answers how many storefront orders had no exported order of ours to take shipments from. */
-  async execute(): Promise<{ not_linked: number }> {
+  async execute(): Promise<void> {
     const erp = ErpClient.fromConfig(this.ctx.config);
     if (!erp) throw erpNotConfigured();
     const storefront = await openTrackingStorefront(this.site, this.ctx.config, this.log);
@@ -57,9 +67,12 @@ export class TrackingRun {
     let done = 0;
     await forEachLimited(open, ORDERS_AT_ONCE, async (order) => {
       const salesOrder = salesOrders.get(order.number);
+      const orderShipments = salesOrder ? (shipments.get(salesOrder) ?? []) : [];
+      if (!salesOrder) this.counts.not_linked += 1;
+      else if (!orderShipments.some((shipment) => shipment.packageTrackingNo?.trim())) this.counts.awaiting_shipment += 1;
       const orderRecords = records.get(order.id) ?? new Map<string, ShipmentRecordRow>();
       try {
-        const { onStorefront, posted } = salesOrder ? await this.syncOrder(storefront, order, shipments.get(salesOrder) ?? [], orderRecords, carriers) : { onStorefront: 0, posted: 0 };
+        const { onStorefront, posted } = salesOrder ? await this.syncOrder(storefront, order, orderShipments, orderRecords, carriers) : { onStorefront: 0, posted: 0 };
         if (onStorefront > 0) withTracking.push(order.number);
         if (onStorefront > 0 && this.site.auto_complete && storefront.fullyShipped(order) && (posted || awaitsCompletion(orderRecords.values()))) toComplete.push(order);
       } catch (error) {
@@ -79,7 +92,6 @@ export class TrackingRun {
     await markCompleted(this.prisma, this.site.id, completed.map((order) => order.id));
     this.counts.completed = completed.length;
     await this.markShipped(withTracking);
-    return { not_linked: open.filter((order) => !salesOrders.has(order.number)).length };
   }
 
   /**

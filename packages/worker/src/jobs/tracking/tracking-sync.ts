@@ -32,14 +32,14 @@ export async function trackingSync(job: Job, payload: PayloadOf<typeof trackingS
   const runId = await startRun(ctx.prisma, site.id, "tracking", job.id);
   const run = new TrackingRun(site, ctx, log.child({ run_id: runId }));
   try {
-    const { not_linked } = await run.execute();
+    await run.execute();
     if (run.failures.length) throw incomplete(site, run.failures, run.counts.orders);
     await finishRun(ctx.prisma, runId, "tracking", { counts: run.counts });
     if (site.health_check_url) {
       await ctx.queues.add(healthPingJob, { url: site.health_check_url, site_id: site.id }, { jobId: trackingHealthPingJobId(site.id, runId) });
     }
-    log.info("tracking sync finished", { ...run.counts, not_linked });
-    return { run_id: runId, counts: run.counts, not_linked };
+    log.info("tracking sync finished", run.counts);
+    return { run_id: runId, counts: run.counts };
   } catch (error) {
     const message = (error as Error).message;
     await finishRun(ctx.prisma, runId, "tracking", { counts: run.counts, error: message }).catch((finish: unknown) => log.error("could not close the sync run", { error: (finish as Error).message }));
