@@ -354,7 +354,7 @@ describe("every site", () => {
     await api.ctx.prisma.webhookEvent.updateMany({ where: { processed_at: null, id: { notIn: [product.id, acquirer.id] } }, data: { processed_at: new Date() } });
 
     expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toEqual({ queued: 1, retried: 0 });
-    expect((await api.ctx.queues.get("disputes").getJobs(["waiting"])).map((job) => job.data)).toEqual([{ webhook_id: acquirer.id }]);
+    expect((await api.ctx.queues.get("disputes").getJobs(["waiting"])).map((job) => job.data)).toEqual([{ webhook_id: acquirer.id, event_id: `acquirer_case_${RUN}_sweep` }]);
     expect(await refreshJobs()).toEqual([]);
     expect((await api.ctx.prisma.webhookEvent.findUniqueOrThrow({ where: { id: product.id } })).processed_at).toBeNull();
 

@@ -322,6 +322,15 @@ describe("order export with the ERP configured", () => {
 
     expect(logLines(worker, "order exported")).toMatchObject([{ order_id: order.id, order_number: ORDER_NUMBER, erp_sales_order_number: "SO-100001" }]);
     expect(worker.output()).not.toContain(TOKEN);
+    // Bull Board's Logs tab tells the same story, step by step.
+    const { logs } = await queue.getJobLogs(done.id!);
+    expect(logs.map((line) => line.replace(/^\d\d:\d\d:\d\d /, "").replace(/ duration_ms=\d+/, ""))).toEqual([
+      "INFO job started",
+      `INFO exporting order to the ERP order_id=${order.id} order_number=${ORDER_NUMBER} site_id=${siteId}`,
+      `INFO ERP sales order created order_id=${order.id} order_number=${ORDER_NUMBER} site_id=${siteId} external_document_number=${siteId}-${ORDER_NUMBER} erp_sales_order_number=SO-100001`,
+      `INFO order exported order_id=${order.id} order_number=${ORDER_NUMBER} site_id=${siteId} erp_sales_order_number=SO-100001`,
+      "INFO job completed",
+    ]);
     expect(await prisma.syncError.count()).toBe(0);
   });
 

@@ -65,7 +65,7 @@ describe("POST /external/orders: success", () => {
     ]);
     expect(order!.addresses.map((a) => a.type)).toEqual([1, 0]);
     const job = await api.ctx.queues.get("orders").getJob(`order-export.${order!.id}`);
-    expect(job?.data).toEqual({ order_id: order!.id });
+    expect(job?.data).toEqual({ order_id: order!.id, order_number: number, site_id: site.siteId });
   });
 
   it("accepts the key as X-API-Key too, and a full ISO datetime", async () => {

@@ -1,8 +1,12 @@
 import { z } from "zod";
 import { defineJob, jobId } from "../platform/index.ts";
 
-/** Match one acquirer dispute (spec 1, 4.6). */
-export const processDisputeJob = defineJob({ queue: "disputes", name: "process-dispute", payload: z.object({ webhook_id: z.number().int().positive() }) });
+/** Match one acquirer dispute (spec 1, 4.6); `event_id` (acquirer_case_<case id>) says which, in Bull Board and GET /queue. */
+export const processDisputeJob = defineJob({
+  queue: "disputes",
+  name: "process-dispute",
+  payload: z.object({ webhook_id: z.number().int().positive(), event_id: z.string().max(191).optional() }),
+});
 
 /** The job of a dispute webhook row: keyed by its event id when it has one, else by the row. */
 export function disputeJobId(row: { id: number; event_id: string | null }): string {

@@ -8,7 +8,7 @@ import { disputeJobId, processDisputeJob } from "./jobs.ts";
  * exists, which is what makes re-queueing (sweeper, redelivery) safe.
  */
 export async function queueDispute(queues: Queues, row: { id: number; event_id: string | null }): Promise<void> {
-  await queues.add(processDisputeJob, { webhook_id: row.id }, { jobId: disputeJobId(row) });
+  await queues.add(processDisputeJob, { webhook_id: row.id, event_id: row.event_id ?? undefined }, { jobId: disputeJobId(row) });
 }
 
 /**

@@ -1,8 +1,12 @@
 import { z } from "zod";
 import { defineJob, jobId } from "../platform/index.ts";
 
-/** Push one order to the ERP. */
-export const orderExportJob = defineJob({ queue: "orders", name: "order-export", payload: z.object({ order_id: z.number().int().positive() }) });
+/** Push one order to the ERP. The order's number and site ride along so Bull Board and GET /queue show which order it is. */
+export const orderExportJob = defineJob({
+  queue: "orders",
+  name: "order-export",
+  payload: z.object({ order_id: z.number().int().positive(), order_number: z.string().max(191).optional(), site_id: z.number().int().positive().optional() }),
+});
 
 /** An order has one export job: adding it again while it exists changes nothing. */
 export const orderExportJobId = (orderId: number) => jobId("order-export", orderId);

@@ -1,4 +1,4 @@
-import { AppError, recordJobDuration, type Connections } from "@mw/shared";
+import { AppError, followJobLog, recordJobDuration, type Connections } from "@mw/shared";
 import { UnrecoverableError, type Job } from "bullmq";
 import { JOBS } from "../jobs/index.ts";
 import { isPermanent } from "./attempts.ts";
@@ -6,7 +6,8 @@ import { progressReporter } from "./progress.ts";
 
 /**
  * Runs one job for both the long-running workers and drain mode: parses the
- * payload, finds the processor, logs, records the duration. Failures that a
+ * payload, finds the processor, logs (into the job's own log too, for Bull
+ * Board's Logs tab), records the duration. Failures that a
  * retry cannot fix (bad payload, unknown job, permanent AppError) become
  * BullMQ's UnrecoverableError so the job fails at once, visibly.
  */
@@ -20,6 +21,7 @@ export async function runJob(
     recordJobDuration(connections.redis, connections.config.QUEUE_PREFIX, job.queueName, outcome, (performance.now() - started) / 1000).catch(
       (error: unknown) => log.warn("could not record job duration", { error }),
     );
+  const unfollow = followJobLog(connections.logger, job);
   log.info("job started");
   try {
     const handler = JOBS.find(job.queueName, job.name);
@@ -38,5 +40,7 @@ export async function runJob(
     await finish("failed");
     if (error instanceof AppError && error.permanent) throw new UnrecoverableError(error.message);
     throw error;
+  } finally {
+    unfollow();
   }
 }

@@ -1,4 +1,5 @@
 import { createRedis, workerConcurrency, type QueueName, type Connections } from "@mw/shared";
+import { hostname } from "node:os";
 import { Worker } from "bullmq";
 import { runJob } from "./run-job.ts";
 
@@ -20,6 +21,8 @@ export function startWorkers(connections: Connections, queues: QueueName[] = con
     const worker = new Worker(queue, (job) => runJob(connections, job), {
       connection,
       prefix: config.QUEUE_PREFIX,
+      // Stored on each job it takes: GET /queue shows which worker holds a job.
+      name: `${hostname()}:${process.pid}`,
       concurrency: workerConcurrency(config, queue),
       lockDuration: config.WORKER_LOCK_DURATION_MS,
       stalledInterval: config.WORKER_STALLED_INTERVAL_MS,

@@ -1,4 +1,4 @@
-import { AppError, errors } from "@mw/shared";
+import { AppError, errors, type PayloadOf } from "@mw/shared";
 import { isSystemSku, orderExportJob, orderExportJobId, orderSubmissionSchema, parseSubmission, storeOrder, unknownSkus } from "@mw/shared/orders";
 import { z } from "zod";
 import { siteKeyOf } from "../../auth/site-key.ts";
@@ -38,7 +38,7 @@ export function externalOrderRoutes(api: ApiRouter, ctx: AppContext): void {
       }
       // A retry of an order whose export was never queued gets it queued now; the job id makes this a no-op otherwise.
       if (outcome.kind === "created" || outcome.imported === 0) {
-        await queueExport(ctx, outcome.orderId);
+        await queueExport(ctx, { order_id: outcome.orderId, order_number: order.number, site_id: siteId });
       }
       if (outcome.kind === "same") {
         res.status(200);
@@ -60,9 +60,9 @@ async function guardDb<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function queueExport(ctx: AppContext, orderId: number): Promise<void> {
+async function queueExport(ctx: AppContext, order: PayloadOf<typeof orderExportJob> & { site_id: number }): Promise<void> {
   try {
-    await ctx.queues.add(orderExportJob, { order_id: orderId }, { jobId: orderExportJobId(orderId) });
+    await ctx.queues.add(orderExportJob, order, { jobId: orderExportJobId(order.order_id) });
   } catch (error) {
     // The order is stored and the periodic sweep will export it; a retry of this request queues it at once.
     throw errors.queueUnavailable("The order was stored but its export could not be queued", error);

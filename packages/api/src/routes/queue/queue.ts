@@ -1,67 +1,81 @@
-import { errors, QUEUE_NAMES, type QueueName } from "@mw/shared";
-import type { Job } from "bullmq";
+import { errors, formatDateTime, QUEUE_NAMES, type QueueName } from "@mw/shared";
+import type { Job, JobType } from "bullmq";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
 import { pageOf, pageQuery, pageSchema, pageWindow } from "../../http/pagination.ts";
+import { describeJob, jobType, siteOf } from "./describe.ts";
 
-const STATES = ["waiting", "active", "delayed", "prioritized", "waiting-children", "completed", "failed"] as const;
+/** Spec 1, 3.1 job states, and the BullMQ states each covers (`processing` is the claimed state the spec leaves unnamed). */
+const STATUSES = {
+  pending: ["waiting", "prioritized", "delayed", "waiting-children"],
+  processing: ["active"],
+  completed: ["completed"],
+  failed: ["failed"],
+} as const satisfies Record<string, readonly JobType[]>;
+type Status = keyof typeof STATUSES;
 
 const jobSummary = z.object({
   id: z.string(),
   queue: z.string(),
-  name: z.string(),
-  state: z.string(),
+  job_type: z.string().describe("spec 1, 2.7: process_dispute, inventory_sync, inventory_sku_cleanup, order_export, report types, ..."),
+  status: z.enum(Object.keys(STATUSES) as [Status, ...Status[]]),
+  priority: z.number().int().describe("0 = normal; a lower positive number runs sooner"),
+  site_id: z.number().int().nullable(),
+  description: z.string().describe("the business object: order number, dispute case, site, report key"),
   attempts_made: z.number().int(),
   progress: z.unknown(),
   failed_reason: z.string().nullable(),
   created_at: z.string(),
-  processed_at: z.string().nullable(),
-  finished_at: z.string().nullable(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  locked_by: z.string().nullable().describe("the worker (host:pid) holding a processing job"),
 });
 
-function iso(ms: number | undefined): string | null {
-  return ms ? new Date(ms).toISOString() : null;
-}
-
-function summarise(job: Job, queue: QueueName, state: string): z.infer<typeof jobSummary> {
+function summarise(job: Job, queue: QueueName, status: Status, siteNames: Map<number, string>): z.infer<typeof jobSummary> {
   return {
     id: job.id ?? "",
     queue,
-    name: job.name,
-    state,
+    job_type: jobType(job.name),
+    status,
+    priority: job.priority ?? 0,
+    site_id: siteOf(job),
+    description: describeJob(job, siteNames),
     attempts_made: job.attemptsMade,
     progress: job.progress,
     failed_reason: job.failedReason || null,
-    created_at: new Date(job.timestamp).toISOString(),
-    processed_at: iso(job.processedOn),
-    finished_at: iso(job.finishedOn),
+    created_at: formatDateTime(new Date(job.timestamp))!,
+    started_at: job.processedOn ? formatDateTime(new Date(job.processedOn)) : null,
+    completed_at: job.finishedOn ? formatDateTime(new Date(job.finishedOn)) : null,
+    // Spec 1, 3.1: lock metadata is cleared once the job completes or fails.
+    locked_by: status === "processing" ? (job.processedBy ?? null) : null,
   };
 }
 
-/** Scripts' view of the queues (operators use Bull Board): list jobs by queue and state, process one now. */
+/** Scripts' view of the queues (operators use Bull Board): list jobs by queue and status, process one now. */
 export function queueRoutes(api: ApiRouter, ctx: AppContext): void {
   queueProcessRoute(api, ctx);
   api.route({
     method: "get",
     path: "/queue",
-    summary: "List jobs of a queue by state",
+    summary: "List jobs of a queue by status (pending, processing, completed, failed), oldest first for pending",
     tag: "queue",
     access: "manage_middleware",
     query: pageQuery.extend({
       queue: z.enum(QUEUE_NAMES),
-      state: z.enum(STATES).default("waiting"),
+      status: z.enum(Object.keys(STATUSES) as [Status, ...Status[]]).default("pending"),
     }),
     responses: { 200: { description: "One page of jobs", schema: pageSchema("jobs", jobSummary) } },
     handler: async ({ query }) => {
       const queue = ctx.queues.get(query.queue);
       const { skip, take } = pageWindow(query);
-      const [total, jobs] = await Promise.all([
-        queue.getJobCountByTypes(query.state),
-        queue.getJobs([query.state], skip, skip + take - 1, false),
-      ]);
-      const rows = jobs.filter(Boolean).map((job) => summarise(job, query.queue, query.state));
-      return pageOf("jobs", rows, total, query);
+      const types = [...STATUSES[query.status]];
+      const [total, jobs] = await Promise.all([queue.getJobCountByTypes(...types), queue.getJobs(types, skip, skip + take - 1, query.status === "pending")]);
+      const present = jobs.filter(Boolean);
+      const siteIds = [...new Set(present.map(siteOf).filter((id): id is number => id !== null))];
+      const sites = siteIds.length ? await ctx.prisma.site.findMany({ where: { id: { in: siteIds } }, select: { id: true, name: true } }) : [];
+      const siteNames = new Map(sites.map((site) => [site.id, site.name]));
+      return pageOf("jobs", present.map((job) => summarise(job, query.queue, query.status, siteNames)), total, query);
     },
   });
 }

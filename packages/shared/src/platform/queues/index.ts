@@ -1,4 +1,5 @@
 export * from "./failures.ts";
+export * from "./job-logs.ts";
 export * from "./jobs.ts";
 export * from "./names.ts";
 export * from "./options.ts";

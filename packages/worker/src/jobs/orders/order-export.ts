@@ -142,7 +142,7 @@ export async function orderSweep(_job: Job, _payload: PayloadOf<typeof orderSwee
     where: { imported: 0, created_at: { lt: new Date(Date.now() - SWEEP_MIN_AGE_MS) } },
     orderBy: { created_at: "asc" },
     take: SWEEP_BATCH,
-    select: { id: true },
+    select: { id: true, number: true, site_id: true },
   });
   const queue = ctx.queues.get(orderExportJob.queue);
   let retried = 0;
@@ -152,7 +152,7 @@ export async function orderSweep(_job: Job, _payload: PayloadOf<typeof orderSwee
     // gets another round; a permanent failure waits for an operator instead.
     // The sweep runs only with the ERP configured: an export refused for want of it waited, it was not refused for good.
     const verdict = await retryUnlessFailedForGood(queue, id, { retryReasons: [ERP_NOT_CONFIGURED] });
-    if (verdict === "missing") await ctx.queues.add(orderExportJob, { order_id: order.id }, { jobId: id });
+    if (verdict === "missing") await ctx.queues.add(orderExportJob, { order_id: order.id, order_number: order.number, site_id: order.site_id }, { jobId: id });
     if (verdict === "retried") retried += 1;
   }
   ctx.log.info("order sweep queued exports for pending orders", { pending: pending.length, retried });

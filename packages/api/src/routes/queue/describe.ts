@@ -1,0 +1,46 @@
+import type { Job } from "bullmq";
+
+/** Spec 1, 2.7 names job types with underscores (`process_dispute`, `inventory_sync`); BullMQ names use hyphens. */
+export function jobType(name: string): string {
+  return name.replace(/-/g, "_");
+}
+
+/** The site a job concerns, when its payload names one. */
+export function siteOf(job: Job): number | null {
+  const siteId = (job.data as { site_id?: unknown }).site_id;
+  return typeof siteId === "number" ? siteId : null;
+}
+
+const FIXED: Record<string, string> = {
+  "order-sweep": "Sweep: queue the exports of orders left behind",
+  "outbox-sweep": "Sweep: queue the dispute webhooks left behind",
+  "inventory-sweep": "Hourly full stock sync of every site",
+  "inventory-sku-cleanup": "Nightly: drop catalogue SKUs the ERP no longer has",
+  "item-history-cleanup": "Nightly: drop item history older than 3 days",
+  "reports-daily": "Daily reports for yesterday",
+};
+
+/** One line naming the business object a job works on (spec 1, 2.7 `description`): order number, case, site, report key. */
+export function describeJob(job: Job, siteNames: Map<number, string>): string {
+  const data = job.data as Record<string, unknown>;
+  const siteId = siteOf(job);
+  const site = siteId === null ? "" : `site ${siteId}${siteNames.has(siteId) ? ` (${siteNames.get(siteId)})` : ""}`;
+  switch (job.name) {
+    case "order-export":
+      return `Export order ${data.order_number ?? `#${String(data.order_id)}`}${site ? ` of ${site}` : ""} to the ERP`;
+    case "process-dispute":
+      return `Match dispute ${data.event_id ?? `webhook ${String(data.webhook_id)}`}`;
+    case "tracking-sync":
+      return `Tracking numbers to ${site}`;
+    case "inventory-sync": {
+      const products = Array.isArray(data.product_ids) ? data.product_ids : null;
+      return products ? `Stock of product ${products.join(", ")} on ${site}` : `Full stock sync of ${site}`;
+    }
+    case "health-ping":
+      return `Health-check ping${site ? ` after the tracking sync of ${site}` : ""}`;
+    case "alert-email":
+      return typeof data.subject === "string" ? `Alert e-mail: ${data.subject}` : "Alert e-mail";
+  }
+  if (typeof data.description === "string") return data.description;
+  return FIXED[job.name] ?? jobType(job.name).replace(/_/g, " ");
+}
