@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ACCOUNT_KEYS, type ErpItem, type SalesOrder, type SalesOrderInput, type SalesShipment } from "@mw/shared/providers/erp";
+import { ACCOUNT_KEYS, type ErpItem, type SalesOrder, type SalesOrderInput, type SalesOrderLine, type SalesShipment } from "@mw/shared/providers/erp";
 import { FakeServer, type FakeAnswer, type FakeReply, type FakeRequest } from "./fake-server.ts";
 
 /** unavailable: 503 with an error body; drop: the connection is cut; hang: never answered. */
@@ -53,6 +53,8 @@ const ORDER_FIELDS = new Set<string>([...REQUIRED_TEXT, ...OPTIONAL_TEXT, "sales
 export class FakeErp extends FakeServer {
   readonly salesOrders: SalesOrder[] = [];
   readonly salesShipments: SalesShipment[] = [];
+  /** Sales order id -> its lines as stored (the read-back the verification asks for). */
+  readonly salesOrderLines = new Map<string, SalesOrderLine[]>();
   readonly items: ErpItem[] = [];
   outage: ErpOutage | null = null;
   /** The next this many requests get 429 with `Retry-After`. */
@@ -71,6 +73,10 @@ export class FakeErp extends FakeServer {
     super({ routePrefix: BASE_PATH, jsonType: "application/json; odata.metadata=minimal" });
     this.route("GET", "/salesOrders", (request) => this.list(request, "salesOrders", this.salesOrders));
     this.route("POST", "/salesOrders", (request) => this.create(request.body));
+    this.route("GET", "/salesOrders(:id)/salesOrderLines", (request, params) => {
+      const lines = this.salesOrderLines.get(params.id!);
+      return lines ? this.list(request, "salesOrderLines", lines) : this.fail(404, "BadRequest_NotFound", `The sales order '${params.id}' does not exist.`);
+    });
     this.route("GET", "/salesShipments", (request) => this.list(request, "salesShipments", this.salesShipments));
     this.route("GET", "/items", (request) => this.list(request, "items", this.items));
   }
@@ -84,6 +90,7 @@ export class FakeErp extends FakeServer {
     this.requests.length = 0;
     this.salesOrders.length = 0;
     this.salesShipments.length = 0;
+    this.salesOrderLines.clear();
     this.items.length = 0;
     this.outage = null;
     this.rateLimited = 0;
@@ -203,6 +210,10 @@ export class FakeErp extends FakeServer {
       lastModifiedDateTime: new Date().toISOString(),
     };
     this.salesOrders.push(order);
+    this.salesOrderLines.set(
+      order.id,
+      salesOrderLines.map((line) => ({ id: randomUUID(), documentId: order.id, description: "", ...line })),
+    );
     return order;
   }
 }

@@ -2,7 +2,7 @@ import { createPrisma, createRedis, jobId, Queues, type PrismaClient } from "@mw
 import { ErpClient } from "@mw/shared/providers/erp";
 import type { SalesOrderInput } from "@mw/shared/providers/erp";
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
-import { orderExportJob, orderExportJobId, orderSweepJob } from "@mw/shared/orders";
+import { orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJobId } from "@mw/shared/orders";
 import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -166,6 +166,15 @@ function posts() {
   return erp.requests.filter((request) => request.method === "POST");
 }
 
+function pendingVerify(): Promise<number> {
+  return prisma.order.count({ where: { imported: 1, verified: 0 } });
+}
+
+/** The export's own calls: the read-back of the verification job that follows is not part of them. */
+function exportCalls() {
+  return erp.requests.filter((request) => !/salesOrderLines|filter=number(%20|\+| )eq/.test(request.url));
+}
+
 function spawnWorker(env: Record<string, string>): Spawned {
   return spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "orders", HTTP_TIMEOUT_MS: "2000", ...env });
 }
@@ -306,7 +315,7 @@ describe("order export with the ERP configured", () => {
     expect(stored).toMatchObject({ imported: 1, erp_sales_order_number: "SO-100001" });
     expect(stored.imported_at).toBeInstanceOf(Date);
 
-    expect(erp.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["GET 200", "POST 201"]);
+    expect(exportCalls().map((r) => `${r.method} ${r.status}`)).toEqual(["GET 200", "POST 201"]);
     const post = posts()[0]!;
     expect(post.url).toBe("/api/v2.0/companies(8f1c2a9e)/salesOrders");
     expect(post.headers.authorization).toBe(`Bearer ${TOKEN}`);
@@ -318,7 +327,7 @@ describe("order export with the ERP configured", () => {
     const again = await settled(queue, await exportJob(order.id, { suffix: "again" }), worker);
     expect(await again.getState()).toBe("completed");
     expect(again.returnvalue).toEqual({ skipped: "already_exported", erp_sales_order_number: "SO-100001" });
-    expect(erp.requests).toHaveLength(2);
+    expect(exportCalls()).toHaveLength(2);
 
     expect(logLines(worker, "order exported")).toMatchObject([{ order_id: order.id, order_number: ORDER_NUMBER, erp_sales_order_number: "SO-100001" }]);
     expect(worker.output()).not.toContain(TOKEN);
@@ -334,6 +343,47 @@ describe("order export with the ERP configured", () => {
     expect(await prisma.syncError.count()).toBe(0);
   });
 
+  it("reads the exported order back and sets verified once the ERP holds its number, lines and total", async () => {
+    const order = await createOrder();
+    expect(await pendingVerify()).toBe(0);
+    await settled(queue, await exportJob(order.id), worker);
+    const verification = await settled(queue, (await queue.getJob(orderVerifyJobId(order.id)))!, worker);
+    expect(verification.returnvalue).toEqual({ verified: true, erp_sales_order_number: "SO-100001" });
+    expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ imported: 1, verified: 1 });
+    expect(await pendingVerify()).toBe(0);
+    expect(erp.requests.filter((r) => r.url.includes("/salesOrderLines"))).toHaveLength(1);
+  });
+
+  it("leaves an order whose ERP copy differs unverified, with a sync error naming both values", async () => {
+    const order = await createOrder();
+    // What an earlier run left in the ERP: one quantity and so the total differ from the order.
+    const sent = expectedSalesOrder();
+    erp.seed({ ...sent, salesOrderLines: sent.salesOrderLines.map((line) => (line.lineObjectNumber === "WIDGET-1" ? { ...line, quantity: 3 } : line)) });
+    await settled(queue, await exportJob(order.id), worker);
+    const verification = await settled(queue, (await queue.getJob(orderVerifyJobId(order.id)))!, worker);
+    expect(verification.returnvalue).toMatchObject({ verified: false });
+    expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ imported: 1, verified: 0 });
+    expect(await pendingVerify()).toBe(1);
+    const errors = await prisma.syncError.findMany({ where: { source: "erp_verify" } });
+    expect(errors.map((row) => row.message)).toEqual([
+      `Order ${ORDER_NUMBER} does not match ERP sales order SO-100001: line 1: ERP has WIDGET-1 x 3 at 19.99, the order WIDGET-1 x 2 at 19.99; ERP total 66.04 does not match the order total 46.05`,
+    ]);
+    // The sweep leaves a recorded mismatch to an operator rather than reading it again and again.
+    const sweep = await settled(queue, await queue.add("order-sweep", {}, { jobId: `sweep-after-mismatch-${Date.now()}` }), worker);
+    expect(sweep.returnvalue).toMatchObject({ verifying: 0 });
+  });
+
+  it("sweeps exported orders nobody verified into verification jobs", async () => {
+    const order = await createOrder(ORDER_NUMBER, { imported: true });
+    await prisma.order.update({ where: { id: order.id }, data: { imported_at: new Date(Date.now() - 120_000) } });
+    erp.seed({ ...expectedSalesOrder() });
+    erp.salesOrders[0]!.number = "SO-000042";
+    const sweep = await settled(queue, await queue.add("order-sweep", {}, { jobId: `sweep-verify-${Date.now()}` }), worker);
+    expect(sweep.returnvalue).toMatchObject({ verifying: 1 });
+    const verification = await settled(queue, (await queue.getJob(orderVerifyJobId(order.id)))!, worker);
+    expect(verification.returnvalue).toEqual({ verified: true, erp_sales_order_number: "SO-000042" });
+  });
+
   it("takes the number of a sales order the ERP already holds instead of creating a second one", async () => {
     const order = await createOrder();
     // An earlier run reached the ERP, then crashed before storing the number.
@@ -341,7 +391,7 @@ describe("order export with the ERP configured", () => {
 
     const done = await settled(queue, await exportJob(order.id), worker);
     expect(done.returnvalue).toEqual({ erp_sales_order_number: existing.number });
-    expect(erp.requests.map((r) => r.method)).toEqual(["GET"]);
+    expect(exportCalls().map((r) => r.method)).toEqual(["GET"]);
     expect(erp.salesOrders).toHaveLength(1);
     expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ imported: 1, erp_sales_order_number: existing.number });
   });
@@ -378,7 +428,7 @@ describe("order export with the ERP configured", () => {
     const done = await settled(queue, job, worker);
     expect(await done.getState()).toBe("completed");
     expect(done.attemptsMade).toBe(2);
-    expect(erp.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["GET 503", "GET 200", "POST 201"]);
+    expect(exportCalls().map((r) => `${r.method} ${r.status}`)).toEqual(["GET 503", "GET 200", "POST 201"]);
     expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ imported: 1, erp_sales_order_number: "SO-100001" });
     expect(await prisma.syncError.count()).toBe(0);
   });
@@ -391,7 +441,7 @@ describe("order export with the ERP configured", () => {
     expect(await done.getState()).toBe("failed");
     expect(done.attemptsMade).toBe(2);
     expect(done.failedReason).toBe("ERP request failed: ECONNRESET");
-    expect(erp.requests.map((r) => r.method)).toEqual(["GET", "GET"]);
+    expect(exportCalls().map((r) => r.method)).toEqual(["GET", "GET"]);
     expect(await prisma.syncError.findMany()).toMatchObject([
       { source: "erp_export", order_number: ORDER_NUMBER, site_id: siteId, message: "ERP request failed: ECONNRESET" },
     ]);
@@ -423,14 +473,14 @@ describe("order export with the ERP configured", () => {
     erp.outage = "unavailable";
 
     const first = await settled(queue, await queues.add(orderSweepJob, {}), worker);
-    expect(first.returnvalue).toEqual({ pending: 2, retried: 0 });
+    expect(first.returnvalue).toEqual({ pending: 2, retried: 0, verifying: 0 });
     expect(await exportJobIds()).toEqual(expectedIds);
     await until(
       async () => (await Promise.all(expectedIds.map((id) => queue.getJobState(id)))).every((state) => state === "delayed"),
       () => "both exports to wait for a retry",
     );
     const second = await settled(queue, await queues.add(orderSweepJob, {}), worker);
-    expect(second.returnvalue).toEqual({ pending: 2, retried: 0 });
+    expect(second.returnvalue).toEqual({ pending: 2, retried: 0, verifying: 0 });
     expect(await exportJobIds()).toEqual(expectedIds);
 
     erp.outage = null;
@@ -457,7 +507,7 @@ describe("order export with the ERP configured", () => {
     expect(await (await settled(queue, permanent, worker)).getState()).toBe("failed");
 
     const sweep = await settled(queue, await queues.add(orderSweepJob, {}), worker);
-    expect(sweep.returnvalue).toEqual({ pending: 2, retried: 1 });
+    expect(sweep.returnvalue).toEqual({ pending: 2, retried: 1, verifying: 0 });
     await until(
       async () => (await prisma.order.findUniqueOrThrow({ where: { id: outaged.id } })).imported === 1,
       () => "the retried export to finish",

@@ -20,7 +20,7 @@ afterAll(() => api.close());
 
 async function list(query: string) {
   const res = await restCall(`${api.url}/middleware/v1/queue?${query}`, "GET", undefined, admin);
-  return res as { status: number; body: { jobs: Record<string, unknown>[] } & Record<string, unknown> };
+  return res as unknown as { status: number; body: { jobs: Record<string, unknown>[] } & Record<string, unknown> };
 }
 
 const mine = (jobs: Record<string, unknown>[], id: string) => jobs.find((job) => job.id === id);

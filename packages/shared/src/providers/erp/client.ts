@@ -3,7 +3,7 @@ import type { Config } from "../../platform/config.ts";
 import { AppError } from "../../platform/errors.ts";
 import { createHttpClient, upstreamCall, type UpstreamDetail } from "../../platform/http.ts";
 import { chunks } from "../../platform/collections.ts";
-import type { ErpErrorBody, ErpItem, ODataCollection, SalesOrder, SalesOrderInput, SalesShipment } from "./types.ts";
+import type { ErpErrorBody, ErpItem, ODataCollection, SalesOrder, SalesOrderInput, SalesOrderLine, SalesShipment } from "./types.ts";
 
 /** Values per `or` filter: keeps the URL well under the 2 KB that proxies in front of an ERP tend to allow. */
 const VALUES_PER_FILTER = 20;
@@ -37,6 +37,14 @@ export class ErpClient {
         .json<ODataCollection<SalesOrder>>(),
     );
     return page.value[0] ?? null;
+  }
+
+  /** A sales order with its lines, by the ERP's own number; null when the ERP has no such order. */
+  async readSalesOrder(number: string): Promise<{ order: SalesOrder; lines: SalesOrderLine[] } | null> {
+    const [order] = await this.collectWhere<SalesOrder>("salesOrders", "number", [number]);
+    if (!order) return null;
+    const lines = await this.collect<SalesOrderLine>(`salesOrders(${order.id})/salesOrderLines`, {});
+    return { order, lines };
   }
 
   /** Fails with an error that `isDuplicateSalesOrder` recognises when the ERP already holds this external number. */

@@ -54,6 +54,13 @@ export type SalesOrder = Omit<SalesOrderInput, "salesOrderLines"> & {
   lastModifiedDateTime: string;
 };
 
+/** A line of a sales order as the ERP holds it (`GET /salesOrders({id})/salesOrderLines`). */
+export type SalesOrderLine = SalesOrderLineInput & {
+  id: string;
+  /** The sales order's `id`. */
+  documentId: string;
+};
+
 export interface ODataCollection<T> {
   value: T[];
   "@odata.nextLink"?: string;

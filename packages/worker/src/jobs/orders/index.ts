@@ -1,5 +1,6 @@
-import { orderExportJob, orderSweepJob } from "@mw/shared/orders";
+import { orderExportJob, orderSweepJob, orderVerifyJob } from "@mw/shared/orders";
 import { handle } from "../../runtime/processor.ts";
 import { orderExport, orderSweep } from "./order-export.ts";
+import { orderVerify } from "./order-verify.ts";
 
-export const orderHandlers = [handle(orderExportJob, orderExport), handle(orderSweepJob, orderSweep)];
+export const orderHandlers = [handle(orderExportJob, orderExport), handle(orderVerifyJob, orderVerify), handle(orderSweepJob, orderSweep)];

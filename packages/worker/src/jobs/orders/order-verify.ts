@@ -1,0 +1,113 @@
+import { orderVerifyJob, orderVerifyJobId } from "@mw/shared/orders";
+import { AppError, recordSyncError, retryUnlessFailedForGood, type PayloadOf } from "@mw/shared";
+import { ErpClient, erpNotConfigured, type SalesOrder, type SalesOrderInput, type SalesOrderLine } from "@mw/shared/providers/erp";
+import type { Job } from "bullmq";
+import type { JobContext } from "../../runtime/processor.ts";
+import { toSalesOrder } from "./sales-order.ts";
+
+const VERIFY_SOURCE = "erp_verify";
+/** Younger exports have their read-back queued by the export itself. */
+const SWEEP_MIN_AGE_MS = 60_000;
+const SWEEP_BATCH = 500;
+
+const money = (value: number) => value.toFixed(2);
+
+/** Total the ERP computes for a document (docs/erp-api.md): quantity times unit price, less each line's discount. */
+function documentTotal(lines: readonly { quantity: number; unitPrice: number; discountAmount: number }[]): number {
+  return Math.round(lines.reduce((sum, line) => sum + line.quantity * line.unitPrice - line.discountAmount, 0) * 100) / 100;
+}
+
+/** Every way the ERP's copy differs from what we exported, each naming both values; empty when they agree. */
+export function differences(sent: SalesOrderInput, held: { order: SalesOrder; lines: SalesOrderLine[] }, salesOrderNumber: string): string[] {
+  const found: string[] = [];
+  if (held.order.number !== salesOrderNumber) found.push(`ERP number ${held.order.number} is not ${salesOrderNumber}`);
+  if (held.order.externalDocumentNumber !== sent.externalDocumentNumber) {
+    found.push(`ERP external document number ${held.order.externalDocumentNumber} is not ${sent.externalDocumentNumber}`);
+  }
+  const bySequence = new Map(held.lines.map((line) => [line.sequence, line]));
+  for (const line of sent.salesOrderLines) {
+    const erp = bySequence.get(line.sequence);
+    bySequence.delete(line.sequence);
+    if (!erp) {
+      found.push(`line ${line.sequence} (${line.lineObjectNumber} x ${line.quantity}) is missing in the ERP`);
+    } else if (erp.lineObjectNumber !== line.lineObjectNumber || erp.quantity !== line.quantity || money(erp.unitPrice) !== money(line.unitPrice)) {
+      found.push(
+        `line ${line.sequence}: ERP has ${erp.lineObjectNumber} x ${erp.quantity} at ${money(erp.unitPrice)}, the order ${line.lineObjectNumber} x ${line.quantity} at ${money(line.unitPrice)}`,
+      );
+    }
+  }
+  for (const extra of bySequence.values()) found.push(`line ${extra.sequence} (${extra.lineObjectNumber} x ${extra.quantity}) is in the ERP only`);
+  const total = documentTotal(sent.salesOrderLines);
+  if (money(held.order.totalAmountExcludingTax) !== money(total)) found.push(`ERP total ${money(held.order.totalAmountExcludingTax)} does not match the order total ${money(total)}`);
+  return found;
+}
+
+/**
+ * Reads an exported order back from the ERP (header and lines) and sets
+ * `verified = 1` when the ERP holds its number, lines and total as sent; until
+ * then the order counts as `pending_verify`. A mismatch is a sync error naming
+ * both values, once, and the job completes: sending the order again would not
+ * change what the ERP holds, an operator has to look. Reading fails like any
+ * ERP call (transient errors retry).
+ */
+export async function orderVerify(_job: Job, payload: PayloadOf<typeof orderVerifyJob>, ctx: JobContext) {
+  const order = await ctx.prisma.order.findUnique({ where: { id: payload.order_id }, include: { lines: { orderBy: { line: "asc" } }, addresses: true } });
+  if (!order) throw AppError.permanent(`order ${payload.order_id} does not exist`, "order_not_found");
+  const log = ctx.log.child({ order_id: order.id, order_number: order.number, site_id: order.site_id });
+  if (order.verified === 1) {
+    log.info("order already verified, nothing to do");
+    return { skipped: "already_verified" };
+  }
+  if (order.imported !== 1 || !order.erp_sales_order_number) {
+    log.info("order not exported yet, nothing to verify");
+    return { skipped: "not_exported" };
+  }
+  const erp = ErpClient.fromConfig(ctx.config);
+  if (!erp) throw erpNotConfigured();
+  const salesOrder = order.erp_sales_order_number;
+  log.info("reading the sales order back from the ERP", { erp_sales_order_number: salesOrder });
+  const held = await erp.readSalesOrder(salesOrder);
+  const found = held ? differences(toSalesOrder(order), held, salesOrder) : [`ERP has no sales order ${salesOrder}`];
+  if (found.length) {
+    const message = `Order ${order.number} does not match ERP sales order ${salesOrder}: ${found.join("; ")}`;
+    log.warn("ERP sales order does not match the order", { erp_sales_order_number: salesOrder, differences: found });
+    await recordSyncError(ctx.prisma, { source: VERIFY_SOURCE, order_number: order.number, site_id: order.site_id, message });
+    return { verified: false, differences: found };
+  }
+  await ctx.prisma.order.updateMany({ where: { id: order.id, verified: 0 }, data: { verified: 1 } });
+  log.info("order verified against the ERP", { erp_sales_order_number: salesOrder });
+  return { verified: true, erp_sales_order_number: salesOrder };
+}
+
+/** The read-back of an exported order; its job id makes a second request for it a no-op. */
+export async function queueVerification(ctx: JobContext, order: { id: number; number: string; site_id: number }): Promise<void> {
+  await ctx.queues.add(orderVerifyJob, { order_id: order.id, order_number: order.number, site_id: order.site_id }, { jobId: orderVerifyJobId(order.id) });
+}
+
+/**
+ * Exported orders not verified yet (`pending_verify`) whose read-back never
+ * ran or ran out of attempts get it again; one whose read-back found a
+ * mismatch (recorded as a sync error) waits for an operator instead.
+ */
+export async function queuePendingVerifications(ctx: JobContext): Promise<number> {
+  const exported = await ctx.prisma.order.findMany({
+    where: { imported: 1, verified: 0, imported_at: { lt: new Date(Date.now() - SWEEP_MIN_AGE_MS) } },
+    orderBy: { imported_at: "asc" },
+    take: SWEEP_BATCH,
+    select: { id: true, number: true, site_id: true },
+  });
+  if (!exported.length) return 0;
+  const mismatched = await ctx.prisma.syncError.findMany({
+    where: { source: VERIFY_SOURCE, order_number: { in: exported.map((order) => order.number) } },
+    select: { order_number: true, site_id: true },
+  });
+  const settled = new Set(mismatched.map((row) => `${row.site_id}/${row.order_number}`));
+  const queue = ctx.queues.get(orderVerifyJob.queue);
+  let queued = 0;
+  for (const order of exported.filter((candidate) => !settled.has(`${candidate.site_id}/${candidate.number}`))) {
+    const verdict = await retryUnlessFailedForGood(queue, orderVerifyJobId(order.id));
+    if (verdict === "missing") await queueVerification(ctx, order);
+    if (verdict !== "failed_for_good") queued += 1;
+  }
+  return queued;
+}
