@@ -36,6 +36,8 @@ export interface FakeOrderProduct {
   type: "physical" | "digital";
   quantity: number;
   quantity_shipped: number;
+  /** Unit price before tax, as BigCommerce writes money: a string with four decimals. */
+  price_ex_tax: string;
 }
 
 export interface FakeShipment {
@@ -92,6 +94,8 @@ export interface FakeLineInput {
   sku: string;
   quantity: number;
   quantity_shipped?: number;
+  /** Unit price before tax; default 10. */
+  price?: number;
   type?: "physical" | "digital";
   /** Index into the order's shipping addresses; default the first. */
   address?: number;
@@ -136,6 +140,7 @@ export class FakeStoreData {
         type: line.type ?? "physical",
         quantity: line.quantity,
         quantity_shipped: line.quantity_shipped ?? 0,
+        price_ex_tax: (line.price ?? 10).toFixed(4),
       })),
     };
     this.orders.set(id, order);

@@ -237,6 +237,21 @@ function resource(base: string, path: string) {
 }
 
 /** An order as v2 answers it; `include=consignments.line_items` with `consignment_structure=object` nests each address's products. */
+/** Every fake order ships to and bills the same shopper (BigCommerce's address fields). */
+const SHOPPER_ADDRESS = {
+  first_name: "Sam",
+  last_name: "Shopper",
+  company: "",
+  street_1: "12 Harbour Street",
+  street_2: "",
+  city: "Portland",
+  state: "Oregon",
+  zip: "97201",
+  country: "United States",
+  country_iso2: "US",
+  phone: "503-555-0100",
+};
+
 function orderJson(base: string, order: FakeOrderA, query: URLSearchParams): Record<string, unknown> {
   const includes = (query.get("include") ?? "").split(",");
   const physical = order.products.filter((p) => p.type === "physical");
@@ -247,6 +262,7 @@ function orderJson(base: string, order: FakeOrderA, query: URLSearchParams): Rec
           const lines = physical.filter((p) => p.order_address_id === id);
           return {
             id,
+            ...SHOPPER_ADDRESS,
             email: order.email,
             line_items: includes.includes("consignments.line_items") ? lines : lines.map((p) => resource(base, `/orders/${order.id}/products/${p.id}`)),
             items_total: lines.reduce((sum, p) => sum + p.quantity, 0),
@@ -267,7 +283,13 @@ function orderJson(base: string, order: FakeOrderA, query: URLSearchParams): Rec
     date_modified: order.date_modified.toUTCString().replace("GMT", "+0000"),
     items_total: order.products.reduce((sum, p) => sum + p.quantity, 0),
     items_shipped: order.products.reduce((sum, p) => sum + p.quantity_shipped, 0),
-    billing_address: { first_name: "Sam", last_name: "Shopper", email: order.email, country_iso2: "US" },
+    billing_address: { ...SHOPPER_ADDRESS, email: order.email },
+    payment_method: "Credit Card",
+    payment_provider_id: `ch_${order.id}`,
+    shipping_cost_ex_tax: "4.9500",
+    total_tax: "0.0000",
+    coupon_discount: "0.0000",
+    store_credit_amount: "0.0000",
     products: resource(base, `/orders/${order.id}/products`),
     shipping_addresses: resource(base, `/orders/${order.id}/shipping_addresses`),
     shipments: resource(base, `/orders/${order.id}/shipments`),

@@ -29,7 +29,9 @@ export interface FakeOrderB {
   number: string;
   status: string;
   email: string;
-  line_items: { id: number; name: string; product_id: number; variation_id: number; quantity: number; sku: string }[];
+  line_items: { id: number; name: string; product_id: number; variation_id: number; quantity: number; sku: string; subtotal: string; total: string; price: number }[];
+  /** Moved on by every change, as WooCommerce does (GMT). */
+  date_modified: Date;
   notes: FakeNote[];
   trackings: FakeTracking[];
 }
@@ -77,14 +79,19 @@ export class FakeShopData {
     this.shipmentTracking = false;
   }
 
-  addOrder(input: { id?: number; number?: string; status?: string; email?: string; lines: { sku: string; quantity: number }[] }): FakeOrderB {
+  addOrder(input: { id?: number; number?: string; status?: string; email?: string; date_modified?: Date; lines: { sku: string; quantity: number; price?: number }[] }): FakeOrderB {
     const id = input.id ?? nextId();
     const order: FakeOrderB = {
       id,
       number: input.number ?? String(id),
       status: input.status ?? "processing",
       email: input.email ?? `shopper${id}@example.com`,
-      line_items: input.lines.map((line) => ({ id: nextId(), name: `Product ${line.sku}`, product_id: nextId(), variation_id: 0, quantity: line.quantity, sku: line.sku })),
+      line_items: input.lines.map((line) => {
+        const price = line.price ?? 10;
+        const subtotal = (price * line.quantity).toFixed(2);
+        return { id: nextId(), name: `Product ${line.sku}`, product_id: nextId(), variation_id: 0, quantity: line.quantity, sku: line.sku, subtotal, total: subtotal, price };
+      }),
+      date_modified: input.date_modified ?? new Date(),
       notes: [],
       trackings: [],
     };
@@ -118,6 +125,7 @@ export class FakeShopData {
     if (order.status === status) return;
     this.addNote(order, `Order status changed from ${label(order.status)} to ${label(status)}.`, false);
     order.status = status;
+    order.date_modified = new Date();
     if (status === "completed" && this.completedEmail) {
       this.emails.push({ to: order.email, order_id: order.id, kind: "completed_order", text: `Your order #${order.number} is complete.`, tracking_numbers: this.trackingNumbers(order) });
     }

@@ -54,6 +54,20 @@ function pick(row: Record<string, unknown>, fields: string | null): Record<strin
   return Object.fromEntries(Object.entries(row).filter(([key]) => wanted.includes(key)));
 }
 
+/** The shopper of every fake order (WooCommerce's address fields). */
+const SHOPPER = {
+  first_name: "Sam",
+  last_name: "Shopper",
+  company: "",
+  address_1: "12 Harbour Street",
+  address_2: "",
+  city: "Portland",
+  state: "OR",
+  postcode: "97201",
+  country: "US",
+  phone: "503-555-0100",
+};
+
 export class FakeStorefrontB extends FakeServer {
   readonly consumerKey = `ck_${randomBytes(20).toString("hex")}`;
   readonly consumerSecret = `cs_${randomBytes(20).toString("hex")}`;
@@ -180,8 +194,12 @@ export class FakeStorefrontB extends FakeServer {
   private ordersMatching(request: FakeRequest): FakeOrderB[] {
     const statuses = request.query.get("status")?.split(",");
     const include = request.query.get("include")?.split(",").map(Number);
+    // WooCommerce reads modified_after in the site's time zone unless dates_are_gmt; this fake's site runs on GMT either way.
+    const after = request.query.get("modified_after");
+    const since = after === null ? null : Date.parse(`${after.replace(/Z$/, "")}Z`);
     return [...this.shop.orders.values()]
       .filter((order) => (!statuses || statuses.includes("any") || statuses.includes(order.status)) && (!include || include.includes(order.id)))
+      .filter((order) => since === null || order.date_modified.getTime() > since)
       .sort((a, b) => (request.query.get("order") === "asc" ? a.id - b.id : b.id - a.id));
   }
 
@@ -209,9 +227,17 @@ export class FakeStorefrontB extends FakeServer {
       status: order.status,
       currency: "USD",
       date_created: "2026-11-17T10:00:00",
+      date_created_gmt: "2026-11-17T10:00:00",
+      date_modified_gmt: order.date_modified.toISOString().slice(0, 19),
       total: "42.00",
+      shipping_total: "4.95",
+      total_tax: "0.00",
+      discount_total: "0.00",
+      payment_method: "stripe",
+      transaction_id: `pi_${order.id}`,
       customer_id: 0,
-      billing: { first_name: "Sam", last_name: "Shopper", email: order.email, country: "US" },
+      billing: { ...SHOPPER, email: order.email },
+      shipping: { ...SHOPPER, phone: "" },
       line_items: order.line_items,
       meta_data: meta,
     };

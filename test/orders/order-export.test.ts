@@ -304,6 +304,8 @@ describe("order export with the ERP configured", () => {
   });
 
   afterAll(() => stopWorker(worker));
+  // Each export queues a read-back: let it end here, before the next test resets the fake and the tables under it.
+  afterEach(() => until(async () => (await queue.getActiveCount()) + (await queue.getWaitingCount()) === 0, () => "this test's jobs to end"));
 
   it("exports an order once, with the full mapping, and a second job for it does nothing", async () => {
     const order = await createOrder();

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { formatDateTime } from "@mw/shared";
-import { reconcileTrackingSchedules, TRACKING_SYNC_EVERY_MS } from "@mw/shared/tracking";
+import { trackingSchedule, TRACKING_SYNC_EVERY_MS } from "@mw/shared/tracking";
 import type { Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closedPort, expectAdminOnly, restCall, startApi, userWith, type TestApi } from "../support/api.ts";
@@ -147,7 +147,7 @@ describe("the per-site job scheduler follows the site", () => {
     await tracking.upsertJobScheduler("tracking-sync.2147000000", { every: TRACKING_SYNC_EVERY_MS }, { name: "tracking-sync", data: { site_id: 2147000000 } });
     await tracking.upsertJobScheduler("another-schedule", { every: 60_000 }, { name: "another", data: {} });
 
-    const result = await reconcileTrackingSchedules(api.ctx.prisma, api.ctx.queues);
+    const result = await trackingSchedule.reconcile(api.ctx.prisma, api.ctx.queues);
 
     expect(result.removed).toBe(2);
     expect(await schedulerOf(tracked)).toMatchObject({ every: TRACKING_SYNC_EVERY_MS, template: { data: { site_id: tracked } } });
@@ -183,10 +183,10 @@ describe("the per-site job scheduler follows the site", () => {
         readdirSync(logDir)
           .map((name) => readFileSync(path.join(logDir, name), "utf8"))
           .join("\n");
-      await until(() => read().includes("tracking schedule not updated"), () => `the error in the log:\n${read()}`);
+      await until(() => read().includes("site schedules not updated"), () => `the error in the log:\n${read()}`);
       expect(read()).toMatch(new RegExp(`"site_id":${id}`));
 
-      await reconcileTrackingSchedules(api.ctx.prisma, api.ctx.queues);
+      await trackingSchedule.reconcile(api.ctx.prisma, api.ctx.queues);
       expect(await schedulerOf(id)).toBeDefined();
     } finally {
       broken.ctx.redis.disconnect();

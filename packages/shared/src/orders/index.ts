@@ -1,3 +1,5 @@
 export * from "./store.ts";
 export * from "./submission.ts";
 export * from "./jobs.ts";
+export * from "./import-schedule.ts";
+export * from "./storefront-orders.ts";

@@ -21,5 +21,18 @@ export const orderVerifyJob = defineJob({
 /** One verification job per order; a mismatch is recorded and waits for an operator. */
 export const orderVerifyJobId = (orderId: number) => jobId("order-verify", orderId);
 
+/**
+ * Pull one site's new and changed storefront orders (spec 1, 2.2
+ * `orders_sync`); every 15 minutes per site through the job scheduler
+ * `orders-import.<site id>` (import-schedule.ts: it follows the sites table).
+ */
+export const ordersImportJob = defineJob({ queue: "orders", name: "orders-import", payload: z.object({ site_id: z.number().int().positive() }) });
+
+/** The job scheduler of one site. */
+export const ordersImportSchedulerId = (siteId: number) => jobId("orders-import", siteId);
+
+/** Whether a scheduler of the orders queue is one of ordersImportSchedulerId's. */
+export const isOrdersImportScheduler = (key: string) => /^orders-import\.\d+$/.test(key);
+
 /** Exports the intake could not queue, and exports that ran out of attempts in an ERP outage. */
 export const orderSweepJob = defineJob({ queue: "orders", name: "order-sweep", payload: z.object({}), schedule: { every: 5 * 60_000 } });

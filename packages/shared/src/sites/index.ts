@@ -3,6 +3,7 @@ export * from "./connection.ts";
 export * from "./credentials.ts";
 export * from "./input.ts";
 export * from "./site-list.ts";
+export * from "./site-schedules.ts";
 export * from "./storefront-refusals.ts";
 export * from "./sync-eligibility.ts";
 export * from "./sync-runs.ts";

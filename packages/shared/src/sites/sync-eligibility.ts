@@ -6,6 +6,14 @@ import type { Prisma, Site } from "../generated/prisma/client.ts";
  */
 export const TRACKING_SYNC_SITES = { is_active: true, tracking_sync: true, tracking_enabled: true } satisfies Prisma.SiteWhereInput;
 
+/** Sites whose storefront orders are imported (spec 1, 2.2 `orders_sync`): active, with orders sync on. */
+export const ORDER_IMPORT_SITES = { is_active: true, orders_sync: true } satisfies Prisma.SiteWhereInput;
+
+/** ORDER_IMPORT_SITES for a row in hand. */
+export function orderImportEnabled(site: Pick<Site, "is_active" | "orders_sync">): boolean {
+  return site.is_active && site.orders_sync;
+}
+
 /** Sites whose stock is synced: active, with inventory sync on. */
 export const INVENTORY_SYNC_SITES = { is_active: true, inventory_sync: true } satisfies Prisma.SiteWhereInput;
 

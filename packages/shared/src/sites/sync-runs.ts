@@ -35,9 +35,22 @@ export const inventoryRunCounts = z.object({
 
 export type TrackingCounts = z.infer<typeof trackingRunCounts>;
 export type InventoryCounts = z.infer<typeof inventoryRunCounts>;
+export type OrderImportCounts = z.infer<typeof orderImportRunCounts>;
+
+/** What a storefront order import did. */
+export const orderImportRunCounts = z.object({
+  /** Orders the storefront listed (new or changed since the last run, in the status filters). */
+  orders: count,
+  /** Stored as new orders, their export queued. */
+  imported: count,
+  /** Already stored for the site (pushed by the ERP, or imported before): left as they are. */
+  already_stored: count,
+  /** Refused by the intake's rules (unknown SKU, invalid field); each is a sync error naming why. */
+  rejected: count,
+});
 
 /** `sync_runs.counts` by the run's kind: one schema for the writer and every reader. */
-export const SYNC_RUN_COUNTS = { tracking: trackingRunCounts, inventory: inventoryRunCounts };
+export const SYNC_RUN_COUNTS = { tracking: trackingRunCounts, inventory: inventoryRunCounts, orders: orderImportRunCounts };
 export type SyncKind = keyof typeof SYNC_RUN_COUNTS;
 type CountsOf<K extends SyncKind> = z.infer<(typeof SYNC_RUN_COUNTS)[K]>;
 

@@ -11,7 +11,8 @@ import {
   siteUpdateInput,
   testSiteConnection,
 } from "@mw/shared/sites";
-import { syncTrackingSchedule } from "@mw/shared/tracking";
+import { trackingSchedule } from "@mw/shared/tracking";
+import { ordersImportSchedule } from "@mw/shared/orders";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -70,17 +71,21 @@ async function findSite(ctx: AppContext, id: number): Promise<Site> {
 const SCHEDULE_UPDATE_TIMEOUT_MS = 3000;
 
 /**
- * After a save, the site's tracking job scheduler follows its row. The save
- * is committed and stays the answer; a scheduler that cannot be updated
- * (Redis down) is logged, shows as `next_run: null` in GET /tracking/status,
- * and is put right by the next save or the next worker start (reconcile).
- * Bounded in time: BullMQ waits without end for a Redis it never reached.
+ * After a save, the site's per-site job schedulers (tracking sync, order
+ * import) follow its row. The save is committed and stays the answer; a
+ * scheduler that cannot be updated (Redis down) is logged, shows as
+ * `next_run: null` in GET /tracking/status, and is put right by the next save
+ * or the next worker start (reconcile). Bounded in time: BullMQ waits without
+ * end for a Redis it never reached.
  */
-async function keepTrackingScheduleInStep(ctx: AppContext, siteId: number): Promise<void> {
+async function keepSchedulesInStep(ctx: AppContext, siteId: number): Promise<void> {
   try {
-    await withTimeout(syncTrackingSchedule(ctx.prisma, ctx.queues, siteId), SCHEDULE_UPDATE_TIMEOUT_MS);
+    await withTimeout(
+      Promise.all([trackingSchedule.sync(ctx.prisma, ctx.queues, siteId), ordersImportSchedule.sync(ctx.prisma, ctx.queues, siteId)]),
+      SCHEDULE_UPDATE_TIMEOUT_MS,
+    );
   } catch (error) {
-    ctx.logger.error("tracking schedule not updated after a site change; the next save or worker start corrects it", { site_id: siteId, error });
+    ctx.logger.error("site schedules not updated after a site change; the next save or worker start corrects them", { site_id: siteId, error });
   }
 }
 
@@ -130,7 +135,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
         throw errors.cannotSave("rest_cannot_create", "The site could not be created.", error);
       });
       ctx.logger.info("site created", { site_id: site.id, platform: body.platform, name: body.name });
-      await keepTrackingScheduleInStep(ctx, site.id);
+      await keepSchedulesInStep(ctx, site.id);
       return { id: site.id, message: "Site created." };
     },
   });
@@ -151,7 +156,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
         throw errors.cannotSave("rest_cannot_update", "The site could not be updated.", error);
       });
       ctx.logger.info("site updated", { site_id: params.id, fields: Object.keys(body) });
-      await keepTrackingScheduleInStep(ctx, params.id);
+      await keepSchedulesInStep(ctx, params.id);
       return { success: true as const, message: "Site updated." };
     },
   });
@@ -177,7 +182,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
         throw errors.conflict("rest_site_has_orders", `The site has ${orders} order(s) and cannot be deleted; deactivate it instead.`, { orders });
       });
       ctx.logger.info("site deleted", { site_id: params.id });
-      await keepTrackingScheduleInStep(ctx, params.id);
+      await keepSchedulesInStep(ctx, params.id);
       return { success: true as const, message: "Site deleted." };
     },
   });
@@ -199,7 +204,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
       const site = changed ? await ctx.prisma.site.findUnique({ where: { id: params.id }, select: { is_active: true } }) : null;
       if (!site) throw errors.notFound("Site not found.");
       ctx.logger.info("site toggled", { site_id: params.id, is_active: site.is_active });
-      await keepTrackingScheduleInStep(ctx, params.id);
+      await keepSchedulesInStep(ctx, params.id);
       return { success: true as const, is_active: site.is_active, message: site.is_active ? "Site activated." : "Site deactivated." };
     },
   });

@@ -69,9 +69,12 @@ export class StorefrontBClient {
     return this.get("wc/v3/system_status", {}, systemStatus);
   }
 
-  /** Every order in these statuses (WooCommerce takes a comma list), oldest first. */
-  async listOrders(statuses: string[]): Promise<StorefrontBOrder[]> {
-    return this.pages("wc/v3/orders", { status: statuses.join(","), orderby: "id", order: "asc" }, order);
+  /** Every order in these statuses (WooCommerce takes a comma list), oldest first; `modifiedAfter` keeps orders changed since then. */
+  async listOrders(statuses: string[], filter: { modifiedAfter?: Date } = {}): Promise<StorefrontBOrder[]> {
+    const query: Query = { status: statuses.join(","), orderby: "id", order: "asc" };
+    // WooCommerce reads the date in the site's time zone unless told it is GMT.
+    if (filter.modifiedAfter) Object.assign(query, { modified_after: filter.modifiedAfter.toISOString().slice(0, 19), dates_are_gmt: "true" });
+    return this.pages("wc/v3/orders", query, order);
   }
 
   async listNotes(orderId: number): Promise<OrderNote[]> {

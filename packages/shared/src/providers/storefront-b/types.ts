@@ -75,3 +75,31 @@ export interface BatchResult {
   id: number;
   error?: string;
 }
+
+/**
+ * WooCommerce has no numeric order statuses; the site's status filters keep
+ * storefront_a's codes (spec 1, 3.4), read here as the WooCommerce status of
+ * the same meaning. Awaiting shipment, awaiting fulfilment and partially
+ * shipped are all `processing` (WooCommerce has no partly shipped state).
+ */
+const WOO_STATUS: Record<number, string> = {
+  1: "pending",
+  7: "pending",
+  8: "processing",
+  9: "processing",
+  11: "processing",
+  3: "processing",
+  12: "on-hold",
+  13: "on-hold",
+  2: "completed",
+  10: "completed",
+  5: "cancelled",
+  4: "refunded",
+  14: "refunded",
+  6: "failed",
+};
+
+/** The WooCommerce statuses of a site's status filters, and the codes that have none. */
+export function wooStatuses(codes: number[]): { statuses: string[]; unknown: number[] } {
+  return { statuses: [...new Set(codes.flatMap((code) => WOO_STATUS[code] ?? []))], unknown: codes.filter((code) => !(code in WOO_STATUS)) };
+}

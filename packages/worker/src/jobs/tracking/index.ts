@@ -1,6 +1,6 @@
-import { reconcileTrackingSchedules, trackingSyncJob } from "@mw/shared/tracking";
+import { trackingSchedule, trackingSyncJob } from "@mw/shared/tracking";
 import { handle } from "../../runtime/processor.ts";
 import { trackingSync } from "./tracking-sync.ts";
 
 // Per-site schedulers follow the sites table: back after a Redis loss, gone for sites changed while no API could update them.
-export const trackingHandlers = [handle(trackingSyncJob, trackingSync, { reconcileSchedules: reconcileTrackingSchedules })];
+export const trackingHandlers = [handle(trackingSyncJob, trackingSync, { reconcileSchedules: trackingSchedule.reconcile })];

@@ -53,8 +53,6 @@ export class TrackingRun {
     const carriers = await carrierMap(this.prisma, this.site.platform);
 
     const { open, shipped } = once(await storefront.listOrders());
-    // The site list's order_last_run: when the storefront's orders were last read.
-    await this.prisma.site.updateMany({ where: { id: this.site.id }, data: { order_last_run: new Date() } });
     this.counts.orders = open.length;
     this.log.info("storefront orders to look at", { orders: open.length, shipped_not_completed: shipped.length });
 

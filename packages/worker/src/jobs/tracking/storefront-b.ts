@@ -1,33 +1,11 @@
 import { chunks, type AppError, type Logger } from "@mw/shared";
-import { type StorefrontBClient, MAX_BATCH_ITEMS, SHIPMENT_TRACKING_PLUGIN, TRACKING_ITEMS_META, trackingItem, type StorefrontBOrder } from "@mw/shared/providers/storefront-b";
+import { type StorefrontBClient, MAX_BATCH_ITEMS, SHIPMENT_TRACKING_PLUGIN, TRACKING_ITEMS_META, trackingItem, wooStatuses, type StorefrontBOrder } from "@mw/shared/providers/storefront-b";
 import { z } from "zod";
 import { batchRefusal } from "@mw/shared/sites";
 import type { PlannedTracking } from "./plan.ts";
 import type { TrackingOrder, TrackingSettings, TrackingStorefront } from "./storefront.ts";
 import { normaliseTrackingNumber } from "./tracking-numbers.ts";
 
-/**
- * WooCommerce has no numeric order statuses; the site's status filters keep
- * storefront_a's codes (spec 1, 3.4), read here as the WooCommerce status of
- * the same meaning. Awaiting shipment, awaiting fulfilment and partially
- * shipped are all `processing` (WooCommerce has no partly shipped state).
- */
-const WOO_STATUS: Record<number, string> = {
-  1: "pending",
-  7: "pending",
-  8: "processing",
-  9: "processing",
-  11: "processing",
-  3: "processing",
-  12: "on-hold",
-  13: "on-hold",
-  2: "completed",
-  10: "completed",
-  5: "cancelled",
-  4: "refunded",
-  14: "refunded",
-  6: "failed",
-};
 
 export interface OrderB extends TrackingOrder {
   /** Tracking items the extension holds for the order (from its `_wc_shipment_tracking_items` meta); empty without the extension. */
@@ -67,9 +45,8 @@ export class StorefrontBTracking implements TrackingStorefront<OrderB> {
   }
 
   async listOrders(): Promise<{ open: OrderB[]; shipped: OrderB[] }> {
-    const unknown = this.settings.statusFilters.filter((code) => !(code in WOO_STATUS));
+    const { statuses, unknown } = wooStatuses(this.settings.statusFilters);
     if (unknown.length) this.log.warn("status filters with no WooCommerce status are ignored", { status_codes: unknown });
-    const statuses = [...new Set(this.settings.statusFilters.flatMap((code) => WOO_STATUS[code] ?? []))];
     const orders = statuses.length ? await this.client.listOrders(statuses) : [];
     return { open: orders.map((order) => this.toOrder(order)), shipped: [] };
   }
