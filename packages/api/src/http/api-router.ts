@@ -7,6 +7,7 @@ import { requireImageKey } from "../auth/image-key.ts";
 import { requireSiteKey } from "../auth/site-key.ts";
 import type { AppContext } from "../context.ts";
 import { errorBody, imageErrorBody } from "./openapi.ts";
+import { OPERATION_EXAMPLES, type OperationExample } from "./openapi-examples.ts";
 import { parseOrThrow } from "./validation.ts";
 
 type Schema = z.ZodType | undefined;
@@ -106,13 +107,16 @@ export class ApiRouter {
   }
 
   private document(def: RouteDefinition<Schema, Schema, Schema>): void {
+    const body = def.body ?? def.documentBody;
+    const example = checkedExample(def, body);
+    const success = String(example.status ?? def.status ?? 200);
     const responses: RouteConfig["responses"] = {};
     for (const [status, response] of Object.entries(def.responses)) {
+      const shown = status === success ? { example: example.response } : {};
       responses[status] = response.schema
-        ? { description: response.description, content: { "application/json": { schema: response.schema } } }
-        : { description: response.description };
+        ? { description: response.description, content: { "application/json": { schema: response.schema, ...shown } } }
+        : { description: response.description, ...(status === success && { content: { [example.mediaType ?? "text/plain"]: { schema: { type: "string" }, ...shown } } }) };
     }
-    const body = def.body ?? def.documentBody;
     const query = def.query ?? def.documentQuery;
     const validated = def.params || query || body;
     const errorsFor = { ...ERROR_RESPONSES[def.access], ...(validated ? ERROR_RESPONSES.validated : {}) };
@@ -130,9 +134,30 @@ export class ApiRouter {
         // Path and query parameters are always objects; zod-to-openapi documents each member.
         params: def.params as z.ZodObject | undefined,
         query: query as z.ZodObject | undefined,
-        body: body ? { content: { "application/json": { schema: body } } } : undefined,
+        body: body ? { content: { "application/json": { schema: body, example: example.request } } } : undefined,
       },
       responses,
     });
   }
+}
+
+/**
+ * The route's worked example (openapi-examples.ts), checked against the
+ * route's own schemas: a route without one, or with one its schemas refuse,
+ * stops the API at start-up rather than documenting what does not exist.
+ */
+function checkedExample(def: RouteDefinition<Schema, Schema, Schema>, body: z.ZodType | undefined): OperationExample {
+  const key = `${def.method.toUpperCase()} ${def.path}`;
+  const example = OPERATION_EXAMPLES[key];
+  if (!example) throw new Error(`OpenAPI: no example for ${key} (packages/api/src/http/openapi-examples.ts)`);
+  const success = example.status ?? def.status ?? 200;
+  const schema = def.responses[success]?.schema;
+  if (!def.responses[success]) throw new Error(`OpenAPI: the example of ${key} answers ${success}, which the route does not document`);
+  const problems = [
+    body && (example.request === undefined ? "no request example" : body.safeParse(example.request).error?.message),
+    !body && example.request !== undefined ? "a request example for a route without a body" : undefined,
+    schema?.safeParse(example.response).error?.message,
+  ].filter(Boolean);
+  if (problems.length) throw new Error(`OpenAPI: the example of ${key} does not fit its schemas: ${problems.join("; ")}`);
+  return example;
 }

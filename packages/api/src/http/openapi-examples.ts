@@ -1,0 +1,306 @@
+/**
+ * One worked example per operation for the OpenAPI document: a request body
+ * (where the operation takes one) and its successful answer, keyed by method
+ * and route path. test/platform/openapi-examples.test.ts checks that every
+ * operation has one and that each parses with the operation's own schemas.
+ */
+export interface OperationExample {
+  request?: unknown;
+  /** The successful answer; `status` when it is not the route's default success status. */
+  response: unknown;
+  status?: number;
+  /** For answers that are not JSON (an HTML snippet, a CSV file). */
+  mediaType?: string;
+}
+
+const at = "2026-11-20 10:15:00";
+const page = { total: 1, page: 1, per_page: 20, total_pages: 1 };
+const billing = { first_name: "Ada", last_name: "Lovelace", address1: "1 Analytical Way", city: "Springfield", state: "IL", postal_code: "62701", country: "US", email: "ada@example.com", phone: "555-0100" };
+const siteBody = {
+  name: "Main shop",
+  platform: "storefront_a",
+  site_url: "https://store-abc123.mybigcommerce.com",
+  api_key: "<client id>",
+  api_secret: "<access token>",
+  orders_sync: true,
+  inventory_sync: true,
+  tracking_sync: true,
+};
+const siteRow = {
+  id: 1,
+  name: "Main shop",
+  platform: "storefront_a",
+  site_url: "https://store-abc123.mybigcommerce.com",
+  is_active: true,
+  orders_sync: true,
+  inventory_sync: true,
+  tracking_sync: true,
+  tracking_enabled: true,
+};
+const apiKey = { id: 4, label: "ERP", key_prefix: "mwk_8Glfzdpi", created_at: at, last_used_at: null, revoked_at: null };
+const merchant = { id: 2, mid: "12345", name: "Main MID", created_at: at, updated_at: at };
+const carrierMapping = { id: 6, platform: "storefront_a", erp_carrier_code: "UPS", platform_carrier_code: "ups" };
+const item = { id: 17, sku: "TEE-BLK-M", name: "T-shirt, black, M", price: 19.9, stock: 40, updated_at: at };
+const review = { id: 3, author: "Grace H.", rating: 5, title: "Fits well", body: "Soft and true to size.", date_published: "2026-11-18", created_at: at };
+const orderRow = {
+  id: 812,
+  site: 1,
+  site_name: "Main shop",
+  number: "100045",
+  trans_id: "TX-778899",
+  erp_sales_order_number: "SO-100001",
+  dateadded: "2026-11-20 00:00:00",
+  payment_method: "pay_1",
+  imported: 1,
+  verified: 1,
+  ship_status: 0,
+  fully_import_from_website: 1,
+  pay_1: "1",
+  pay_2: "0",
+  pay_3: "0",
+  pay_4: "0",
+  pay_5: "0",
+  pay_6: "0",
+};
+const linkage = {
+  id: 31,
+  case_id: "CB-2026-0042",
+  case_number: "N-0042",
+  mid: "12345",
+  gateway_transaction_id: "10458823311",
+  gateway_order_id: "100045",
+  order_number: "100045",
+  match_strategy: "auth_code_date",
+  amount: 49.9,
+  auth_code: "A1B2C3",
+  arn: null,
+  transaction_date: "2026-11-02",
+  reason_code: "10.4",
+  reason_desc: null,
+  dispute_status: null,
+  linked_at: at,
+  created_at: at,
+};
+const chargeback = {
+  id: 12,
+  case_id: "CB-2026-0042",
+  mid: "12345",
+  gateway_transaction_id: "10458823311",
+  order_number: "100045",
+  amount: 49.9,
+  reason_code: "10.4",
+  reason_desc: null,
+  fraud_submitted_at: at,
+  created_at: at,
+};
+const report = {
+  id: 9,
+  type: "order-intake-daily",
+  key: "order-intake-daily:2026-11-19",
+  from: "2026-11-19",
+  to: "2026-11-19",
+  status: "completed",
+  row_count: 42,
+  job_id: "report.9.1795535133854",
+  error: null,
+  created_at: at,
+  started_at: at,
+  finished_at: "2026-11-20 10:15:02",
+};
+const queued = { success: true, queued: [{ site_id: 1, job_id: "tracking-sync.1.manual.1795535133854" }] };
+
+export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
+  "POST /webhooks/acquirer": {
+    request: {
+      event_type: "dispute.created",
+      timestamp: "2026-11-20T10:15:00Z",
+      account_id: "12345",
+      api_response: JSON.stringify({ case_id: "CB-2026-0042", case_number: "N-0042" }),
+      request_payload: JSON.stringify({ mid: "0012345", auth_code: "A1B2C3", transaction_date: "2026-11-02", amount: "49.90", card_number: "411111******1111", reason_code: "10.4" }),
+    },
+    response: { success: true, message: "Webhook received and queued for processing.", webhook_id: 1 },
+    status: 202,
+  },
+  "POST /webhooks/products/:site_id": {
+    request: { scope: "store/product/updated", store_id: "1025646", data: { type: "product", id: 205 }, hash: "3f2a9c1e", created_at: 1795535133, producer: "stores/abc123" },
+    response: { success: true, message: "Webhook received; the product's stock refresh is queued.", webhook_id: 77 },
+    status: 202,
+  },
+  "POST /external/orders": {
+    request: {
+      order_number: "100045",
+      date: "2026-11-20",
+      payment_method: "pay_1",
+      transaction_id: "TX-778899",
+      billing_address: billing,
+      line_items: [
+        { line_number: 1, sku: "TEE-BLK-M", quantity: 2, unit_price: 19.9 },
+        { line_number: 2, sku: "SHIPPING", quantity: 1, unit_price: 4.95 },
+      ],
+    },
+    response: { success: true, order_number: "100045", message: "Order created." },
+    status: 201,
+  },
+  "POST /auth/login": {
+    request: { login: "admin", password: "correct horse battery" },
+    response: { success: true, nonce: "5f0c9b7e2d", user: { id: 1, login: "admin", capabilities: ["manage_middleware", "manage_options"] } },
+  },
+  "POST /auth/logout": { response: { success: true } },
+  "GET /auth/me": { response: { id: 1, login: "admin", capabilities: ["manage_middleware", "manage_options"], via: "application_password" } },
+  "POST /queue/:id/process": { response: { success: true, job: { id: "order-export.812", queue: "orders", state: "waiting" } } },
+  "GET /queue": {
+    response: {
+      jobs: [
+        {
+          id: "order-export.812",
+          queue: "orders",
+          job_type: "order_export",
+          status: "failed",
+          priority: 0,
+          site_id: 1,
+          description: "Export order 100045 of site 1 (Main shop) to the ERP",
+          attempts_made: 8,
+          progress: 0,
+          failed_reason: "ERP answered HTTP 503: The service is temporarily unavailable. Please try again later.",
+          created_at: at,
+          started_at: "2026-11-20 10:24:40",
+          completed_at: "2026-11-20 10:24:41",
+          locked_by: null,
+        },
+      ],
+      ...page,
+    },
+  },
+  "GET /sites": {
+    response: [
+      {
+        ...siteRow,
+        order_last_run: at,
+        inventory_last_run: "2026-11-20 10:00:03",
+        tracking_last_run: "2026-11-20 10:00:05",
+      },
+    ],
+  },
+  "POST /sites": { request: siteBody, response: { id: 1, message: "Site created." } },
+  "GET /sites/:id": {
+    response: {
+      ...siteRow,
+      api_credentials: { client_id: "<client id>", access_token: "<access token>" },
+      health_check_url: null,
+      status_filters: "9,3",
+      auto_complete: true,
+      send_customer_email: true,
+      channel_filter: null,
+      out_of_stock_threshold: 0,
+      fraud_team_id: null,
+      fraud_api_key_set: false,
+      webhook_secret_set: true,
+      api_base_url: null,
+    },
+  },
+  "PUT /sites/:id": { request: { tracking_sync: false, status_filters: "9,3,11" }, response: { success: true, message: "Site updated." } },
+  "DELETE /sites/:id": { response: { success: true, message: "Site deleted." } },
+  "POST /sites/:id/toggle-status": { response: { success: true, message: "Site deactivated.", is_active: false } },
+  "POST /sites/:id/test-connection": {
+    response: { success: true, message: "Connection successful.", details: { platform: "storefront_a", store_name: "Main shop", api_version: "v2/v3" } },
+  },
+  "GET /carrier-mappings": { response: { carrier_mappings: [carrierMapping], ...page } },
+  "PUT /carrier-mappings": {
+    request: { platform: "storefront_a", erp_carrier_code: "UPS", platform_carrier_code: "ups" },
+    response: { success: true, message: "Carrier mapping saved.", carrier_mapping: carrierMapping },
+  },
+  "DELETE /carrier-mappings/:id": { response: { success: true, message: "Carrier mapping deleted." } },
+  "POST /sites/:id/api-keys": {
+    request: { label: "ERP" },
+    response: { ...apiKey, key: "mwk_8Glfzdpiwrx3qQSWqruOxBvXd8OzujUvNFOvysJfXCA", message: "Store this key now: it cannot be shown again." },
+  },
+  "GET /sites/:id/api-keys": { response: { api_keys: [{ ...apiKey, last_used_at: at }], ...page } },
+  "DELETE /sites/:id/api-keys/:keyId": { response: { success: true, message: "API key revoked." } },
+  "POST /items": {
+    request: [
+      { sku: "TEE-BLK-M", name: "T-shirt, black, M", price: 19.9, stock: 40 },
+      { sku: "MUG-LOGO", name: "Mug with logo", price: 12.5, stock: 25 },
+    ],
+    response: { success: true, created: 1, updated: 1 },
+  },
+  "GET /items": { response: { items: [item], ...page } },
+  "GET /items/:id/schema-markup": {
+    mediaType: "text/html",
+    response: '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"T-shirt, black, M","sku":"TEE-BLK-M"}</script>',
+  },
+  "POST /items/:id/reviews": {
+    request: { author: "Grace H.", rating: 5, title: "Fits well", body: "Soft and true to size.", date_published: "2026-11-18" },
+    response: { id: 3, message: "Review added." },
+  },
+  "GET /items/:id/reviews": { response: { reviews: [review], ...page } },
+  "DELETE /items/:id/reviews/:reviewId": { response: { success: true, message: "Review deleted." } },
+  "GET /orders": { response: { orders: [orderRow], ...page } },
+  "GET /orders/:id": {
+    response: {
+      ...orderRow,
+      contact_id: 27111,
+      shipping_agent_code: "FEDEX",
+      shipping_agent_service: "GROUND_HOME_DELIVERY",
+      imported_at: "2026-11-20 10:15:03",
+      created_at: at,
+      line_items: [
+        { id: 4411, line: 1, sku: "TEE-BLK-M", quantity: 2, price: 19.9, coupon_code: null, discount_amount: 0, weight: 0 },
+        { id: 4412, line: 2, sku: "SHIPPING", quantity: 1, price: 4.95, coupon_code: null, discount_amount: 0, weight: 0 },
+      ],
+      addresses: [
+        { id: 1622, type: 1, first_name: "Ada", last_name: "Lovelace", company: null, address1: "1 Analytical Way", address2: null, city: "Springfield", state: "IL", postal_code: "62701", country: "US", phone: "555-0100", email: "ada@example.com" },
+        { id: 1623, type: 0, first_name: "Ada", last_name: "Lovelace", company: null, address1: "1 Analytical Way", address2: null, city: "Springfield", state: "IL", postal_code: "62701", country: "US", phone: "555-0100", email: "ada@example.com" },
+      ],
+    },
+  },
+  "GET /stats": {
+    response: {
+      sites: { total: 2, active: 2, storefront_a: 1, storefront_b: 1 },
+      orders: { pending_insert: 3, pending_verify: 1, imported_today: 57 },
+      errors: { count: 1, recent: [{ order_number: "100051", message: "ERP answered HTTP 422: Item 'MUG-OLD' does not exist.", created_at: at }] },
+    },
+  },
+  "POST /merchant-accounts": { request: { mid: "12345", security_key: "<gateway security key>", name: "Main MID" }, response: merchant },
+  "GET /merchant-accounts": { response: { merchant_accounts: [merchant], ...page } },
+  "PUT /merchant-accounts/:id": { request: { name: "Main MID (US)" }, response: { ...merchant, name: "Main MID (US)" } },
+  "DELETE /merchant-accounts/:id": { response: { success: true, message: "Merchant account deleted." } },
+  "POST /disputes/replay": {
+    request: { case_id: "CB-2026-0042" },
+    response: { success: true, webhook_id: 1, job: { id: "dispute.acquirer_case_CB-2026-0042.replay.1795535133854", queue: "disputes", state: "waiting" } },
+  },
+  "GET /disputes/linkages": { response: { linkages: [linkage], ...page } },
+  "GET /disputes/linkages/:id": { response: { ...linkage, acquirer_data: { case_id: "CB-2026-0042", amount: "49.90" }, gateway_data: { transaction_id: "10458823311", condition: "complete" } } },
+  "GET /disputes/chargebacks": { response: { chargebacks: [chargeback], ...page } },
+  "GET /disputes/chargebacks/:id": { response: { ...chargeback, fraud_response: { id: "cb_8812" }, acquirer_data: { case_id: "CB-2026-0042" }, action_log: [] } },
+  "POST /tracking/sync/:site_id": { response: queued },
+  "POST /tracking/sync-all": { response: { success: true, queued: [...queued.queued, { site_id: 2, job_id: "tracking-sync.2.manual.1795535133854" }] } },
+  "GET /tracking/status/:site_id": {
+    response: {
+      site_id: 1,
+      enabled: true,
+      last_run: {
+        job_id: "repeat:tracking-sync.1:1795535100000",
+        status: "completed",
+        started_at: "2026-11-20 10:00:00",
+        finished_at: "2026-11-20 10:00:05",
+        counts: { orders: 12, shipments_created: 4, already_posted: 3, skipped_carrier: 1, skipped_invalid: 0, unmapped_carrier: 0, not_linked: 2, awaiting_shipment: 2, completed: 4, errors: 0 },
+        error: null,
+      },
+      next_run: "2026-11-20 10:30:00",
+      last_error: null,
+    },
+  },
+  "POST /testing/inventory/sync": {
+    request: { site_id: "all" },
+    response: { success: true, queued: [{ site_id: 1, job_id: "inventory-sync.1.test.1795535133854" }], failed: [{ site_id: 2, message: "Inventory sync is off for this site." }] },
+  },
+  "POST /reports": {
+    request: { type: "order-intake-daily", date: "2026-11-19" },
+    response: { success: true, report_id: 9, job_id: "report.9.1795535133854", key: "order-intake-daily:2026-11-19", message: "Report queued." },
+  },
+  "GET /reports": { response: { reports: [report], ...page } },
+  "GET /reports/:id": { response: report },
+  "GET /reports/:id/download": { mediaType: "text/csv", response: "order_number,site,dateadded,total\n100045,Main shop,2026-11-19 14:02:11,44.75\n" },
+  "GET /image": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2026-03-14 15:30:00" } },
+  "GET /image-random": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2025-08-02 09:12:44" } },
+};
