@@ -38,9 +38,10 @@ function spawnWorker(env: Record<string, string> = {}, args: string[] = []): Pro
 
 /** Redis connections on which a BullMQ worker of this prefix waits for notifications jobs (BullMQ names them `<prefix>:<base64 queue>`). */
 async function blockingConnections(): Promise<number> {
-  const name = `name=${process.env.QUEUE_PREFIX}:${Buffer.from("notifications").toString("base64")} `;
+  // BullMQ names a worker's connections `<prefix>:<base64 queue>`, followed by `:w:<worker name>` when the worker has one.
+  const name = new RegExp(`name=${process.env.QUEUE_PREFIX}:${Buffer.from("notifications").toString("base64")}[ :]`);
   const list = (await redis.call("CLIENT", "LIST")) as string;
-  return list.split("\n").filter((line) => line.includes(name)).length;
+  return list.split("\n").filter((line) => name.test(line)).length;
 }
 
 function alive(proc: Spawned): boolean {
