@@ -21,7 +21,7 @@ export interface LocalServices {
 export async function wantsLocal(kind: "database" | "redis", url: string): Promise<boolean> {
   if (!LOCAL_HOSTS.has(new URL(url).hostname)) return false;
   const problem = kind === "database" ? await checkDatabase(url, { database: false }) : await checkRedis(url);
-  return problem?.line.includes("connection refused") ?? false;
+  return problem?.nothingListens ?? false;
 }
 
 function binary(candidates: string[]): string | undefined {

@@ -6,6 +6,8 @@ import type { Config } from "./config.ts";
 export interface ServiceProblem {
   line: string;
   exitCode: number;
+  /** Connection refused: nothing listens at the address (a local service that is not running). */
+  nothingListens?: boolean;
 }
 
 const EX_UNAVAILABLE = 69;
@@ -65,7 +67,11 @@ export async function checkDatabase(databaseUrl: string, options: { database: bo
     const error = raw as { code?: string; message: string };
     const network = networkReason(error);
     if (network) {
-      return { line: `Cannot reach the database at ${at} (DATABASE_URL): ${network}. Start MariaDB or MySQL there (\`pnpm services\` runs a local one) or set DATABASE_URL.`, exitCode: EX_UNAVAILABLE };
+      return {
+        line: `Cannot reach the database at ${at} (DATABASE_URL): ${network}. Start MariaDB or MySQL there (\`pnpm services\` runs a local one) or set DATABASE_URL.`,
+        exitCode: EX_UNAVAILABLE,
+        nothingListens: error.code === "ECONNREFUSED",
+      };
     }
     if (error.code === "ER_ACCESS_DENIED_ERROR" || error.code === "ER_ACCESS_DENIED_NO_PASSWORD_ERROR") {
       return { line: `The database at ${at} refused user "${user}" (DATABASE_URL): wrong password, or no such user for this address. Fix DATABASE_URL or create the user (README, "Run it").`, exitCode: EX_CONFIG };
@@ -104,7 +110,11 @@ export async function checkRedis(redisUrl: string): Promise<ServiceProblem | und
     const error = (cause ?? raw) as { code?: string; message: string };
     const network = networkReason(error) ?? (/ETIMEDOUT|timed? ?out/i.test(error.message) ? `no answer within ${CONNECT_TIMEOUT_MS / 1000} s` : undefined);
     if (network) {
-      return { line: `Cannot reach Redis at ${at} (REDIS_URL): ${network}. Start Redis there (\`pnpm services\` runs a local one) or set REDIS_URL.`, exitCode: EX_UNAVAILABLE };
+      return {
+        line: `Cannot reach Redis at ${at} (REDIS_URL): ${network}. Start Redis there (\`pnpm services\` runs a local one) or set REDIS_URL.`,
+        exitCode: EX_UNAVAILABLE,
+        nothingListens: error.code === "ECONNREFUSED",
+      };
     }
     if (/NOAUTH|WRONGPASS|invalid password|AUTH/i.test(error.message)) {
       return { line: `Redis at ${at} refused the credentials in REDIS_URL: fix them in REDIS_URL.`, exitCode: EX_CONFIG };
