@@ -14,6 +14,7 @@ import { apiKeyRoutes } from "./routes/sites/api-keys.ts";
 import { disputeRoutes } from "./routes/disputes/disputes.ts";
 import { authRoutes } from "./routes/identity/auth.ts";
 import { requireHttps } from "./http/https.ts";
+import { aiSettingsRoutes } from "./routes/ai/settings.ts";
 import { loginPageRoutes } from "./routes/identity/login-page.ts";
 import { BOARD_PATH, boardRoutes } from "./routes/queue/board.ts";
 import { externalOrderRoutes } from "./routes/orders/external-orders.ts";
@@ -71,6 +72,10 @@ export function createApp(ctx: AppContext): Express {
   inventoryTestingRoutes(api, ctx);
   reportRoutes(api, ctx);
   app.use(config.API_ROOT || "/", api.router);
+  // Spec 2's REST routes live under REST_ROOT.
+  const rest = new ApiRouter(ctx, registry, config.REST_ROOT);
+  aiSettingsRoutes(rest, ctx);
+  app.use(config.REST_ROOT || "/", rest.router);
   // The image API lives outside API_ROOT (spec 1, 4.9); the error handler answers `{error}` there.
   const images = new ApiRouter(ctx, registry, "/api");
   imageRoutes(images, ctx);

@@ -32,9 +32,9 @@ async function readItems(file: string): Promise<ItemInput[]> {
 export const itemCommands: Record<string, Command> = {
   "items:import": {
     summary: "create or update catalogue items from a CSV file (columns sku,name,price,stock)",
-    argument: { name: "FILE.csv", description: "path of the CSV file" },
+    arguments: [{ name: "FILE.csv", description: "path of the CSV file" }],
     options: {},
-    async run(prisma, _values, file) {
+    async run(prisma, _values, [file]) {
       // pnpm runs scripts from the repository root; INIT_CWD is where the user typed the command.
       const items = await readItems(path.resolve(process.env.INIT_CWD ?? process.cwd(), file!));
       return { success: true, rows: items.length, ...(await upsertItems(prisma, items)) };

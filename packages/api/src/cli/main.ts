@@ -4,24 +4,26 @@ import { AppError, createPrisma, getConfigOrExit, type PrismaClient } from "@mw/
 import { imageKeyCommands } from "./image-keys.ts";
 import { itemCommands } from "./items.ts";
 import { merchantCommands } from "./merchants.ts";
+import { optionCommands } from "./options.ts";
 import { reviewCommands } from "./reviews.ts";
 import { userCommands } from "./users.ts";
 
 export interface Command {
   summary: string;
-  /** A positional argument, e.g. the file of items:import. */
-  argument?: { name: string; description: string };
+  /** Positional arguments, all required, e.g. the file of items:import. */
+  arguments?: { name: string; description: string }[];
   options: Record<string, { type: "string" | "boolean"; required?: boolean; description: string }>;
-  run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, argument?: string): Promise<unknown>;
+  run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
 }
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands };
+const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];
   for (const [name, command] of Object.entries(COMMANDS)) {
-    lines.push(`  ${name}${command.argument ? ` ${command.argument.name}` : ""}  ${command.summary}`);
-    if (command.argument) lines.push(`      ${command.argument.name}  ${command.argument.description} (required)`);
+    const positional = command.arguments ?? [];
+    lines.push(`  ${[name, ...positional.map((argument) => argument.name)].join(" ")}  ${command.summary}`);
+    for (const argument of positional) lines.push(`      ${argument.name}  ${argument.description} (required)`);
     for (const [option, spec] of Object.entries(command.options)) {
       lines.push(`      --${option}${spec.type === "string" ? " VALUE" : ""}  ${spec.description}${spec.required ? " (required)" : ""}`);
     }
@@ -42,7 +44,7 @@ async function main(): Promise<number> {
     ({ values, positionals } = parseArgs({
       args: rest,
       options: Object.fromEntries(Object.entries(command.options).map(([key, spec]) => [key, { type: spec.type }])),
-      allowPositionals: Boolean(command.argument),
+      allowPositionals: Boolean(command.arguments?.length),
       strict: true,
     }));
   } catch (error) {
@@ -50,8 +52,9 @@ async function main(): Promise<number> {
     return 64;
   }
   const missing = Object.entries(command.options).filter(([key, spec]) => spec.required && values[key] === undefined);
-  if (command.argument && positionals.length !== 1) {
-    console.error(`${name} takes exactly one ${command.argument.name}\n\n${usage()}`);
+  const expected = command.arguments ?? [];
+  if (positionals.length !== expected.length) {
+    console.error(`${name} takes ${expected.length ? expected.map((argument) => argument.name).join(" ") : "no arguments"}\n\n${usage()}`);
     return 64;
   }
   if (missing.length) {
@@ -61,7 +64,7 @@ async function main(): Promise<number> {
   const config = getConfigOrExit();
   const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 2 });
   try {
-    console.log(JSON.stringify(await command.run(prisma, values, positionals[0])));
+    console.log(JSON.stringify(await command.run(prisma, values, positionals)));
     return 0;
   } catch (error) {
     const message = error instanceof AppError || error instanceof Error ? error.message : String(error);

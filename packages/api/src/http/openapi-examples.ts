@@ -107,6 +107,18 @@ const report = {
   started_at: at,
   finished_at: "2026-11-20 10:15:02",
 };
+const aiSettings = {
+  ai_api_key_set: true,
+  ai_security_key_set: false,
+  ai_model: "gemini-2.5-flash",
+  ai_urgency_model: "gemini-2.5-flash",
+  ai_assistant_model: "gemini-2.5-flash",
+  ai_embedding_model: "gemini-embedding-001",
+  ai_rate_limit: 60,
+  ai_rate_window: 60,
+  ai_cache_ttl: 3600,
+  ai_max_retries: 3,
+};
 const queued = { success: true, queued: [{ site_id: 1, job_id: "tracking-sync.1.manual.1795535133854" }] };
 
 export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
@@ -301,6 +313,11 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   "GET /reports": { response: { reports: [report], ...page } },
   "GET /reports/:id": { response: report },
   "GET /reports/:id/download": { mediaType: "text/csv", response: "order_number,site,dateadded,total\n100045,Main shop,2026-11-19 14:02:11,44.75\n" },
+  "GET /ai/settings": { response: { success: true, settings: aiSettings } },
+  "PUT /ai/settings": {
+    request: { ai_model: "gemini-2.5-pro", ai_rate_limit: 120, ai_security_key: "<shared secret>" },
+    response: { success: true, settings: { ...aiSettings, ai_model: "gemini-2.5-pro", ai_rate_limit: 120, ai_security_key_set: true } },
+  },
   "GET /image": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2026-03-14 15:30:00" } },
   "GET /image-random": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2025-08-02 09:12:44" } },
 };

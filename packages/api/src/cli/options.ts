@@ -1,0 +1,37 @@
+import { getConfig } from "@mw/shared";
+import { isOptionName, OPTIONS, OptionStore } from "@mw/shared/options";
+import type { Command } from "./main.ts";
+
+/** A value as typed on the command line: JSON when it parses (60, true, null), else the text itself. */
+function parseValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export const optionCommands: Record<string, Command> = {
+  "options:set": {
+    summary: "set a run-time option (secrets are stored encrypted; null returns it to its default)",
+    arguments: [
+      { name: "NAME", description: `one of ${Object.keys(OPTIONS).join(", ")}` },
+      { name: "VALUE", description: "parsed as JSON when it parses, else taken as text" },
+    ],
+    options: {},
+    async run(prisma, _values, [name, value]) {
+      await new OptionStore(prisma, getConfig().ENCRYPTION_KEY).set({ [name!]: parseValue(value!) });
+      return { name, set: true };
+    },
+  },
+  "options:get": {
+    summary: "show a run-time option (a secret shows only whether it is set)",
+    arguments: [{ name: "NAME", description: "the option's name" }],
+    options: {},
+    async run(prisma, _values, [name]) {
+      if (!isOptionName(name!)) throw new Error(`Unknown option: ${name}.`);
+      const value = await new OptionStore(prisma, getConfig().ENCRYPTION_KEY).get(name);
+      return "secret" in OPTIONS[name] ? { name, set: value !== null } : { name, value };
+    },
+  },
+};

@@ -1,0 +1,41 @@
+import { z } from "zod";
+
+/** Spec 2, 2.2 names six models; design 10.8 accepts any Gemini model id (the six are the pickers' suggestions). */
+export const SUGGESTED_MODELS = ["gemini-2.5-flash", "gemini-2.5-pro", "gemini-2.0-flash", "gemini-2.0-flash-lite", "gemini-1.5-flash", "gemini-1.5-pro"] as const;
+
+const model = z.string().regex(/^gemini-[a-z0-9][a-z0-9.-]{0,62}$/, `must be a Gemini model id, e.g. ${SUGGESTED_MODELS.join(", ")}`);
+const secret = z.string().min(1).max(1024);
+const seconds = z.number().int().min(1).max(86_400);
+
+interface Definition<S extends z.ZodType> {
+  schema: S;
+  default: z.output<S> | null;
+  /** Stored encrypted, never returned or logged: reads show only whether it is set. */
+  secret?: true;
+  description: string;
+}
+
+function option<S extends z.ZodType>(definition: Definition<S>): Definition<S> {
+  return definition;
+}
+
+/** Every option with its rules and default (spec 2, 2.2; design 10.2 and 10.8). */
+export const OPTIONS = {
+  ai_api_key: option({ schema: secret, default: null, secret: true, description: "provider API key (AI_API_KEY overrides it)" }),
+  ai_security_key: option({ schema: secret, default: null, secret: true, description: "shared secret external callers send as ai-security-key; unset refuses every key" }),
+  ai_model: option({ schema: model, default: "gemini-2.5-flash", description: "default generation model (rewrite, e-mail parsing)" }),
+  ai_urgency_model: option({ schema: model, default: "gemini-2.5-flash", description: "model for urgency scoring" }),
+  ai_assistant_model: option({ schema: model, default: "gemini-2.5-flash", description: "the ticket system's generative model (chat, titles, note optimisation)" }),
+  ai_embedding_model: option({ schema: model, default: "gemini-embedding-001", description: "embedding model of the knowledge index" }),
+  ai_rate_limit: option({ schema: z.number().int().min(1).max(100_000), default: 60, description: "AI requests per client address per window" }),
+  ai_rate_window: option({ schema: seconds, default: 60, description: "rate-limit window in seconds" }),
+  ai_cache_ttl: option({ schema: z.number().int().min(0).max(30 * 86_400), default: 3600, description: "urgency cache duration in seconds (0: no cache)" }),
+  ai_max_retries: option({ schema: z.number().int().min(1).max(10), default: 3, description: "provider attempts per model" }),
+} as const;
+
+export type OptionName = keyof typeof OPTIONS;
+export type OptionValue<N extends OptionName> = z.output<(typeof OPTIONS)[N]["schema"]> | (null extends (typeof OPTIONS)[N]["default"] ? null : never);
+
+export function isOptionName(name: string): name is OptionName {
+  return Object.hasOwn(OPTIONS, name);
+}

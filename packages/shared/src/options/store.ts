@@ -1,0 +1,82 @@
+import { AppError } from "../platform/errors.ts";
+import { decryptSecret, encryptSecret } from "../platform/crypto.ts";
+import type { PrismaClient } from "../platform/db.ts";
+import { isOptionName, OPTIONS, type OptionName, type OptionValue } from "./definitions.ts";
+
+/** How long a process trusts what it read: a change made elsewhere is seen within this. */
+export const OPTIONS_CACHE_MS = 2_000;
+
+/** What a read shows: plain values as they are, secrets only as set or not. */
+export type OptionsView = Record<string, unknown>;
+
+function invalid(message: string): AppError {
+  return new AppError(400, "invalid_params", message);
+}
+
+/**
+ * The one typed accessor for run-time options (design 10.2): stored rows over
+ * the defaults of OPTIONS. Every process reads through its own short cache, so
+ * a change made by any process (REST, CLI) is seen everywhere within
+ * OPTIONS_CACHE_MS without a message bus.
+ */
+export class OptionStore {
+  private cached?: { at: number; rows: Map<string, { value: string; secret: boolean }> };
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly key: Buffer,
+    private readonly cacheMs = OPTIONS_CACHE_MS,
+  ) {}
+
+  private async rows(): Promise<Map<string, { value: string; secret: boolean }>> {
+    if (this.cached && Date.now() - this.cached.at < this.cacheMs) return this.cached.rows;
+    const rows = await this.prisma.option.findMany();
+    this.cached = { at: Date.now(), rows: new Map(rows.map((row) => [row.name, { value: row.value, secret: row.secret }])) };
+    return this.cached.rows;
+  }
+
+  async get<N extends OptionName>(name: N): Promise<OptionValue<N>> {
+    const row = (await this.rows()).get(name);
+    if (!row) return OPTIONS[name].default as OptionValue<N>;
+    return JSON.parse(row.secret ? decryptSecret(row.value, this.key) : row.value) as OptionValue<N>;
+  }
+
+  /**
+   * Validates every change first, then writes them all in one transaction:
+   * a bad value leaves every option as it was. `null` returns an option to
+   * its default (for a secret: unset).
+   */
+  async set(changes: Record<string, unknown>): Promise<void> {
+    const writes: { name: OptionName; value: unknown }[] = [];
+    for (const [name, value] of Object.entries(changes)) {
+      if (!isOptionName(name)) throw invalid(`Unknown option: ${name}.`);
+      if (value === null) {
+        writes.push({ name, value: null });
+        continue;
+      }
+      const parsed = OPTIONS[name].schema.safeParse(value);
+      if (!parsed.success) throw invalid(`${name}: ${parsed.error.issues[0]!.message}`);
+      writes.push({ name, value: parsed.data });
+    }
+    await this.prisma.$transaction(
+      writes.map(({ name, value }) => {
+        if (value === null) return this.prisma.option.deleteMany({ where: { name } });
+        const secret = "secret" in OPTIONS[name];
+        const stored = secret ? encryptSecret(JSON.stringify(value), this.key) : JSON.stringify(value);
+        return this.prisma.option.upsert({ where: { name }, create: { name, value: stored, secret }, update: { value: stored, secret } });
+      }),
+    );
+    this.cached = undefined;
+  }
+
+  /** Every option for an admin: values of plain ones, `<name>_set` for secrets. */
+  async view(): Promise<OptionsView> {
+    const view: OptionsView = {};
+    for (const name of Object.keys(OPTIONS) as OptionName[]) {
+      const value = await this.get(name);
+      if ("secret" in OPTIONS[name]) view[`${name}_set`] = value !== null;
+      else view[name] = value;
+    }
+    return view;
+  }
+}
