@@ -18,7 +18,11 @@ beforeEach(async () => {
   // Through the API's own store, so its short cache forgets the previous test's values too.
   await api.ctx.options.set(Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, null])));
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  // Other test files in this database slot expect the defaults (no provider key).
+  await api.ctx.options.set(Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, null])));
+  await api.close();
+});
 
 const settings = (authorization = admin) => restCall(`${api.url}/ai/settings`, "GET", undefined, authorization);
 const change = (body: unknown, authorization = admin) => restCall(`${api.url}/ai/settings`, "PUT", body, authorization);

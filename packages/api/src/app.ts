@@ -14,6 +14,7 @@ import { apiKeyRoutes } from "./routes/sites/api-keys.ts";
 import { disputeRoutes } from "./routes/disputes/disputes.ts";
 import { authRoutes } from "./routes/identity/auth.ts";
 import { requireHttps } from "./http/https.ts";
+import { aiRoutes } from "./routes/ai/ai.ts";
 import { aiSettingsRoutes } from "./routes/ai/settings.ts";
 import { loginPageRoutes } from "./routes/identity/login-page.ts";
 import { BOARD_PATH, boardRoutes } from "./routes/queue/board.ts";
@@ -74,6 +75,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(config.API_ROOT || "/", api.router);
   // Spec 2's REST routes live under REST_ROOT.
   const rest = new ApiRouter(ctx, registry, config.REST_ROOT);
+  aiRoutes(rest, ctx);
   aiSettingsRoutes(rest, ctx);
   app.use(config.REST_ROOT || "/", rest.router);
   // The image API lives outside API_ROOT (spec 1, 4.9); the error handler answers `{error}` there.

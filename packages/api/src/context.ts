@@ -1,18 +1,22 @@
+import { AiService } from "@mw/shared/ai";
 import { SessionStore } from "@mw/shared/identity";
 import { OptionStore } from "@mw/shared/options";
 import { type Connections } from "@mw/shared";
 
-/** What route handlers may use: the process connections plus the session and option stores. */
+/** What route handlers may use: the process connections plus the session and option stores and the AI service. */
 export interface AppContext extends Connections {
   sessions: SessionStore;
   options: OptionStore;
+  ai: AiService;
 }
 
 export function createAppContext(connections: Connections): AppContext {
-  const { config, redis, prisma } = connections;
+  const { config, redis, prisma, logger } = connections;
+  const options = new OptionStore(prisma, config.ENCRYPTION_KEY);
   return {
     ...connections,
     sessions: new SessionStore(redis, config.QUEUE_PREFIX, config.SESSION_TTL_SECONDS),
-    options: new OptionStore(prisma, config.ENCRYPTION_KEY),
+    options,
+    ai: new AiService({ config, options, redis, logger }),
   };
 }

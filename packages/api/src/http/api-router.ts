@@ -3,6 +3,7 @@ import type { OpenAPIRegistry, RouteConfig } from "@asteasolutions/zod-to-openap
 import type { Capability } from "@mw/shared/identity";
 import type { z } from "zod";
 import { requireCapability } from "../auth/authenticate.ts";
+import { aiCaller, aiRateLimit } from "../auth/ai-key.ts";
 import { requireImageKey } from "../auth/image-key.ts";
 import { requireSiteKey } from "../auth/site-key.ts";
 import type { AppContext } from "../context.ts";
@@ -13,8 +14,12 @@ import { parseOrThrow } from "./validation.ts";
 type Schema = z.ZodType | undefined;
 type Parsed<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** Who may call a route: anyone, any user, a user with a capability, a site's API key, or an image-API key. */
-export type Access = "public" | "authenticated" | "site_key" | "image_key" | Capability;
+/**
+ * Who may call a route: anyone, any user, a user with a capability, a site's
+ * API key, an image-API key, or an AI caller (the `ai-security-key`, rate
+ * limited per address; `ai_key_or_session` also takes a logged-in user).
+ */
+export type Access = "public" | "authenticated" | "site_key" | "image_key" | "ai_key" | "ai_key_or_session" | Capability;
 
 export interface RouteDefinition<P extends Schema, Q extends Schema, B extends Schema> {
   method: "get" | "post" | "put" | "patch" | "delete";
@@ -44,6 +49,8 @@ const ERROR_RESPONSES: Record<Access | "validated", Record<number, string>> = {
   public: {},
   authenticated: { 403: "rest_forbidden: no valid session or application password" },
   site_key: { 401: "Missing, invalid or revoked API key" },
+  ai_key: { 401: "unauthorized: missing or wrong ai-security-key", 429: "rate_limited: too many requests from this address; Retry-After says when" },
+  ai_key_or_session: { 401: "unauthorized: missing or wrong ai-security-key, and no session", 429: "rate_limited: too many requests from this address; Retry-After says when" },
   image_key: { 401: "Missing, invalid or revoked api_key" },
   manage_middleware: { 403: "rest_forbidden: no valid session or application password, or the capability is missing" },
   manage_options: { 403: "rest_forbidden: no valid session or application password, or the capability is missing" },
@@ -51,8 +58,10 @@ const ERROR_RESPONSES: Record<Access | "validated", Record<number, string>> = {
   validated: { 400: "Invalid or missing parameter" },
 };
 
-const SECURITY: Record<"public" | "site_key" | "image_key" | "user", Record<string, string[]>[]> = {
+const SECURITY: Record<"public" | "site_key" | "image_key" | "ai_key" | "ai_key_or_session" | "user", Record<string, string[]>[]> = {
   public: [],
+  ai_key: [{ aiSecurityKey: [] }],
+  ai_key_or_session: [{ aiSecurityKey: [] }, { sessionNonce: [] }],
   site_key: [{ siteBearer: [] }, { siteApiKey: [] }],
   image_key: [{ imageApiKey: [] }],
   user: [{ basicAuth: [] }, { sessionNonce: [] }],
@@ -90,6 +99,8 @@ export class ApiRouter {
       handlers.push(requireSiteKey(this.ctx));
     } else if (def.access === "image_key") {
       handlers.push(requireImageKey(this.ctx));
+    } else if (def.access === "ai_key" || def.access === "ai_key_or_session") {
+      handlers.push(aiRateLimit(this.ctx), aiCaller(this.ctx, { sessions: def.access === "ai_key_or_session" }));
     } else if (def.access !== "public") {
       handlers.push(requireCapability(this.ctx, def.access === "authenticated" ? null : def.access));
     }
@@ -129,7 +140,7 @@ export class ApiRouter {
       path: openApiPath(`${this.mountPath}${def.path}`),
       summary: def.summary,
       tags: [def.tag],
-      security: SECURITY[def.access === "public" || def.access === "site_key" || def.access === "image_key" ? def.access : "user"],
+      security: SECURITY[def.access === "public" || def.access === "site_key" || def.access === "image_key" || def.access === "ai_key" || def.access === "ai_key_or_session" ? def.access : "user"],
       request: {
         // Path and query parameters are always objects; zod-to-openapi documents each member.
         params: def.params as z.ZodObject | undefined,

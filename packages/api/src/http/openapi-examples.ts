@@ -313,6 +313,31 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   "GET /reports": { response: { reports: [report], ...page } },
   "GET /reports/:id": { response: report },
   "GET /reports/:id/download": { mediaType: "text/csv", response: "order_number,site,dateadded,total\n100045,Main shop,2026-11-19 14:02:11,44.75\n" },
+  "POST /ai/rewrite": {
+    request: { text: "hi, we fixed the checkout , it should work now.", instructions: "Make it friendly and professional." },
+    response: { success: true, rewritten_text: "Hello! We have fixed the checkout, and it should be working again now.", engine: "model", model: "gemini-2.5-flash" },
+  },
+  "POST /ai/ticket-urgency": {
+    request: { subject: "Checkout down", body: "Since 9am no customer can pay: checkout shows a 500 error. We are losing orders.", client_name: "ACME", is_vip: true },
+    response: {
+      success: true,
+      urgency: {
+        score: 95,
+        level: "CRITICAL",
+        summary: "Checkout fails with a 500 error for every customer since 9am.",
+        reasoning: "Production down +35, revenue impact +25, multiple users +15. Modifiers: VIP client +10.",
+        timeline: "Respond within 1 hour",
+        suggested_title: "Checkout returns 500 for all customers",
+      },
+      cached: false,
+      engine: "model",
+      model: "gemini-2.5-flash",
+    },
+  },
+  "POST /ai/parse-email-reply": {
+    request: { email_body: "Thanks, that fixed it.\n\nOn Tue, Nov 17, 2026 at 10:02 AM Support <support@example.com> wrote:\n> Please clear your cache." },
+    response: { success: true, parsed_reply: "Thanks, that fixed it.", engine: "rules" },
+  },
   "GET /ai/settings": { response: { success: true, settings: aiSettings } },
   "PUT /ai/settings": {
     request: { ai_model: "gemini-2.5-pro", ai_rate_limit: 120, ai_security_key: "<shared secret>" },

@@ -45,6 +45,12 @@ export function createRegistry(): OpenAPIRegistry {
     name: "api_key",
     description: "An image-API key (`pnpm cli image-key:create`), for /api/image and /api/image-random.",
   });
+  registry.registerComponent("securitySchemes", "aiSecurityKey", {
+    type: "apiKey",
+    in: "header",
+    name: "ai-security-key",
+    description: "The shared key of the AI routes: the ai_security_key option (`pnpm cli options:set ai_security_key ...`).",
+  });
   registry.register("Error", errorBody);
   registry.register("ImageError", imageErrorBody);
   return registry;

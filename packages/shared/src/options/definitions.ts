@@ -7,15 +7,15 @@ const model = z.string().regex(/^gemini-[a-z0-9][a-z0-9.-]{0,62}$/, `must be a G
 const secret = z.string().min(1).max(1024);
 const seconds = z.number().int().min(1).max(86_400);
 
-interface Definition<S extends z.ZodType> {
+interface Definition<S extends z.ZodType, D> {
   schema: S;
-  default: z.output<S> | null;
+  default: D;
   /** Stored encrypted, never returned or logged: reads show only whether it is set. */
   secret?: true;
   description: string;
 }
 
-function option<S extends z.ZodType>(definition: Definition<S>): Definition<S> {
+function option<S extends z.ZodType, D extends z.output<S> | null>(definition: Definition<S, D>): Definition<S, D> {
   return definition;
 }
 
@@ -34,7 +34,8 @@ export const OPTIONS = {
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;
-export type OptionValue<N extends OptionName> = z.output<(typeof OPTIONS)[N]["schema"]> | (null extends (typeof OPTIONS)[N]["default"] ? null : never);
+/** The option's type; null only for options whose default is null (unset secrets). */
+export type OptionValue<N extends OptionName> = z.output<(typeof OPTIONS)[N]["schema"]> | Extract<(typeof OPTIONS)[N]["default"], null>;
 
 export function isOptionName(name: string): name is OptionName {
   return Object.hasOwn(OPTIONS, name);

@@ -117,6 +117,10 @@ export const configSchema = z.object({
   ALERT_EMAIL_TO: z.string().optional(),
   AI_BASE_URL: z.url().default("https://generativelanguage.googleapis.com"),
   AI_API_KEY: z.string().optional(),
+  /** Each provider request's time limit. */
+  AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  /** First wait of spec 2's provider retries (1 s, 2 s, then 4 s before the next model); tests shorten it. */
+  AI_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   STORAGE_DIR: z.string().default("storage"),
   S3_ENDPOINT: optionalUrl,
   S3_BUCKET: z.string().optional(),

@@ -1,0 +1,64 @@
+import type { Request, RequestHandler } from "express";
+import { AppError, safeEqual } from "@mw/shared";
+import { resolvePrincipal } from "./authenticate.ts";
+import type { AppContext } from "../context.ts";
+
+function unauthorized(): AppError {
+  return new AppError(401, "unauthorized", "A valid ai-security-key header is required.");
+}
+
+/**
+ * Spec 2, 5: the `ai-security-key` header, compared in constant time with the
+ * `ai_security_key` option; with the option unset every key is refused.
+ * `sessions` lets a logged-in user with the session nonce in too (rewrite).
+ */
+export function aiCaller(ctx: AppContext, options: { sessions: boolean }): RequestHandler {
+  return async (req, _res, next) => {
+    const sent = req.get("ai-security-key");
+    if (sent !== undefined) {
+      const expected = await ctx.options.get("ai_security_key");
+      if (!expected || !safeEqual(sent, expected)) throw unauthorized();
+      return next();
+    }
+    if (options.sessions && (await resolvePrincipal(ctx, req, { requireNonce: true }).catch(() => null))) return next();
+    throw unauthorized();
+  };
+}
+
+/**
+ * Whose requests a rate limit counts: the CDN's connecting-IP header, then
+ * the first X-Forwarded-For entry, then the socket, but the headers only when
+ * TRUST_PROXY says the proxy in front is ours; otherwise anyone could send a
+ * new address with every request and never be limited.
+ */
+export function clientAddress(req: Request, trustProxy: boolean): string {
+  if (trustProxy) {
+    const cdn = req.get("cf-connecting-ip")?.trim();
+    if (cdn) return cdn;
+    const forwarded = req.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return req.socket.remoteAddress ?? "unknown";
+}
+
+/**
+ * `ai_rate_limit` requests per `ai_rate_window` seconds per client address,
+ * counted in Redis so every API process shares the count. A fixed window
+ * keyed by its number: both figures are run-time options, which
+ * express-rate-limit fixes when the limiter is built.
+ */
+export function aiRateLimit(ctx: AppContext): RequestHandler {
+  return async (req, res, next) => {
+    const [limit, windowSeconds] = await Promise.all([ctx.options.get("ai_rate_limit"), ctx.options.get("ai_rate_window")]);
+    const windowMs = windowSeconds * 1000;
+    const window = Math.floor(Date.now() / windowMs);
+    const key = `${ctx.config.QUEUE_PREFIX}:ai:rate:${clientAddress(req, ctx.config.TRUST_PROXY)}:${windowSeconds}:${window}`;
+    const [[, count]] = (await ctx.redis.multi().incr(key).pexpire(key, windowMs).exec()) as [[Error | null, number], unknown];
+    if (count > limit) {
+      const retryAfter = Math.max(1, Math.ceil(((window + 1) * windowMs - Date.now()) / 1000));
+      res.set("Retry-After", String(retryAfter));
+      throw new AppError(429, "rate_limited", `Too many AI requests from this address: at most ${limit} per ${windowSeconds} seconds. Retry in ${retryAfter} seconds.`, { retry_after: retryAfter });
+    }
+    next();
+  };
+}

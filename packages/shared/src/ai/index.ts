@@ -1,0 +1,6 @@
+export * from "./email-reply.ts";
+export * from "./model-calls.ts";
+export * from "./rewrite-rules.ts";
+export * from "./service.ts";
+export * from "./urgency.ts";
+export * from "./urgency-rules.ts";

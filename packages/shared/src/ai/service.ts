@@ -1,0 +1,145 @@
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import type { Config } from "../platform/config.ts";
+import { sha256Hex } from "../platform/crypto.ts";
+import type { Logger } from "../platform/logger.ts";
+import type { OptionStore } from "../options/index.ts";
+import { GeminiClient } from "../providers/gemini/index.ts";
+import { parseEmailReply } from "./email-reply.ts";
+import { callModel, type CallPolicy } from "./model-calls.ts";
+import { rewriteByRules } from "./rewrite-rules.ts";
+import { baseUrgency, finalUrgency, RESPONSE_TIMES, type BaseUrgency, type UrgencyResult } from "./urgency.ts";
+import { scoreByRules } from "./urgency-rules.ts";
+
+/** Which engine answered (design 10.2): a provider model, or the built-in rules when no key is set. */
+export type Engine = { engine: "model"; model: string } | { engine: "rules" };
+
+const URGENCY_JSON_SCHEMA = {
+  type: "object",
+  properties: {
+    score: { type: "integer", minimum: 0, maximum: 100 },
+    workaround_available: { type: "boolean" },
+    summary: { type: "string" },
+    reasoning: { type: "string" },
+    suggested_title: { type: "string" },
+  },
+  required: ["score", "workaround_available", "summary", "reasoning", "suggested_title"],
+};
+
+const URGENCY_SYSTEM = [
+  "You score the urgency of a support ticket from 0 to 100.",
+  "Start near 20 for a routine request and add or subtract for these factors (spec): production down +30 to +40; revenue impact +20 to +30; data loss risk +25 to +35; security breach +30 to +40; multiple users affected +10 to +20; enhancement request -20.",
+  "Do not apply the VIP or workaround modifiers yourself: report whether a workaround is available in workaround_available.",
+  `Levels: 75-100 CRITICAL (${RESPONSE_TIMES.CRITICAL}), 50-74 HIGH (${RESPONSE_TIMES.HIGH}), 25-49 MEDIUM (${RESPONSE_TIMES.MEDIUM}), 0-24 LOW (${RESPONSE_TIMES.LOW}).`,
+  "Answer JSON only: score, workaround_available, a one-sentence summary, reasoning naming the factors found, and a clear suggested_title under 80 characters.",
+].join("\n");
+
+/**
+ * The AI operations of spec 2, 4.1, for HTTP routes and jobs alike. With a
+ * provider key (AI_API_KEY or the `ai_api_key` option) they ask the model
+ * with retries and fallback; without one, the built-in engines answer.
+ */
+export class AiService {
+  constructor(
+    private readonly deps: { config: Pick<Config, "AI_BASE_URL" | "AI_API_KEY" | "AI_TIMEOUT_MS" | "AI_RETRY_BASE_MS" | "QUEUE_PREFIX">; options: OptionStore; redis: Redis; logger: Logger },
+  ) {}
+
+  private async provider(): Promise<GeminiClient | null> {
+    const apiKey = this.deps.config.AI_API_KEY ?? (await this.deps.options.get("ai_api_key"));
+    return apiKey ? new GeminiClient({ baseUrl: this.deps.config.AI_BASE_URL, apiKey, timeoutMs: this.deps.config.AI_TIMEOUT_MS }) : null;
+  }
+
+  private async policy(): Promise<CallPolicy> {
+    return { attempts: await this.deps.options.get("ai_max_retries"), baseDelayMs: this.deps.config.AI_RETRY_BASE_MS };
+  }
+
+  async rewrite(text: string, instructions: string | undefined): Promise<{ rewritten_text: string } & Engine> {
+    const client = await this.provider();
+    if (!client) return { rewritten_text: rewriteByRules(text), engine: "rules" };
+    const model = await this.deps.options.get("ai_model");
+    const answer = await callModel(
+      client,
+      model,
+      {
+        system: "Rewrite the user's text. Keep its meaning, language and facts. Answer with the rewritten text only, no preamble or quotes.",
+        prompt: instructions ? `Instructions: ${instructions}\n\nText:\n${text}` : `Text:\n${text}`,
+      },
+      z.string().min(1),
+      await this.policy(),
+      this.deps.logger,
+    );
+    return { rewritten_text: answer.value.trim(), engine: "model", model: answer.model };
+  }
+
+  async parseEmailReply(emailBody: string): Promise<{ parsed_reply: string } & Engine> {
+    // The built-in parser runs first in both modes: the model sees only what it left.
+    const stripped = parseEmailReply(emailBody);
+    const client = await this.provider();
+    if (!client || !stripped) return { parsed_reply: stripped, engine: "rules" };
+    const model = await this.deps.options.get("ai_model");
+    const answer = await callModel(
+      client,
+      model,
+      {
+        system: "This is the newest part of an e-mail thread, with quoted history removed. Remove anything that is still quoted text, a signature, a disclaimer or a footer. Answer with the reply text only, unchanged otherwise.",
+        prompt: stripped,
+      },
+      z.string(),
+      await this.policy(),
+      this.deps.logger,
+    );
+    return { parsed_reply: answer.value.trim(), engine: "model", model: answer.model };
+  }
+
+  private cacheKey(subject: string, body: string): string {
+    return `${this.deps.config.QUEUE_PREFIX}:ai:urgency:${sha256Hex(`${subject}\u0000${body}`)}`;
+  }
+
+  /**
+   * Spec 2, 4.1 rules 1-3: the base result is cached by subject and body for
+   * `ai_cache_ttl` (design 10.8: the VIP and workaround modifiers apply after
+   * the cache, so a VIP flag never reads a non-VIP score).
+   */
+  async ticketUrgency(input: { subject: string; body: string; is_vip: boolean; client_name: string }, options: { bypassCache?: boolean } = {}): Promise<{ urgency: UrgencyResult; cached: boolean } & Engine> {
+    const ttl = await this.deps.options.get("ai_cache_ttl");
+    const key = this.cacheKey(input.subject, input.body);
+    if (!options.bypassCache && ttl > 0) {
+      const hit = await this.deps.redis.get(key);
+      if (hit) {
+        const cached = JSON.parse(hit) as { base: BaseUrgency } & Engine;
+        const { base, ...engine } = cached;
+        return { urgency: finalUrgency(base, input.is_vip), cached: true, ...engine };
+      }
+    }
+    const client = await this.provider();
+    let base: BaseUrgency;
+    let engine: Engine;
+    if (!client) {
+      base = scoreByRules(input.subject, input.body);
+      engine = { engine: "rules" };
+    } else {
+      const model = await this.deps.options.get("ai_urgency_model");
+      const answer = await callModel(
+        client,
+        model,
+        { system: URGENCY_SYSTEM, prompt: `Client: ${input.client_name}\nSubject: ${input.subject}\n\n${parseEmailReply(input.body)}`, jsonSchema: URGENCY_JSON_SCHEMA },
+        baseUrgency,
+        await this.policy(),
+        this.deps.logger,
+      );
+      base = answer.value;
+      engine = { engine: "model", model: answer.model };
+    }
+    if (ttl > 0) await this.deps.redis.set(key, JSON.stringify({ base, ...engine }), "EX", ttl);
+    return { urgency: finalUrgency(base, input.is_vip), cached: false, ...engine };
+  }
+
+  /** Forgets every cached urgency result (admin AJAX `ai_clear_cache`); answers how many were dropped. */
+  async clearUrgencyCache(): Promise<number> {
+    let dropped = 0;
+    for await (const keys of this.deps.redis.scanStream({ match: `${this.deps.config.QUEUE_PREFIX}:ai:urgency:*`, count: 500 })) {
+      if ((keys as string[]).length) dropped += await this.deps.redis.unlink(...(keys as string[]));
+    }
+    return dropped;
+  }
+}

@@ -1,0 +1,93 @@
+import { FakeServer, type FakeAnswer, type FakeReply, type FakeRequest } from "./fake-server.ts";
+
+/** What one generateContent call gets: an answer's text, or a fault of the real service. */
+export type GeminiStep =
+  | { text: string; model?: string }
+  | { fault: 429 | 500 | 503 | 400 | 403 | 404; retryDelay?: string }
+  | { fault: "hang" | "malformed" | "blocked" };
+
+export interface GeminiCall {
+  model: string;
+  at: number;
+  body: { contents?: { parts?: { text?: string }[] }[]; systemInstruction?: unknown; generationConfig?: { responseMimeType?: string; responseJsonSchema?: unknown } };
+}
+
+const STATUS: Record<number, string> = { 400: "INVALID_ARGUMENT", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE" };
+
+/**
+ * Gemini REST v1beta (contract sheet, section 2) on 127.0.0.1:
+ * `POST /v1beta/models/{model}:generateContent` with `x-goog-api-key`,
+ * Google's error body (`{error:{code,message,status,details}}`, RetryInfo on
+ * 429), blocked prompts (no candidates, `promptFeedback.blockReason`) and
+ * usage metadata. Tests script the next answers with `script`; without a
+ * script, `respond` answers (by default a fixed text, or a valid urgency JSON
+ * in JSON mode). Models outside `models` answer 404 as the real service does.
+ */
+export class FakeGemini extends FakeServer {
+  readonly calls: GeminiCall[] = [];
+  readonly steps: GeminiStep[] = [];
+  models = new Set(["gemini-2.5-flash", "gemini-2.5-pro", "gemini-2.0-flash", "gemini-2.0-flash-lite", "gemini-1.5-flash", "gemini-1.5-pro", "gemini-3-flash-preview"]);
+  respond: (call: GeminiCall) => string = (call) =>
+    call.body.generationConfig?.responseMimeType === "application/json"
+      ? JSON.stringify({ score: 70, workaround_available: false, summary: "Checkout is failing.", reasoning: "Production down +35, revenue impact +15.", suggested_title: "Checkout failing" })
+      : `Rewritten: ${call.body.contents?.[0]?.parts?.[0]?.text ?? ""}`;
+
+  constructor(readonly apiKey: string) {
+    super();
+    this.route("POST", "/v1beta/models/:call", (request, params) => this.generate(request, params.call!));
+  }
+
+  /** Queues the answers of the next calls, in order. */
+  script(...steps: GeminiStep[]): this {
+    this.steps.push(...steps);
+    return this;
+  }
+
+  reset(): void {
+    this.calls.length = 0;
+    this.steps.length = 0;
+    this.requests.length = 0;
+  }
+
+  private error(status: number, message: string, details: object[] = []): FakeReply {
+    return this.json(status, { error: { code: status, message, status: STATUS[status] ?? "UNKNOWN", details } });
+  }
+
+  private generate(request: FakeRequest, call: string): FakeAnswer {
+    const [model, method] = call.split(":");
+    if (method !== "generateContent") return this.error(404, `Method ${method} is not found.`);
+    if (request.headers["x-goog-api-key"] !== this.apiKey) {
+      return this.error(400, "API key not valid. Please pass a valid API key.", [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" }]);
+    }
+    let body: GeminiCall["body"];
+    try {
+      body = JSON.parse(request.body) as GeminiCall["body"];
+    } catch {
+      return this.error(400, "Invalid JSON payload received.");
+    }
+    const entry: GeminiCall = { model: model!, at: Date.now(), body };
+    this.calls.push(entry);
+    if (!this.models.has(model!)) return this.error(404, `models/${model} is not found for API version v1beta, or is not supported for generateContent.`);
+    const step = this.steps.shift();
+    if (step && "fault" in step) {
+      if (step.fault === "hang") return "hang";
+      if (step.fault === "malformed") return this.answerText("this is not the JSON you asked for");
+      if (step.fault === "blocked") return this.json(200, { promptFeedback: { blockReason: "SAFETY" }, usageMetadata: { promptTokenCount: 12, totalTokenCount: 12 } });
+      if (step.fault === 429) {
+        return this.error(429, "Resource has been exhausted (e.g. check quota).", [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: step.retryDelay ?? "19s" }]);
+      }
+      if (step.fault === 503) return this.error(503, "The model is overloaded. Please try again later.");
+      return this.error(step.fault, `Fault ${step.fault}.`);
+    }
+    return this.answerText(step?.text ?? this.respond(entry));
+  }
+
+  private answerText(text: string): FakeReply {
+    return this.json(200, {
+      candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }],
+      usageMetadata: { promptTokenCount: 42, candidatesTokenCount: Math.ceil(text.length / 4), totalTokenCount: 42 + Math.ceil(text.length / 4) },
+      modelVersion: "fake",
+      responseId: `resp-${this.calls.length}`,
+    });
+  }
+}
