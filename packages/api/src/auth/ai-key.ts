@@ -41,6 +41,9 @@ export function clientAddress(req: Request, trustProxy: boolean): string {
   return req.socket.remoteAddress ?? "unknown";
 }
 
+/** One round trip: count the request, and give a new window its expiry. */
+const COUNT_IN_WINDOW = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n";
+
 /**
  * `ai_rate_limit` requests per `ai_rate_window` seconds per client address,
  * counted in Redis so every API process shares the count. A fixed window
@@ -53,7 +56,7 @@ export function aiRateLimit(ctx: AppContext): RequestHandler {
     const windowMs = windowSeconds * 1000;
     const window = Math.floor(Date.now() / windowMs);
     const key = `${ctx.config.QUEUE_PREFIX}:ai:rate:${clientAddress(req, ctx.config.TRUST_PROXY)}:${windowSeconds}:${window}`;
-    const [[, count]] = (await ctx.redis.multi().incr(key).pexpire(key, windowMs).exec()) as [[Error | null, number], unknown];
+    const count = (await ctx.redis.eval(COUNT_IN_WINDOW, 1, key, windowMs)) as number;
     if (count > limit) {
       const retryAfter = Math.max(1, Math.ceil(((window + 1) * windowMs - Date.now()) / 1000));
       res.set("Retry-After", String(retryAfter));

@@ -1,3 +1,5 @@
+import { decodeHTML } from "entities";
+
 /**
  * The built-in e-mail reply parser (design 10.2; anchors in the contract
  * sheet: github/email_reply_parser and mailgun/talon): the newest reply of a
@@ -9,7 +11,8 @@
 const WROTE_VERBS = "wrote|a écrit|napisał(?:\\(a\\))?|schreef|schrieb|escreveu|skrev|escribió|ha scritto";
 const WROTE_OPENERS = "On|Le|W dniu|Op|Am|Em|På|Den|El|Il";
 /** "On <date>, <name> wrote:" and its translations, after wrapped lines are joined. */
-const ATTRIBUTION = new RegExp(`^\\s*(?:${WROTE_OPENERS})\\s.{0,300}?(?:${WROTE_VERBS})\\s*:?\\s*$`, "i");
+// The verb ends the line ("... wrote:"), or comes before the sender and a colon ("Am ... schrieb Support <s@x>:").
+const ATTRIBUTION = new RegExp(`^\\s*(?:${WROTE_OPENERS})\\s.{0,300}?(?:${WROTE_VERBS})(?:\\s*:?|\\s.{1,150}:)\\s*$`, "i");
 const ATTRIBUTION_START = new RegExp(`^\\s*(?:${WROTE_OPENERS})\\s`, "i");
 
 const ORIGINAL_MESSAGE =
@@ -24,12 +27,10 @@ const MOBILE_FOOTER =
   /^\s*(?:Sent from my \S+(?:\s\S+){0,3}|Sent from (?:Mail|Outlook|Yahoo Mail) for \S+(?:\s\S+){0,2}|Get Outlook for (?:iOS|Android)|Von meinem \S+(?:\s\S+){0,2} gesendet|Envoyé de mon \S+(?:\s\S+){0,2}|Enviado desde mi \S+(?:\s\S+){0,2}|Verzonden vanaf mijn \S+(?:\s\S+){0,2}|Wysłane z mojego \S+(?:\s\S+){0,2})\.?\s*$/i;
 const SIGNATURE_DELIMITER = /^\s*--\s*$|^\s*_{3,}\s*$/;
 const SIGN_OFF =
-  /^\s*(?:thanks|thank you|many thanks|thanks again|thx|cheers|regards|best regards|kind regards|warm regards|best wishes|best|sincerely|yours sincerely|all the best|mit freundlichen grüßen|mit freundlichen gruessen|viele grüße|beste grüße|liebe grüße|gruß|grüße|mfg|cordialement|bien cordialement|bien à vous|merci|salutations|saludos|un saludo|atentamente|met vriendelijke groet(?:en)?|groeten|pozdrawiam|z poważaniem)\b[\s,.!]*$/i;
+  /^\s*(?:thanks (?:&|and) regards|thanks|thank you|many thanks|thanks again|thx|cheers|regards|best regards|kind regards|warm regards|best wishes|best|sincerely|yours sincerely|all the best|mit freundlichen grüßen|mit freundlichen gruessen|viele grüße|beste grüße|liebe grüße|gruß|grüße|mfg|cordialement|bien cordialement|bien à vous|merci|salutations|saludos|un saludo|atentamente|met vriendelijke groet(?:en)?|groeten|pozdrawiam|z poważaniem)\b[\s,.!]*$/i;
 /** A name block under a sign-off: a few short lines (name, title, company, phone). */
 const NAME_BLOCK_LINES = 6;
 const NAME_BLOCK_WIDTH = 60;
-
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
 
 /** HTML to text: the quoted history is cut first (Gmail, Apple Mail, Outlook), then tags go and entities are decoded. */
 export function htmlToText(html: string): string {
@@ -44,11 +45,7 @@ export function htmlToText(html: string): string {
     .replace(/<\/(p|div|li|tr|h[1-6])>/gi, "\n")
     .replace(/<li[^>]*>/gi, "- ")
     .replace(/<[^>]+>/g, "")
-    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (entity, name: string) => {
-      if (name.startsWith("#x")) return String.fromCodePoint(parseInt(name.slice(2), 16));
-      if (name.startsWith("#")) return String.fromCodePoint(Number(name.slice(1)));
-      return ENTITIES[name.toLowerCase()] ?? entity;
-    });
+    .replace(/&[#a-z0-9]+;/gi, (entity) => decodeHTML(entity));
 }
 
 function looksLikeHtml(text: string): boolean {

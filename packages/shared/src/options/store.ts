@@ -20,7 +20,8 @@ function invalid(message: string): AppError {
  * OPTIONS_CACHE_MS without a message bus.
  */
 export class OptionStore {
-  private cached?: { at: number; rows: Map<string, { value: string; secret: boolean }> };
+  /** Decoded values (secrets decrypted once per refresh, not per read): reads sit on request paths. */
+  private cached?: { at: number; values: Map<string, unknown> };
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -28,17 +29,17 @@ export class OptionStore {
     private readonly cacheMs = OPTIONS_CACHE_MS,
   ) {}
 
-  private async rows(): Promise<Map<string, { value: string; secret: boolean }>> {
-    if (this.cached && Date.now() - this.cached.at < this.cacheMs) return this.cached.rows;
+  private async values(): Promise<Map<string, unknown>> {
+    if (this.cached && Date.now() - this.cached.at < this.cacheMs) return this.cached.values;
     const rows = await this.prisma.option.findMany();
-    this.cached = { at: Date.now(), rows: new Map(rows.map((row) => [row.name, { value: row.value, secret: row.secret }])) };
-    return this.cached.rows;
+    const values = new Map(rows.map((row) => [row.name, JSON.parse(row.secret ? decryptSecret(row.value, this.key) : row.value) as unknown]));
+    this.cached = { at: Date.now(), values };
+    return values;
   }
 
   async get<N extends OptionName>(name: N): Promise<OptionValue<N>> {
-    const row = (await this.rows()).get(name);
-    if (!row) return OPTIONS[name].default as OptionValue<N>;
-    return JSON.parse(row.secret ? decryptSecret(row.value, this.key) : row.value) as OptionValue<N>;
+    const values = await this.values();
+    return (values.has(name) ? values.get(name) : OPTIONS[name].default) as OptionValue<N>;
   }
 
   /**

@@ -1,0 +1,44 @@
+// `pnpm bench:ai`: the built-in e-mail reply parser's accuracy and speed on
+// the corpus (targets: >= 90 % exact after whitespace normalisation, >= 2,000
+// replies/s in one process), the built-in urgency engine's agreement with the
+// labelled tickets, and POST /ai/ticket-urgency answered from the cache at
+// concurrency 20 (target p99 < 10 ms).
+import { finalUrgency, parseEmailReply, scoreByRules } from "@mw/shared/ai";
+import { createPrisma } from "@mw/shared";
+import { OptionStore } from "@mw/shared/options";
+import { EMAIL_THREADS } from "../test/fixtures/email-threads.ts";
+import { URGENCY_TICKETS } from "../test/fixtures/urgency-tickets.ts";
+import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";
+import { runLoad } from "./lib/load.ts";
+import { startProcess, stopProcess } from "./lib/processes.ts";
+
+const normalise = (text: string) => text.replace(/[ \t]+/g, " ").replace(/\s*\n\s*/g, "\n").trim();
+
+const exact = EMAIL_THREADS.filter((thread) => normalise(parseEmailReply(thread.thread)) === normalise(thread.reply)).length;
+const ROUNDS = 500;
+const started = performance.now();
+for (let round = 0; round < ROUNDS; round += 1) for (const thread of EMAIL_THREADS) parseEmailReply(thread.thread);
+const perSecond = Math.round((ROUNDS * EMAIL_THREADS.length) / ((performance.now() - started) / 1000));
+console.log(`reply parser: ${exact}/${EMAIL_THREADS.length} exact (${Math.round((100 * exact) / EMAIL_THREADS.length)} %), ${perSecond} replies/s in one process`);
+
+const agreed = URGENCY_TICKETS.filter((ticket) => finalUrgency(scoreByRules(ticket.subject, ticket.body), ticket.is_vip).level === ticket.level).length;
+console.log(`urgency rules: ${agreed}/${URGENCY_TICKETS.length} levels agree with the labels (${Math.round((100 * agreed) / URGENCY_TICKETS.length)} %)`);
+
+const KEY = "bench-ai-shared-key";
+const { env, databaseUrl, key } = await freshBenchEnvironment("ai", { PORT: "3913" });
+await new OptionStore(createPrisma(databaseUrl), key).set({ ai_security_key: KEY, ai_rate_limit: 100_000, ai_rate_window: 1 });
+const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.1:3913/healthz");
+try {
+  const url = "http://127.0.0.1:3913/ai/ticket-urgency";
+  const body = JSON.stringify({ subject: "Checkout down", body: "No customer can pay since 9am.", client_name: "ACME", is_vip: false });
+  await fetch(url, { method: "POST", headers: { "content-type": "application/json", "ai-security-key": KEY }, body });
+  await runLoad({ name: "warm-up", url, connections: 20, durationSeconds: 2, body: () => body, headers: { "ai-security-key": KEY } });
+  const cached = await runLoad({ name: "POST /ai/ticket-urgency (cache hits)", url, connections: 20, durationSeconds: 5, body: () => body, headers: { "ai-security-key": KEY } });
+  const health = await runLoad({ name: "GET /healthz", url: "http://127.0.0.1:3913/healthz", method: "GET", connections: 20, durationSeconds: 5 });
+  console.log(`urgency from the cache, concurrency 20: ${Math.round(cached.rps)} req/s, p50 ${cached.p50} ms, p99 ${cached.p99} ms (target p99 < 10 ms)`);
+  console.log(`for scale, GET /healthz on the same process: ${Math.round(health.rps)} req/s, p50 ${health.p50} ms, p99 ${health.p99} ms`);
+} finally {
+  await stopProcess(api);
+  await clearQueuePrefix(env.QUEUE_PREFIX);
+}
+process.exit(0);
