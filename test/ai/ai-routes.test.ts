@@ -75,6 +75,11 @@ describe("authentication and limits (spec 2, 5 and 8)", () => {
     expect(Number(answers[3]!.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
+  it("answers 413 to a body over the limit (design 10.8), before it reads the key", async () => {
+    const res = await post(api, "rewrite", { text: "a".repeat(1_100_000) }, {});
+    expect(res).toMatchObject({ status: 413, body: { code: "rest_payload_too_large", data: { status: 413 } } });
+  });
+
   it("answers 400 invalid_params for missing or wrong-typed fields", async () => {
     expect(await post(api, "ticket-urgency", { subject: "x", body: "y", client_name: "z" })).toMatchObject({ status: 400, body: { code: "invalid_params", message: "is_vip: Invalid input: expected boolean, received undefined" } });
     expect((await post(api, "rewrite", { text: 42 })).body).toMatchObject({ code: "invalid_params" });
