@@ -55,7 +55,7 @@ export class FakeGemini extends FakeServer {
 
   private generate(request: FakeRequest, call: string): FakeAnswer {
     const [model, method] = call.split(":");
-    if (method !== "generateContent") return this.error(404, `Method ${method} is not found.`);
+    if (method !== "generateContent" && method !== "streamGenerateContent" && method !== "batchEmbedContents") return this.error(404, `Method ${method} is not found.`);
     if (request.headers["x-goog-api-key"] !== this.apiKey) {
       return this.error(400, "API key not valid. Please pass a valid API key.", [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" }]);
     }
@@ -67,6 +67,7 @@ export class FakeGemini extends FakeServer {
     }
     const entry: GeminiCall = { model: model!, at: Date.now(), body };
     this.calls.push(entry);
+    if (method === "batchEmbedContents") return this.embed(model!, body as { requests?: { content?: { parts?: { text?: string }[] }; outputDimensionality?: number }[] });
     if (!this.models.has(model!)) return this.error(404, `models/${model} is not found for API version v1beta, or is not supported for generateContent.`);
     const step = this.steps.shift();
     if (step && "fault" in step) {
@@ -79,7 +80,32 @@ export class FakeGemini extends FakeServer {
       if (step.fault === 503) return this.error(503, "The model is overloaded. Please try again later.");
       return this.error(step.fault, `Fault ${step.fault}.`);
     }
-    return this.answerText(step?.text ?? this.respond(entry));
+    const text = step?.text ?? this.respond(entry);
+    return method === "streamGenerateContent" ? this.streamText(text) : this.answerText(text);
+  }
+
+  /** The answer in three SSE events, as `alt=sse` sends it; the last carries finishReason and usage. */
+  private streamText(text: string): FakeReply {
+    const third = Math.ceil(text.length / 3);
+    const pieces = [text.slice(0, third), text.slice(third, 2 * third), text.slice(2 * third)];
+    const events = pieces.map((piece, i) =>
+      JSON.stringify({
+        candidates: [{ content: { role: "model", parts: [{ text: piece }] }, ...(i === 2 && { finishReason: "STOP" }), index: 0 }],
+        ...(i === 2 && { usageMetadata: { promptTokenCount: 42, candidatesTokenCount: 9, totalTokenCount: 51 } }),
+      }),
+    );
+    return { status: 200, headers: { "content-type": "text/event-stream" }, body: events.map((event) => `data: ${event}\r\n\r\n`).join("") };
+  }
+
+  /** `gemini-embedding-001` only; each vector is derived from its text, of the requested length (default 3072). */
+  private embed(model: string, body: { requests?: { content?: { parts?: { text?: string }[] }; outputDimensionality?: number }[] }): FakeReply {
+    if (model !== "gemini-embedding-001") return this.error(404, `models/${model} is not found for API version v1beta, or is not supported for embedContent.`);
+    const embeddings = (body.requests ?? []).map((request) => {
+      const text = request.content?.parts?.map((part) => part.text ?? "").join("") ?? "";
+      const size = request.outputDimensionality ?? 3072;
+      return { values: Array.from({ length: size }, (_, i) => Math.sin(i + text.length) / 10) };
+    });
+    return this.json(200, { embeddings });
   }
 
   private answerText(text: string): FakeReply {

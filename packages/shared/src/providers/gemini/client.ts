@@ -33,6 +33,7 @@ const answer = z.looseObject({
   usageMetadata: usage.optional(),
   modelVersion: z.string().optional(),
 });
+const embeddings = z.looseObject({ embeddings: z.array(z.looseObject({ values: z.array(z.number()) })) });
 const errorBody = z.looseObject({ error: z.looseObject({ code: z.number().optional(), message: z.string().optional(), status: z.string().optional(), details: z.array(z.looseObject({})).optional() }) });
 
 /** Why the provider did not give an answer we can use, for the retry rules of spec 2, 4.1 (design 10.8). */
@@ -98,8 +99,8 @@ export class GeminiClient {
     });
   }
 
-  async generate(model: string, request: GenerateRequest): Promise<GenerateResult> {
-    const body = {
+  private body(request: GenerateRequest) {
+    return {
       contents: [{ role: "user", parts: [{ text: request.prompt }] }],
       ...(request.system && { systemInstruction: { parts: [{ text: request.system }] } }),
       generationConfig: {
@@ -108,9 +109,12 @@ export class GeminiClient {
         ...(request.jsonSchema && { responseMimeType: "application/json", responseJsonSchema: request.jsonSchema }),
       },
     };
+  }
+
+  async generate(model: string, request: GenerateRequest): Promise<GenerateResult> {
     let raw: unknown;
     try {
-      raw = await this.http.post(`models/${encodeURIComponent(model)}:generateContent`, { json: body }).json();
+      raw = await this.http.post(`models/${encodeURIComponent(model)}:generateContent`, { json: this.body(request) }).json();
     } catch (error) {
       throw failure(error);
     }
@@ -130,5 +134,62 @@ export class GeminiClient {
       usage: { promptTokens: usageMetadata?.promptTokenCount ?? 0, outputTokens: usageMetadata?.candidatesTokenCount ?? 0, totalTokens: usageMetadata?.totalTokenCount ?? 0 },
     };
   }
-}
 
+  /**
+   * The answer as it is written (`streamGenerateContent?alt=sse`): each event
+   * is a GenerateContentResponse whose text parts are yielded as they come;
+   * an `{error}` event, a blocked prompt or a broken stream throws a GeminiError.
+   */
+  async *stream(model: string, request: GenerateRequest): AsyncGenerator<string> {
+    let buffer = "";
+    const source = this.http.stream.post(`models/${encodeURIComponent(model)}:streamGenerateContent`, { json: this.body(request), searchParams: { alt: "sse" } });
+    try {
+      for await (const chunk of source) {
+        buffer += (chunk as Buffer).toString("utf8");
+        let end: number;
+        while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, "");
+          const data = event
+            .split(/\r?\n/)
+            .filter((line) => line.startsWith("data:"))
+            .map((line) => line.slice(5).trim())
+            .join("");
+          if (!data) continue;
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(data);
+          } catch {
+            throw new GeminiError("malformed", "AI provider sent a stream event that is not JSON");
+          }
+          const error = errorBody.safeParse(parsed);
+          if (error.success) throw new GeminiError(error.data.error.code === 429 ? "rate_limited" : "unavailable", `AI provider stream failed: ${error.data.error.message ?? "error"}`);
+          const piece = answer.safeParse(parsed);
+          if (!piece.success) throw new GeminiError("malformed", "AI provider sent a stream event that is not a response");
+          if (piece.data.promptFeedback?.blockReason) throw new GeminiError("blocked", `AI provider blocked the prompt (${piece.data.promptFeedback.blockReason})`);
+          const text = (piece.data.candidates?.[0]?.content?.parts ?? []).filter((part) => !part.thought).map((part) => part.text ?? "").join("");
+          if (text) yield text;
+        }
+      }
+    } catch (error) {
+      if (error instanceof GeminiError) throw error;
+      throw failure(error);
+    }
+  }
+
+  /** Embeddings of `texts` (`batchEmbedContents`), each `dimensions` long (design 10.8: 768 everywhere). */
+  async embed(model: string, texts: string[], options: { dimensions: number; taskType?: "RETRIEVAL_QUERY" | "RETRIEVAL_DOCUMENT" }): Promise<number[][]> {
+    const requests = texts.map((text) => ({ model: `models/${model}`, content: { parts: [{ text }] }, outputDimensionality: options.dimensions, ...(options.taskType && { taskType: options.taskType }) }));
+    let raw: unknown;
+    try {
+      raw = await this.http.post(`models/${encodeURIComponent(model)}:batchEmbedContents`, { json: { requests } }).json();
+    } catch (error) {
+      throw failure(error);
+    }
+    const parsed = embeddings.safeParse(raw);
+    if (!parsed.success || parsed.data.embeddings.length !== texts.length) throw new GeminiError("malformed", "AI provider answered a body that is not a batchEmbedContents response");
+    const vectors = parsed.data.embeddings.map((embedding) => embedding.values);
+    if (vectors.some((vector) => vector.length !== options.dimensions)) throw new GeminiError("malformed", `AI provider answered embeddings that are not ${options.dimensions} long`);
+    return vectors;
+  }
+}
