@@ -27,7 +27,7 @@ console.log(`urgency rules: ${agreed}/${URGENCY_TICKETS.length} levels agree wit
 const KEY = "bench-ai-shared-key";
 const { env, databaseUrl, key } = await freshBenchEnvironment("ai", { PORT: "3913" });
 await new OptionStore(createPrisma(databaseUrl), key).set({ ai_security_key: KEY, ai_rate_limit: 100_000, ai_rate_window: 1 });
-const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.1:3913/healthz");
+const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.1:3913/healthz", process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []);
 try {
   const url = "http://127.0.0.1:3913/ai/ticket-urgency";
   const body = JSON.stringify({ subject: "Checkout down", body: "No customer can pay since 9am.", client_name: "ACME", is_vip: false });

@@ -24,10 +24,10 @@ const UNDERSCORES = /^\s*_{5,}\s*$/;
 const QUOTED = /^\s*>/;
 
 const MOBILE_FOOTER =
-  /^\s*(?:Sent from my \S+(?:\s\S+){0,3}|Sent from (?:Mail|Outlook|Yahoo Mail) for \S+(?:\s\S+){0,2}|Get Outlook for (?:iOS|Android)|Von meinem \S+(?:\s\S+){0,2} gesendet|Envoyé de mon \S+(?:\s\S+){0,2}|Enviado desde mi \S+(?:\s\S+){0,2}|Verzonden vanaf mijn \S+(?:\s\S+){0,2}|Wysłane z mojego \S+(?:\s\S+){0,2})\.?\s*$/i;
+  /^\s*(?:Sent from my \S+(?:\s\S+){0,3}|Sent via \S+(?:\s\S+){0,9}|Sent from (?:Mail|Outlook|Yahoo Mail|Gmail|ProtonMail|Proton Mail) (?:for|on) \S+(?:\s\S+){0,2}|Get Outlook for (?:iOS|Android)|Von meinem \S+(?:\s\S+){0,2} gesendet|Envoyé de mon \S+(?:\s\S+){0,2}|Enviado desde mi \S+(?:\s\S+){0,2}|Verzonden vanaf mijn \S+(?:\s\S+){0,2}|Wysłane z mojego \S+(?:\s\S+){0,2})\.?\s*$/i;
 const SIGNATURE_DELIMITER = /^\s*--\s*$|^\s*_{3,}\s*$/;
 const SIGN_OFF =
-  /^\s*(?:thanks (?:&|and) regards|thanks|thank you|many thanks|thanks again|thx|cheers|regards|best regards|kind regards|warm regards|best wishes|best|sincerely|yours sincerely|all the best|mit freundlichen grüßen|mit freundlichen gruessen|viele grüße|beste grüße|liebe grüße|gruß|grüße|mfg|cordialement|bien cordialement|bien à vous|merci|salutations|saludos|un saludo|atentamente|met vriendelijke groet(?:en)?|groeten|pozdrawiam|z poważaniem)\b[\s,.!]*$/i;
+  /^\s*(?:thanks (?:&|and) regards|thanks in advance|thank you (?:very much|so much)|thanks (?:a lot|so much)|thanks|thank you|many thanks|thanks again|thx|cheers|regards|best regards|kind regards|warm regards|best wishes|best|sincerely|yours sincerely|all the best|mit freundlichen grüßen|mit freundlichen gruessen|viele grüße|beste grüße|liebe grüße|gruß|grüße|mfg|cordialement|bien cordialement|bien à vous|merci|salutations|saludos|un saludo|atentamente|met vriendelijke groet(?:en)?|groeten|pozdrawiam|z poważaniem)\b[\s,.!]*$/i;
 /** A name block under a sign-off: a few short lines (name, title, company, phone). */
 const NAME_BLOCK_LINES = 6;
 const NAME_BLOCK_WIDTH = 60;
@@ -35,7 +35,7 @@ const NAME_BLOCK_WIDTH = 60;
 /** HTML to text: the quoted history is cut first (Gmail, Apple Mail, Outlook), then tags go and entities are decoded. */
 export function htmlToText(html: string): string {
   let body = html.replace(/<(script|style|head)\b[\s\S]*?<\/\1>/gi, "");
-  const cuts = [/<div[^>]+class="[^"]*gmail_quote[^"]*"/i, /<blockquote[^>]*(type="cite"|class="[^"]*gmail_quote)/i, /<div[^>]+id="(divRplyFwdMsg|appendonsend)"/i, /<div[^>]+style="[^"]*border-top:\s*solid\s+#[0-9a-f]{6}[^"]*"/i, /<hr[^>]*id="stopSpelling"/i];
+  const cuts = [/<div[^>]+class="[^"]*gmail_quote[^"]*"/i, /<blockquote[^>]*(type="cite"|class="[^"]*gmail_quote)/i, /<div[^>]+id="(divRplyFwdMsg|appendonsend)"/i, /<div[^>]+style="[^"]*border-top:\s*solid\s+#[0-9a-f]{6}[^"]*"/i, /<hr[^>]*id="stopSpelling"/i, /<div[^>]+class="[^"]*moz-cite-prefix/i];
   for (const cut of cuts) {
     const at = body.search(cut);
     if (at > 0) body = body.slice(0, at);
@@ -58,8 +58,9 @@ function joinWrappedAttributions(lines: string[]): string[] {
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i]!;
     let joined: string | undefined;
-    if (ATTRIBUTION_START.test(line) && !ATTRIBUTION.test(line)) {
-      for (let span = 1; span <= 2 && i + span < lines.length && !joined; span += 1) {
+    // A sentence that happens to start like an attribution ("Il sito è ...") ends with its punctuation; a wrapped attribution does not.
+    if (ATTRIBUTION_START.test(line) && !ATTRIBUTION.test(line) && !/[.!?]\s*$/.test(line)) {
+      for (let span = 1; span <= 2 && i + span < lines.length && lines[i + span]!.trim() && !joined; span += 1) {
         const candidate = lines.slice(i, i + span + 1).map((part) => part.trim()).join(" ");
         if (ATTRIBUTION.test(candidate)) {
           joined = candidate;
@@ -77,6 +78,8 @@ function historyStart(lines: string[]): number {
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i]!;
     if (ATTRIBUTION.test(line) || ORIGINAL_MESSAGE.test(line)) return i;
+    // Outlook's plain text sometimes puts the whole header block on one line.
+    if (HEADER_FROM.test(line) && /\b(?:Sent|Date|Gesendet|Envoyé|Enviado|Verzonden)\s*:/i.test(line.replace(HEADER_FROM, ""))) return i;
     const headerAt = UNDERSCORES.test(line) ? i + 1 : i;
     if (HEADER_FROM.test(lines[headerAt] ?? "")) {
       const next = lines.slice(headerAt + 1, headerAt + 5).filter((candidate) => candidate.trim());
