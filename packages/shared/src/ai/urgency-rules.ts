@@ -2,10 +2,10 @@ import type { BaseUrgency } from "./urgency.ts";
 
 /**
  * The built-in urgency engine (design 10.2): the scoring factors of spec 2,
- * 4.1 rule 1 as weighted phrase rules. Each factor counts once, at the middle
- * of the spec's range; the base is a routine request's 20 points.
+ * 4.1 rule 1 as weighted phrase rules. Each factor counts once; the base is
+ * a routine request's 15 points.
  */
-const BASE = 20;
+const BASE = 15;
 
 interface Factor {
   name: string;
@@ -17,12 +17,26 @@ const FACTORS: Factor[] = [
   {
     name: "production down",
     points: 35,
-    patterns: [/\b(site|website|shop|store|checkout|server|service|system|production|app|api)\b[^.!?\n]{0,40}\b(is |are )?(down|offline|not loading|unreachable|crash(ed|ing)?|outage)\b/i, /\b(outage|500 error|503|white screen|cannot (log ?in|access)|can't (log ?in|access)|nobody can)\b/i],
+    patterns: [
+      /\b(site|website|shop|store|checkout|server|service|system|production|app|api|payments?)\b[^.!?\n]{0,40}\b(is |are )?(down|offline|broken|not loading|not working|unreachable|crash(ed|ing)?|outage)\b/i,
+      /\b(outage|500 error|503|white screen|cannot (log ?in|access)|can't (log ?in|access)|nobody can|no one can|cannot pay|can't pay)\b/i,
+    ],
   },
-  { name: "revenue impact", points: 25, patterns: [/\b(orders?|payments?|checkout|sales|revenue|transactions?)\b[^.!?\n]{0,40}\b(fail|failing|failed|lost|losing|blocked|stopped|declined|not (going through|working|processing))/i, /\blosing (money|sales|orders)\b/i] },
-  { name: "data loss risk", points: 30, patterns: [/\b(data|records|orders|files|database|customers?)\b[^.!?\n]{0,30}\b(lost|loss|deleted|missing|disappeared|corrupt(ed)?|wiped)\b/i, /\bdata loss\b/i] },
-  { name: "security breach", points: 35, patterns: [/\b(hack(ed)?|breach|malware|phishing|compromised|unauthori[sz]ed (access|login)|ransomware|injected|defaced|leak(ed)?)\b/i] },
+  {
+    name: "revenue impact",
+    points: 25,
+    patterns: [
+      /\b(orders?|payments?|checkout|sales|revenue|transactions?)\b[^.!?\n]{0,40}\b(fail|failing|failed|lost|losing|blocked|stopped|declined|dropping|falling|not (going through|working|processing))/i,
+      /\b(losing (money|sales|orders)|charged (too (little|much)|twice|wrong)|wrong prices?|cannot pay|can.t pay)\b/i,
+    ],
+  },
+  { name: "data loss risk", points: 35, patterns: [/\b(data|records|orders|files|database|customers?)\b[^.!?\n]{0,30}\b(lost|loss|deleted|missing|disappeared|corrupt(ed)?|wiped)\b/i, /\bdata loss\b/i] },
+  { name: "security breach", points: 40, patterns: [/\b(hack(ed)?|breach|malware|phishing|compromised|unauthori[sz]ed (access|login)|ransomware|injected|defaced|leak(ed)?)\b/i] },
   { name: "multiple users", points: 15, patterns: [/\b(all|every|many|multiple|several) (of our )?(users|customers|staff|clients|employees|people)\b/i, /\b(everyone|nobody|no one)\b/i] },
+  /** Not one of the spec's named factors ("typical" ones): a failed run leaves work undone until someone acts. */
+  { name: "failed process", points: 10, patterns: [/\b(import|export|sync|backup|cron|job|update)\b[^.!?\n]{0,20}\b(failed|failing|broke|stopped)\b/i] },
+  /** Likewise: the sender says it cannot wait. */
+  { name: "marked urgent", points: 10, patterns: [/\b(urgent|asap|emergency|immediately|right away)\b/i] },
   {
     name: "enhancement request",
     points: -20,
