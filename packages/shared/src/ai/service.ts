@@ -44,9 +44,16 @@ export class AiService {
     private readonly deps: { config: Pick<Config, "AI_BASE_URL" | "AI_API_KEY" | "AI_TIMEOUT_MS" | "AI_RETRY_BASE_MS" | "QUEUE_PREFIX">; options: OptionStore; redis: Redis; logger: Logger },
   ) {}
 
+  /** One client per key: a key changed through the options gets a new one. */
+  private client?: { apiKey: string; gemini: GeminiClient };
+
   private async provider(): Promise<GeminiClient | null> {
     const apiKey = this.deps.config.AI_API_KEY ?? (await this.deps.options.get("ai_api_key"));
-    return apiKey ? new GeminiClient({ baseUrl: this.deps.config.AI_BASE_URL, apiKey, timeoutMs: this.deps.config.AI_TIMEOUT_MS }) : null;
+    if (!apiKey) return null;
+    if (this.client?.apiKey !== apiKey) {
+      this.client = { apiKey, gemini: new GeminiClient({ baseUrl: this.deps.config.AI_BASE_URL, apiKey, timeoutMs: this.deps.config.AI_TIMEOUT_MS }) };
+    }
+    return this.client.gemini;
   }
 
   private async policy(): Promise<CallPolicy> {
@@ -114,15 +121,17 @@ export class AiService {
     const client = await this.provider();
     let base: BaseUrgency;
     let engine: Engine;
+    // Design 10.8: client text is stripped of quoted history before it is scored, by either engine.
+    const message = parseEmailReply(input.body);
     if (!client) {
-      base = scoreByRules(input.subject, input.body);
+      base = scoreByRules(input.subject, message);
       engine = { engine: "rules" };
     } else {
       const model = await this.deps.options.get("ai_urgency_model");
       const answer = await callModel(
         client,
         model,
-        { system: URGENCY_SYSTEM, prompt: `Client: ${input.client_name}\nSubject: ${input.subject}\n\n${parseEmailReply(input.body)}`, jsonSchema: URGENCY_JSON_SCHEMA },
+        { system: URGENCY_SYSTEM, prompt: `Client: ${input.client_name}\nSubject: ${input.subject}\n\n${message}`, jsonSchema: URGENCY_JSON_SCHEMA },
         baseUrgency,
         await this.policy(),
         this.deps.logger,
