@@ -75,6 +75,8 @@ describe("storefront_a (BigCommerce)", () => {
     const second = await importRun(siteId);
     expect(second.returnvalue.counts).toMatchObject({ imported: 0 });
     expect(await prisma.order.count({ where: { site_id: siteId } })).toBe(260);
+    // The refused order came round again (overlap window): still one error for operators.
+    expect(await prisma.syncError.count({ where: { source: "orders_import", site_id: siteId } })).toBe(1);
 
     // Only what changed since the last run (less a small overlap) is asked for.
     const asked = fakeA.requests.filter((request) => request.url.includes("/v2/orders?")).at(-1)!;

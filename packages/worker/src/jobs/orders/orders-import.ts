@@ -105,9 +105,17 @@ export async function ordersImport(job: Job, payload: PayloadOf<typeof ordersImp
   }
 }
 
+/** A refused order is listed again by every run while it stays in the overlap window; it is one error for operators, not one per run. */
+const REFUSAL_REPEAT_MS = 24 * 3600_000;
+
 async function refuse(ctx: JobContext, site: Site, number: string, message: string, log: Logger): Promise<"rejected"> {
   log.warn("storefront order refused", { order_number: number, reason: message });
-  await recordSyncError(ctx.prisma, { source: SOURCE, site_id: site.id, order_number: number.slice(0, 20), message });
+  const orderNumber = number.slice(0, 20);
+  const known = await ctx.prisma.syncError.findFirst({
+    where: { source: SOURCE, site_id: site.id, order_number: orderNumber, message, created_at: { gte: new Date(Date.now() - REFUSAL_REPEAT_MS) } },
+    select: { id: true },
+  });
+  if (!known) await recordSyncError(ctx.prisma, { source: SOURCE, site_id: site.id, order_number: orderNumber, message });
   return "rejected";
 }
 
