@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
 import { pageOf, pageQuery, pageSchema, pageWindow } from "../../http/pagination.ts";
+import { idParams } from "../../http/route-schemas.ts";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD").refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "not a date");
 
@@ -105,7 +106,6 @@ function chargebackView(row: Chargeback): z.infer<typeof chargebackRow> {
   };
 }
 
-const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 /** Dispute replay and the read side of linkages and chargebacks (spec 1, 4.6; design section 9). */
 export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {

@@ -4,8 +4,8 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
 import { pageOf, pageQuery, pageSchema, pageWindow } from "../../http/pagination.ts";
+import { idParams } from "../../http/route-schemas.ts";
 
-const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 const merchantRow = z.object({
   id: z.number().int(),
