@@ -11,12 +11,12 @@ export interface AppContext extends Connections {
 }
 
 export function createAppContext(connections: Connections): AppContext {
-  const { config, redis, prisma, logger } = connections;
+  const { config, redis, hotRedis, prisma, logger } = connections;
   const options = new OptionStore(prisma, config.ENCRYPTION_KEY);
   return {
     ...connections,
     sessions: new SessionStore(redis, config.QUEUE_PREFIX, config.SESSION_TTL_SECONDS),
     options,
-    ai: new AiService({ config, options, redis, logger }),
+    ai: new AiService({ config, options, redis: hotRedis, logger }),
   };
 }

@@ -56,7 +56,7 @@ export function aiRateLimit(ctx: AppContext): RequestHandler {
     const windowMs = windowSeconds * 1000;
     const window = Math.floor(Date.now() / windowMs);
     const key = `${ctx.config.QUEUE_PREFIX}:ai:rate:${clientAddress(req, ctx.config.TRUST_PROXY)}:${windowSeconds}:${window}`;
-    const count = (await ctx.redis.eval(COUNT_IN_WINDOW, 1, key, windowMs)) as number;
+    const count = (await ctx.hotRedis.eval(COUNT_IN_WINDOW, 1, key, windowMs)) as number;
     if (count > limit) {
       const retryAfter = Math.max(1, Math.ceil(((window + 1) * windowMs - Date.now()) / 1000));
       res.set("Retry-After", String(retryAfter));

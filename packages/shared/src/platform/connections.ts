@@ -15,6 +15,8 @@ export interface Connections {
   /** Driver pool for hot write paths only (see createSqlPool). */
   sql: SqlPool;
   redis: Redis;
+  /** Auto-pipelined connection for request-path counters and caches (rate limits, the urgency cache); never for BullMQ. */
+  hotRedis: Redis;
   /** One warning per Redis outage for every connection of this process. */
   redisOutage: RedisOutage;
   queues: Queues;
@@ -31,6 +33,15 @@ export function openConnections(config: Config, name: string, options: { logger?
   const redis = createRedis(config.REDIS_URL, { name: `mw-${name}` });
   const redisOutage = new RedisOutage(logger, config.REDIS_URL);
   redisOutage.watch(redis);
+  // Opened on first use: only the API's hot paths take it.
+  let hot: Redis | undefined;
+  const hotRedis = () => {
+    if (!hot) {
+      hot = createRedis(config.REDIS_URL, { name: `mw-${name}-hot`, autoPipelining: true });
+      redisOutage.watch(hot);
+    }
+    return hot;
+  };
   const queues = new Queues(redis, config.QUEUE_PREFIX);
   const storage = createStorage(config);
   return {
@@ -39,6 +50,9 @@ export function openConnections(config: Config, name: string, options: { logger?
     prisma,
     sql,
     redis,
+    get hotRedis() {
+      return hotRedis();
+    },
     redisOutage,
     queues,
     storage,
@@ -48,6 +62,7 @@ export function openConnections(config: Config, name: string, options: { logger?
       await prisma.$disconnect();
       await sql.end();
       await redis.quit().catch(() => redis.disconnect());
+      await hot?.quit().catch(() => hot?.disconnect());
     },
   };
 }
