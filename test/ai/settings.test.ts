@@ -108,5 +108,5 @@ describe("AI settings (spec 2, 2.2)", () => {
     const refused = await cli("options:set", "ai_model", "claude");
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("ai_model: must be a Gemini model id");
-  });
+  }, 120_000);
 });
