@@ -30,9 +30,10 @@ afterAll(async () => {
 });
 
 let jobs = 0;
-async function importRun(siteId: number): Promise<Job> {
+async function importRun(siteId: number, options: { attempts?: number } = {}): Promise<Job> {
   jobs += 1;
-  return settled(queue, await harness.queues.add(ordersImportJob, { site_id: siteId }, { jobId: `orders-import.${siteId}.test.${jobs}` }), harness.worker, 60_000);
+  const job = await harness.queues.add(ordersImportJob, { site_id: siteId }, { jobId: `orders-import.${siteId}.test.${jobs}`, ...options });
+  return settled(queue, job, harness.worker, 60_000);
 }
 
 describe("storefront_a (BigCommerce)", () => {
@@ -85,6 +86,41 @@ describe("storefront_a (BigCommerce)", () => {
     const third = await importRun(siteId);
     expect(third.returnvalue.counts).toMatchObject({ imported: 1 });
     expect(await prisma.order.count({ where: { site_id: siteId } })).toBe(261);
+  }, 120_000);
+
+  it("reads only the site's channel; a run the storefront fails stores nothing and leaves order_last_run where it was; later runs read only what changed", async () => {
+    const { prisma, key, fakeA } = harness;
+    const { siteId, store } = await storefrontASite(prisma, key, fakeA, {
+      orders_sync: true,
+      tracking_sync: false,
+      tracking_enabled: false,
+      inventory_sync: false,
+      channel_filter: { channel_id: 2, name: "eBay" },
+    });
+    const lines = [{ sku: SKU, quantity: 1 }];
+    const older = store.addOrder({ status_id: 9, channel_id: 2, date_modified: new Date(Date.now() - 3600_000), lines });
+    const recent = store.addOrder({ status_id: 9, channel_id: 2, lines });
+    const otherChannel = store.addOrder({ status_id: 9, channel_id: 1, lines });
+
+    const ordersPath = `/stores/${store.hash}/v2/orders`;
+    const outage = fakeA.intercept((request) => (request.path === ordersPath ? fakeA.json(500, [{ status: 500, message: "Internal Server Error" }]) : undefined));
+    const failed = await importRun(siteId, { attempts: 1 });
+    outage();
+    expect(await failed.getState()).toBe("failed");
+    expect(await prisma.order.count({ where: { site_id: siteId } })).toBe(0);
+    expect((await prisma.site.findUniqueOrThrow({ where: { id: siteId } })).order_last_run).toBeNull();
+    expect(await prisma.syncRun.findFirstOrThrow({ where: { site_id: siteId, kind: "orders" }, orderBy: { id: "desc" } })).toMatchObject({ status: "failed" });
+
+    const first = await importRun(siteId);
+    expect(first.returnvalue.counts).toEqual({ orders: 2, imported: 2, already_stored: 0, rejected: 0 });
+    const numbers = await prisma.order.findMany({ where: { site_id: siteId }, select: { number: true }, orderBy: { number: "asc" } });
+    expect(numbers.map((order) => order.number)).toEqual([String(older.id), String(recent.id)]);
+    expect(numbers.map((order) => order.number)).not.toContain(String(otherChannel.id));
+    expect(fakeA.requests.filter((request) => request.path === ordersPath).every((request) => request.query.get("channel_id") === "2")).toBe(true);
+
+    // The next run asks only for orders changed since the last run less the overlap: the hour-old order is not read again.
+    const next = await importRun(siteId);
+    expect(next.returnvalue.counts).toEqual({ orders: 1, imported: 0, already_stored: 1, rejected: 0 });
   }, 120_000);
 });
 

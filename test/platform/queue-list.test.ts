@@ -1,6 +1,6 @@
 import { processDisputeJob } from "@mw/shared/disputes";
 import { inventorySyncJob } from "@mw/shared/inventory";
-import { orderExportJob } from "@mw/shared/orders";
+import { orderExportJob, ordersImportJob, orderVerifyJob } from "@mw/shared/orders";
 import { Worker } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restCall, startApi, userWith, type TestApi } from "../support/api.ts";
@@ -31,6 +31,8 @@ describe("GET /queue (spec 1, 2.7 and 3.1)", () => {
     await queues.add(orderExportJob, { order_id: 7, order_number: `A-${RUN}`, site_id: siteId }, { jobId: `q-order-${RUN}`, delay: 60_000 });
     await queues.add(processDisputeJob, { webhook_id: 9, event_id: `acquirer_case_${RUN}` }, { jobId: `q-dispute-${RUN}`, delay: 60_000 });
     await queues.add(inventorySyncJob, { site_id: siteId, product_ids: ["205"] }, { jobId: `q-stock-${RUN}`, delay: 60_000, priority: 3 });
+    await queues.add(orderVerifyJob, { order_id: 7, order_number: `A-${RUN}`, site_id: siteId }, { jobId: `q-verify-${RUN}`, delay: 60_000 });
+    await queues.add(ordersImportJob, { site_id: siteId }, { jobId: `q-import-${RUN}`, delay: 60_000 });
 
     const orders = await list("queue=orders&status=pending&per_page=100");
     expect(orders.status).toBe(200);
@@ -50,6 +52,8 @@ describe("GET /queue (spec 1, 2.7 and 3.1)", () => {
       completed_at: null,
       locked_by: null,
     });
+    expect(mine(orders.body.jobs, `q-verify-${RUN}`)).toMatchObject({ job_type: "order_verify", site_id: siteId, description: `Verify order A-${RUN} of site ${siteId} (Queue shop) against the ERP` });
+    expect(mine(orders.body.jobs, `q-import-${RUN}`)).toMatchObject({ job_type: "orders_import", site_id: siteId, description: `Import new and changed orders of site ${siteId} (Queue shop)` });
     expect(mine((await list("queue=disputes&status=pending&per_page=100")).body.jobs, `q-dispute-${RUN}`)).toMatchObject({
       job_type: "process_dispute",
       site_id: null,

@@ -49,22 +49,26 @@ export async function storefrontBSite(prisma: PrismaClient, key: Buffer, fake: F
 
 /** An order pushed to us with the storefront's order number and exported to the ERP as `salesOrder`. */
 export async function exportedOrder(prisma: PrismaClient, siteId: number, number: string, salesOrder: string): Promise<void> {
-  await prisma.order.create({
-    data: {
-      site_id: siteId,
-      number,
-      dateadded: new Date("2026-11-17T10:00:00Z"),
-      payment_method: "pay_1",
-      pay_1: "1",
-      contact_id: 27111,
-      shipping_agent_code: "UPS",
-      shipping_agent_service: "GROUND_HOME_DELIVERY",
-      payload_hash: "e".repeat(64),
-      imported: 1,
-      imported_at: new Date(),
-      erp_sales_order_number: salesOrder,
-    },
-  });
+  await prisma.order.create({ data: { ...orderRow(siteId, number), imported: 1, imported_at: new Date(), erp_sales_order_number: salesOrder } });
+}
+
+/** An order pushed to us with the storefront's order number, its export to the ERP still to come. */
+export async function receivedOrder(prisma: PrismaClient, siteId: number, number: string): Promise<void> {
+  await prisma.order.create({ data: orderRow(siteId, number) });
+}
+
+function orderRow(siteId: number, number: string) {
+  return {
+    site_id: siteId,
+    number,
+    dateadded: new Date("2026-11-17T10:00:00Z"),
+    payment_method: "pay_1",
+    pay_1: "1",
+    contact_id: 27111,
+    shipping_agent_code: "UPS",
+    shipping_agent_service: "GROUND_HOME_DELIVERY",
+    payload_hash: "e".repeat(64),
+  };
 }
 
 /** ERP shipment lines for `sku: quantity` pairs. */

@@ -273,7 +273,7 @@ describe("GET /tracking/status/{site_id}", () => {
     const { not_linked: _notLinked, awaiting_shipment: _awaiting, ...older } = counts;
     const other = await createSite(TRACKED);
     await insertRun(other, { status: "completed", started: "2026-11-19 09:30:00", finished: "2026-11-19 09:31:10", counts: older, job: "repeat:d" });
-    expect((await call("GET", `/tracking/status/${other}`)).body.last_run).toMatchObject({ counts: { ...older, not_linked: 0, awaiting_shipment: 0 } });
+    expect((await call("GET", `/tracking/status/${other}`)).body.last_run).toMatchObject({ counts: { ...older, not_linked: 0, not_exported: 0, awaiting_shipment: 0, claimed_by_other_run: 0 } });
 
     await insertRun(id, { status: "running", started: "2026-11-20 10:00:00", job: "tracking-sync.manual" });
     expect((await call("GET", `/tracking/status/${id}`)).body.last_run).toEqual({

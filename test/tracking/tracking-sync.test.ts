@@ -2,7 +2,8 @@ import { trackingSyncJob } from "@mw/shared/tracking";
 import type { Job, Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpSink } from "../fakes/http-sink.ts";
-import { exportedOrder, itemLines, storefrontASite, storefrontBSite } from "../support/storefront-sites.ts";
+import { restCall, startApi, userWith, type TestApi } from "../support/api.ts";
+import { exportedOrder, itemLines, receivedOrder, storefrontASite, storefrontBSite } from "../support/storefront-sites.ts";
 import { startSyncHarness, type SyncHarness } from "../support/sync-harness.ts";
 import { settled, until } from "../support/wait.ts";
 
@@ -10,6 +11,8 @@ import { settled, until } from "../support/wait.ts";
 // real MariaDB and Redis, fakes of BigCommerce, WooCommerce and the ERP.
 let harness: SyncHarness;
 let queue: Queue;
+let api: TestApi;
+let admin: string;
 let sink: HttpSink;
 let soCounter = 0;
 // Short names for what the tests use most.
@@ -24,6 +27,8 @@ beforeAll(async () => {
   harness = await startSyncHarness(["tracking", "notifications"], { HTTP_TIMEOUT_MS: "2000", STOREFRONT_RATE_LIMIT_MAX_WAIT_MS: "3000" });
   ({ prisma, key, erp, fakeA, fakeB } = harness);
   queue = harness.queues.get("tracking");
+  api = await startApi();
+  admin = await userWith(api, "manage_middleware");
 });
 
 beforeEach(() => {
@@ -33,6 +38,7 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
+  await api.close();
   await harness.close();
   await sink.stop();
 });
@@ -65,8 +71,15 @@ async function lastRun(siteId: number) {
   return prisma.syncRun.findFirstOrThrow({ where: { site_id: siteId, kind: "tracking" }, orderBy: { id: "desc" } });
 }
 
+/** What an operator sees of the site's last run. */
+async function statusCounts(siteId: number) {
+  const res = await restCall(`${api.url}/middleware/v1/tracking/status/${siteId}`, "GET", undefined, admin);
+  expect(res.status).toBe(200);
+  return (res.body.last_run as { counts: unknown }).counts;
+}
+
 function counts(overrides: Record<string, number>) {
-  return { orders: 0, shipments_created: 0, already_posted: 0, skipped_carrier: 0, skipped_invalid: 0, unmapped_carrier: 0, not_linked: 0, awaiting_shipment: 0, completed: 0, errors: 0, ...overrides };
+  return { orders: 0, shipments_created: 0, already_posted: 0, skipped_carrier: 0, skipped_invalid: 0, unmapped_carrier: 0, not_linked: 0, not_exported: 0, awaiting_shipment: 0, claimed_by_other_run: 0, completed: 0, errors: 0, ...overrides };
 }
 
 async function healthPings(): Promise<number> {
@@ -147,15 +160,24 @@ describe("tracking sync on storefront_a (BigCommerce)", () => {
     expect(run.error).toMatch(/1 of 1 orders failed .*nothing left to ship matches the ERP shipment of tracking number 1234567890/);
   });
 
-  it("says why it left orders alone: not linked to an order of ours, or no shipment with a tracking number yet", async () => {
+  it("says why it left orders alone, in sync_runs and GET /tracking/status: not linked, not exported, no tracking number yet, claimed by another run", async () => {
     const { siteId, store } = await storefrontASite(prisma, key, fakeA);
     store.addOrder({ lines: [{ sku: "A", quantity: 1 }] }); // never pushed to us
+    const unexported = store.addOrder({ lines: [{ sku: "A", quantity: 1 }] });
+    await receivedOrder(prisma, siteId, String(unexported.id));
     const waiting = store.addOrder({ lines: [{ sku: "A", quantity: 1 }] });
     await erpOrder(siteId, waiting.id, [{ carrier: "UPS", tracking: "", lines: { A: 1 } }]); // no label yet
+    const claimed = store.addOrder({ lines: [{ sku: "A", quantity: 1 }] });
+    await erpOrder(siteId, claimed.id, [{ carrier: "UPS", tracking: "1Z999AA10000000078", lines: { A: 1 } }]);
+    // Another run claimed this number a moment ago and is posting it.
+    await prisma.shipmentRecord.create({ data: { site_id: siteId, platform_order_id: String(claimed.id), tracking_number: "1Z999AA10000000078" } });
     const shipped = store.addOrder({ lines: [{ sku: "A", quantity: 1 }] });
     await erpOrder(siteId, shipped.id, [{ carrier: "UPS", tracking: "1Z999AA10000000077", lines: { A: 1 } }]);
     await sync(siteId);
-    expect((await lastRun(siteId)).counts).toEqual(counts({ orders: 3, shipments_created: 1, not_linked: 1, awaiting_shipment: 1, completed: 1 }));
+    const expected = counts({ orders: 5, shipments_created: 1, not_linked: 1, not_exported: 1, awaiting_shipment: 1, claimed_by_other_run: 1, completed: 1 });
+    expect((await lastRun(siteId)).counts).toEqual(expected);
+    expect(await statusCounts(siteId)).toEqual(expected);
+    expect([unexported.shipments, waiting.shipments, claimed.shipments]).toEqual([[], [], []]);
   });
 
   it("completes an order once its last parcel ships, across runs", async () => {
@@ -496,7 +518,7 @@ describe("tracking sync on storefront_b (WooCommerce)", () => {
     expect(posted.notes).toHaveLength(1);
     expect(lost.notes.map((n) => n.note)).toEqual(["Your order has shipped via ups. Tracking number: 1Z999AA10000000031"]);
     expect(fresh.notes).toEqual([]);
-    expect((await lastRun(siteId)).counts).toMatchObject({ orders: 3, shipments_created: 1, already_posted: 1 });
+    expect((await lastRun(siteId)).counts).toMatchObject({ orders: 3, shipments_created: 1, already_posted: 1, claimed_by_other_run: 1 });
     const records = await prisma.shipmentRecord.findMany({ where: { site_id: siteId }, orderBy: { tracking_number: "asc" } });
     expect(records.map((r) => r.platform_shipment_id)).toEqual([String(posted.notes[0]!.id), String(lost.notes[0]!.id), null]);
   });
@@ -579,6 +601,20 @@ describe("tracking sync on storefront_b (WooCommerce)", () => {
     expect(order.trackings).toMatchObject([{ tracking_number: "AC123456789", tracking_provider: "" }]);
     expect(JSON.parse(fakeB.requests.find((r) => r.path.includes("shipment-trackings") && r.method === "POST")!.body)).toEqual({ tracking_number: "AC123456789", date_shipped: "2026-11-18" });
     expect((await lastRun(siteId)).counts).toEqual(counts({ orders: 1, shipments_created: 1, skipped_carrier: 1, skipped_invalid: 1, unmapped_carrier: 1 }));
+  });
+
+  it("says in sync_runs and GET /tracking/status which orders it left alone because they are not linked or not exported", async () => {
+    fakeB.shop.shipmentTracking = true;
+    const siteId = await storefrontBSite(prisma, key, fakeB);
+    fakeB.shop.addOrder({ lines: [{ sku: "A", quantity: 1 }] }); // never pushed to us
+    fakeB.shop.addOrder({ lines: [{ sku: "A", quantity: 1 }] }); // nor this one
+    const unexported = fakeB.shop.addOrder({ lines: [{ sku: "A", quantity: 1 }] });
+    await receivedOrder(prisma, siteId, unexported.number);
+    await sync(siteId);
+    const expected = counts({ orders: 3, not_linked: 2, not_exported: 1 });
+    expect((await lastRun(siteId)).counts).toEqual(expected);
+    expect(await statusCounts(siteId)).toEqual(expected);
+    expect(unexported.trackings).toEqual([]);
   });
 
   it("reads the orders in the WooCommerce statuses the status filters stand for", async () => {

@@ -295,7 +295,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
         status: "completed",
         started_at: "2026-11-20 10:00:00",
         finished_at: "2026-11-20 10:00:05",
-        counts: { orders: 12, shipments_created: 4, already_posted: 3, skipped_carrier: 1, skipped_invalid: 0, unmapped_carrier: 0, not_linked: 2, awaiting_shipment: 2, completed: 4, errors: 0 },
+        counts: { orders: 12, shipments_created: 4, already_posted: 3, skipped_carrier: 1, skipped_invalid: 0, unmapped_carrier: 0, not_linked: 1, not_exported: 1, awaiting_shipment: 2, claimed_by_other_run: 0, completed: 4, errors: 0 },
         error: null,
       },
       next_run: "2026-11-20 10:30:00",

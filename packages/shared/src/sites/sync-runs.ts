@@ -3,20 +3,25 @@ import type { PrismaClient } from "../platform/index.ts";
 
 const count = z.number().int().min(0);
 
-/** What a tracking run did: written by the tracking sync, read by GET /tracking/status. */
+/**
+ * What a tracking run did: written by the tracking sync, read by GET
+ * /tracking/status, whose OpenAPI entry shows these descriptions. Per-order
+ * and per-tracking-number reasons a run left something alone sit beside
+ * what it did; reasons added later read as 0 on older rows.
+ */
 export const trackingRunCounts = z.object({
-  orders: count,
-  shipments_created: count,
-  already_posted: count,
-  skipped_carrier: count,
-  skipped_invalid: count,
-  unmapped_carrier: count,
-  /** Storefront orders we never received or have not exported yet: no ERP sales order to read shipments from. */
-  not_linked: count.default(0),
-  /** Exported orders whose ERP sales order has no shipment with a tracking number yet. */
-  awaiting_shipment: count.default(0),
-  completed: count,
-  errors: count,
+  orders: count.describe("storefront orders in the site's status filters"),
+  shipments_created: count.describe("tracking numbers posted to the storefront"),
+  already_posted: count.describe("tracking numbers on the storefront already"),
+  skipped_carrier: count.describe("ERP shipments of an excluded carrier (CPU, customer pickup)"),
+  skipped_invalid: count.describe("ERP shipments whose tracking number is a placeholder"),
+  unmapped_carrier: count.describe("tracking numbers posted without a carrier: no carrier mapping"),
+  not_linked: count.default(0).describe("storefront orders never received by the middleware: nothing links them to an ERP sales order"),
+  not_exported: count.default(0).describe("storefront orders received but not exported to the ERP yet"),
+  awaiting_shipment: count.default(0).describe("exported orders whose ERP sales order has no shipment with a tracking number yet"),
+  claimed_by_other_run: count.default(0).describe("tracking numbers another run of the site was posting: left to it"),
+  completed: count.describe("orders auto-completed"),
+  errors: count.describe("orders the storefront refused"),
 });
 
 /** What an inventory run did: written by the inventory sync, summed by the inventory-sync-summary report. */

@@ -28,6 +28,10 @@ export function describeJob(job: Job, siteNames: Map<number, string>): string {
   switch (job.name) {
     case "order-export":
       return `Export order ${data.order_number ?? `#${String(data.order_id)}`}${site ? ` of ${site}` : ""} to the ERP`;
+    case "order-verify":
+      return `Verify order ${data.order_number ?? `#${String(data.order_id)}`}${site ? ` of ${site}` : ""} against the ERP`;
+    case "orders-import":
+      return `Import new and changed orders of ${site}`;
     case "process-dispute":
       return `Match dispute ${data.event_id ?? `webhook ${String(data.webhook_id)}`}`;
     case "tracking-sync":

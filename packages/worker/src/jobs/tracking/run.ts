@@ -31,7 +31,9 @@ export class TrackingRun {
     skipped_invalid: 0,
     unmapped_carrier: 0,
     not_linked: 0,
+    not_exported: 0,
     awaiting_shipment: 0,
+    claimed_by_other_run: 0,
     completed: 0,
     errors: 0,
   };
@@ -57,7 +59,8 @@ export class TrackingRun {
     this.log.info("storefront orders to look at", { orders: open.length, shipped_not_completed: shipped.length });
 
     const salesOrders = await this.salesOrderNumbers(open);
-    const shipments = groupBy(await erp.listSalesShipments([...new Set(salesOrders.values())]), (shipment) => shipment.orderNumber);
+    const exported = [...new Set(salesOrders.values())].filter((number): number is string => number !== null);
+    const shipments = groupBy(await erp.listSalesShipments(exported), (shipment) => shipment.orderNumber);
     const records = await loadRecords(this.prisma, this.site.id, [...open, ...shipped].map((order) => order.id));
 
     const toComplete: TrackingOrder[] = [];
@@ -66,7 +69,8 @@ export class TrackingRun {
     await forEachLimited(open, ORDERS_AT_ONCE, async (order) => {
       const salesOrder = salesOrders.get(order.number);
       const orderShipments = salesOrder ? (shipments.get(salesOrder) ?? []) : [];
-      if (!salesOrder) this.counts.not_linked += 1;
+      if (salesOrder === undefined) this.counts.not_linked += 1;
+      else if (salesOrder === null) this.counts.not_exported += 1;
       else if (!orderShipments.some((shipment) => shipment.packageTrackingNo?.trim())) this.counts.awaiting_shipment += 1;
       const orderRecords = records.get(order.id) ?? new Map<string, ShipmentRecordRow>();
       try {
@@ -120,6 +124,7 @@ export class TrackingRun {
       }
       if (record && (Date.now() - record.created_at.getTime() < CLAIM_STALE_MS || !(await retake(this.prisma, this.site.id, record)))) {
         log.info("tracking number is being posted by another run; left to it");
+        this.counts.claimed_by_other_run += 1;
         continue;
       }
       if (record || order.mayHaveTrackings) {
@@ -137,6 +142,7 @@ export class TrackingRun {
       }
       if (!record && !(await claim(this.prisma, this.site.id, order.id, tracking))) {
         log.info("tracking number was claimed by another run; left to it");
+        this.counts.claimed_by_other_run += 1;
         continue;
       }
       await this.post(storefront, order, tracking, log);
@@ -186,15 +192,16 @@ export class TrackingRun {
     this.log.error("order could not be synced", { order_id: order.id, order_number: order.number, error: error.message });
   }
 
-  /** Our order number to its ERP sales order number, for the storefront orders that were pushed to us and exported. */
-  private async salesOrderNumbers(orders: TrackingOrder[]): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
+  /**
+   * Our order number to its ERP sales order number, for the storefront orders
+   * that were pushed to us: null while the order is not exported yet. An
+   * order we never received is absent.
+   */
+  private async salesOrderNumbers(orders: TrackingOrder[]): Promise<Map<string, string | null>> {
+    const found = new Map<string, string | null>();
     for (const numbers of chunks([...new Set(orders.map((order) => order.number))], IN_LIST)) {
-      const rows = await this.prisma.order.findMany({
-        where: { site_id: this.site.id, number: { in: numbers }, erp_sales_order_number: { not: null } },
-        select: { number: true, erp_sales_order_number: true },
-      });
-      for (const row of rows) found.set(row.number, row.erp_sales_order_number!);
+      const rows = await this.prisma.order.findMany({ where: { site_id: this.site.id, number: { in: numbers } }, select: { number: true, erp_sales_order_number: true } });
+      for (const row of rows) found.set(row.number, row.erp_sales_order_number);
     }
     return found;
   }
