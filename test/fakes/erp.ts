@@ -62,6 +62,10 @@ export class FakeErp extends FakeServer {
   retryAfterSeconds = 2;
   /** externalDocumentNumber -> the message of the 422 its POST gets. */
   readonly rejections = new Map<string, string>();
+  /** externalDocumentNumber -> the total the ERP gives the order instead of the lines' sum (its own prices or rounding). */
+  readonly reportedTotals = new Map<string, number>();
+  /** While set, reading a sales order's lines gets 503: the ERP took the order but cannot show it yet. */
+  salesOrderLinesUnavailable = false;
   /** Each request waits this long before it is looked at, so tests can make two runs overlap. */
   delayMs = 0;
   pageSize = 100;
@@ -74,6 +78,7 @@ export class FakeErp extends FakeServer {
     this.route("GET", "/salesOrders", (request) => this.list(request, "salesOrders", this.salesOrders));
     this.route("POST", "/salesOrders", (request) => this.create(request.body));
     this.route("GET", "/salesOrders(:id)/salesOrderLines", (request, params) => {
+      if (this.salesOrderLinesUnavailable) return this.fail(503, "ServiceUnavailable", "The service is temporarily unavailable. Please try again later.");
       const lines = this.salesOrderLines.get(params.id!);
       return lines ? this.list(request, "salesOrderLines", lines) : this.fail(404, "BadRequest_NotFound", `The sales order '${params.id}' does not exist.`);
     });
@@ -95,6 +100,8 @@ export class FakeErp extends FakeServer {
     this.outage = null;
     this.rateLimited = 0;
     this.rejections.clear();
+    this.reportedTotals.clear();
+    this.salesOrderLinesUnavailable = false;
     this.delayMs = 0;
     this.pageSize = 100;
     this.nextLinkOrigin = null;
@@ -206,7 +213,7 @@ export class FakeErp extends FakeServer {
       id: randomUUID(),
       number: `SO-${this.nextNumber++}`,
       status: "Open",
-      totalAmountExcludingTax: Math.round(total * 100) / 100,
+      totalAmountExcludingTax: this.reportedTotals.get(input.externalDocumentNumber) ?? Math.round(total * 100) / 100,
       lastModifiedDateTime: new Date().toISOString(),
     };
     this.salesOrders.push(order);

@@ -2,7 +2,7 @@ import { createPrisma, createRedis, jobId, Queues, type PrismaClient } from "@mw
 import { ErpClient } from "@mw/shared/providers/erp";
 import type { SalesOrderInput } from "@mw/shared/providers/erp";
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
-import { orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJobId } from "@mw/shared/orders";
+import { orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJob, orderVerifyJobId } from "@mw/shared/orders";
 import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -368,11 +368,24 @@ describe("order export with the ERP configured", () => {
     expect(await pendingVerify()).toBe(1);
     const errors = await prisma.syncError.findMany({ where: { source: "erp_verify" } });
     expect(errors.map((row) => row.message)).toEqual([
-      `Order ${ORDER_NUMBER} does not match ERP sales order SO-100001: line 1: ERP has WIDGET-1 x 3 at 19.99, the order WIDGET-1 x 2 at 19.99; ERP total 66.04 does not match the order total 46.05`,
+      `Order ${ORDER_NUMBER} does not match ERP sales order SO-100001: ERP total 66.04 does not match the order total 46.05; line 1: ERP has WIDGET-1 x 3 at 19.99, the order WIDGET-1 x 2 at 19.99`,
     ]);
     // The sweep leaves a recorded mismatch to an operator rather than reading it again and again.
     const sweep = await settled(queue, await queue.add("order-sweep", {}, { jobId: `sweep-after-mismatch-${Date.now()}` }), worker);
     expect(sweep.returnvalue).toMatchObject({ verifying: 0 });
+  });
+
+  it("reports a total the ERP computed differently once, however often the order is read back", async () => {
+    const order = await createOrder();
+    erp.reportedTotals.set(`${siteId}-${ORDER_NUMBER}`, 12.5);
+    await settled(queue, await exportJob(order.id), worker);
+    await settled(queue, (await queue.getJob(orderVerifyJobId(order.id)))!, worker);
+    const again = await settled(queue, await queues.add(orderVerifyJob, { order_id: order.id }, { jobId: jobId(orderVerifyJobId(order.id), "again") }), worker);
+    expect(again.returnvalue).toEqual({ verified: false, differences: ["ERP total 12.50 does not match the order total 46.05"] });
+    expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ imported: 1, verified: 0 });
+    expect((await prisma.syncError.findMany()).map((row) => [row.source, row.order_number, row.message])).toEqual([
+      ["erp_verify", ORDER_NUMBER, `Order ${ORDER_NUMBER} does not match ERP sales order SO-100001: ERP total 12.50 does not match the order total 46.05`],
+    ]);
   });
 
   it("sweeps exported orders nobody verified into verification jobs", async () => {

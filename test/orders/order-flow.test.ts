@@ -1,4 +1,5 @@
 import { createUser } from "@mw/shared/identity";
+import type { Job } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeErp } from "../fakes/erp.ts";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
@@ -8,7 +9,8 @@ import { until } from "../support/wait.ts";
 
 // The whole path a user sees: an ERP pushes an order through the API, an
 // operator sees it pending, a worker exports it to the ERP (through an outage),
-// and the viewer shows the ERP's sales order number.
+// the viewer shows the ERP's sales order number, and the order counts as
+// pending_verify until it is read back from the ERP.
 const TOKEN = "flow-erp-token";
 let api: TestApi;
 let erp: FakeErp;
@@ -30,14 +32,29 @@ afterAll(async () => {
 
 async function viewOrder(number: string) {
   const res = await fetch(`${api.url}/middleware/v1/orders?search=${number}`, { headers: admin });
-  return ((await res.json()) as { orders: { id: number; number: string; imported: number; erp_sales_order_number: string | null }[] }).orders[0];
+  return ((await res.json()) as { orders: { id: number; number: string; imported: number; verified: number; erp_sales_order_number: string | null }[] }).orders[0];
+}
+
+async function pendingVerify(): Promise<number> {
+  const res = await fetch(`${api.url}/middleware/v1/stats`, { headers: admin });
+  return ((await res.json()) as { orders: { pending_verify: number } }).orders.pending_verify;
+}
+
+/** The job once it waits for its retry (its failure is logged just before BullMQ moves it there). */
+async function awaitingRetry(id: string): Promise<Job> {
+  const queue = api.ctx.queues.get("orders");
+  let state = "";
+  await until(async () => (state = await queue.getJobState(id)) === "delayed", () => `job ${id} to wait for its retry (state ${state})`, 20_000);
+  return (await queue.getJob(id))!;
 }
 
 describe("order intake to ERP export", () => {
-  it("shows a new order pending, keeps it pending through an ERP outage, then shows it exported", async () => {
+  it("shows a new order pending, keeps it pending through an ERP outage, shows it exported, then verified once the ERP shows it", async () => {
     const { key } = await createSiteWithKey(api.ctx.prisma);
     const number = `FLOW-${process.pid % 100000}`;
+    const pendingBefore = await pendingVerify();
     erp.outage = "unavailable";
+    erp.salesOrderLinesUnavailable = true;
     const res = await fetch(`${api.url}/middleware/v1/external/orders`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
@@ -50,18 +67,25 @@ describe("order intake to ERP export", () => {
     await worker.waitFor(logged("job failed"));
     const order = await viewOrder(number);
     expect(order).toMatchObject({ imported: 0, erp_sales_order_number: null });
-    const job = await api.ctx.queues.get("orders").getJob(`order-export.${order!.id}`);
-    // The failure is logged just before BullMQ moves the job to wait for its retry.
-    let state = "";
-    await until(async () => (state = await job!.getState()) === "delayed", () => `the export job to wait for its retry (state ${state})`, 20_000);
-    expect(state).toBe("delayed");
-
+    const exportJob = await awaitingRetry(`order-export.${order!.id}`);
     erp.outage = null;
-    await job!.promote();
+    await exportJob.promote();
     let exported: Awaited<ReturnType<typeof viewOrder>>;
     await until(async () => (exported = await viewOrder(number))?.imported === 1, () => `order ${number} to show as exported`, 20_000);
-    expect(exported).toMatchObject({ imported: 1, erp_sales_order_number: erp.salesOrders[0]!.number });
+    expect(exported).toMatchObject({ imported: 1, verified: 0, erp_sales_order_number: erp.salesOrders[0]!.number });
     expect(erp.salesOrders).toHaveLength(1);
     expect(erp.salesOrders[0]!.externalDocumentNumber).toMatch(new RegExp(`-${number}$`));
+
+    // The ERP took the order but cannot show its lines yet: exported, not verified.
+    const verifyJob = await awaitingRetry(`order-verify.${order!.id}`);
+    expect(await pendingVerify()).toBe(pendingBefore + 1);
+    expect(await viewOrder(number)).toMatchObject({ imported: 1, verified: 0 });
+
+    erp.salesOrderLinesUnavailable = false;
+    await verifyJob.promote();
+    await until(async () => (await viewOrder(number))?.verified === 1, () => `order ${number} to show as verified`, 20_000);
+    expect(await pendingVerify()).toBe(pendingBefore);
+    // A failed read-back is retried on its own: the order went to the ERP once.
+    expect(erp.requests.filter((request) => request.method === "POST")).toHaveLength(1);
   });
 });

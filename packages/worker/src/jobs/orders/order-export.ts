@@ -4,6 +4,7 @@ import { ErpClient, erpNotConfigured, ERP_NOT_CONFIGURED, isDuplicateSalesOrder,
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import type { JobContext } from "../../runtime/processor.ts";
+import { queuePendingVerifications, queueVerification } from "./verification-queue.ts";
 
 export type OrderWithDetails = Prisma.OrderGetPayload<{ include: { lines: true; addresses: true } }>;
 type Address = OrderWithDetails["addresses"][number];
@@ -12,8 +13,6 @@ const BILLING = 1;
 const SHIPPING = 0;
 /** Coupons and store credit mean "this much off" whatever sign the submitter used (docs/erp-api.md). */
 const CREDIT_KEYS = new Set<string>(["COUPON", "STORE CREDIT"]);
-import { queuePendingVerifications, queueVerification } from "./verification-queue.ts";
-
 
 /** Younger orders are still being queued by the intake itself. */
 const SWEEP_MIN_AGE_MS = 60_000;

@@ -6,9 +6,9 @@ import type { JobContext } from "../../runtime/processor.ts";
 import { toSalesOrder } from "./order-export.ts";
 import { VERIFY_SOURCE } from "./verification-queue.ts";
 
-
-
 const money = (value: number) => value.toFixed(2);
+/** Differences a sync error spells out: enough to act on, and the message stays whole within the errors table's limit. */
+const LISTED_DIFFERENCES = 5;
 
 /** Total the ERP computes for a document (docs/erp-api.md): quantity times unit price, less each line's discount. */
 function documentTotal(lines: readonly { quantity: number; unitPrice: number; discountAmount: number }[]): number {
@@ -22,6 +22,8 @@ export function differences(sent: SalesOrderInput, held: { order: SalesOrder; li
   if (held.order.externalDocumentNumber !== sent.externalDocumentNumber) {
     found.push(`ERP external document number ${held.order.externalDocumentNumber} is not ${sent.externalDocumentNumber}`);
   }
+  const total = documentTotal(sent.salesOrderLines);
+  if (money(held.order.totalAmountExcludingTax) !== money(total)) found.push(`ERP total ${money(held.order.totalAmountExcludingTax)} does not match the order total ${money(total)}`);
   const bySequence = new Map(held.lines.map((line) => [line.sequence, line]));
   for (const line of sent.salesOrderLines) {
     const erp = bySequence.get(line.sequence);
@@ -35,8 +37,6 @@ export function differences(sent: SalesOrderInput, held: { order: SalesOrder; li
     }
   }
   for (const extra of bySequence.values()) found.push(`line ${extra.sequence} (${extra.lineObjectNumber} x ${extra.quantity}) is in the ERP only`);
-  const total = documentTotal(sent.salesOrderLines);
-  if (money(held.order.totalAmountExcludingTax) !== money(total)) found.push(`ERP total ${money(held.order.totalAmountExcludingTax)} does not match the order total ${money(total)}`);
   return found;
 }
 
@@ -67,9 +67,12 @@ export async function orderVerify(_job: Job, payload: PayloadOf<typeof orderVeri
   const held = await erp.readSalesOrder(salesOrder);
   const found = held ? differences(toSalesOrder(order), held, salesOrder) : [`ERP has no sales order ${salesOrder}`];
   if (found.length) {
-    const message = `Order ${order.number} does not match ERP sales order ${salesOrder}: ${found.join("; ")}`;
+    const more = found.length > LISTED_DIFFERENCES ? `; and ${found.length - LISTED_DIFFERENCES} more` : "";
+    const message = `Order ${order.number} does not match ERP sales order ${salesOrder}: ${found.slice(0, LISTED_DIFFERENCES).join("; ")}${more}`;
     log.warn("ERP sales order does not match the order", { erp_sales_order_number: salesOrder, differences: found });
-    await recordSyncError(ctx.prisma, { source: VERIFY_SOURCE, order_number: order.number, site_id: order.site_id, message });
+    // A read-back run again (its job id expired, an export job re-added) finds the same difference: operators see it once.
+    const known = await ctx.prisma.syncError.findFirst({ where: { source: VERIFY_SOURCE, order_number: order.number, site_id: order.site_id, message }, select: { id: true } });
+    if (!known) await recordSyncError(ctx.prisma, { source: VERIFY_SOURCE, order_number: order.number, site_id: order.site_id, message });
     return { verified: false, differences: found };
   }
   await ctx.prisma.order.updateMany({ where: { id: order.id, verified: 0 }, data: { verified: 1 } });
