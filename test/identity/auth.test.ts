@@ -107,6 +107,9 @@ describe("login sessions", () => {
 
     const wrongNonce = await get(ME, { cookie, "x-nonce": "not-the-nonce" });
     expect(wrongNonce.status).toBe(403);
+    // Design 10.8: the nonce may come as the _wpnonce query parameter (EventSource sends no headers).
+    expect((await get(`${ME}?_wpnonce=${encodeURIComponent(body.nonce)}`, { cookie })).status).toBe(200);
+    expect((await get(`${ME}?_wpnonce=not-the-nonce`, { cookie })).status).toBe(403);
 
     const logout = await fetch(`${api.url}/middleware/v1/auth/logout`, { method: "POST", headers: { cookie, "x-nonce": body.nonce } });
     expect(logout.status).toBe(200);

@@ -13,9 +13,12 @@ function basicCredentials(req: Request): { login: string; password: string } | n
   return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
+/** The session nonce: `X-Nonce`, the `_wpnonce` query parameter (design 10.8: EventSource cannot send headers), or a form's `nonce`. */
 function submittedNonce(req: Request): string | undefined {
   const header = req.headers["x-nonce"];
   if (typeof header === "string") return header;
+  const query = req.query._wpnonce;
+  if (typeof query === "string") return query;
   const body = req.body as { nonce?: unknown } | undefined;
   return typeof body?.nonce === "string" ? body.nonce : undefined;
 }
