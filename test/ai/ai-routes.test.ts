@@ -1,3 +1,4 @@
+import { LOCAL_URGENCY_MS } from "@mw/shared/ai";
 import { OPTIONS } from "@mw/shared/options";
 import { createUser, setLoginPassword } from "@mw/shared/identity";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -161,6 +162,22 @@ describe("provider calls (spec 2, 4.1 rules 5 and 6; design 10.8)", () => {
     expect(await api.ctx.ai.clearUrgencyCache()).toBe(1);
     await post(api, "ticket-urgency", TICKET);
     expect(gemini.calls).toHaveLength(2);
+  });
+
+  it("keeps no urgency result past ai_cache_ttl, and stops serving a cleared one in every process within seconds", async () => {
+    await reset(api, { ai_cache_ttl: 1 });
+    expect((await post(api, "ticket-urgency", TICKET)).body).toMatchObject({ cached: false });
+    expect((await post(api, "ticket-urgency", TICKET)).body).toMatchObject({ cached: true });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await post(api, "ticket-urgency", TICKET)).body).toMatchObject({ cached: false });
+    expect(gemini.calls).toHaveLength(2);
+
+    await reset(api);
+    await post(api, "ticket-urgency", TICKET);
+    expect((await post(rules, "ticket-urgency", TICKET)).body).toMatchObject({ cached: true, engine: "model" });
+    await api.ctx.ai.clearUrgencyCache();
+    await new Promise((resolve) => setTimeout(resolve, LOCAL_URGENCY_MS));
+    expect((await post(rules, "ticket-urgency", TICKET)).body).toMatchObject({ cached: false, engine: "rules" });
   });
 
   it("never shows or logs the provider key or the shared key", async () => {

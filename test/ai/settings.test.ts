@@ -96,6 +96,14 @@ describe("AI settings (spec 2, 2.2)", () => {
     await until(async () => (await elsewhere.get("ai_rate_limit")) === 5, () => "the other process to see the change", 5_000);
   });
 
+  it("gives a process that sat idle the current value on its first read, not the one it last held", async () => {
+    const idle = new OptionStore(api.ctx.prisma, api.ctx.config.ENCRYPTION_KEY, 100);
+    expect(await idle.get("ai_rate_limit")).toBe(60);
+    await change({ ai_rate_limit: 7 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await idle.get("ai_rate_limit")).toBe(7);
+  });
+
   it("pnpm cli options:set and options:get, JSON values parsed, secrets shown as set", async () => {
     const set = await cli("options:set", "ai_rate_limit", "120");
     expect(set.code).toBe(0);

@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import type { Config } from "../platform/config.ts";
 import { sha256Hex } from "../platform/crypto.ts";
@@ -10,6 +11,15 @@ import { callModel, type CallPolicy } from "./model-calls.ts";
 import { rewriteByRules } from "./rewrite-rules.ts";
 import { baseUrgency, finalUrgency, RESPONSE_TIMES, type BaseUrgency, type UrgencyResult } from "./urgency.ts";
 import { scoreByRules } from "./urgency-rules.ts";
+
+/**
+ * How long a process keeps an urgency result it read from Redis: the same
+ * ticket is scored many times a minute, and a cleared cache is seen by every
+ * process within this, as option changes are.
+ */
+export const LOCAL_URGENCY_MS = 2_000;
+
+type CachedUrgency = { base: BaseUrgency } & Engine;
 
 /** Which engine answered (design 10.2): a provider model, or the built-in rules when no key is set. */
 export type Engine = { engine: "model"; model: string } | { engine: "rules" };
@@ -43,6 +53,9 @@ export class AiService {
   constructor(
     private readonly deps: { config: Pick<Config, "AI_BASE_URL" | "AI_API_KEY" | "AI_TIMEOUT_MS" | "AI_RETRY_BASE_MS" | "QUEUE_PREFIX">; options: OptionStore; redis: Redis; logger: Logger },
   ) {}
+
+  /** Results last read from or written to Redis, by cache key. */
+  private readonly local = new LRUCache<string, CachedUrgency>({ max: 10_000, ttl: LOCAL_URGENCY_MS });
 
   /** One client per key: a key changed through the options gets a new one. */
   private client?: { apiKey: string; gemini: GeminiClient };
@@ -111,10 +124,9 @@ export class AiService {
     const ttl = await this.deps.options.get("ai_cache_ttl");
     const key = this.cacheKey(input.subject, input.body);
     if (!options.bypassCache && ttl > 0) {
-      const hit = await this.deps.redis.get(key);
+      const hit = this.local.get(key) ?? (await this.readShared(key));
       if (hit) {
-        const cached = JSON.parse(hit) as { base: BaseUrgency } & Engine;
-        const { base, ...engine } = cached;
+        const { base, ...engine } = hit;
         return { urgency: finalUrgency(base, input.is_vip), cached: true, ...engine };
       }
     }
@@ -139,12 +151,29 @@ export class AiService {
       base = answer.value;
       engine = { engine: "model", model: answer.model };
     }
-    if (ttl > 0) await this.deps.redis.set(key, JSON.stringify({ base, ...engine }), "EX", ttl);
+    if (ttl > 0) {
+      const entry: CachedUrgency = { base, ...engine };
+      await this.deps.redis.set(key, JSON.stringify(entry), "EX", ttl);
+      this.local.set(key, entry, { ttl: Math.min(LOCAL_URGENCY_MS, ttl * 1000) });
+    }
     return { urgency: finalUrgency(base, input.is_vip), cached: false, ...engine };
   }
 
-  /** Forgets every cached urgency result (admin AJAX `ai_clear_cache`); answers how many were dropped. */
+  private async readShared(key: string): Promise<CachedUrgency | undefined> {
+    const [stored, ttlMs] = await Promise.all([this.deps.redis.get(key), this.deps.redis.pttl(key)]);
+    if (!stored) return undefined;
+    const entry = JSON.parse(stored) as CachedUrgency;
+    // Never kept here past its expiry in Redis.
+    if (ttlMs > 0) this.local.set(key, entry, { ttl: Math.min(LOCAL_URGENCY_MS, ttlMs) });
+    return entry;
+  }
+
+  /**
+   * Forgets every cached urgency result (admin AJAX `ai_clear_cache`); answers
+   * how many were dropped. Other processes stop using theirs within LOCAL_URGENCY_MS.
+   */
   async clearUrgencyCache(): Promise<number> {
+    this.local.clear();
     let dropped = 0;
     for await (const keys of this.deps.redis.scanStream({ match: `${this.deps.config.QUEUE_PREFIX}:ai:urgency:*`, count: 500 })) {
       if ((keys as string[]).length) dropped += await this.deps.redis.unlink(...(keys as string[]));

@@ -16,7 +16,7 @@ function invalid(message: string): AppError {
 /**
  * The one typed accessor for run-time options (design 10.2): stored rows over
  * the defaults of OPTIONS. Every process reads through its own short cache, so
- * a change made by any process (REST, CLI) is seen everywhere within
+ * a change made by any process (REST, CLI) is seen everywhere within twice
  * OPTIONS_CACHE_MS without a message bus.
  */
 export class OptionStore {
@@ -29,11 +29,43 @@ export class OptionStore {
     private readonly cacheMs = OPTIONS_CACHE_MS,
   ) {}
 
+  private refreshing?: Promise<Map<string, unknown>>;
+  /** Bumped by every write: a read that started before it must not overwrite what the write cleared. */
+  private generation = 0;
+
+  /**
+   * Values younger than cacheMs are served from memory. Up to twice that,
+   * they are still served and refreshed behind the caller, so a busy process
+   * never waits on the database for them (they sit on hot paths); older
+   * values are read again first, so a process that sat idle never acts on an
+   * old value. Concurrent readers share one query.
+   */
   private async values(): Promise<Map<string, unknown>> {
-    if (this.cached && Date.now() - this.cached.at < this.cacheMs) return this.cached.values;
+    const cached = this.cached;
+    const age = cached ? Date.now() - cached.at : Infinity;
+    if (age < this.cacheMs) return cached!.values;
+    if (age < 2 * this.cacheMs) {
+      // A failed refresh keeps the values last read; the next read tries again.
+      this.refresh().catch(() => undefined);
+      return cached!.values;
+    }
+    return this.refresh();
+  }
+
+  private refresh(): Promise<Map<string, unknown>> {
+    if (this.refreshing) return this.refreshing;
+    const refreshing = this.load().finally(() => {
+      if (this.refreshing === refreshing) this.refreshing = undefined;
+    });
+    this.refreshing = refreshing;
+    return refreshing;
+  }
+
+  private async load(): Promise<Map<string, unknown>> {
+    const generation = this.generation;
     const rows = await this.prisma.option.findMany();
     const values = new Map(rows.map((row) => [row.name, JSON.parse(row.secret ? decryptSecret(row.value, this.key) : row.value) as unknown]));
-    this.cached = { at: Date.now(), values };
+    if (generation === this.generation) this.cached = { at: Date.now(), values };
     return values;
   }
 
@@ -67,7 +99,9 @@ export class OptionStore {
         return this.prisma.option.upsert({ where: { name }, create: { name, value: stored, secret }, update: { value: stored, secret } });
       }),
     );
+    this.generation += 1;
     this.cached = undefined;
+    this.refreshing = undefined;
   }
 
   /** Every option for an admin: values of plain ones, `<name>_set` for secrets. */
