@@ -26,7 +26,7 @@ const STATUS: Record<number, string> = { 400: "INVALID_ARGUMENT", 403: "PERMISSI
 export class FakeGemini extends FakeServer {
   readonly calls: GeminiCall[] = [];
   readonly steps: GeminiStep[] = [];
-  models = new Set(["gemini-2.5-flash", "gemini-2.5-pro", "gemini-2.0-flash", "gemini-2.0-flash-lite", "gemini-1.5-flash", "gemini-1.5-pro", "gemini-3-flash-preview"]);
+  models = new Set(["gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-2.5-pro", "gemini-3-pro-preview", "gemini-2.0-flash", "gemini-2.0-flash-lite", "gemini-1.5-flash", "gemini-1.5-pro", "gemini-3-flash-preview"]);
   respond: (call: GeminiCall) => string = (call) =>
     call.body.generationConfig?.responseMimeType === "application/json"
       ? JSON.stringify({ score: 70, workaround_available: false, summary: "Checkout is failing.", reasoning: "Production down +35, revenue impact +15.", suggested_title: "Checkout failing" })

@@ -33,6 +33,9 @@ import { siteRoutes } from "./routes/sites/sites.ts";
 import { carrierMappingRoutes } from "./routes/sites/carrier-mappings.ts";
 import { statsRoutes } from "./routes/orders/stats.ts";
 import { trackingRoutes } from "./routes/tracking/tracking.ts";
+import { staffNotificationRoutes } from "./routes/notifications/staff-notifications.ts";
+import { ticketSignalRoutes } from "./routes/tickets/signals.ts";
+import { urgencyReadRoutes } from "./routes/tickets/urgency.ts";
 
 export function createApp(ctx: AppContext): Express {
   const { config } = ctx;
@@ -77,7 +80,13 @@ export function createApp(ctx: AppContext): Express {
   const rest = new ApiRouter(ctx, registry, config.REST_ROOT);
   aiRoutes(rest, ctx);
   aiSettingsRoutes(rest, ctx);
+  ticketSignalRoutes(rest, ctx);
+  urgencyReadRoutes(rest, ctx);
   app.use(config.REST_ROOT || "/", rest.router);
+  // Spec 2's staff AJAX root (design 10.1): errors in the AJAX shape.
+  const staffAjax = new ApiRouter(ctx, registry, "/scp/ajax.php");
+  staffNotificationRoutes(staffAjax, ctx);
+  app.use("/scp/ajax.php", staffAjax.router);
   // The image API lives outside API_ROOT (spec 1, 4.9); the error handler answers `{error}` there.
   const images = new ApiRouter(ctx, registry, "/api");
   imageRoutes(images, ctx);

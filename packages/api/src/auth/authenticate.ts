@@ -73,15 +73,16 @@ export function principalOf(res: Response): Principal {
 }
 
 /**
- * Requires an authenticated principal holding `capability` (or any principal
- * when null): 403 rest_forbidden otherwise (401 with a challenge where
+ * Requires an authenticated principal holding `capability` (one of them, for
+ * a list; any principal when null): 403 rest_forbidden otherwise (401 with a challenge where
  * `refuseWith` asks for it and no credentials were good).
  */
-export function requireCapability(ctx: AppContext, capability: Capability | null, options: AuthOptions = { requireNonce: true }): RequestHandler {
+export function requireCapability(ctx: AppContext, capability: Capability | Capability[] | null, options: AuthOptions = { requireNonce: true }): RequestHandler {
+  const accepted = capability === null ? null : [capability].flat();
   return async (req, res, next) => {
     const principal = await resolvePrincipal(ctx, req, options);
     if (!principal) throw refusal(options, "Authentication required.");
-    if (capability && !principal.capabilities.includes(capability)) {
+    if (accepted && !accepted.some((held) => principal.capabilities.includes(held))) {
       throw errors.forbidden();
     }
     res.locals.principal = principal;

@@ -24,14 +24,18 @@ export const userCommands: Record<string, Command> = {
       login: { type: "string", required: true, description: "login name" },
       capabilities: { type: "string", required: true, description: "comma-separated: manage_middleware, manage_options, staff" },
       name: { type: "string", description: "name of the first application password (default cli)" },
+      "staff-id": { type: "string", description: "the ticket system's staff id of a staff user" },
     },
     async run(prisma, values) {
+      const staffId = values["staff-id"] === undefined ? undefined : Number(values["staff-id"]);
+      if (staffId !== undefined && !(Number.isInteger(staffId) && staffId > 0)) throw errors.invalidInput("--staff-id must be a positive whole number");
       const user = await createUser(prisma, {
         login: String(values.login),
         capabilities: capabilitiesOf(values.capabilities),
         appPasswordName: values.name ? String(values.name) : undefined,
+        staffId,
       });
-      return { id: user.id, login: user.login, capabilities: user.capabilities, application_password: user.application_password };
+      return { id: user.id, login: user.login, capabilities: user.capabilities, ...(user.staff_id !== null && { staff_id: user.staff_id }), application_password: user.application_password };
     },
   },
   "user:password": {

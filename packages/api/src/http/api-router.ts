@@ -17,9 +17,11 @@ type Parsed<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
 /**
  * Who may call a route: anyone, any user, a user with a capability, a site's
  * API key, an image-API key, or an AI caller (the `ai-security-key`, rate
- * limited per address; `ai_key_or_session` also takes a logged-in user).
+ * limited per address; `ai_key_or_session` also takes a logged-in user),
+ * the ticket system (the same key, not rate limited: its signals are not AI
+ * requests), or staff and administrators alike.
  */
-export type Access = "public" | "authenticated" | "site_key" | "image_key" | "ai_key" | "ai_key_or_session" | Capability;
+export type Access = "public" | "authenticated" | "site_key" | "image_key" | "ai_key" | "ai_key_or_session" | "ticket_system" | "staff_or_manage_options" | Capability;
 
 export interface RouteDefinition<P extends Schema, Q extends Schema, B extends Schema> {
   method: "get" | "post" | "put" | "patch" | "delete";
@@ -52,15 +54,18 @@ const ERROR_RESPONSES: Record<Access | "validated", Record<number, string>> = {
   ai_key: { 401: "unauthorized: missing or wrong ai-security-key", 429: "rate_limited: too many requests from this address; Retry-After says when" },
   ai_key_or_session: { 401: "unauthorized: missing or wrong ai-security-key, and no session", 429: "rate_limited: too many requests from this address; Retry-After says when" },
   image_key: { 401: "Missing, invalid or revoked api_key" },
+  ticket_system: { 401: "unauthorized: missing or wrong ai-security-key" },
+  staff_or_manage_options: { 403: "rest_forbidden: no valid session or application password, or neither staff nor manage_options" },
   manage_middleware: { 403: "rest_forbidden: no valid session or application password, or the capability is missing" },
   manage_options: { 403: "rest_forbidden: no valid session or application password, or the capability is missing" },
   staff: { 403: "rest_forbidden: no valid session or application password, or the capability is missing" },
   validated: { 400: "Invalid or missing parameter" },
 };
 
-const SECURITY: Record<"public" | "site_key" | "image_key" | "ai_key" | "ai_key_or_session" | "user", Record<string, string[]>[]> = {
+const SECURITY: Record<"public" | "site_key" | "image_key" | "ai_key" | "ai_key_or_session" | "ticket_system" | "user", Record<string, string[]>[]> = {
   public: [],
   ai_key: [{ aiSecurityKey: [] }],
+  ticket_system: [{ aiSecurityKey: [] }],
   ai_key_or_session: [{ aiSecurityKey: [] }, { sessionNonce: [] }],
   site_key: [{ siteBearer: [] }, { siteApiKey: [] }],
   image_key: [{ imageApiKey: [] }],
@@ -101,6 +106,10 @@ export class ApiRouter {
       handlers.push(requireImageKey(this.ctx));
     } else if (def.access === "ai_key" || def.access === "ai_key_or_session") {
       handlers.push(aiRateLimit(this.ctx), aiCaller(this.ctx, { sessions: def.access === "ai_key_or_session" }));
+    } else if (def.access === "ticket_system") {
+      handlers.push(aiCaller(this.ctx, { sessions: false }));
+    } else if (def.access === "staff_or_manage_options") {
+      handlers.push(requireCapability(this.ctx, ["staff", "manage_options"]));
     } else if (def.access !== "public") {
       handlers.push(requireCapability(this.ctx, def.access === "authenticated" ? null : def.access));
     }
@@ -140,7 +149,7 @@ export class ApiRouter {
       path: openApiPath(`${this.mountPath}${def.path}`),
       summary: def.summary,
       tags: [def.tag],
-      security: SECURITY[def.access === "public" || def.access === "site_key" || def.access === "image_key" || def.access === "ai_key" || def.access === "ai_key_or_session" ? def.access : "user"],
+      security: SECURITY[def.access in SECURITY ? (def.access as keyof typeof SECURITY) : "user"],
       request: {
         // Path and query parameters are always objects; zod-to-openapi documents each member.
         params: def.params as z.ZodObject | undefined,

@@ -118,7 +118,38 @@ const aiSettings = {
   ai_rate_window: 60,
   ai_cache_ttl: 3600,
   ai_max_retries: 3,
+  urgency_criteria: "Start near 20 for a routine request and adjust:\n- production down: +30 to +40\n...",
+  urgency_max_per_run: 2,
+  urgency_gate_seconds: 600,
 };
+const signalTicket = {
+  id: 123,
+  number: "004512",
+  subject: "Checkout down",
+  status: "open",
+  organisation: { id: 7, name: "ACME" },
+  user: { name: "Ann Lee", email: "ann@acme.example" },
+  is_vip: false,
+  customer_type: "retainer",
+  department: { id: 2, name: "Support", manager_staff_id: 4 },
+  assigned_staff_id: 9,
+  created: "2026-11-20T09:00:00Z",
+  fields: { time_project_id: null, budget_hours: 10, quoted_hours: 8 },
+};
+const snapshotRow = {
+  id: 31,
+  ticket_id: 123,
+  ticket_number: "004512",
+  urgency: "CRITICAL",
+  urgency_percentage: 90,
+  estimated_hours: 3.5,
+  summary: "<p>Checkout returns a 500 error for every customer since 9am.</p>",
+  timeline: "<ul><li>09:00 client reports the outage</li><li>09:20 staff confirms</li></ul><p>Respond within 1 hour</p>",
+  suggested_title: "Checkout returns 500 for all customers",
+  model_used: "gemini-2.5-flash",
+  created: "2026-11-20T09:21:04.120Z",
+};
+const notificationRow = { id: 57, kind: "critical", ticket_id: 123, title: "CRITICAL: ticket #004512", body: "Checkout returns 500 for all customers (90%)", read: false, created: "2026-11-20T09:21:05.002Z" };
 const queued = { success: true, queued: [{ site_id: 1, job_id: "tracking-sync.1.manual.1795535133854" }] };
 
 export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
@@ -343,6 +374,60 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     request: { ai_model: "gemini-2.5-pro", ai_rate_limit: 120, ai_security_key: "<shared secret>" },
     response: { success: true, settings: { ...aiSettings, ai_model: "gemini-2.5-pro", ai_rate_limit: 120, ai_security_key_set: true } },
   },
+  "POST /tickets/v1/signals": {
+    request: {
+      signal: "threadentry.created",
+      ticket: signalTicket,
+      entry: { id: 991, type: "M", poster_name: "Ann Lee", poster_type: "User", staff_id: null, is_internal: false, body: "Since 9am no customer can pay.", format: "text", created: "2026-11-20T09:00:00Z" },
+    },
+    status: 202,
+    response: { success: true, signal: "threadentry.created", changed: true, queued: true },
+  },
+  "GET /tickets/v1/snapshots": { response: { snapshots: [snapshotRow], ...page } },
+  "GET /tickets/v1/tickets/:number": {
+    response: {
+      id: 123,
+      number: "004512",
+      subject: "Checkout down",
+      status: "open",
+      organisation: { id: 7, name: "ACME" },
+      client_name: "Ann Lee",
+      is_vip: false,
+      customer_type: "retainer",
+      department_id: 2,
+      assigned_staff_id: 9,
+      time_project_id: null,
+      budget_hours: 10,
+      quoted_hours: 8,
+      hours_used: 0,
+      locked: false,
+      ai_urgency: "CRITICAL",
+      ai_urgency_percentage: 90,
+      ai_estimated_hours: 3.5,
+      ticket_summary: snapshotRow.summary,
+      ai_timeline: snapshotRow.timeline,
+      ai_suggested_title: snapshotRow.suggested_title,
+      urgency_queue: { state: "processed", processed: true, failures: 0, queued_at: "2026-11-20T09:20:11.500Z", analysed_at: "2026-11-20T09:21:02.010Z", last_error: null },
+      history: [
+        { id: 12, event: "critical_alert", channel: "email", detail: { sent_to: ["pm@agency.example"] }, sent_at: "2026-11-20T09:21:06.300Z", created: "2026-11-20T09:21:04.120Z" },
+        { id: 11, event: "analysis", channel: null, detail: { urgency: "CRITICAL", urgency_percentage: 90, previous_percentage: 60, capped: false, model_used: "gemini-2.5-flash", entries: 3 }, sent_at: null, created: "2026-11-20T09:21:04.120Z" },
+      ],
+    },
+  },
+  "GET /tickets/v1/urgency-queue": {
+    response: {
+      counts: { pending: 1, processed: 40, skipped: 1 },
+      entries: [{ ticket_id: 140, ticket_number: "004530", state: "skipped", processed: false, failures: 5, queued_at: "2026-11-20T08:00:00.000Z", analysed_at: null, last_error: "AI request failed after retries and the fallback models: AI provider overloaded" }],
+      page: 1,
+      per_page: 20,
+    },
+  },
+  "GET /notifications/stream": {
+    mediaType: "text/event-stream",
+    response: `retry: 5000\nevent: unread\ndata: {"unread":1}\n\nid: 57\nevent: notification\ndata: ${JSON.stringify(notificationRow)}\n\n`,
+  },
+  "GET /notifications": { response: { success: true, data: { unread: 1, notifications: [notificationRow] } } },
+  "POST /notifications/read": { request: { ids: [57] }, response: { success: true, data: { marked: 1 } } },
   "GET /image": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2026-03-14 15:30:00" } },
   "GET /image-random": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2025-08-02 09:12:44" } },
 };

@@ -23,3 +23,13 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.
   if (!result.success) throw validationError(result.error, input);
   return result.data;
 }
+
+/** Spec 2, 7: the management platform's REST routes answer 400 invalid_params naming the field and what is wrong with it. */
+export function readSpec2<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new AppError(400, "invalid_params", `${issue.path.join(".") || "body"}: ${issue.message}`);
+  }
+  return parsed.data;
+}

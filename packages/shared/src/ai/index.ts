@@ -4,3 +4,4 @@ export * from "./rewrite-rules.ts";
 export * from "./service.ts";
 export * from "./urgency.ts";
 export * from "./urgency-rules.ts";
+export * from "./ticket-analysis.ts";

@@ -12,6 +12,8 @@ export interface CallPolicy {
   attempts: number;
   /** The first wait; the waits are 1x and 2x between attempts and 4x before the next model (1 s, 2 s, 4 s in production). */
   baseDelayMs: number;
+  /** The models after the configured one (default FALLBACK_CHAIN; the urgency pipeline has its own, spec 2, 4.7 rule 3). */
+  fallbacks?: readonly string[];
 }
 
 export interface ModelAnswer<T> {
@@ -42,7 +44,7 @@ export async function callModel<S extends z.ZodType>(
   policy: CallPolicy,
   log: Logger,
 ): Promise<ModelAnswer<z.output<S>>> {
-  const chain = [model, ...FALLBACK_CHAIN.filter((fallback) => fallback !== model)].filter((candidate) => !unknownModels.has(candidate));
+  const chain = [model, ...(policy.fallbacks ?? FALLBACK_CHAIN).filter((fallback) => fallback !== model)].filter((candidate) => !unknownModels.has(candidate));
   let last = "no model could be asked";
   for (const [index, candidate] of chain.entries()) {
     if (index > 0) await sleep(policy.baseDelayMs * 4);

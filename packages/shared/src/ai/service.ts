@@ -11,6 +11,7 @@ import { callModel, type CallPolicy } from "./model-calls.ts";
 import { rewriteByRules } from "./rewrite-rules.ts";
 import { baseUrgency, finalUrgency, RESPONSE_TIMES, type BaseUrgency, type UrgencyResult } from "./urgency.ts";
 import { scoreByRules } from "./urgency-rules.ts";
+import { ANALYSIS_JSON_SCHEMA, analysisAnswer, analyseByRules, analysisPrompt, finalAnalysis, urgencyChain, type AnalysisAnswer, type TicketAnalysis, type TicketAnalysisInput } from "./ticket-analysis.ts";
 
 /**
  * How long a process keeps an urgency result it read from Redis: the same
@@ -166,6 +167,37 @@ export class AiService {
     // Never kept here past its expiry in Redis.
     if (ttlMs > 0) this.local.set(key, entry, { ttl: Math.min(LOCAL_URGENCY_MS, ttlMs) });
     return entry;
+  }
+
+  /**
+   * Spec 2, 4.7: one analysis run of a ticket. The cache is read unless
+   * `bypass_cache` (the queue bypasses it) and always written; the
+   * modifiers and the cap apply after it (design 10.8).
+   */
+  async analyseTicket(input: TicketAnalysisInput): Promise<TicketAnalysis> {
+    const ttl = await this.deps.options.get("ai_cache_ttl");
+    const key = `${this.deps.config.QUEUE_PREFIX}:ai:urgency:analysis:${sha256Hex(JSON.stringify([input.subject, input.customer_type, input.body]))}`;
+    if (!input.bypass_cache && ttl > 0) {
+      const hit = await this.deps.redis.get(key);
+      if (hit) {
+        const cached = JSON.parse(hit) as { answer: AnalysisAnswer; model: string };
+        return finalAnalysis(cached.answer, input, cached.model, true);
+      }
+    }
+    const client = await this.provider();
+    let answer: AnalysisAnswer;
+    let model = "rules";
+    if (!client) {
+      answer = analyseByRules(input);
+    } else {
+      const configured = await this.deps.options.get("ai_urgency_model");
+      const { system, prompt } = analysisPrompt(input, await this.deps.options.get("urgency_criteria"));
+      const result = await callModel(client, configured, { system, prompt, jsonSchema: ANALYSIS_JSON_SCHEMA }, analysisAnswer, { ...(await this.policy()), fallbacks: urgencyChain(configured) }, this.deps.logger);
+      answer = result.value;
+      model = result.model;
+    }
+    if (ttl > 0) await this.deps.redis.set(key, JSON.stringify({ answer, model }), "EX", ttl);
+    return finalAnalysis(answer, input, model, false);
   }
 
   /**

@@ -6,4 +6,6 @@ export interface Principal {
   login: string;
   capabilities: Capability[];
   via: "application_password" | "session";
+  /** The ticket system's staff id of a staff user (design 10.1), null otherwise. */
+  staffId: number | null;
 }

@@ -17,8 +17,8 @@ export interface IssuedAppPassword {
   application_password: string;
 }
 
-function toPrincipal(user: { id: number; login: string; capabilities: string }, via: Principal["via"]): Principal {
-  return { userId: user.id, login: user.login, capabilities: parseCapabilities(user.capabilities), via };
+function toPrincipal(user: { id: number; login: string; capabilities: string; staff_id: number | null }, via: Principal["via"]): Principal {
+  return { userId: user.id, login: user.login, capabilities: parseCapabilities(user.capabilities), via, staffId: user.staff_id };
 }
 
 async function findUser(prisma: PrismaClient, login: string) {
@@ -42,8 +42,8 @@ export async function issueAppPassword(prisma: PrismaClient, userId: number, nam
 /** Creates the user and its first application password in one statement: both or neither. */
 export async function createUser(
   prisma: PrismaClient,
-  input: { login: string; capabilities: Capability[]; password?: string; appPasswordName?: string },
-): Promise<{ id: number; login: string; capabilities: Capability[] } & IssuedAppPassword> {
+  input: { login: string; capabilities: Capability[]; password?: string; appPasswordName?: string; staffId?: number },
+): Promise<{ id: number; login: string; capabilities: Capability[]; staff_id: number | null } & IssuedAppPassword> {
   if (!/^[A-Za-z0-9._@-]{1,60}$/.test(input.login)) {
     throw errors.invalidInput("login must be 1-60 letters, digits or . _ @ -");
   }
@@ -53,6 +53,7 @@ export async function createUser(
       data: {
         login: input.login,
         capabilities: input.capabilities.join(","),
+        staff_id: input.staffId ?? null,
         password_hash: input.password ? await hashPassword(input.password) : null,
         app_passwords: { create: issued.row },
       },
@@ -63,11 +64,16 @@ export async function createUser(
       id: user.id,
       login: user.login,
       capabilities: input.capabilities,
+      staff_id: user.staff_id,
       name: appPassword.name,
       application_password: issued.plain,
     };
   } catch (error) {
-    if (isUniqueViolation(error)) throw errors.conflict("rest_user_exists", `a user with login "${input.login}" already exists`);
+    if (isUniqueViolation(error)) {
+      const staffTaken = input.staffId !== undefined && (await prisma.user.count({ where: { staff_id: input.staffId } })) > 0;
+      if (staffTaken) throw errors.conflict("rest_user_exists", `staff id ${input.staffId} already belongs to another user`);
+      throw errors.conflict("rest_user_exists", `a user with login "${input.login}" already exists`);
+    }
     throw error;
   }
 }

@@ -1,1 +1,2 @@
 export * from "./jobs.ts";
+export * from "./staff-notifications.ts";

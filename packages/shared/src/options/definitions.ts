@@ -19,6 +19,18 @@ function option<S extends z.ZodType, D extends z.output<S> | null>(definition: D
   return definition;
 }
 
+/** The ticket system's default urgency criteria (spec 2, 4.7): the factors and modifiers of 4.1 rule 1, in words. */
+export const DEFAULT_URGENCY_CRITERIA = [
+  "Start near 20 for a routine request and adjust:",
+  "- production down (site, shop, checkout or server not working): +30 to +40",
+  "- revenue impact (orders or payments failing, wrong prices): +20 to +30",
+  "- data loss risk (records deleted, missing or corrupted): +25 to +35",
+  "- security breach (hacked, malware, leaked data, unauthorised access): +30 to +40",
+  "- multiple users affected: +10 to +20",
+  "- enhancement or feature request: -20",
+  "A workaround that lets the client carry on lowers the urgency; report it as workaround_available.",
+].join("\n");
+
 /** Every option with its rules and default (spec 2, 2.2; design 10.2 and 10.8). */
 export const OPTIONS = {
   ai_api_key: option({ schema: secret, default: null, secret: true, description: "provider API key (AI_API_KEY overrides it)" }),
@@ -31,6 +43,9 @@ export const OPTIONS = {
   ai_rate_window: option({ schema: seconds, default: 60, description: "rate-limit window in seconds" }),
   ai_cache_ttl: option({ schema: z.number().int().min(0).max(30 * 86_400), default: 3600, description: "urgency cache duration in seconds (0: no cache)" }),
   ai_max_retries: option({ schema: z.number().int().min(1).max(10), default: 3, description: "provider attempts per model" }),
+  urgency_criteria: option({ schema: z.string().trim().min(20).max(10_000), default: DEFAULT_URGENCY_CRITERIA, description: "urgency criteria sent with every analysis (null: reset to default)" }),
+  urgency_max_per_run: option({ schema: z.number().int().min(1).max(10_000), default: 2, description: "urgency analyses per minute across all workers (spec 2: tickets per cron run)" }),
+  urgency_gate_seconds: option({ schema: z.number().int().min(0).max(86_400), default: 600, description: "a ticket is analysed at most once per this many seconds; later entries give one trailing analysis" }),
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -5,6 +5,7 @@ import { inventoryHandlers } from "./inventory/index.ts";
 import { notificationHandlers } from "./notifications/index.ts";
 import { orderHandlers } from "./orders/index.ts";
 import { reportHandlers } from "./reports/index.ts";
+import { ticketHandlers } from "./tickets/index.ts";
 import { trackingHandlers } from "./tracking/index.ts";
 import { webhookHandlers } from "./webhooks/index.ts";
 
@@ -17,4 +18,5 @@ export const JOBS = new JobCatalog<JobHandler>([
   ...inventoryHandlers,
   ...reportHandlers,
   ...notificationHandlers,
+  ...ticketHandlers,
 ]);

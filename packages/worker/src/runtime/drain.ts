@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { createRedis, type QueueName, type Connections } from "@mw/shared";
-import { Worker } from "bullmq";
+import { DelayedError, Worker } from "bullmq";
 import { runJob } from "./run-job.ts";
 
 export interface DrainResult {
   queue: QueueName;
   completed: number;
   failed: number;
+  /** Jobs that put themselves back for later (e.g. a ticket inside its urgency gate). */
+  delayed: number;
 }
 
 /**
@@ -27,9 +29,9 @@ export async function drain(connections: Connections, limits: Map<QueueName, num
         lockDuration: config.WORKER_LOCK_DURATION_MS,
         autorun: false,
       });
-      const result: DrainResult = { queue, completed: 0, failed: 0 };
+      const result: DrainResult = { queue, completed: 0, failed: 0, delayed: 0 };
       try {
-        while (result.completed + result.failed < limit) {
+        while (result.completed + result.failed + result.delayed < limit) {
           const token = `${workerId}.${randomUUID()}`;
           const job = await worker.getNextJob(token, { block: false });
           if (!job) break;
@@ -38,10 +40,14 @@ export async function drain(connections: Connections, limits: Map<QueueName, num
             job.extendLock(token, config.WORKER_LOCK_DURATION_MS).catch((error: unknown) => logger.warn("lock renewal failed", { error }));
           }, config.WORKER_LOCK_DURATION_MS / 2);
           try {
-            const value = await runJob(connections, job);
+            const value = await runJob(connections, job, token);
             await job.moveToCompleted(value, token, false);
             result.completed += 1;
           } catch (error) {
+            if (error instanceof DelayedError) {
+              result.delayed += 1;
+              continue;
+            }
             await job.moveToFailed(error as Error, token, false);
             result.failed += 1;
           } finally {

@@ -6,6 +6,11 @@ export interface JobContext extends Connections {
   log: Logger;
   /** Reports how far a long job has got (shown in Bull Board); cheap to call in a loop. */
   progress(done: number, total: number, note?: string): Promise<void>;
+  /**
+   * Puts the job back as delayed for `ms` and ends this run (it throws):
+   * the job runs again later with the same id and attempts.
+   */
+  delay(ms: number, reason: string): Promise<never>;
 }
 
 /** Processes one job whose payload has already been parsed against its definition's schema. */

@@ -1,5 +1,5 @@
 import { AppError, followJobLog, recordJobDuration, type Connections } from "@mw/shared";
-import { UnrecoverableError, type Job } from "bullmq";
+import { DelayedError, UnrecoverableError, type Job } from "bullmq";
 import { JOBS } from "../jobs/index.ts";
 import { isPermanent } from "./attempts.ts";
 import { progressReporter } from "./progress.ts";
@@ -14,6 +14,7 @@ import { progressReporter } from "./progress.ts";
 export async function runJob(
   connections: Connections,
   job: Job,
+  token: string | undefined,
 ): Promise<unknown> {
   const log = connections.logger.child({ queue: job.queueName, job_id: job.id, job_name: job.name, attempt: job.attemptsMade + 1 });
   const started = performance.now();
@@ -30,11 +31,17 @@ export async function runJob(
     if (!parsed.success) {
       throw new UnrecoverableError(`invalid payload: ${parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; ")}`);
     }
-    const result = await handler.process(job, parsed.data, { ...connections, log, progress: progressReporter(job) });
+    const delay = async (ms: number, reason: string): Promise<never> => {
+      await job.moveToDelayed(Date.now() + ms, token);
+      log.info("job delayed", { reason, delay_ms: Math.round(ms) });
+      throw new DelayedError();
+    };
+    const result = await handler.process(job, parsed.data, { ...connections, log, progress: progressReporter(job), delay });
     log.info("job completed", { duration_ms: Math.round(performance.now() - started) });
     await finish("completed");
     return result;
   } catch (error) {
+    if (error instanceof DelayedError) throw error;
     const permanent = isPermanent(error);
     log.error("job failed", { error: (error as Error).message, permanent, duration_ms: Math.round(performance.now() - started) });
     await finish("failed");

@@ -18,7 +18,7 @@ export function startWorkers(connections: Connections, queues: QueueName[] = con
   const connection = createRedis(config.REDIS_URL, { blocking: true, name: "mw-worker" });
   connections.redisOutage.watch(connection);
   const workers = queues.map((queue) => {
-    const worker = new Worker(queue, (job) => runJob(connections, job), {
+    const worker = new Worker(queue, (job, token) => runJob(connections, job, token), {
       connection,
       prefix: config.QUEUE_PREFIX,
       // Stored on each job it takes: GET /queue shows which worker holds a job.

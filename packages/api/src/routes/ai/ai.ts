@@ -1,8 +1,8 @@
-import { AppError } from "@mw/shared";
 import { URGENCY_LEVELS } from "@mw/shared/ai";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
+import { readSpec2 } from "../../http/validation.ts";
 
 /** Longest text an AI route takes (characters): far above any ticket or e-mail, well under the provider's input limit. */
 export const AI_TEXT_LIMIT = 100_000;
@@ -13,16 +13,6 @@ const engine = { engine: z.enum(["model", "rules"]), model: z.string().optional(
 const rewriteBody = z.object({ text, instructions: z.string().max(2000).optional() });
 const urgencyBody = z.object({ subject: z.string().max(1000), body: z.string().max(AI_TEXT_LIMIT), client_name: z.string().max(200), is_vip: z.boolean() });
 const parseBody = z.object({ email_body: text });
-
-/** Spec 2, 4.1: 400 invalid_params names the field and what is wrong with it. */
-function read<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError(400, "invalid_params", `${issue.path.join(".") || "body"}: ${issue.message}`);
-  }
-  return parsed.data;
-}
 
 /** The AI service's three operations (spec 2, 4.1), under {REST_ROOT}/ai. */
 export function aiRoutes(api: ApiRouter, ctx: AppContext): void {
@@ -35,7 +25,7 @@ export function aiRoutes(api: ApiRouter, ctx: AppContext): void {
     documentBody: rewriteBody,
     responses: { 200: { description: "The rewritten text", schema: z.object({ success: z.literal(true), rewritten_text: z.string(), ...engine }) } },
     handler: async (_input, req) => {
-      const body = read(rewriteBody, req.body);
+      const body = readSpec2(rewriteBody, req.body);
       return { success: true as const, ...(await ctx.ai.rewrite(body.text, body.instructions)) };
     },
   });
@@ -59,7 +49,7 @@ export function aiRoutes(api: ApiRouter, ctx: AppContext): void {
       },
     },
     handler: async (_input, req) => {
-      const body = read(urgencyBody, req.body);
+      const body = readSpec2(urgencyBody, req.body);
       return { success: true as const, ...(await ctx.ai.ticketUrgency(body)) };
     },
   });
@@ -73,7 +63,7 @@ export function aiRoutes(api: ApiRouter, ctx: AppContext): void {
     documentBody: parseBody,
     responses: { 200: { description: "The reply", schema: z.object({ success: z.literal(true), parsed_reply: z.string(), ...engine }) } },
     handler: async (_input, req) => {
-      const body = read(parseBody, req.body);
+      const body = readSpec2(parseBody, req.body);
       return { success: true as const, ...(await ctx.ai.parseEmailReply(body.email_body)) };
     },
   });

@@ -1,0 +1,92 @@
+import type { Request, Response } from "express";
+import { errors } from "@mw/shared";
+import { latestNotifications, markNotificationsRead, notificationsAfter, unreadCount } from "@mw/shared/notifications";
+import { z } from "zod";
+import { principalOf } from "../../auth/authenticate.ts";
+import type { AppContext } from "../../context.ts";
+import type { ApiRouter } from "../../http/api-router.ts";
+
+/** How often an open stream looks for new notifications, and sends a comment so proxies keep it open. */
+export const STREAM_POLL_MS = 2_000;
+const HEARTBEAT_MS = 20_000;
+
+const notification = z.object({ id: z.number().int(), kind: z.string(), ticket_id: z.number().int().nullable(), title: z.string(), body: z.string(), read: z.boolean(), created: z.string() });
+
+function staffIdOf(res: Response): number {
+  const { staffId } = principalOf(res);
+  if (staffId === null) throw errors.forbidden("Your user is not linked to a staff member (user:create --staff-id).");
+  return staffId;
+}
+
+/** Where a stream starts: after the browser's Last-Event-ID on a reconnect, else with the unread ones. */
+function resumeFrom(req: Request): number | null {
+  const raw = req.get("last-event-id") ?? (typeof req.query.after === "string" ? req.query.after : undefined);
+  return raw !== undefined && /^\d{1,10}$/.test(raw) ? Number(raw) : null;
+}
+
+/** Spec 2, 6 browser notifications, under the staff AJAX root (design 10.1: session + nonce, or an application password). */
+export function staffNotificationRoutes(api: ApiRouter, ctx: AppContext): void {
+  api.route({
+    method: "get",
+    path: "/notifications/stream",
+    summary: "Server-sent events: each new notification of the signed-in staff member (event `notification`, id = notification id)",
+    tag: "notifications",
+    access: "staff_or_manage_options",
+    documentQuery: z.object({ _wpnonce: z.string().optional().describe("the session nonce (EventSource cannot send X-Nonce)"), after: z.string().optional().describe("resume after this notification id") }),
+    responses: { 200: { description: "text/event-stream: `unread` once with the unread count, then `notification` events" } },
+    handler: async (_input, req, res) => {
+      const staffId = staffIdOf(res);
+      const resume = resumeFrom(req);
+      res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", connection: "keep-alive", "x-accel-buffering": "no" });
+      res.write(`retry: 5000\nevent: unread\ndata: ${JSON.stringify({ unread: await unreadCount(ctx.prisma, staffId) })}\n\n`);
+      let last = resume ?? 0;
+      let closed = false;
+      const send = async () => {
+        const rows = await notificationsAfter(ctx.prisma, staffId, last);
+        for (const row of rows) {
+          // A fresh stream shows what is unread; a resumed one everything after its last event.
+          if (resume !== null || !row.read) res.write(`id: ${row.id}\nevent: notification\ndata: ${JSON.stringify(row)}\n\n`);
+          last = row.id;
+        }
+      };
+      const poll = async () => {
+        while (!closed) {
+          await send().catch((error: unknown) => ctx.logger.warn("notification stream read failed", { staff_id: staffId, error: (error as Error).message }));
+          await new Promise((resolve) => setTimeout(resolve, STREAM_POLL_MS).unref());
+        }
+      };
+      const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), HEARTBEAT_MS).unref();
+      req.on("close", () => {
+        closed = true;
+        clearInterval(heartbeat);
+      });
+      await poll();
+      return undefined;
+    },
+  });
+
+  api.route({
+    method: "get",
+    path: "/notifications",
+    summary: "The signed-in staff member's latest notifications and unread count",
+    tag: "notifications",
+    access: "staff_or_manage_options",
+    responses: { 200: { description: "Newest first, at most 50", schema: z.object({ success: z.literal(true), data: z.object({ unread: z.number().int(), notifications: z.array(notification) }) }) } },
+    handler: async (_input, _req, res) => {
+      const staffId = staffIdOf(res);
+      const [unread, notifications] = await Promise.all([unreadCount(ctx.prisma, staffId), latestNotifications(ctx.prisma, staffId, 50)]);
+      return { success: true as const, data: { unread, notifications } };
+    },
+  });
+
+  api.route({
+    method: "post",
+    path: "/notifications/read",
+    summary: "Mark notifications read: the given ids, or all",
+    tag: "notifications",
+    access: "staff_or_manage_options",
+    body: z.object({ ids: z.union([z.array(z.number().int().positive()).max(500), z.literal("all")]) }),
+    responses: { 200: { description: "How many changed", schema: z.object({ success: z.literal(true), data: z.object({ marked: z.number().int() }) }) } },
+    handler: async ({ body }, _req, res) => ({ success: true as const, data: { marked: await markNotificationsRead(ctx.prisma, staffIdOf(res), body.ids) } }),
+  });
+}

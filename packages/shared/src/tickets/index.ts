@@ -1,0 +1,4 @@
+export * from "./jobs.ts";
+export * from "./reads.ts";
+export * from "./signals.ts";
+export * from "./urgency-queue.ts";

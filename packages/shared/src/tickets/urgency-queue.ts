@@ -1,0 +1,67 @@
+import { isUniqueViolation, type PrismaClient } from "../platform/db.ts";
+import type { Queues } from "../platform/queues/index.ts";
+import type { OptionStore } from "../options/index.ts";
+import { urgencyAnalysisJob, urgencyAnalysisJobId } from "./jobs.ts";
+
+/** Spec 2, 4.7 and section 3: a ticket is skipped after this many failed runs (its row is kept). */
+export const MAX_URGENCY_FAILURES = 5;
+
+/** The urgency limiter's window: `urgency_max_per_run` analyses per minute (the cron's "per run"). */
+export const URGENCY_WINDOW_MS = 60_000;
+
+interface Deps {
+  prisma: PrismaClient;
+  queues: Queues;
+  options: OptionStore;
+}
+
+/**
+ * When a ticket's next analysis may run (design 10.8): at once for a ticket
+ * not analysed within the gate, else at the gate's end, so a burst of
+ * entries gives one trailing run that reads the thread as it is then.
+ */
+export function gateDelayMs(analysedAt: Date | null, gateSeconds: number, now = Date.now()): number {
+  if (!analysedAt) return 0;
+  return Math.max(0, analysedAt.getTime() + gateSeconds * 1000 - now);
+}
+
+/**
+ * Design 10.3 and 10.8: `urgency_max_per_run` analyses per minute across
+ * every worker, through the queue's global limiter; applied whenever work is
+ * queued and by the sweep, so a changed option holds within a minute.
+ */
+export async function applyUrgencyLimit(deps: Deps): Promise<number> {
+  const max = await deps.options.get("urgency_max_per_run");
+  await deps.queues.get(urgencyAnalysisJob.queue).setGlobalRateLimit(max, URGENCY_WINDOW_MS);
+  return max;
+}
+
+/** Adds the ticket's job unless it already waits or runs (answers false then); a finished one makes way for the new. */
+export async function queueAnalysisJob(deps: Deps, ticketId: number, analysedAt: Date | null): Promise<boolean> {
+  const id = urgencyAnalysisJobId(ticketId);
+  const queue = deps.queues.get(urgencyAnalysisJob.queue);
+  const existing = await queue.getJob(id);
+  if (existing) {
+    const state = await existing.getState();
+    if (state !== "completed" && state !== "failed" && state !== "unknown") return false;
+    await existing.remove().catch(() => undefined);
+  }
+  const delay = gateDelayMs(analysedAt, await deps.options.get("urgency_gate_seconds"));
+  await deps.queues.add(urgencyAnalysisJob, { ticket_id: ticketId }, { jobId: id, delay });
+  return true;
+}
+
+/**
+ * Spec 2, 3: a message, response or note (re)queues the ticket: processed 0,
+ * failures 0, and the entry's time, which a run already under way checks
+ * before it marks the row processed.
+ */
+export async function requestAnalysis(deps: Deps, ticketId: number): Promise<void> {
+  const queuedAt = new Date();
+  const reset = { processed: false, failures: 0, queued_at: queuedAt, last_error: null };
+  const upsert = () => deps.prisma.urgencyQueueEntry.upsert({ where: { ticket_id: ticketId }, create: { ticket_id: ticketId, ...reset }, update: reset });
+  // Two entries of a new ticket at once: the second upsert loses the insert race and updates instead.
+  const row = await upsert().catch((error: unknown) => (isUniqueViolation(error) ? upsert() : Promise.reject(error)));
+  await applyUrgencyLimit(deps);
+  await queueAnalysisJob(deps, ticketId, row.analysed_at);
+}

@@ -1,0 +1,21 @@
+import type { Connections } from "@mw/shared";
+import { AiService } from "@mw/shared/ai";
+import { OptionStore } from "@mw/shared/options";
+
+interface TicketServices {
+  options: OptionStore;
+  ai: AiService;
+}
+
+const byProcess = new WeakMap<Connections["prisma"], TicketServices>();
+
+/** One option store and AI service per worker process: their caches are what make them cheap. */
+export function ticketServices(ctx: Pick<Connections, "config" | "prisma" | "redis" | "logger">): TicketServices {
+  let services = byProcess.get(ctx.prisma);
+  if (!services) {
+    const options = new OptionStore(ctx.prisma, ctx.config.ENCRYPTION_KEY);
+    services = { options, ai: new AiService({ config: ctx.config, options, redis: ctx.redis, logger: ctx.logger }) };
+    byProcess.set(ctx.prisma, services);
+  }
+  return services;
+}

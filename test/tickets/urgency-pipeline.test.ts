@@ -1,0 +1,164 @@
+import { OPTIONS, OPTIONS_CACHE_MS } from "@mw/shared/options";
+import { createUser } from "@mw/shared/identity";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { FakeGemini } from "../fakes/gemini.ts";
+import { FakeSms } from "../fakes/sms.ts";
+import { FakeSmtp } from "../fakes/smtp.ts";
+import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
+import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { analysisAnswer, entrySignal, newTicketId, postSignal, SECURITY_KEY, ticketBody } from "../support/tickets.ts";
+import { until } from "../support/wait.ts";
+
+const PROVIDER_KEY = "AIzaFAKE-urgency-key-2f9a";
+let gemini: FakeGemini;
+let smtp: FakeSmtp;
+let sms: FakeSms;
+let api: TestApi;
+let worker: Spawned;
+let staff: string;
+
+async function resetOptions(changes: Record<string, unknown> = {}) {
+  await api.ctx.options.set({ ...Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, null])), ai_security_key: SECURITY_KEY, urgency_gate_seconds: 0, urgency_max_per_run: 1000, ...changes });
+}
+
+interface TicketView {
+  history: { event: string; channel: string | null; detail: Record<string, unknown> | null; sent_at: string | null }[];
+  [field: string]: unknown;
+}
+
+const numberOf = (id: number) => String(id).padStart(6, "0");
+
+async function ticket(id: number) {
+  const res = await fetch(`${api.url}/tickets/v1/tickets/${numberOf(id)}`, { headers: { authorization: staff } });
+  return { status: res.status, body: (await res.json()) as TicketView };
+}
+
+const snapshots = (ticketId: number) => api.ctx.prisma.aiSnapshot.findMany({ where: { ticket_id: ticketId }, orderBy: { id: "asc" } });
+
+async function analysed(ticketId: number, count: number) {
+  await until(async () => (await snapshots(ticketId)).length >= count, () => `ticket ${ticketId} to have ${count} snapshot(s); worker output:\n${worker.output().slice(-3000)}`, 20_000);
+}
+
+beforeAll(async () => {
+  [gemini, smtp, sms] = await Promise.all([new FakeGemini(PROVIDER_KEY).start(), new FakeSmtp().start(), new FakeSms("AC0123456789abcdef", "sms-auth-token").start()]);
+  const env = { AI_BASE_URL: gemini.url, AI_API_KEY: PROVIDER_KEY, AI_RETRY_BASE_MS: "10", SMTP_URL: smtp.url, SMS_API_URL: sms.url, SMS_ACCOUNT_SID: sms.accountSid, SMS_AUTH_TOKEN: sms.authToken, SMS_FROM: "+15550001111" };
+  api = await startApi(env);
+  await resetOptions();
+  for (const name of ["urgency", "notifications"] as const) await api.ctx.queues.get(name).obliterate({ force: true });
+  worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "urgency,notifications" });
+  await worker.waitFor(logged("workers started"));
+  const user = await createUser(api.ctx.prisma, { login: uniqueLogin("staff"), capabilities: ["staff"] });
+  staff = basicAuth(user.login, user.application_password);
+});
+
+beforeEach(() => {
+  gemini.reset();
+  gemini.respond = () => analysisAnswer(40);
+});
+
+afterAll(async () => {
+  worker.child.kill("SIGKILL");
+  await worker.exited();
+  await resetOptions({ ai_security_key: null, urgency_gate_seconds: null, urgency_max_per_run: null });
+  await api.close();
+  await Promise.all([gemini.stop(), smtp.stop(), sms.stop()]);
+});
+
+describe("signals (design 10.1)", () => {
+  it("stores a thread entry and answers 202 once; the same signal again changes nothing and answers 200", async () => {
+    const id = newTicketId();
+    const body = entrySignal(id, "M", "Since 9am no customer can pay.");
+    expect(await postSignal(api, body)).toEqual({ status: 202, body: { success: true, signal: "threadentry.created", changed: true, queued: true } });
+    expect(await postSignal(api, body)).toEqual({ status: 200, body: { success: true, signal: "threadentry.created", changed: false, queued: false } });
+    const stored = await api.ctx.prisma.ticket.findUniqueOrThrow({ where: { id }, include: { entries: true } });
+    expect(stored).toMatchObject({ number: numberOf(id), subject: "Checkout down", client_name: "Ann Lee", assigned_staff_id: 9, department_manager_staff_id: 4 });
+    expect(Number(stored.budget_hours)).toBe(10);
+    expect(stored.entries).toHaveLength(1);
+    await analysed(id, 1);
+  });
+
+  it("refuses a wrong key with 401 and a bad field with 400 invalid_params naming it", async () => {
+    expect((await postSignal(api, entrySignal(newTicketId(), "M", "hi"), "wrong-key")).status).toBe(401);
+    const refused = await postSignal(api, entrySignal(newTicketId(), "M", "hi", { type: "X" }));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: "invalid_params", data: { status: 400 } });
+    expect(String(refused.body.message)).toMatch(/^entry\.type: /);
+    const badTime = await postSignal(api, { signal: "ticket.updated", ticket: { ...ticketBody(newTicketId()), created: "yesterday" } });
+    expect(String(badTime.body.message)).toMatch(/^ticket\.created: /);
+  });
+
+  it("applies ticket.updated and ticket.assigned unless older than the stored one, and queues no analysis", async () => {
+    const id = newTicketId();
+    expect((await postSignal(api, { signal: "ticket.updated", ticket: ticketBody(id, { status: "open", updated: "2026-11-20T10:00:00Z" }) })).status).toBe(200);
+    const older = await postSignal(api, { signal: "ticket.updated", ticket: ticketBody(id, { status: "closed", updated: "2026-11-20T09:00:00Z" }) });
+    expect(older.body).toMatchObject({ changed: false, queued: false });
+    expect((await api.ctx.prisma.ticket.findUniqueOrThrow({ where: { id } })).status).toBe("open");
+    const newer = await postSignal(api, { signal: "ticket.assigned", ticket: ticketBody(id, { assigned_staff_id: 12, updated: "2026-11-20T11:00:00Z" }) });
+    expect(newer).toMatchObject({ status: 200, body: { changed: true, queued: false } });
+    expect((await api.ctx.prisma.ticket.findUniqueOrThrow({ where: { id } })).assigned_staff_id).toBe(12);
+    expect(await api.ctx.prisma.urgencyQueueEntry.findUnique({ where: { ticket_id: id } })).toBeNull();
+  });
+});
+
+describe("the analysis (spec 2, 4.7)", () => {
+  it("writes the six fields, one snapshot and one history row from the thread's entries, HTML cleaned", async () => {
+    const id = newTicketId();
+    gemini.respond = () => analysisAnswer(62, { estimated_hours: 2.25 });
+    await postSignal(api, entrySignal(id, "M", "<p>Since 9am no customer can pay.</p><div class=\"gmail_quote\">On Mon, Ann wrote:<blockquote>old quoted text</blockquote></div>", { format: "html" }));
+    await analysed(id, 1);
+    const { status, body } = await ticket(id);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      ai_urgency: "HIGH",
+      ai_urgency_percentage: 62,
+      ai_estimated_hours: 2.25,
+      ticket_summary: "<p>Checkout fails for every customer.</p>",
+      ai_timeline: "<ul><li>09:00 reported</li></ul>",
+      ai_suggested_title: "Checkout returns 500 for all customers",
+      urgency_queue: { state: "processed", failures: 0 },
+    });
+    expect(body.history.filter((row) => row.event === "analysis")).toHaveLength(1);
+    expect(await snapshots(id)).toHaveLength(1);
+    const sent = JSON.parse(gemini.calls[0]!.body.contents![0]!.parts![0]!.text!) as Record<string, unknown>;
+    expect(sent).toMatchObject({ ticket_id: id, subject: "Checkout down", customer_type: "retainer", previous_percentage: null, last_poster_type: "User", last_poster_name: "Ann Lee" });
+    expect(sent.body).toEqual([expect.objectContaining({ poster_type: "User", entry_label: "Message", is_internal: false, message: "Since 9am no customer can pay." })]);
+    expect(gemini.calls[0]!.model).toBe("gemini-2.5-flash");
+  });
+
+  it("keeps the previous percentage when staff posted last and the new one is higher, and not otherwise", async () => {
+    const id = newTicketId();
+    await postSignal(api, entrySignal(id, "M", "The shop is slow."));
+    await analysed(id, 1);
+    gemini.respond = () => analysisAnswer(85);
+    await postSignal(api, entrySignal(id, "R", "We are looking into it."));
+    await analysed(id, 2);
+    gemini.respond = () => analysisAnswer(30);
+    await postSignal(api, entrySignal(id, "N", "Cache cleared, faster now."));
+    await analysed(id, 3);
+    gemini.respond = () => analysisAnswer(85);
+    await postSignal(api, entrySignal(id, "M", "Now checkout is down completely!"));
+    await analysed(id, 4);
+    expect((await snapshots(id)).map((row) => [row.urgency_percentage, row.urgency])).toEqual([
+      [40, "MEDIUM"],
+      [40, "MEDIUM"],
+      [30, "MEDIUM"],
+      [85, "CRITICAL"],
+    ]);
+    const detail = (await ticket(id)).body;
+    expect(detail).toMatchObject({ ai_urgency: "CRITICAL", ai_urgency_percentage: 85 });
+    expect(detail.history.filter((row) => row.event === "analysis").map((row) => row.detail?.capped)).toEqual([false, false, true, false]);
+  });
+
+  it("follows the urgency chain of the configured model (spec 2, 4.7 rule 3)", async () => {
+    await resetOptions({ ai_urgency_model: "gemini-2.5-pro" });
+    // The worker process sees an option change within twice OPTIONS_CACHE_MS.
+    await new Promise((resolve) => setTimeout(resolve, 2 * OPTIONS_CACHE_MS + 100));
+    gemini.script({ fault: 503 }, { fault: 503 }, { fault: 503 }, { fault: 503 }, { fault: 503 }, { fault: 503 });
+    const id = newTicketId();
+    await postSignal(api, entrySignal(id, "M", "The shop is slow."));
+    await analysed(id, 1);
+    await resetOptions();
+    expect([...new Set(gemini.calls.map((call) => call.model))]).toEqual(["gemini-2.5-pro", "gemini-2.5-flash", "gemini-3-flash-preview"]);
+    expect((await snapshots(id))[0]!.model_used).toBe("gemini-3-flash-preview");
+  });
+});
