@@ -1,5 +1,6 @@
 import { OPTIONS, OPTIONS_CACHE_MS } from "@mw/shared/options";
 import { createUser } from "@mw/shared/identity";
+import { criticalAlertJob } from "@mw/shared/tickets";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
 import { FakeSms } from "../fakes/sms.ts";
@@ -160,5 +161,122 @@ describe("the analysis (spec 2, 4.7)", () => {
     await resetOptions();
     expect([...new Set(gemini.calls.map((call) => call.model))]).toEqual(["gemini-2.5-pro", "gemini-2.5-flash", "gemini-3-flash-preview"]);
     expect((await snapshots(id))[0]!.model_used).toBe("gemini-3-flash-preview");
+  });
+});
+
+/** Reads a server-sent event stream until `done` holds for what arrived, then cancels it. */
+async function readStream(url: string, headers: Record<string, string>, done: (text: string) => boolean, timeoutMs = 20_000): Promise<string> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const res = await fetch(url, { headers, signal: controller.signal });
+  expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    while (!done(text)) {
+      const { value, done: ended } = await reader.read();
+      if (ended) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  return text;
+}
+
+describe("CRITICAL alerts (spec 2, 6)", () => {
+  const directory = [
+    { id: 9, name: "Sam Staff", email: "sam@agency.example", phone: "+15550000009", department_id: 2 },
+    { id: 4, name: "Dana Head", email: "dana@agency.example", phone: "+15550000004", department_id: 2, is_department_manager: true },
+    { id: 5, name: "Pat Manager", email: "pat@agency.example", phone: "+15550000005", department_id: 2, is_project_manager: true },
+    { id: 6, name: "Other Manager", email: "other@agency.example", phone: "+15550000006", department_id: 3, is_project_manager: true },
+  ];
+
+  it("e-mails, texts and notifies the assigned staff, project managers and department manager once per ticket, however often it is analysed or the job runs", async () => {
+    for (const member of directory) expect((await postSignal(api, { signal: "staff.updated", staff: member })).status).toBe(200);
+    expect((await postSignal(api, { signal: "staff.updated", staff: directory[0] })).body).toMatchObject({ changed: false });
+    const user = await createUser(api.ctx.prisma, { login: uniqueLogin("sam"), capabilities: ["staff"], staffId: 9 });
+    const stream = readStream(`${api.url}/scp/ajax.php/notifications/stream`, { authorization: basicAuth(user.login, user.application_password) }, (text) => text.includes("event: notification"));
+
+    gemini.respond = () => analysisAnswer(90);
+    const id = newTicketId();
+    const number = numberOf(id);
+    await postSignal(api, entrySignal(id, "M", "The shop was hacked, customers see a fake payment page!"));
+    const mails = () => smtp.messages.filter((mail) => mail.subject.includes(`#${number}`));
+    const texts = () => sms.sent.filter((text) => text.body.includes(`#${number}`));
+    const notes = () => api.ctx.prisma.staffNotification.findMany({ where: { ticket_id: id } });
+    await until(async () => mails().length === 1 && texts().length === 3 && (await notes()).length === 3, () => `the alerts (worker output:\n${worker.output().slice(-2000)})`);
+
+    const [mail] = mails();
+    expect(mail!.subject).toBe(`[CRITICAL] Ticket #${number}: Checkout returns 500 for all customers`);
+    expect(mail!.to.sort()).toEqual(["dana@agency.example", "pat@agency.example", "sam@agency.example"]);
+    expect(mail!.text).toContain("Urgency: 90%");
+    expect(mail!.text).toContain("Estimated hours: 3.5 h");
+    expect(mail!.text).toContain("Checkout fails for every customer.");
+    expect(texts().map((text) => text.to).sort()).toEqual(["+15550000004", "+15550000005", "+15550000009"]);
+    expect((await notes()).map((note) => note.staff_id).sort()).toEqual([4, 5, 9]);
+    const events = await stream;
+    expect(events).toMatch(new RegExp(`event: notification\\ndata: .*"title":"CRITICAL: ticket #${number}"`));
+
+    await postSignal(api, entrySignal(id, "M", "Still broken!"));
+    await analysed(id, 2);
+    const rerun = await api.ctx.queues.add(criticalAlertJob, { ticket_id: id, channel: "sms" }, { jobId: `rerun-${id}` });
+    await until(async () => (await rerun.getState()) === "completed", () => "the re-run alert job");
+    expect((await api.ctx.queues.get("notifications").getJob(rerun.id!))!.returnvalue).toEqual({ skipped: "already_sent" });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect([mails().length, texts().length, (await notes()).length]).toEqual([1, 3, 3]);
+    const history = (await ticket(id)).body.history.filter((row) => row.event === "critical_alert");
+    expect(history.map((row) => row.channel).sort()).toEqual(["browser", "email", "sms"]);
+    expect(history.every((row) => row.sent_at !== null)).toBe(true);
+  });
+});
+
+describe("read side (spec 2, 4.7.5; design 10.3)", () => {
+  async function get(path: string, authorization: string | null = staff) {
+    const res = await fetch(`${api.url}/tickets/v1/${path}`, { headers: authorization ? { authorization } : {} });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  it("lists snapshots newest first, filtered by ticket number, level and dates, paginated; for staff and administrators only", async () => {
+    const id = newTicketId();
+    const number = numberOf(id);
+    await postSignal(api, entrySignal(id, "M", "The shop is slow."));
+    await analysed(id, 1);
+    gemini.respond = () => analysisAnswer(80);
+    await postSignal(api, entrySignal(id, "M", "Now it is down."));
+    await analysed(id, 2);
+
+    const all = await get(`snapshots?ticket_number=${number}`);
+    expect(all.body).toMatchObject({ total: 2, page: 1, per_page: 20, total_pages: 1 });
+    expect((all.body.snapshots as { urgency: string; ticket_number: string }[]).map((row) => [row.ticket_number, row.urgency])).toEqual([
+      [number, "CRITICAL"],
+      [number, "MEDIUM"],
+    ]);
+    expect((await get(`snapshots?ticket_number=${number}&level=MEDIUM`)).body).toMatchObject({ total: 1 });
+    expect((await get(`snapshots?ticket_number=${number}&per_page=1&page=2`)).body).toMatchObject({ total: 2, total_pages: 2, snapshots: [{ urgency: "MEDIUM" }] });
+    expect((await get(`snapshots?ticket_number=${number}&from=2099-01-01T00:00:00Z`)).body).toMatchObject({ total: 0, snapshots: [] });
+    expect((await get("snapshots?ticket_number=nope")).body).toMatchObject({ total: 0 });
+    const badLevel = await get("snapshots?level=URGENT");
+    expect(badLevel.status).toBe(400);
+    expect(badLevel.body).toMatchObject({ code: "invalid_params" });
+    expect(String(badLevel.body.message)).toMatch(/^level: /);
+
+    expect((await get("snapshots", null)).status).toBe(403);
+    const operator = await createUser(api.ctx.prisma, { login: uniqueLogin("operator"), capabilities: ["manage_middleware"] });
+    expect((await get("snapshots", basicAuth(operator.login, operator.application_password))).status).toBe(403);
+    const admin = await createUser(api.ctx.prisma, { login: uniqueLogin("admin"), capabilities: ["manage_options"] });
+    expect((await get(`tickets/${number}`, basicAuth(admin.login, admin.application_password))).status).toBe(200);
+    expect(await get("tickets/999999999")).toMatchObject({ status: 404, body: { code: "rest_not_found" } });
+  });
+
+  it("shows the urgency queue by state with counts", async () => {
+    const queued = await get("urgency-queue?state=processed&per_page=100");
+    expect(queued.status).toBe(200);
+    const counts = queued.body.counts as { pending: number; processed: number; skipped: number };
+    expect(counts.processed).toBeGreaterThan(0);
+    expect((queued.body.entries as { state: string }[]).every((entry) => entry.state === "processed")).toBe(true);
+    expect((await get("urgency-queue?state=stuck")).status).toBe(400);
   });
 });

@@ -1,0 +1,68 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createPrisma } from "@mw/shared";
+import { urgencyAnalysisJobId } from "@mw/shared/tickets";
+import { afterAll, describe, expect, it } from "vitest";
+import { spawnEntry } from "../support/processes.ts";
+import { entrySignal, newTicketId, ticketBody } from "../support/tickets.ts";
+import { startApi } from "../support/api.ts";
+
+const prisma = createPrisma(process.env.DATABASE_URL!);
+afterAll(() => prisma.$disconnect());
+
+async function importFile(...args: string[]) {
+  const run = spawnEntry("packages/api/src/cli/main.ts", ["tickets:import", ...args]);
+  const { code } = await run.exited();
+  const lines = run.output().split("\n");
+  const summary = lines.filter((line) => line.startsWith('{"success"')).at(-1);
+  return { code, summary: summary ? (JSON.parse(summary) as Record<string, unknown>) : null, stderr: lines.filter((line) => !line.startsWith("{")).join("\n") };
+}
+
+describe("pnpm cli tickets:import FILE.jsonl (design 10.1)", () => {
+  it("backfills tickets, entries and staff line by line, reports bad lines by number and skips them, and can be run again", async () => {
+    const id = newTicketId();
+    const lines = [
+      JSON.stringify({ signal: "ticket.created", ticket: ticketBody(id) }),
+      JSON.stringify(entrySignal(id, "M", "The shop was down last night.")),
+      JSON.stringify(entrySignal(id, "R", "Fixed, it was the cache.")),
+      "{not json",
+      JSON.stringify(entrySignal(id, "M", "bad", { type: "Q" })),
+      "",
+      JSON.stringify({ signal: "staff.updated", staff: { id: 77, name: "Imported Staff", email: "imported@agency.example" } }),
+    ];
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "tickets-")), "signals.jsonl");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+
+    const first = await importFile(file);
+    expect(first.code).toBe(0);
+    expect(first.summary).toEqual({ success: true, lines: 7, applied: 4, unchanged: 0, skipped: 2, analyses_queued: 0 });
+    expect(first.stderr).toContain("line 4: not JSON, skipped");
+    expect(first.stderr).toMatch(/line 5: entry\.type: .*, skipped/);
+    const ticket = await prisma.ticket.findUniqueOrThrow({ where: { id }, include: { entries: true } });
+    expect(ticket.opened_at.toISOString()).toBe("2026-11-20T09:00:00.000Z");
+    expect(ticket.entries.map((entry) => entry.type).sort()).toEqual(["M", "R"]);
+    expect(await prisma.staff.findUnique({ where: { id: 77 } })).toMatchObject({ name: "Imported Staff" });
+    expect(await prisma.urgencyQueueEntry.findUnique({ where: { ticket_id: id } })).toBeNull();
+
+    const again = await importFile(file, "--analyse");
+    expect(again.summary).toMatchObject({ applied: 0, unchanged: 4, skipped: 2, analyses_queued: 0 });
+  });
+
+  it("queues one analysis per ticket that received entries with --analyse", async () => {
+    const id = newTicketId();
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "tickets-")), "signals.jsonl");
+    writeFileSync(file, [entrySignal(id, "M", "one"), entrySignal(id, "M", "two")].map((line) => JSON.stringify(line)).join("\n"));
+    const api = await startApi();
+    try {
+      const run = await importFile(file, "--analyse");
+      expect(run.summary).toMatchObject({ applied: 2, analyses_queued: 1 });
+      expect(await prisma.urgencyQueueEntry.findUnique({ where: { ticket_id: id } })).toMatchObject({ processed: false, failures: 0 });
+      const job = await api.ctx.queues.get("urgency").getJob(urgencyAnalysisJobId(id));
+      expect(job?.data).toEqual({ ticket_id: id });
+      await job?.remove();
+    } finally {
+      await api.close();
+    }
+  });
+});
