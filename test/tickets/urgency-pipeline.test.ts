@@ -78,6 +78,18 @@ describe("signals (design 10.1)", () => {
     await analysed(id, 1);
   });
 
+  it("stores signals that arrive together for a new organisation and a new ticket, each once", async () => {
+    const organisation = { id: newTicketId(), name: "Brand New Ltd" };
+    const ids = Array.from({ length: 12 }, () => newTicketId());
+    const shared = ids[0]!;
+    const bodies = [...ids.map((id) => entrySignal(id, "M", "hello")), ...Array.from({ length: 8 }, () => entrySignal(shared, "M", "again"))].map((body) => ({ ...body, ticket: { ...body.ticket, organisation } }));
+    const answers = await Promise.all(bodies.map((body) => postSignal(api, body)));
+    expect(answers.map((answer) => answer.status)).toEqual(bodies.map(() => 202));
+    expect(await api.ctx.prisma.ticketEntry.count({ where: { ticket_id: shared } })).toBe(9);
+    expect(await api.ctx.prisma.ticket.count({ where: { organisation_id: organisation.id } })).toBe(12);
+    expect(await api.ctx.prisma.urgencyQueueEntry.count({ where: { ticket_id: { in: ids } } })).toBe(12);
+  });
+
   it("refuses a wrong key with 401 and a bad field with 400 invalid_params naming it", async () => {
     expect((await postSignal(api, entrySignal(newTicketId(), "M", "hi"), "wrong-key")).status).toBe(401);
     const refused = await postSignal(api, entrySignal(newTicketId(), "M", "hi", { type: "X" }));

@@ -58,6 +58,23 @@ export function isUniqueViolation(error: unknown): boolean {
   return error.code === "P2010" && cause?.kind === "UniqueConstraintViolation";
 }
 
+/** True when InnoDB chose this transaction as a deadlock victim or it hit a write conflict: running it again is the remedy. */
+export function isDeadlock(error: unknown): boolean {
+  if (error instanceof mariadb.SqlError) return error.errno === 1213;
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2034";
+}
+
+/** Runs a transaction, again (up to `attempts` times) when InnoDB rolled it back as a deadlock victim. */
+export async function retryOnDeadlock<T>(transaction: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (attempt >= attempts || !isDeadlock(error)) throw error;
+    }
+  }
+}
+
 /**
  * A plain driver pool for the few hot write paths where Prisma's per-query
  * overhead is the bottleneck (order intake: docs/decisions.md). Everything

@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { isUniqueViolation, type PrismaClient } from "../platform/db.ts";
+import { isUniqueViolation, type Prisma } from "../platform/db.ts";
+
+/** The client or a transaction: the signal endpoint stores a signal and its queue row in one commit. */
+type Db = Prisma.TransactionClient;
 import { truncateCodePoints } from "../platform/text.ts";
 
 const id = z.number().int().positive();
@@ -65,7 +68,11 @@ export interface SignalOutcome {
   analyse?: { ticket_id: number; entry_type: "M" | "R" | "N"; staff_id: number | null };
 }
 
-/** Inserts, or on a lost race updates: two signals for a new ticket may arrive at once. */
+/**
+ * Inserts, or on a lost race updates: two signals for a new ticket may arrive
+ * at once. The update must be an `updateMany` (a plain UPDATE): inside a
+ * transaction, a read would not see the row the other signal just committed.
+ */
 async function createOrUpdate(create: () => Promise<unknown>, update: () => Promise<unknown>): Promise<void> {
   try {
     await create();
@@ -106,17 +113,15 @@ function sameValue(stored: unknown, incoming: unknown): boolean {
 }
 
 /** Stores the ticket unless a newer version is already stored; answers whether anything changed. */
-async function storeTicket(prisma: PrismaClient, ticket: TicketBody): Promise<boolean> {
+async function storeTicket(prisma: Db, ticket: TicketBody): Promise<boolean> {
   let changed = false;
   if (ticket.organisation) {
-    const organisation = ticket.organisation;
-    const stored = await prisma.organisation.findUnique({ where: { id: organisation.id } });
-    if (stored?.name !== organisation.name) {
+    const { id: organisationId, name } = ticket.organisation;
+    const stored = await prisma.organisation.findUnique({ where: { id: organisationId } });
+    if (stored?.name !== name) {
       changed = true;
-      await createOrUpdate(
-        () => prisma.organisation.create({ data: organisation }),
-        () => prisma.organisation.update({ where: { id: organisation.id }, data: { name: organisation.name } }),
-      );
+      // One statement that takes the row's lock at once: many signals may bring a new organisation together.
+      await prisma.$executeRaw`INSERT INTO organisations (id, name, updated_at) VALUES (${organisationId}, ${name}, ${new Date()}) ON DUPLICATE KEY UPDATE name = VALUES(name), updated_at = VALUES(updated_at)`;
     }
   }
   const columns = ticketColumns(ticket);
@@ -124,7 +129,7 @@ async function storeTicket(prisma: PrismaClient, ticket: TicketBody): Promise<bo
   if (!stored) {
     await createOrUpdate(
       () => prisma.ticket.create({ data: { id: ticket.id, ...columns } }),
-      () => prisma.ticket.update({ where: { id: ticket.id }, data: columns }),
+      () => prisma.ticket.updateMany({ where: { id: ticket.id }, data: columns }),
     );
     return true;
   }
@@ -139,7 +144,7 @@ async function storeTicket(prisma: PrismaClient, ticket: TicketBody): Promise<bo
  * Applies one signal to the mirror, idempotently by the ticket system's ids:
  * a redelivered signal changes nothing, and a thread entry is stored once.
  */
-export async function applySignal(prisma: PrismaClient, signal: TicketSignal): Promise<SignalOutcome> {
+export async function applySignal(prisma: Db, signal: TicketSignal): Promise<SignalOutcome> {
   if (signal.signal === "staff.updated") {
     const { id: staffId, ...staff } = signal.staff;
     const columns = { ...staff, email: staff.email ?? null, phone: staff.phone ?? null, department_id: staff.department_id ?? null };
@@ -147,7 +152,7 @@ export async function applySignal(prisma: PrismaClient, signal: TicketSignal): P
     if (stored && Object.entries(columns).every(([name, value]) => sameValue(stored[name as keyof typeof stored], value))) return { changed: false };
     await createOrUpdate(
       () => prisma.staff.create({ data: { id: staffId, ...columns } }),
-      () => prisma.staff.update({ where: { id: staffId }, data: columns }),
+      () => prisma.staff.updateMany({ where: { id: staffId }, data: columns }),
     );
     return { changed: true };
   }

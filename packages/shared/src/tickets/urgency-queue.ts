@@ -1,4 +1,4 @@
-import { isUniqueViolation, type PrismaClient } from "../platform/db.ts";
+import type { Prisma, PrismaClient } from "../platform/db.ts";
 import type { Queues } from "../platform/queues/index.ts";
 import type { OptionStore } from "../options/index.ts";
 import { urgencyAnalysisJob, urgencyAnalysisJobId } from "./jobs.ts";
@@ -54,14 +54,21 @@ export async function queueAnalysisJob(deps: Deps, ticketId: number, analysedAt:
 /**
  * Spec 2, 3: a message, response or note (re)queues the ticket: processed 0,
  * failures 0, and the entry's time, which a run already under way checks
- * before it marks the row processed.
+ * before it marks the row processed. Answers when the ticket was last analysed.
  */
+export async function markAnalysisOwed(db: Prisma.TransactionClient, ticketId: number): Promise<Date | null> {
+  const now = new Date();
+  // One statement whoever comes first: two entries of a new ticket may arrive at once.
+  await db.$executeRaw`INSERT INTO urgency_queue (ticket_id, processed, failures, queued_at, updated_at) VALUES (${ticketId}, false, 0, ${now}, ${now})
+    ON DUPLICATE KEY UPDATE processed = false, failures = 0, queued_at = VALUES(queued_at), last_error = NULL, updated_at = VALUES(updated_at)`;
+  // The row as this statement left it: a transaction sees its own writes.
+  const row = await db.urgencyQueueEntry.findUniqueOrThrow({ where: { ticket_id: ticketId }, select: { analysed_at: true } });
+  return row.analysed_at;
+}
+
+/** Marks the analysis owed, then gives the ticket its job (design 10.3). */
 export async function requestAnalysis(deps: Deps, ticketId: number): Promise<void> {
-  const queuedAt = new Date();
-  const reset = { processed: false, failures: 0, queued_at: queuedAt, last_error: null };
-  const upsert = () => deps.prisma.urgencyQueueEntry.upsert({ where: { ticket_id: ticketId }, create: { ticket_id: ticketId, ...reset }, update: reset });
-  // Two entries of a new ticket at once: the second upsert loses the insert race and updates instead.
-  const row = await upsert().catch((error: unknown) => (isUniqueViolation(error) ? upsert() : Promise.reject(error)));
+  const analysedAt = await markAnalysisOwed(deps.prisma, ticketId);
   await applyUrgencyLimit(deps);
-  await queueAnalysisJob(deps, ticketId, row.analysed_at);
+  await queueAnalysisJob(deps, ticketId, analysedAt);
 }

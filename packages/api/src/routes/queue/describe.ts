@@ -18,6 +18,7 @@ const FIXED: Record<string, string> = {
   "inventory-sku-cleanup": "Nightly: drop catalogue SKUs the ERP no longer has",
   "item-history-cleanup": "Nightly: drop item history older than 3 days",
   "reports-daily": "Daily reports for yesterday",
+  "urgency-sweep": "Sweep: queue the urgency analyses and CRITICAL alerts left behind",
 };
 
 /** One line naming the business object a job works on (spec 1, 2.7 `description`): order number, case, site, report key. */
@@ -42,6 +43,10 @@ export function describeJob(job: Job, siteNames: Map<number, string>): string {
     }
     case "health-ping":
       return `Health-check ping${site ? ` after the tracking sync of ${site}` : ""}`;
+    case "urgency-analysis":
+      return `Urgency analysis of ticket ${String(data.ticket_id)}`;
+    case "critical-alert":
+      return `CRITICAL alert (${String(data.channel)}) for ticket ${String(data.ticket_id)}`;
     case "alert-email":
       return typeof data.subject === "string" ? `Alert e-mail: ${data.subject}` : "Alert e-mail";
   }

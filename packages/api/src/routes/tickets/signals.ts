@@ -1,4 +1,5 @@
-import { applySignal, requestAnalysis, ticketSignal } from "@mw/shared/tickets";
+import { retryOnDeadlock } from "@mw/shared";
+import { applySignal, applyUrgencyLimit, markAnalysisOwed, queueAnalysisJob, ticketSignal } from "@mw/shared/tickets";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -26,8 +27,17 @@ export function ticketSignalRoutes(api: ApiRouter, ctx: AppContext): void {
     },
     handler: async (_input, req, res) => {
       const signal = readSpec2(ticketSignal, req.body);
-      const outcome = await applySignal(ctx.prisma, signal);
-      if (outcome.analyse) await requestAnalysis(ctx, outcome.analyse.ticket_id);
+      // One commit for the mirror and the queue row: a signal is stored whole or not at all.
+      const { outcome, analysedAt } = await retryOnDeadlock(() =>
+        ctx.prisma.$transaction(async (tx) => {
+          const applied = await applySignal(tx, signal);
+          return { outcome: applied, analysedAt: applied.analyse ? await markAnalysisOwed(tx, applied.analyse.ticket_id) : null };
+        }),
+      );
+      if (outcome.analyse) {
+        await applyUrgencyLimit(ctx);
+        await queueAnalysisJob(ctx, outcome.analyse.ticket_id, analysedAt);
+      }
       res.status(outcome.analyse ? 202 : 200);
       return { success: true as const, signal: signal.signal, changed: outcome.changed, queued: Boolean(outcome.analyse) };
     },
