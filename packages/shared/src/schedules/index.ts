@@ -2,6 +2,7 @@ import type { JobDefinition, Queues } from "../platform/index.ts";
 import { inventorySkuCleanupJob, inventorySweepJob, itemHistoryCleanupJob } from "../inventory/jobs.ts";
 import { orderSweepJob } from "../orders/jobs.ts";
 import { reportsDailyJob } from "../reports/jobs.ts";
+import { urgencySweepJob } from "../tickets/jobs.ts";
 import { outboxSweepJob } from "../webhooks/jobs.ts";
 
 /**
@@ -17,6 +18,7 @@ export const SCHEDULED_JOBS: readonly JobDefinition[] = [
   inventorySkuCleanupJob,
   itemHistoryCleanupJob,
   reportsDailyJob,
+  urgencySweepJob,
 ];
 
 /** The scheduled jobs whose job scheduler is not in Redis. */
