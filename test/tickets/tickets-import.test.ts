@@ -66,3 +66,18 @@ describe("pnpm cli tickets:import FILE.jsonl (design 10.1)", () => {
     }
   });
 });
+
+describe("pnpm cli staff:import FILE.csv (issue 20: the staff directory)", () => {
+  it("creates and updates staff from CSV, reports bad rows and skips them", async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "staff-")), "staff.csv");
+    writeFileSync(file, ["id,name,email,phone,department_id,is_project_manager,is_department_manager", "301,Pat Manager,pat@agency.example,+15550000301,2,yes,no", "302,Dana Head,dana@agency.example,,2,0,1", "x,Broken,,,,,", "303,,nobody@agency.example,,,,"].join("\n"));
+    const run = spawnEntry("packages/api/src/cli/main.ts", ["staff:import", file]);
+    expect((await run.exited()).code).toBe(0);
+    const summary = JSON.parse(run.output().split("\n").find((line) => line.startsWith('{"success"'))!) as Record<string, unknown>;
+    expect(summary).toEqual({ success: true, rows: 4, applied: 2, unchanged: 0, skipped: 2 });
+    expect(run.output()).toMatch(/row 4: id: .*, skipped/);
+    expect(run.output()).toMatch(/row 5: name: .*, skipped/);
+    expect(await prisma.staff.findUnique({ where: { id: 301 } })).toMatchObject({ name: "Pat Manager", phone: "+15550000301", department_id: 2, is_project_manager: true, is_department_manager: false });
+    expect(await prisma.staff.findUnique({ where: { id: 302 } })).toMatchObject({ phone: null, is_department_manager: true });
+  });
+});

@@ -292,3 +292,50 @@ describe("read side (spec 2, 4.7.5; design 10.3)", () => {
     expect((await get("urgency-queue?state=stuck")).status).toBe(400);
   });
 });
+
+describe("changes feed (design 10.8)", () => {
+  interface Feed {
+    changes: { cursor: number; ticket_id: number; ticket_number: string; fields: Record<string, unknown> }[];
+    next_cursor: number;
+  }
+  async function feed(after: number, key = SECURITY_KEY): Promise<{ status: number; body: Feed }> {
+    const res = await fetch(`${api.url}/tickets/v1/changes?after=${after}&limit=1000`, { headers: { "ai-security-key": key } });
+    return { status: res.status, body: (await res.json()) as Feed };
+  }
+
+  it("gives each analysis's six fields, hours used and lock in order after the cursor, and nothing on the next read", async () => {
+    let cursor = 0;
+    for (let page = await feed(0); page.body.changes.length; page = await feed(cursor)) cursor = page.body.next_cursor;
+    const id = newTicketId();
+    await postSignal(api, entrySignal(id, "M", "The shop is slow."));
+    await analysed(id, 1);
+    gemini.respond = () => analysisAnswer(85);
+    await postSignal(api, entrySignal(id, "M", "Now it is down."));
+    await analysed(id, 2);
+    let mine: Feed["changes"] = [];
+    let next = cursor;
+    await until(async () => {
+      const page = await feed(cursor);
+      mine = page.body.changes.filter((change) => change.ticket_id === id);
+      next = page.body.next_cursor;
+      return mine.length === 2;
+    }, () => `two changes of ticket ${id} in the feed after ${cursor}`);
+    expect(mine.map((change) => change.fields)).toEqual([
+      {
+        "ai-urgency": "MEDIUM",
+        "ai-urgency-percentage": 40,
+        "ai-estimated-hours": 3.5,
+        "ticket-summary": "<p>Checkout fails for every customer.</p>",
+        "ai-timeline": "<ul><li>09:00 reported</li></ul>",
+        "ai-suggested-title": "Checkout returns 500 for all customers",
+        "hours-used": 0,
+        locked: false,
+      },
+      expect.objectContaining({ "ai-urgency": "CRITICAL", "ai-urgency-percentage": 85 }),
+    ]);
+    expect(mine[0]!.ticket_number).toBe(numberOf(id));
+    expect(mine[0]!.cursor).toBeLessThan(mine[1]!.cursor);
+    expect((await feed(next)).body.changes.filter((change) => change.ticket_id === id)).toEqual([]);
+    expect((await feed(next, "wrong")).status).toBe(401);
+  });
+});

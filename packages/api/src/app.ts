@@ -34,6 +34,7 @@ import { carrierMappingRoutes } from "./routes/sites/carrier-mappings.ts";
 import { statsRoutes } from "./routes/orders/stats.ts";
 import { trackingRoutes } from "./routes/tracking/tracking.ts";
 import { staffNotificationRoutes } from "./routes/notifications/staff-notifications.ts";
+import { ticketChangesRoutes } from "./routes/tickets/changes.ts";
 import { ticketSignalRoutes } from "./routes/tickets/signals.ts";
 import { urgencyReadRoutes } from "./routes/tickets/urgency.ts";
 
@@ -82,6 +83,7 @@ export function createApp(ctx: AppContext): Express {
   aiSettingsRoutes(rest, ctx);
   ticketSignalRoutes(rest, ctx);
   urgencyReadRoutes(rest, ctx);
+  ticketChangesRoutes(rest, ctx);
   app.use(config.REST_ROOT || "/", rest.router);
   // Spec 2's staff AJAX root (design 10.1): errors in the AJAX shape.
   const staffAjax = new ApiRouter(ctx, registry, "/scp/ajax.php");

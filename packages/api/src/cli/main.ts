@@ -6,6 +6,7 @@ import { itemCommands } from "./items.ts";
 import { merchantCommands } from "./merchants.ts";
 import { optionCommands } from "./options.ts";
 import { reviewCommands } from "./reviews.ts";
+import { staffCommands } from "./staff.ts";
 import { ticketCommands } from "./tickets.ts";
 import { userCommands } from "./users.ts";
 
@@ -17,7 +18,7 @@ export interface Command {
   run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
 }
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands };
+const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];

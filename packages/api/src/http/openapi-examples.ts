@@ -414,6 +414,28 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       ],
     },
   },
+  "GET /tickets/v1/changes": {
+    response: {
+      changes: [
+        {
+          cursor: 1042,
+          ticket_id: 123,
+          ticket_number: "004512",
+          fields: {
+            "ai-urgency": "CRITICAL",
+            "ai-urgency-percentage": 90,
+            "ai-estimated-hours": 3.5,
+            "ticket-summary": snapshotRow.summary,
+            "ai-timeline": snapshotRow.timeline,
+            "ai-suggested-title": snapshotRow.suggested_title,
+            "hours-used": 1.25,
+            locked: false,
+          },
+        },
+      ],
+      next_cursor: 1042,
+    },
+  },
   "GET /tickets/v1/urgency-queue": {
     response: {
       counts: { pending: 1, processed: 40, skipped: 1 },

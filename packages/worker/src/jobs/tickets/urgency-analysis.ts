@@ -1,6 +1,6 @@
 import { AppError, truncateCodePoints, type PayloadOf, type PrismaClient } from "@mw/shared";
 import { entryMessage, levelOf, type AnalysisEntry, type TicketAnalysis, type TicketAnalysisInput, type UrgencyLevel } from "@mw/shared/ai";
-import { ALERT_CHANNELS, gateDelayMs, MAX_URGENCY_FAILURES, type urgencyAnalysisJob } from "@mw/shared/tickets";
+import { ALERT_CHANNELS, gateDelayMs, MAX_URGENCY_FAILURES, recordTicketChange, type urgencyAnalysisJob } from "@mw/shared/tickets";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 import { queueOwedAlerts } from "./alert-queue.ts";
@@ -45,7 +45,7 @@ function analysisInput(ticket: TicketWithEntries): TicketAnalysisInput {
 
 /**
  * Writes one run's result in one transaction: the six fields, a snapshot, a
- * history row, the queue row (processed only when no entry arrived after the
+ * history row, the changes feed's row, the queue row (processed only when no entry arrived after the
  * run started) and, for CRITICAL, the once-per-ticket alert rows. Answers
  * whether the row is done.
  */
@@ -58,9 +58,9 @@ async function storeAnalysis(prisma: PrismaClient, ticket: TicketWithEntries, an
     ai_timeline: analysis.timeline,
     ai_suggested_title: analysis.suggested_title,
   };
-  const [, , , done] = await prisma.$transaction([
-    prisma.ticket.update({ where: { id: ticket.id }, data: fields }),
-    prisma.aiSnapshot.create({
+  return prisma.$transaction(async (tx) => {
+    await tx.ticket.update({ where: { id: ticket.id }, data: fields });
+    await tx.aiSnapshot.create({
       data: {
         ticket_id: ticket.id,
         urgency: analysis.urgency,
@@ -71,21 +71,22 @@ async function storeAnalysis(prisma: PrismaClient, ticket: TicketWithEntries, an
         suggested_title: truncateCodePoints(analysis.suggested_title, 255),
         model_used: analysis.model_used,
       },
-    }),
-    prisma.aiHistory.create({
+    });
+    await tx.aiHistory.create({
       data: {
         ticket_id: ticket.id,
         event: "analysis",
         detail: { urgency: analysis.urgency, urgency_percentage: analysis.urgency_percentage, previous_percentage: ticket.ai_urgency_percentage, capped: analysis.capped, model_used: analysis.model_used, entries: ticket.entries.length },
       },
-    }),
-    prisma.urgencyQueueEntry.updateMany({ where: { ticket_id: ticket.id, queued_at: { lte: started } }, data: { processed: true, failures: 0, analysed_at: started, last_error: null } }),
-    prisma.urgencyQueueEntry.updateMany({ where: { ticket_id: ticket.id, queued_at: { gt: started } }, data: { analysed_at: started } }),
-    ...(analysis.urgency === "CRITICAL"
-      ? [prisma.aiHistory.createMany({ data: ALERT_CHANNELS.map((channel) => ({ ticket_id: ticket.id, event: "critical_alert", channel, detail: { urgency_percentage: analysis.urgency_percentage } })), skipDuplicates: true })]
-      : []),
-  ]);
-  return done.count === 1;
+    });
+    await recordTicketChange(tx, ticket.id);
+    const done = await tx.urgencyQueueEntry.updateMany({ where: { ticket_id: ticket.id, queued_at: { lte: started } }, data: { processed: true, failures: 0, analysed_at: started, last_error: null } });
+    await tx.urgencyQueueEntry.updateMany({ where: { ticket_id: ticket.id, queued_at: { gt: started } }, data: { analysed_at: started } });
+    if (analysis.urgency === "CRITICAL") {
+      await tx.aiHistory.createMany({ data: ALERT_CHANNELS.map((channel) => ({ ticket_id: ticket.id, event: "critical_alert", channel, detail: { urgency_percentage: analysis.urgency_percentage } })), skipDuplicates: true });
+    }
+    return done.count === 1;
+  });
 }
 
 /**
