@@ -90,6 +90,18 @@ describe("signals (design 10.1)", () => {
     expect(await api.ctx.prisma.urgencyQueueEntry.count({ where: { ticket_id: { in: ids } } })).toBe(12);
   });
 
+  it("takes ids, numbers and flags as PHP encodes them (strings, 0 and 1)", async () => {
+    const id = newTicketId();
+    const body = entrySignal(id, "N", "Internal: checked the logs.", { id: String(entrySignal(id, "N", "").entry.id), staff_id: "9", is_internal: 1, poster_type: "staff" });
+    const php = { ...body, ticket: { ...body.ticket, id: String(id), number: id, is_vip: "0", assigned_staff_id: "9", fields: { time_project_id: "4411", budget_hours: "12.5", quoted_hours: null } } };
+    expect((await postSignal(api, php)).status).toBe(202);
+    const stored = await api.ctx.prisma.ticket.findUniqueOrThrow({ where: { id }, include: { entries: true } });
+    expect(stored).toMatchObject({ number: String(id), is_vip: false, assigned_staff_id: 9, time_project_id: 4411 });
+    expect(Number(stored.budget_hours)).toBe(12.5);
+    expect(stored.entries[0]).toMatchObject({ type: "N", poster_type: "Staff", staff_id: 9, is_internal: true });
+    await analysed(id, 1);
+  });
+
   it("refuses a wrong key with 401 and a bad field with 400 invalid_params naming it", async () => {
     expect((await postSignal(api, entrySignal(newTicketId(), "M", "hi"), "wrong-key")).status).toBe(401);
     const refused = await postSignal(api, entrySignal(newTicketId(), "M", "hi", { type: "X" }));

@@ -5,19 +5,22 @@ import { isUniqueViolation, type Prisma } from "../platform/db.ts";
 type Db = Prisma.TransactionClient;
 import { truncateCodePoints } from "../platform/text.ts";
 
-const id = z.number().int().positive();
+// PHP encodes database values as strings ("123", "0"): the ticket system's side may send either form.
+const id = z.coerce.number<string | number>().int().positive();
+const flag = z.union([z.boolean(), z.literal([0, 1, "0", "1"]).transform((value) => value === 1 || value === "1")]);
 const time = z.iso.datetime({ offset: true });
-const hours = z.number().min(0).max(999_999).nullish();
+const hours = z.coerce.number<string | number>().min(0).max(999_999).nullish();
+const number = z.union([z.string(), z.number().int().nonnegative()]).transform(String).pipe(z.string().trim().min(1).max(32));
 
 /** A ticket as the ticket system sends it (design 10.1); unknown members are ignored. */
 export const ticketSignalBody = z.object({
   id,
-  number: z.string().trim().min(1).max(32),
+  number,
   subject: z.string().max(10_000),
   status: z.string().trim().min(1).max(32),
   organisation: z.object({ id, name: z.string().trim().min(1).max(255) }).nullish(),
   user: z.object({ name: z.string().max(255), email: z.string().max(255).nullish() }).nullish(),
-  is_vip: z.boolean().default(false),
+  is_vip: flag.default(false),
   customer_type: z.string().max(64).nullish(),
   department: z.object({ id, name: z.string().max(255), manager_staff_id: id.nullish() }).nullish(),
   assigned_staff_id: id.nullish(),
@@ -32,9 +35,9 @@ export const entrySignalBody = z.object({
   id,
   type: z.enum(["M", "R", "N"]),
   poster_name: z.string().max(255),
-  poster_type: z.enum(["User", "Staff"]),
+  poster_type: z.preprocess((value) => (value === "user" ? "User" : value === "staff" ? "Staff" : value), z.enum(["User", "Staff"])),
   staff_id: id.nullish(),
-  is_internal: z.boolean().default(false),
+  is_internal: flag.default(false),
   body: z.string().max(4_000_000),
   format: z.enum(["html", "text"]).default("text"),
   created: time,
@@ -46,8 +49,8 @@ export const staffSignalBody = z.object({
   email: z.string().trim().max(255).nullish(),
   phone: z.string().trim().max(32).nullish(),
   department_id: id.nullish(),
-  is_project_manager: z.boolean().default(false),
-  is_department_manager: z.boolean().default(false),
+  is_project_manager: flag.default(false),
+  is_department_manager: flag.default(false),
 });
 
 /** Every signal the ticket system sends (design 10.1 and 10.8). */
