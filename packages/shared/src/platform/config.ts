@@ -121,6 +121,9 @@ export const configSchema = z.object({
   AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   /** First wait of spec 2's provider retries (1 s, 2 s, then 4 s before the next model); tests shorten it. */
   AI_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Harvest's OAuth host and API (design 10.4); fakes stand in for both in tests. */
+  HARVEST_ID_URL: z.url().default("https://id.getharvest.com"),
+  HARVEST_API_URL: z.url().default("https://api.harvestapp.com"),
   /** Twilio's Messages API or one speaking it (CRITICAL alert SMS); unset SID, token or sender skips SMS. */
   SMS_API_URL: z.url().default("https://api.twilio.com"),
   SMS_ACCOUNT_SID: z.string().optional(),

@@ -23,3 +23,4 @@ export * from "./sync-errors.ts";
 export * from "./text.ts";
 export * from "./time.ts";
 export * from "./version.ts";
+export * from "./shared-limiter.ts";

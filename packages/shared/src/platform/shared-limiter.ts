@@ -1,0 +1,43 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+
+/**
+ * A sliding log in one sorted set: drop what left the window, admit the call
+ * when fewer than `limit` remain, else answer how long until the oldest
+ * leaves. Redis's own clock, so every process agrees on the window.
+ */
+const ACQUIRE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[1]) then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], window)
+  return 0
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return tonumber(oldest[2]) + window - now + 1`;
+
+/**
+ * At most `limit` calls per `windowMs` per key across every process sharing
+ * Redis (design 10.4: Harvest's 100 requests per 15 s per account, whether
+ * one worker or five are importing). `acquire` waits for a slot.
+ */
+export class SharedRateLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keyPrefix: string,
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  async acquire(key: string): Promise<void> {
+    for (;;) {
+      const wait = Number(await this.redis.eval(ACQUIRE, 1, `${this.keyPrefix}:${key}`, this.limit, this.windowMs, randomUUID()));
+      if (wait <= 0) return;
+      await sleep(wait);
+    }
+  }
+}
