@@ -450,6 +450,10 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   },
   "GET /notifications": { response: { success: true, data: { unread: 1, notifications: [notificationRow] } } },
   "POST /notifications/read": { request: { ids: [57] }, response: { success: true, data: { marked: 1 } } },
+  "GET /timetracking/status": { response: { success: true, data: { connected: true, user: { id: 1001, name: "Sam Staff", email: "sam@agency.example" }, account_id: 424242, token_expires_at: "2026-12-09T09:00:00.000Z" } } },
+  "GET /timetracking/connect-url": { response: { success: true, data: { url: "https://id.getharvest.com/oauth2/authorize?client_id=<client id>&response_type=code&state=<state>&redirect_uri=https%3A%2F%2Fdesk.example%2Fscp%2Fajax.php%2Ftimetracking%2Fcallback", expires_in: 600 } } },
+  "GET /timetracking/callback": { mediaType: "text/html", response: "<!doctype html><html lang=\"en\">...<h1>Connected to Harvest</h1><p>Connected as Sam Staff (account Agency). You can close this window and return to the ticket.</p>...</html>" },
+  "POST /timetracking/disconnect": { response: { success: true, data: { disconnected: true } } },
   "GET /image": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2026-03-14 15:30:00" } },
   "GET /image-random": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2025-08-02 09:12:44" } },
 };

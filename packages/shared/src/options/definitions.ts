@@ -46,6 +46,16 @@ export const OPTIONS = {
   urgency_criteria: option({ schema: z.string().trim().min(20).max(10_000), default: DEFAULT_URGENCY_CRITERIA, description: "urgency criteria sent with every analysis (null: reset to default)" }),
   urgency_max_per_run: option({ schema: z.number().int().min(1).max(10_000), default: 2, description: "urgency analyses per minute across all workers (spec 2: tickets per cron run)" }),
   urgency_gate_seconds: option({ schema: z.number().int().min(0).max(86_400), default: 600, description: "a ticket is analysed at most once per this many seconds; later entries give one trailing analysis" }),
+  "time_api.enabled": option({ schema: z.boolean(), default: false, description: "time tracking's master switch (spec 2, 2.3)" }),
+  "time_api.client_id": option({ schema: z.string().trim().max(200), default: "", description: "Harvest OAuth app client id" }),
+  "time_api.client_secret": option({ schema: secret, default: null, secret: true, description: "Harvest OAuth app client secret" }),
+  "time_api.redirect_uri": option({ schema: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]), default: "", description: "the OAuth callback URL registered with the app: <public URL>/scp/ajax.php/timetracking/callback" }),
+  "time_api.account_id": option({ schema: z.number().int().positive(), default: null, description: "the Harvest account staff connect to (default: the token's first Harvest account)" }),
+  "time_api.default_task_id": option({ schema: z.number().int().positive(), default: null, description: "the task new time entries use when none is chosen" }),
+  "time_api.note_ai_enabled": option({ schema: z.boolean(), default: true, description: "AI note optimisation" }),
+  "time_api.sync_account_id": option({ schema: z.number().int().positive(), default: null, description: "Harvest account of the sync credentials (import, projects, task lists)" }),
+  "time_api.sync_token": option({ schema: secret, default: null, secret: true, description: "personal access token of the sync credentials" }),
+  "time_api.sync_user_agent": option({ schema: z.string().trim().regex(/^\S.{0,100} \(.{3,100}\)$/, 'must read "App name (contact e-mail or URL)"'), default: null, description: "User-Agent of Harvest calls, \"App (contact)\"" }),
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

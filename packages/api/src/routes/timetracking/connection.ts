@@ -1,0 +1,102 @@
+import type { Response } from "express";
+import { AppError, errors } from "@mw/shared";
+import { completeConnection, connectUrl, disconnectStaff, harvestClient, requireTimeTracking, staffHarvestAuth, type TimeDeps } from "@mw/shared/timetracking";
+import { z } from "zod";
+import { principalOf } from "../../auth/authenticate.ts";
+import type { AppContext } from "../../context.ts";
+import type { ApiRouter } from "../../http/api-router.ts";
+
+function staffIdOf(res: Response): number {
+  const { staffId } = principalOf(res);
+  if (staffId === null) throw errors.forbidden("Your user is not linked to a staff member (user:create --staff-id).");
+  return staffId;
+}
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** The small page the provider's redirect lands on: same origin, nothing loaded from elsewhere. */
+function callbackPage(title: string, message: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title><meta name="viewport" content="width=device-width, initial-scale=1"><style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}</style></head><body><h1>${escape(title)}</h1><p>${escape(message)}</p></body></html>`;
+}
+
+/** Spec 2, 4.5: the staff member's OAuth connection to the time-tracking provider (design 10.4). */
+export function timeConnectionRoutes(api: ApiRouter, ctx: AppContext): void {
+  const deps: TimeDeps = ctx;
+
+  api.route({
+    method: "get",
+    path: "/timetracking/status",
+    summary: "Whether the signed-in staff member is connected to Harvest, and as whom",
+    tag: "timetracking",
+    access: "staff_or_manage_options",
+    responses: {
+      200: {
+        description: "Connected (with the Harvest user, after refreshing an expiring token) or not",
+        schema: z.object({ success: z.literal(true), data: z.object({ connected: z.boolean(), user: z.object({ id: z.number(), name: z.string(), email: z.string().nullable() }).optional(), account_id: z.number().optional(), token_expires_at: z.string().optional() }) }),
+      },
+    },
+    handler: async (_input, _req, res) => {
+      await requireTimeTracking(ctx.options);
+      const staffId = staffIdOf(res);
+      const auth = await staffHarvestAuth(deps, staffId);
+      if (!auth) return { success: true as const, data: { connected: false } };
+      const me = await (await harvestClient(deps)).me(auth);
+      const row = await ctx.prisma.staffOauthConnection.findUniqueOrThrow({ where: { staff_id: staffId } });
+      return {
+        success: true as const,
+        data: { connected: true, user: { id: me.id, name: [me.first_name, me.last_name].filter(Boolean).join(" "), email: me.email ?? null }, account_id: row.account_id, token_expires_at: row.token_expires_at.toISOString() },
+      };
+    },
+  });
+
+  api.route({
+    method: "get",
+    path: "/timetracking/connect-url",
+    summary: "The Harvest authorization URL, with a state token bound to this staff member (single use, 10 minutes)",
+    tag: "timetracking",
+    access: "staff_or_manage_options",
+    responses: { 200: { description: "Open `url` in the browser", schema: z.object({ success: z.literal(true), data: z.object({ url: z.string(), expires_in: z.number().int() }) }) } },
+    handler: async (_input, _req, res) => {
+      await requireTimeTracking(ctx.options);
+      return { success: true as const, data: await connectUrl(deps, staffIdOf(res)) };
+    },
+  });
+
+  api.route({
+    method: "get",
+    path: "/timetracking/callback",
+    summary: "Harvest's redirect after the staff member allowed access: stores the tokens and says so on a small page",
+    tag: "timetracking",
+    access: "public",
+    documentQuery: z.object({ code: z.string().optional(), state: z.string().optional(), scope: z.string().optional(), error: z.string().optional() }),
+    responses: { 200: { description: "text/html: connected, as whom" }, 400: { description: "text/html: not connected, and why" } },
+    handler: async (_input, req, res) => {
+      const query = req.query as Record<string, string | undefined>;
+      res.type("html").set("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'");
+      try {
+        await requireTimeTracking(ctx.options);
+        const connected = await completeConnection(deps, { code: query.code, state: query.state, error: query.error });
+        res.status(200).send(callbackPage("Connected to Harvest", `Connected as ${connected.name} (account ${connected.account}). You can close this window and return to the ticket.`));
+      } catch (error) {
+        // Ours (expired state, settings missing) or Harvest's refusal (a spent code) is worth showing; an outage is not.
+        const shown = error instanceof AppError && (error.status < 500 || error.permanent);
+        if (!shown) ctx.logger.warn("oauth callback failed", { error: (error as Error).message });
+        res.status(400).send(callbackPage("Not connected", shown ? error.message : "Harvest could not be reached. Try again in a moment."));
+      }
+      return undefined;
+    },
+  });
+
+  api.route({
+    method: "post",
+    path: "/timetracking/disconnect",
+    summary: "Remove the signed-in staff member's Harvest connection",
+    tag: "timetracking",
+    access: "staff_or_manage_options",
+    responses: { 200: { description: "Whether there was a connection to remove", schema: z.object({ success: z.literal(true), data: z.object({ disconnected: z.boolean() }) }) } },
+    handler: async (_input, _req, res) => {
+      await requireTimeTracking(ctx.options);
+      return { success: true as const, data: { disconnected: await disconnectStaff(ctx, staffIdOf(res)) } };
+    },
+  });
+}

@@ -1,0 +1,102 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { decryptSecret, encryptSecret, randomToken } from "../platform/crypto.ts";
+import { AppError } from "../platform/errors.ts";
+import type { HarvestAuth, HarvestTokens } from "../providers/harvest/index.ts";
+import { harvestClient, oauthApp, type TimeDeps } from "./settings.ts";
+
+/** Spec 2, 4.5 rule 3: a token expiring within this is refreshed before use. */
+export const REFRESH_WINDOW_MS = 600_000;
+/** How long a connect URL's state token stays good. */
+export const STATE_TTL_SECONDS = 600;
+/** The longest one refresh may hold the per-staff lock. */
+const REFRESH_LOCK_MS = 15_000;
+
+const stateKey = (deps: TimeDeps, state: string) => `${deps.config.QUEUE_PREFIX}:timetracking:state:${state}`;
+
+/** The authorization URL with a state token bound to this staff member, single use, expiring in 10 minutes. */
+export async function connectUrl(deps: TimeDeps, staffId: number): Promise<{ url: string; expires_in: number }> {
+  const app = await oauthApp(deps.options);
+  const state = randomToken(24);
+  await deps.redis.set(stateKey(deps, state), String(staffId), "EX", STATE_TTL_SECONDS);
+  return { url: (await harvestClient(deps)).authorizeUrl({ clientId: app.clientId, redirectUri: app.redirectUri, state }), expires_in: STATE_TTL_SECONDS };
+}
+
+function refused(message: string): AppError {
+  return new AppError(400, "oauth_failed", message);
+}
+
+async function store(deps: TimeDeps, staffId: number, tokens: HarvestTokens, user: { providerUserId: number; accountId: number }): Promise<void> {
+  const key = deps.config.ENCRYPTION_KEY;
+  const columns = {
+    access_token: encryptSecret(tokens.access_token, key),
+    refresh_token: encryptSecret(tokens.refresh_token, key),
+    token_expires_at: new Date(Date.now() + tokens.expires_in * 1000),
+    provider_user_id: user.providerUserId,
+    account_id: user.accountId,
+  };
+  await deps.prisma.staffOauthConnection.upsert({ where: { staff_id: staffId }, create: { staff_id: staffId, ...columns }, update: columns });
+}
+
+/**
+ * The OAuth callback (spec 2, 4.5 rule 3): the state names the staff member
+ * (and is spent), the code becomes tokens, the account is `time_api.account_id`
+ * when the token reaches it, else the token's first Harvest account.
+ */
+export async function completeConnection(deps: TimeDeps, input: { code?: string; state?: string; error?: string }): Promise<{ staffId: number; name: string; account: string }> {
+  if (input.error) throw refused(`Harvest did not grant access: ${input.error}.`);
+  if (!input.state || !input.code) throw refused("The callback is missing its code or state.");
+  const staff = await deps.redis.getdel(stateKey(deps, input.state));
+  if (!staff) throw refused("This connect link has expired or was already used. Start again from the ticket.");
+  const app = await oauthApp(deps.options);
+  const harvest = await harvestClient(deps);
+  const tokens = await harvest.exchangeCode({ clientId: app.clientId, clientSecret: app.clientSecret, code: input.code });
+  const { user, accounts } = await harvest.accounts(tokens.access_token);
+  const wanted = await deps.options.get("time_api.account_id");
+  const harvestAccounts = accounts.filter((account) => account.product === "harvest");
+  const account = harvestAccounts.find((candidate) => candidate.id === wanted) ?? (wanted === null ? harvestAccounts[0] : undefined);
+  if (!account) throw refused(wanted === null ? "This Harvest login reaches no Harvest account." : `This Harvest login cannot reach account ${wanted}.`);
+  await store(deps, Number(staff), tokens, { providerUserId: user.id, accountId: account.id });
+  return { staffId: Number(staff), name: [user.first_name, user.last_name].filter(Boolean).join(" ") || (user.email ?? String(user.id)), account: account.name };
+}
+
+export async function disconnectStaff(deps: Pick<TimeDeps, "prisma">, staffId: number): Promise<boolean> {
+  const { count } = await deps.prisma.staffOauthConnection.deleteMany({ where: { staff_id: staffId } });
+  return count > 0;
+}
+
+const expiring = (row: { token_expires_at: Date }) => row.token_expires_at.getTime() - Date.now() < REFRESH_WINDOW_MS;
+
+/**
+ * The staff member's Harvest credentials, refreshed first when they expire
+ * within 600 s. One refresh per staff member even under concurrent requests:
+ * the refresher holds a Redis lock; the others wait for it and read what it
+ * stored (Harvest rotates refresh tokens, so a second refresh would fail).
+ * Null when the staff member has not connected.
+ */
+export async function staffHarvestAuth(deps: TimeDeps, staffId: number): Promise<HarvestAuth | null> {
+  const lock = `${deps.config.QUEUE_PREFIX}:timetracking:refresh:${staffId}`;
+  const deadline = Date.now() + REFRESH_LOCK_MS;
+  for (;;) {
+    const row = await deps.prisma.staffOauthConnection.findUnique({ where: { staff_id: staffId } });
+    if (!row) return null;
+    if (!expiring(row)) return { accessToken: decryptSecret(row.access_token, deps.config.ENCRYPTION_KEY), accountId: row.account_id };
+    const owner = randomToken(12);
+    if (await deps.redis.set(lock, owner, "PX", REFRESH_LOCK_MS, "NX")) {
+      try {
+        const current = await deps.prisma.staffOauthConnection.findUnique({ where: { staff_id: staffId } });
+        if (!current) return null;
+        if (expiring(current)) {
+          const app = await oauthApp(deps.options);
+          const tokens = await (await harvestClient(deps)).refresh({ clientId: app.clientId, clientSecret: app.clientSecret, refreshToken: decryptSecret(current.refresh_token, deps.config.ENCRYPTION_KEY) });
+          await store(deps, staffId, tokens, { providerUserId: current.provider_user_id, accountId: current.account_id });
+        }
+      } finally {
+        // Only our own lock: compare-and-delete in one step.
+        await deps.redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, lock, owner);
+      }
+      continue;
+    }
+    if (Date.now() > deadline) throw new AppError(503, "oauth_refresh_busy", "The Harvest connection is being refreshed; try again in a moment.");
+    await sleep(100);
+  }
+}

@@ -1,0 +1,2 @@
+export * from "./connections.ts";
+export * from "./settings.ts";

@@ -1,0 +1,35 @@
+import type { Redis } from "ioredis";
+import type { Config } from "../platform/config.ts";
+import { AppError } from "../platform/errors.ts";
+import type { PrismaClient } from "../platform/db.ts";
+import type { OptionStore } from "../options/index.ts";
+import { HarvestClient } from "../providers/harvest/index.ts";
+
+/** What the time-tracking code talks to. */
+export interface TimeDeps {
+  prisma: PrismaClient;
+  redis: Redis;
+  options: OptionStore;
+  config: Pick<Config, "HARVEST_ID_URL" | "HARVEST_API_URL" | "HTTP_TIMEOUT_MS" | "QUEUE_PREFIX" | "ENCRYPTION_KEY" | "PUBLIC_URL">;
+}
+
+/** Design 10.8: with `time_api.enabled` off every time endpoint answers this. */
+export const TIME_TRACKING_DISABLED = "Time tracking is disabled";
+
+export async function requireTimeTracking(options: OptionStore): Promise<void> {
+  if (!(await options.get("time_api.enabled"))) throw new AppError(400, "time_tracking_disabled", TIME_TRACKING_DISABLED);
+}
+
+/** The OAuth app's settings (spec 2, 2.3), or an error naming the ones missing. */
+export async function oauthApp(options: OptionStore): Promise<{ clientId: string; clientSecret: string; redirectUri: string }> {
+  const [clientId, clientSecret, redirectUri] = await Promise.all([options.get("time_api.client_id"), options.get("time_api.client_secret"), options.get("time_api.redirect_uri")]);
+  const missing = [!clientId && "time_api.client_id", !clientSecret && "time_api.client_secret", !redirectUri && "time_api.redirect_uri"].filter(Boolean);
+  if (missing.length || !clientSecret) throw new AppError(400, "time_tracking_not_configured", `Time tracking is not configured: ${missing.join(", ")} missing.`);
+  return { clientId, clientSecret, redirectUri };
+}
+
+/** Design 10.8: `time_api.sync_user_agent` ("App (contact)"), else one naming this deployment. */
+export async function harvestClient(deps: TimeDeps): Promise<HarvestClient> {
+  const userAgent = (await deps.options.get("time_api.sync_user_agent")) ?? `Order Ops Platform (${deps.config.PUBLIC_URL ?? "https://localhost"})`;
+  return new HarvestClient(deps.config, deps.redis, userAgent);
+}
