@@ -101,6 +101,7 @@ export class FakeHarvest extends FakeServer {
     this.route("GET", "/v2/tasks", (request) => this.api(request, () => this.list(request, "tasks", this.tasks)));
     this.route("GET", "/v2/time_entries", (request) => this.api(request, () => this.list(request, "time_entries", this.filterEntries(request))));
     this.route("POST", "/v2/time_entries", (request) => this.api(request, (user) => this.createEntry(request, user)));
+    this.route("GET", "/v2/time_entries/:id", (request, params) => this.api(request, () => this.one(this.entry(Number(params.id)))));
     this.route("PATCH", "/v2/time_entries/:id/stop", (request, params) => this.api(request, () => this.stopEntry(Number(params.id))));
     this.route("PATCH", "/v2/time_entries/:id/restart", (request, params) => this.api(request, () => this.restartEntry(Number(params.id))));
     this.route("PATCH", "/v2/time_entries/:id", (request, params) => this.api(request, () => this.updateEntry(request, Number(params.id))));

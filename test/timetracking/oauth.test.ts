@@ -2,46 +2,20 @@ import { createUser } from "@mw/shared/identity";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeHarvest } from "../fakes/harvest.ts";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
-import { newTicketId } from "../support/tickets.ts";
+import { ajax as timeAjax, connectStaff, enableTimeTracking, staffMember as newStaff, TIME_OPTIONS } from "../support/timetracking.ts";
+
+const staffMember = () => newStaff(api);
+const ajax = (method: string, path: string, authorization: string) => timeAjax(api, method, path, authorization);
+const connect = (authorization: string) => connectStaff(api, harvest, authorization);
 
 let harvest: FakeHarvest;
 let api: TestApi;
-
-const TIME_OPTIONS = ["time_api.enabled", "time_api.client_id", "time_api.client_secret", "time_api.redirect_uri", "time_api.sync_user_agent"];
-
-async function staffMember(): Promise<{ staffId: number; authorization: string }> {
-  const staffId = newTicketId();
-  const user = await createUser(api.ctx.prisma, { login: uniqueLogin("timer"), capabilities: ["staff"], staffId });
-  return { staffId, authorization: basicAuth(user.login, user.application_password) };
-}
-
-async function ajax(method: string, path: string, authorization: string) {
-  const res = await fetch(`${api.url}/scp/ajax.php/timetracking/${path}`, { method, headers: { authorization } });
-  return { status: res.status, body: (await res.json()) as { success: boolean; data: Record<string, unknown> | string } };
-}
-
-/** What the browser does: open the connect URL at Harvest, allow, and follow the redirect back with a code. */
-async function connect(authorization: string): Promise<Response> {
-  const { body } = await ajax("GET", "connect-url", authorization);
-  const url = new URL((body.data as { url: string }).url);
-  const back = new URL(url.searchParams.get("redirect_uri")!);
-  back.search = new URLSearchParams({ code: harvest.issueCode(), state: url.searchParams.get("state")!, scope: `harvest:${harvest.accountId}` }).toString();
-  return fetch(back);
-}
 
 beforeAll(async () => {
   harvest = await new FakeHarvest().start();
   api = await startApi({ HARVEST_ID_URL: harvest.url, HARVEST_API_URL: harvest.url });
 });
-beforeEach(async () => {
-  await api.ctx.options.set({
-    "time_api.enabled": true,
-    "time_api.client_id": harvest.clientId,
-    "time_api.client_secret": harvest.clientSecret,
-    "time_api.redirect_uri": `${api.url}/scp/ajax.php/timetracking/callback`,
-    "time_api.sync_user_agent": "Agency Desk (ops@agency.example)",
-  });
-});
+beforeEach(() => enableTimeTracking(api, harvest));
 afterAll(async () => {
   await api.ctx.options.set(Object.fromEntries(TIME_OPTIONS.map((name) => [name, null])));
   await api.close();

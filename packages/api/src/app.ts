@@ -36,6 +36,7 @@ import { trackingRoutes } from "./routes/tracking/tracking.ts";
 import { staffNotificationRoutes } from "./routes/notifications/staff-notifications.ts";
 import { ticketChangesRoutes } from "./routes/tickets/changes.ts";
 import { timeConnectionRoutes } from "./routes/timetracking/connection.ts";
+import { timerRoutes } from "./routes/timetracking/timers.ts";
 import { ticketSignalRoutes } from "./routes/tickets/signals.ts";
 import { urgencyReadRoutes } from "./routes/tickets/urgency.ts";
 
@@ -90,6 +91,7 @@ export function createApp(ctx: AppContext): Express {
   const staffAjax = new ApiRouter(ctx, registry, "/scp/ajax.php");
   staffNotificationRoutes(staffAjax, ctx);
   timeConnectionRoutes(staffAjax, ctx);
+  timerRoutes(staffAjax, ctx);
   app.use("/scp/ajax.php", staffAjax.router);
   // The image API lives outside API_ROOT (spec 1, 4.9); the error handler answers `{error}` there.
   const images = new ApiRouter(ctx, registry, "/api");

@@ -149,6 +149,7 @@ const snapshotRow = {
   model_used: "gemini-2.5-flash",
   created: "2026-11-20T09:21:04.120Z",
 };
+const timeEntry = { entry_id: 88001, project_id: 4411, task: { id: 501, name: "Support" }, hours: 0, notes: null as string | null, is_running: true, spent_date: "2026-11-25" };
 const notificationRow = { id: 57, kind: "critical", ticket_id: 123, title: "CRITICAL: ticket #004512", body: "Checkout returns 500 for all customers (90%)", read: false, created: "2026-11-20T09:21:05.002Z" };
 const queued = { success: true, queued: [{ site_id: 1, job_id: "tracking-sync.1.manual.1795535133854" }] };
 
@@ -454,6 +455,13 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   "GET /timetracking/connect-url": { response: { success: true, data: { url: "https://id.getharvest.com/oauth2/authorize?client_id=<client id>&response_type=code&state=<state>&redirect_uri=https%3A%2F%2Fdesk.example%2Fscp%2Fajax.php%2Ftimetracking%2Fcallback", expires_in: 600 } } },
   "GET /timetracking/callback": { mediaType: "text/html", response: "<!doctype html><html lang=\"en\">...<h1>Connected to Harvest</h1><p>Connected as Sam Staff (account Agency). You can close this window and return to the ticket.</p>...</html>" },
   "POST /timetracking/disconnect": { response: { success: true, data: { disconnected: true } } },
+  "GET /timetracking/tasks/:project_id": { response: { success: true, data: { tasks: [{ id: 501, name: "Support", billable: true }, { id: 502, name: "Development", billable: true }], default_task_id: 501 } } },
+  "POST /timetracking/timer/start": { request: { ticket_id: 123, task_id: 501 }, response: { success: true, data: { started: true, ...timeEntry, hours: 0, notes: null, is_running: true } } },
+  "POST /timetracking/timer/:entry_id/stop": { response: { success: true, data: { ...timeEntry, hours: 0.75, is_running: false } } },
+  "GET /timetracking/timer/:project_id": { response: { success: true, data: { running: true, ...timeEntry, hours: 0, is_running: true } } },
+  "PATCH /timetracking/timer/:entry_id": { request: { notes: "Fix checkout 500 error", ai_optimized: true }, response: { success: true, data: { ...timeEntry, hours: 0, is_running: true, notes: "Fix checkout 500 error" } } },
+  "POST /timetracking/submit": { request: { ticket_id: 123, entry_id: 88001, notes: "Fix checkout 500 error", thread_entry_id: 992 }, response: { success: true, data: { ...timeEntry, hours: 0.75, notes: "Fix checkout 500 error", is_running: false } } },
+  "POST /timetracking/optimize-note": { request: { text: "Hi, I looked into the checkout error, cleared the cache and redeployed the payment plugin." }, response: { success: true, data: { note: "Checkout error: cache cleared, plugin redeployed", engine: "model", model: "gemini-2.5-flash" } } },
   "GET /image": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2026-03-14 15:30:00" } },
   "GET /image-random": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2025-08-02 09:12:44" } },
 };

@@ -5,3 +5,4 @@ export * from "./service.ts";
 export * from "./urgency.ts";
 export * from "./urgency-rules.ts";
 export * from "./ticket-analysis.ts";
+export * from "./note-rules.ts";

@@ -11,6 +11,7 @@ import { callModel, type CallPolicy } from "./model-calls.ts";
 import { rewriteByRules } from "./rewrite-rules.ts";
 import { baseUrgency, finalUrgency, RESPONSE_TIMES, type BaseUrgency, type UrgencyResult } from "./urgency.ts";
 import { scoreByRules } from "./urgency-rules.ts";
+import { noteByRules, wordCount } from "./note-rules.ts";
 import { ANALYSIS_JSON_SCHEMA, analysisAnswer, analyseByRules, analysisPrompt, finalAnalysis, urgencyChain, type AnalysisAnswer, type TicketAnalysis, type TicketAnalysisInput } from "./ticket-analysis.ts";
 
 /**
@@ -110,6 +111,30 @@ export class AiService {
       this.deps.logger,
     );
     return { parsed_reply: answer.value.trim(), engine: "model", model: answer.model };
+  }
+
+  /**
+   * Spec 2, 4.5: a time-entry note summarised into a description of 2 to 8
+   * words by the assistant model; an answer of another length counts as a
+   * failed attempt. `engine: "rules"` without a provider key or when asked.
+   */
+  async optimizeNote(text: string, options: { rules?: boolean } = {}): Promise<{ note: string } & Engine> {
+    const client = options.rules ? null : await this.provider();
+    if (!client) return { note: noteByRules(text), engine: "rules" };
+    const note = z.object({ note: z.string().trim().refine((value) => wordCount(value) >= 2 && wordCount(value) <= 8, "must be 2 to 8 words") });
+    const answer = await callModel(
+      client,
+      await this.deps.options.get("ai_assistant_model"),
+      {
+        system: "Summarise a support engineer's work note into a time-entry description of 2 to 8 words, in the note's language, no trailing full stop. Answer JSON: {\"note\": \"...\"}.",
+        prompt: text,
+        jsonSchema: { type: "object", properties: { note: { type: "string" } }, required: ["note"] },
+      },
+      note,
+      await this.policy(),
+      this.deps.logger,
+    );
+    return { note: answer.value.note.replace(/\s+/g, " "), engine: "model", model: answer.model };
   }
 
   private cacheKey(subject: string, body: string): string {

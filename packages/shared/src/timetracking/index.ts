@@ -1,2 +1,3 @@
 export * from "./connections.ts";
 export * from "./settings.ts";
+export * from "./timers.ts";

@@ -184,6 +184,10 @@ export class HarvestClient {
     return this.all(this.timeEntryPages(auth, filters));
   }
 
+  timeEntry(auth: HarvestAuth, entryId: number): Promise<HarvestTimeEntry> {
+    return this.call(auth, "get", this.apiUrl(`time_entries/${entryId}`), timeEntryRecord);
+  }
+
   /** Without `hours` Harvest starts a running timer; with them the entry is complete. */
   createTimeEntry(auth: HarvestAuth, input: { project_id: number; task_id: number; spent_date: string; hours?: number; notes?: string; user_id?: number }): Promise<HarvestTimeEntry> {
     return this.call(auth, "post", this.apiUrl("time_entries"), timeEntryRecord, input);

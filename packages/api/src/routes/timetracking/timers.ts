@@ -1,0 +1,119 @@
+import type { Response } from "express";
+import { errors } from "@mw/shared";
+import { projectTasks, requireTimeTracking, runningTimer, startTimer, stopTimer, submitTime, updateTimerNotes, type TimeDeps } from "@mw/shared/timetracking";
+import { z } from "zod";
+import { principalOf } from "../../auth/authenticate.ts";
+import type { AppContext } from "../../context.ts";
+import type { ApiRouter } from "../../http/api-router.ts";
+
+function staffIdOf(res: Response): number {
+  const { staffId } = principalOf(res);
+  if (staffId === null) throw errors.forbidden("Your user is not linked to a staff member (user:create --staff-id).");
+  return staffId;
+}
+
+const id = z.coerce.number().int().positive();
+const notes = z.string().trim().max(2000);
+const ref = z.object({ id: z.number(), name: z.string() });
+const entry = z.object({ entry_id: z.number(), project_id: z.number(), task: ref, hours: z.number(), notes: z.string().nullable(), is_running: z.boolean(), spent_date: z.string() });
+const ok = <S extends z.ZodType>(data: S) => z.object({ success: z.literal(true), data });
+
+const startBody = z.object({ ticket_id: id, task_id: id.optional().describe("default: time_api.default_task_id"), notes: notes.optional() });
+const submitBody = z.union([
+  z.object({ ticket_id: id, entry_id: id.describe("the running timer to stop and finalise"), notes, ai_optimized: z.boolean().optional(), thread_entry_id: id.optional() }),
+  z.object({ ticket_id: id, hours: z.number().positive().max(24), task_id: id.optional(), spent_date: z.iso.date().optional(), notes, ai_optimized: z.boolean().optional(), thread_entry_id: id.optional() }),
+]);
+
+/** Spec 2, 4.5: a staff member's timers and entries, with their own Harvest token (design 10.8). */
+export function timerRoutes(api: ApiRouter, ctx: AppContext): void {
+  const deps: TimeDeps = ctx;
+  const staff = async (res: Response) => {
+    await requireTimeTracking(ctx.options);
+    return staffIdOf(res);
+  };
+
+  api.route({
+    method: "get",
+    path: "/timetracking/tasks/:project_id",
+    summary: "A project's active task assignments (read with the sync credentials)",
+    tag: "timetracking",
+    access: "staff_or_manage_options",
+    params: z.object({ project_id: id }),
+    responses: { 200: { description: "The tasks, and the default task", schema: ok(z.object({ tasks: z.array(z.object({ id: z.number(), name: z.string(), billable: z.boolean().nullable() })), default_task_id: z.number().nullable() })) } },
+    handler: async ({ params }, _req, res) => {
+      await staff(res);
+      return { success: true as const, data: await projectTasks(deps, params.project_id) };
+    },
+  });
+
+  api.route({
+    method: "post",
+    path: "/timetracking/timer/start",
+    summary: "Start a running timer on a ticket (a Harvest entry without hours); a timer already running there is answered instead",
+    tag: "timetracking",
+    access: "staff_or_manage_options",
+    body: startBody,
+    responses: { 200: { description: "The running entry; started is false when it was already running", schema: ok(entry.extend({ started: z.boolean() })) } },
+    handler: async ({ body }, _req, res) => ({ success: true as const, data: await startTimer(deps, await staff(res), body) }),
+  });
+
+  api.route({
+    method: "post",
+    path: "/timetracking/timer/:entry_id/stop",
+    summary: "Stop a running timer; the entry keeps the hours Harvest counted",
+    tag: "timetracking",
+    access: "staff_or_manage_options",
+    params: z.object({ entry_id: id }),
+    responses: { 200: { description: "The stopped entry", schema: ok(entry) } },
+    handler: async ({ params }, _req, res) => ({ success: true as const, data: await stopTimer(deps, await staff(res), params.entry_id) }),
+  });
+
+  api.route({
+    method: "get",
+    path: "/timetracking/timer/:project_id",
+    summary: "Whether the signed-in staff member has a timer running on the project",
+    tag: "timetracking",
+    access: "staff_or_manage_options",
+    params: z.object({ project_id: id }),
+    responses: { 200: { description: "running, and the entry when it is", schema: ok(entry.partial().extend({ running: z.boolean() })) } },
+    handler: async ({ params }, _req, res) => ({ success: true as const, data: await runningTimer(deps, await staff(res), params.project_id) }),
+  });
+
+  api.route({
+    method: "patch",
+    path: "/timetracking/timer/:entry_id",
+    summary: "Change a timer's notes",
+    tag: "timetracking",
+    access: "staff_or_manage_options",
+    params: z.object({ entry_id: id }),
+    body: z.object({ notes, ai_optimized: z.boolean().optional().describe("the notes were written by the AI") }),
+    responses: { 200: { description: "The entry", schema: ok(entry) } },
+    handler: async ({ params, body }, _req, res) => ({ success: true as const, data: await updateTimerNotes(deps, await staff(res), params.entry_id, body.notes, body.ai_optimized ?? false) }),
+  });
+
+  api.route({
+    method: "post",
+    path: "/timetracking/submit",
+    summary: "Submit time with a reply or note: stop a running timer and push its notes, or log a manual entry with hours; either way finalised",
+    tag: "timetracking",
+    access: "staff_or_manage_options",
+    body: submitBody,
+    responses: { 200: { description: "The final entry", schema: ok(entry) } },
+    handler: async ({ body }, _req, res) => ({ success: true as const, data: await submitTime(deps, await staff(res), body) }),
+  });
+
+  api.route({
+    method: "post",
+    path: "/timetracking/optimize-note",
+    summary: "Summarise a note into a time-entry description of 2 to 8 words (the AI when time_api.note_ai_enabled, else the rules)",
+    tag: "timetracking",
+    access: "staff_or_manage_options",
+    body: z.object({ text: z.string().trim().min(1).max(20_000) }),
+    responses: { 200: { description: "The description and the engine that wrote it", schema: ok(z.object({ note: z.string(), engine: z.enum(["model", "rules"]), model: z.string().optional() })) } },
+    handler: async ({ body }, _req, res) => {
+      await staff(res);
+      const rules = !(await ctx.options.get("time_api.note_ai_enabled"));
+      return { success: true as const, data: await ctx.ai.optimizeNote(body.text, { rules }) };
+    },
+  });
+}

@@ -1,0 +1,120 @@
+import { AppError } from "../platform/errors.ts";
+import type { HarvestAuth, HarvestTimeEntry } from "../providers/harvest/index.ts";
+import { staffHarvestAuth } from "./connections.ts";
+import { harvestClient, type TimeDeps } from "./settings.ts";
+
+function refused(message: string, status = 400): AppError {
+  return new AppError(status, "time_refused", message);
+}
+
+/** Spec 2, 4.5 rule 1: time goes on tickets linked to a project, by a connected staff member. */
+async function ticketAndAuth(deps: TimeDeps, staffId: number, ticketId: number): Promise<{ projectId: number; auth: HarvestAuth }> {
+  const ticket = await deps.prisma.ticket.findUnique({ where: { id: ticketId } });
+  if (!ticket) throw refused(`No ticket ${ticketId}.`, 404);
+  if (ticket.time_project_id === null) throw refused(`Ticket #${ticket.number} is not linked to a time-tracking project.`);
+  if (ticket.locked) throw refused(`Ticket #${ticket.number} is over budget and locked: only its project manager can log more time.`, 403);
+  return { projectId: ticket.time_project_id, auth: await connected(deps, staffId) };
+}
+
+async function connected(deps: TimeDeps, staffId: number): Promise<HarvestAuth> {
+  const auth = await staffHarvestAuth(deps, staffId);
+  if (!auth) throw refused("Connect your Harvest account first (timetracking/connect-url).", 403);
+  return auth;
+}
+
+async function taskFor(deps: TimeDeps, taskId: number | undefined): Promise<number> {
+  const task = taskId ?? (await deps.options.get("time_api.default_task_id"));
+  if (task === null) throw refused("Choose a task: no task_id given and time_api.default_task_id is not set.");
+  return task;
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+export function entryView(entry: HarvestTimeEntry) {
+  return { entry_id: entry.id, project_id: entry.project.id, task: entry.task, hours: entry.hours, notes: entry.notes ?? null, is_running: entry.is_running, spent_date: entry.spent_date };
+}
+
+/** A staff member's own time-log row, or a 404 in the AJAX shape. */
+async function ownLog(deps: TimeDeps, staffId: number, entryId: number) {
+  const log = await deps.prisma.timeLog.findUnique({ where: { provider_entry_id: BigInt(entryId) } });
+  if (!log || log.staff_id !== staffId) throw refused(`No time entry ${entryId} of yours.`, 404);
+  return log;
+}
+
+/**
+ * Spec 2, 3: start timer → a Harvest entry without hours (running) and a
+ * time-log row with is_running 1. A staff member's timer already running on
+ * the ticket is answered instead of a second one.
+ */
+export async function startTimer(deps: TimeDeps, staffId: number, input: { ticket_id: number; task_id?: number; notes?: string }) {
+  const { projectId, auth } = await ticketAndAuth(deps, staffId, input.ticket_id);
+  const harvest = await harvestClient(deps);
+  const running = await deps.prisma.timeLog.findFirst({ where: { staff_id: staffId, ticket_id: input.ticket_id, is_running: true } });
+  if (running) return { started: false, ...entryView(await harvest.timeEntry(auth, Number(running.provider_entry_id))) };
+  const entry = await harvest.createTimeEntry(auth, { project_id: projectId, task_id: await taskFor(deps, input.task_id), spent_date: today(), ...(input.notes && { notes: input.notes }) });
+  await deps.prisma.timeLog.create({ data: { ticket_id: input.ticket_id, staff_id: staffId, provider_entry_id: BigInt(entry.id), notes: input.notes ?? null, is_running: true } });
+  return { started: true, ...entryView(entry) };
+}
+
+/** Stops the timer at Harvest (an entry already stopped there is read instead) and records its hours. */
+async function stopAtHarvest(deps: TimeDeps, auth: HarvestAuth, entryId: number): Promise<HarvestTimeEntry> {
+  const harvest = await harvestClient(deps);
+  const current = await harvest.timeEntry(auth, entryId);
+  return current.is_running ? harvest.stopTimeEntry(auth, entryId) : current;
+}
+
+export async function stopTimer(deps: TimeDeps, staffId: number, entryId: number) {
+  await ownLog(deps, staffId, entryId);
+  const entry = await stopAtHarvest(deps, await connected(deps, staffId), entryId);
+  await deps.prisma.timeLog.update({ where: { provider_entry_id: BigInt(entryId) }, data: { is_running: false, hours: entry.hours.toFixed(2) } });
+  return entryView(entry);
+}
+
+export async function updateTimerNotes(deps: TimeDeps, staffId: number, entryId: number, notes: string, aiOptimized: boolean) {
+  await ownLog(deps, staffId, entryId);
+  const entry = await (await harvestClient(deps)).updateTimeEntry(await connected(deps, staffId), entryId, { notes });
+  await deps.prisma.timeLog.update({ where: { provider_entry_id: BigInt(entryId) }, data: { notes, ai_optimized: aiOptimized } });
+  return entryView(entry);
+}
+
+/** Spec 2, 4.5: is a timer of this staff member running on the project? Harvest's answer, which a timer started elsewhere also shows. */
+export async function runningTimer(deps: TimeDeps, staffId: number, projectId: number) {
+  const auth = await connected(deps, staffId);
+  const row = await deps.prisma.staffOauthConnection.findUniqueOrThrow({ where: { staff_id: staffId } });
+  const [entry] = await (await harvestClient(deps)).timeEntries(auth, { project_id: projectId, user_id: row.provider_user_id, is_running: true });
+  return entry ? { running: true, ...entryView(entry) } : { running: false };
+}
+
+export type SubmitInput = { ticket_id: number; notes: string; ai_optimized?: boolean; thread_entry_id?: number } & ({ entry_id: number } | { hours: number; task_id?: number; spent_date?: string });
+
+/**
+ * Spec 2, 4.5 rule 2 and section 3: with a timer, stop it, push the notes and
+ * finalise; with hours, create the completed entry and finalise. Either way
+ * the time-log row ends with is_running 0 and the hours Harvest holds.
+ */
+export async function submitTime(deps: TimeDeps, staffId: number, input: SubmitInput) {
+  const harvest = await harvestClient(deps);
+  const finalise = { notes: input.notes, ai_optimized: input.ai_optimized ?? false, thread_entry_id: input.thread_entry_id ?? null, is_running: false };
+  if ("entry_id" in input) {
+    const log = await ownLog(deps, staffId, input.entry_id);
+    if (log.ticket_id !== input.ticket_id) throw refused(`Time entry ${input.entry_id} belongs to another ticket.`);
+    const auth = await connected(deps, staffId);
+    await stopAtHarvest(deps, auth, input.entry_id);
+    const entry = await harvest.updateTimeEntry(auth, input.entry_id, { notes: input.notes });
+    await deps.prisma.timeLog.update({ where: { id: log.id }, data: { ...finalise, hours: entry.hours.toFixed(2) } });
+    return entryView(entry);
+  }
+  const { projectId, auth } = await ticketAndAuth(deps, staffId, input.ticket_id);
+  const entry = await harvest.createTimeEntry(auth, { project_id: projectId, task_id: await taskFor(deps, input.task_id), spent_date: input.spent_date ?? today(), hours: input.hours, notes: input.notes });
+  await deps.prisma.timeLog.create({ data: { ticket_id: input.ticket_id, staff_id: staffId, provider_entry_id: BigInt(entry.id), hours: entry.hours.toFixed(2), ...finalise } });
+  return entryView(entry);
+}
+
+/** The task assignments of a project, read with the sync credentials (design 10.8). */
+export async function projectTasks(deps: TimeDeps, projectId: number) {
+  const [accountId, token] = await Promise.all([deps.options.get("time_api.sync_account_id"), deps.options.get("time_api.sync_token")]);
+  const missing = [accountId === null && "time_api.sync_account_id", !token && "time_api.sync_token"].filter(Boolean);
+  if (missing.length || accountId === null || !token) throw refused(`Time tracking sync credentials are not set: ${missing.join(", ")} missing.`);
+  const assignments = await (await harvestClient(deps)).taskAssignments({ accessToken: token, accountId }, projectId, { is_active: true });
+  return { tasks: assignments.map((assignment) => ({ id: assignment.task.id, name: assignment.task.name, billable: assignment.billable ?? null })), default_task_id: await deps.options.get("time_api.default_task_id") };
+}
