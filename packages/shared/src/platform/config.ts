@@ -82,6 +82,7 @@ export const configSchema = z.object({
   WORKER_CONCURRENCY_REPORTS: concurrency.optional(),
   WORKER_CONCURRENCY_NOTIFICATIONS: concurrency.optional(),
   WORKER_CONCURRENCY_WEBHOOKS: concurrency.optional(),
+  WORKER_CONCURRENCY_TIMETRACKING: concurrency.optional(),
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).default(30_000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(1000).default(30_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),

@@ -3,7 +3,7 @@ import type { Config } from "../platform/config.ts";
 import { AppError } from "../platform/errors.ts";
 import type { PrismaClient } from "../platform/db.ts";
 import type { OptionStore } from "../options/index.ts";
-import { HarvestClient } from "../providers/harvest/index.ts";
+import { HarvestClient, type HarvestAuth } from "../providers/harvest/index.ts";
 
 /** What the time-tracking code talks to. */
 export interface TimeDeps {
@@ -32,4 +32,12 @@ export async function oauthApp(options: OptionStore): Promise<{ clientId: string
 export async function harvestClient(deps: TimeDeps): Promise<HarvestClient> {
   const userAgent = (await deps.options.get("time_api.sync_user_agent")) ?? `Order Ops Platform (${deps.config.PUBLIC_URL ?? "https://localhost"})`;
   return new HarvestClient(deps.config, deps.redis, userAgent);
+}
+
+/** The sync credentials (design 10.8: import, project creation and task lists), or an error naming the missing ones. */
+export async function syncAuth(options: OptionStore): Promise<HarvestAuth> {
+  const [accountId, token] = await Promise.all([options.get("time_api.sync_account_id"), options.get("time_api.sync_token")]);
+  const missing = [accountId === null && "time_api.sync_account_id", !token && "time_api.sync_token"].filter(Boolean);
+  if (missing.length || accountId === null || !token) throw new AppError(400, "sync_credentials_missing", `Time tracking sync credentials are not set: ${missing.join(", ")} missing.`);
+  return { accessToken: token, accountId };
 }

@@ -1,7 +1,7 @@
 import { AppError } from "../platform/errors.ts";
 import type { HarvestAuth, HarvestTimeEntry } from "../providers/harvest/index.ts";
 import { staffHarvestAuth } from "./connections.ts";
-import { harvestClient, type TimeDeps } from "./settings.ts";
+import { harvestClient, syncAuth, type TimeDeps } from "./settings.ts";
 
 function refused(message: string, status = 400): AppError {
   return new AppError(status, "time_refused", message);
@@ -110,11 +110,26 @@ export async function submitTime(deps: TimeDeps, staffId: number, input: SubmitI
   return entryView(entry);
 }
 
+/**
+ * Ends a staff member's running timer on a ticket because they replied or
+ * added a note (issue 20, spec 2 section 3): stopped at Harvest, the timer's
+ * notes pushed (the entry's text when it has none), linked to the thread
+ * entry, finalised. Nothing to do when no timer of theirs runs there.
+ */
+export async function stopTimerForReply(deps: TimeDeps, input: { ticket_id: number; staff_id: number; thread_entry_id: number; entry_text: string }) {
+  const log = await deps.prisma.timeLog.findFirst({ where: { ticket_id: input.ticket_id, staff_id: input.staff_id, is_running: true } });
+  if (!log) return { stopped: false as const };
+  const auth = await connected(deps, input.staff_id);
+  const entryId = Number(log.provider_entry_id);
+  await stopAtHarvest(deps, auth, entryId);
+  const notes = log.notes || input.entry_text.replace(/\s+/g, " ").trim().slice(0, 2000) || null;
+  const entry = notes ? await (await harvestClient(deps)).updateTimeEntry(auth, entryId, { notes }) : await (await harvestClient(deps)).timeEntry(auth, entryId);
+  await deps.prisma.timeLog.update({ where: { id: log.id }, data: { is_running: false, hours: entry.hours.toFixed(2), notes, thread_entry_id: input.thread_entry_id } });
+  return { stopped: true as const, ...entryView(entry) };
+}
+
 /** The task assignments of a project, read with the sync credentials (design 10.8). */
 export async function projectTasks(deps: TimeDeps, projectId: number) {
-  const [accountId, token] = await Promise.all([deps.options.get("time_api.sync_account_id"), deps.options.get("time_api.sync_token")]);
-  const missing = [accountId === null && "time_api.sync_account_id", !token && "time_api.sync_token"].filter(Boolean);
-  if (missing.length || accountId === null || !token) throw refused(`Time tracking sync credentials are not set: ${missing.join(", ")} missing.`);
-  const assignments = await (await harvestClient(deps)).taskAssignments({ accessToken: token, accountId }, projectId, { is_active: true });
+  const assignments = await (await harvestClient(deps)).taskAssignments(await syncAuth(deps.options), projectId, { is_active: true });
   return { tasks: assignments.map((assignment) => ({ id: assignment.task.id, name: assignment.task.name, billable: assignment.billable ?? null })), default_task_id: await deps.options.get("time_api.default_task_id") };
 }

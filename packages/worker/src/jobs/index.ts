@@ -6,6 +6,7 @@ import { notificationHandlers } from "./notifications/index.ts";
 import { orderHandlers } from "./orders/index.ts";
 import { reportHandlers } from "./reports/index.ts";
 import { ticketHandlers } from "./tickets/index.ts";
+import { timeTrackingHandlers } from "./timetracking/index.ts";
 import { trackingHandlers } from "./tracking/index.ts";
 import { webhookHandlers } from "./webhooks/index.ts";
 
@@ -19,4 +20,5 @@ export const JOBS = new JobCatalog<JobHandler>([
   ...reportHandlers,
   ...notificationHandlers,
   ...ticketHandlers,
+  ...timeTrackingHandlers,
 ]);

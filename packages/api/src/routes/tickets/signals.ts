@@ -1,5 +1,6 @@
 import { retryOnDeadlock } from "@mw/shared";
-import { applySignal, applyUrgencyLimit, markAnalysisOwed, queueAnalysisJob, ticketSignal } from "@mw/shared/tickets";
+import { applySignal, applyUrgencyLimit, markAnalysisOwed, queueAnalysisJob, ticketSignal, type SignalOutcome, type TicketSignal } from "@mw/shared/tickets";
+import { projectCreateJob, projectCreateJobId, timerStopOnReplyJob, timerStopOnReplyJobId } from "@mw/shared/timetracking";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -11,6 +12,25 @@ const accepted = z.object({
   changed: z.boolean().describe("false for a redelivered signal: nothing stored changed"),
   queued: z.boolean().describe("an urgency analysis was queued (202)"),
 });
+
+/**
+ * What a signal means for time tracking: a staff reply or note ends that
+ * staff member's running timer on the ticket (issue 20), and an assignment
+ * of a ticket without a project creates one (spec 2, 4.5 rule 4). Both are
+ * jobs: they call Harvest.
+ */
+async function queueTimeFollowUps(ctx: AppContext, signal: TicketSignal, outcome: SignalOutcome): Promise<void> {
+  if (signal.signal === "threadentry.created" && outcome.analyse && signal.entry.type !== "M" && signal.entry.staff_id) {
+    const running = await ctx.prisma.timeLog.count({ where: { ticket_id: signal.ticket.id, staff_id: signal.entry.staff_id, is_running: true } });
+    if (running) {
+      await ctx.queues.add(timerStopOnReplyJob, { ticket_id: signal.ticket.id, staff_id: signal.entry.staff_id, thread_entry_id: signal.entry.id }, { jobId: timerStopOnReplyJobId(signal.entry.id) });
+    }
+  }
+  if (signal.signal === "ticket.assigned" && (await ctx.options.get("time_api.enabled"))) {
+    const ticket = await ctx.prisma.ticket.findUnique({ where: { id: signal.ticket.id }, select: { time_project_id: true } });
+    if (ticket && ticket.time_project_id === null) await ctx.queues.add(projectCreateJob, { ticket_id: signal.ticket.id }, { jobId: projectCreateJobId(signal.ticket.id) });
+  }
+}
 
 /** Design 10.1: the ticket system's signals, idempotent by its ids. */
 export function ticketSignalRoutes(api: ApiRouter, ctx: AppContext): void {
@@ -38,6 +58,7 @@ export function ticketSignalRoutes(api: ApiRouter, ctx: AppContext): void {
         await applyUrgencyLimit(ctx);
         await queueAnalysisJob(ctx, outcome.analyse.ticket_id, analysedAt);
       }
+      await queueTimeFollowUps(ctx, signal, outcome);
       res.status(outcome.analyse ? 202 : 200);
       return { success: true as const, signal: signal.signal, changed: outcome.changed, queued: Boolean(outcome.analyse) };
     },

@@ -13,6 +13,7 @@ export const QUEUE_NAMES = [
   "reports",
   "notifications",
   "webhooks",
+  "timetracking",
 ] as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[number];

@@ -24,4 +24,5 @@ export const QUEUE_JOB_OPTIONS: Record<QueueName, JobsOptions> = {
   reports: { ...BASE_OPTIONS, attempts: 3 },
   notifications: { ...BASE_OPTIONS, attempts: 8, backoff: { type: "exponential", delay: 10_000 } },
   webhooks: { ...BASE_OPTIONS, attempts: 5 },
+  timetracking: { ...BASE_OPTIONS, attempts: 5 },
 };

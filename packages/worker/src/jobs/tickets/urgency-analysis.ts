@@ -4,7 +4,7 @@ import { ALERT_CHANNELS, gateDelayMs, MAX_URGENCY_FAILURES, recordTicketChange, 
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 import { queueOwedAlerts } from "./alert-queue.ts";
-import { ticketServices } from "./services.ts";
+import { processServices } from "../services.ts";
 
 /** A failed run is tried again after this, as the cron's next minute would. */
 export const RETRY_AFTER_FAILURE_MS = 60_000;
@@ -97,7 +97,7 @@ async function storeAnalysis(prisma: PrismaClient, ticket: TicketWithEntries, an
  */
 export async function urgencyAnalysis(_job: Job, payload: PayloadOf<typeof urgencyAnalysisJob>, ctx: JobContext) {
   const { prisma } = ctx;
-  const { ai, options } = ticketServices(ctx);
+  const { ai, options } = processServices(ctx);
   const ticketId = payload.ticket_id;
   const row = await prisma.urgencyQueueEntry.findUnique({ where: { ticket_id: ticketId } });
   if (!row || row.processed) {

@@ -3,7 +3,7 @@ import { applyUrgencyLimit, MAX_URGENCY_FAILURES, queueAnalysisJob, type urgency
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 import { queueOwedAlerts } from "./alert-queue.ts";
-import { ticketServices } from "./services.ts";
+import { processServices } from "../services.ts";
 
 /** Alerts younger than this are still being queued by their run. */
 const ALERT_GRACE_MS = 60_000;
@@ -14,7 +14,7 @@ const ALERT_GRACE_MS = 60_000;
  * job when it has none, and queues CRITICAL alerts still owed.
  */
 export async function urgencySweep(_job: Job, _payload: PayloadOf<typeof urgencySweepJob>, ctx: JobContext) {
-  const { options } = ticketServices(ctx);
+  const { options } = processServices(ctx);
   const deps = { prisma: ctx.prisma, queues: ctx.queues, options };
   const limit = await applyUrgencyLimit(deps);
   const owed = await ctx.prisma.urgencyQueueEntry.findMany({ where: { processed: false, failures: { lt: MAX_URGENCY_FAILURES } }, select: { ticket_id: true, analysed_at: true } });

@@ -2,15 +2,15 @@ import type { Connections } from "@mw/shared";
 import { AiService } from "@mw/shared/ai";
 import { OptionStore } from "@mw/shared/options";
 
-interface TicketServices {
+interface ProcessServices {
   options: OptionStore;
   ai: AiService;
 }
 
-const byProcess = new WeakMap<Connections["prisma"], TicketServices>();
+const byProcess = new WeakMap<Connections["prisma"], ProcessServices>();
 
-/** One option store and AI service per worker process: their caches are what make them cheap. */
-export function ticketServices(ctx: Pick<Connections, "config" | "prisma" | "redis" | "logger">): TicketServices {
+/** One option store and AI service per worker process, for every domain's jobs: their caches are what make them cheap. */
+export function processServices(ctx: Pick<Connections, "config" | "prisma" | "redis" | "logger">): ProcessServices {
   let services = byProcess.get(ctx.prisma);
   if (!services) {
     const options = new OptionStore(ctx.prisma, ctx.config.ENCRYPTION_KEY);

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { defineJob, jobId } from "../platform/index.ts";
+
+/**
+ * Issue 20 / spec 2, section 3: a staff reply or note ends that staff
+ * member's running timer on the ticket (stopped, notes pushed, linked to the
+ * entry, finalised). A job: it calls Harvest, which the signal's caller
+ * does not wait for.
+ */
+export const timerStopOnReplyJob = defineJob({
+  queue: "timetracking",
+  name: "timer-stop-on-reply",
+  payload: z.object({ ticket_id: z.number().int().positive(), staff_id: z.number().int().positive(), thread_entry_id: z.number().int().positive() }),
+});
+
+export const timerStopOnReplyJobId = (threadEntryId: number) => jobId("timer-stop-on-reply", threadEntryId);
+
+/** Spec 2, 4.5 rule 4: a ticket assigned without a project gets one at Harvest. */
+export const projectCreateJob = defineJob({ queue: "timetracking", name: "project-create", payload: z.object({ ticket_id: z.number().int().positive() }) });
+
+export const projectCreateJobId = (ticketId: number) => jobId("project-create", ticketId);
