@@ -74,6 +74,8 @@ export class FakeHarvest extends FakeServer {
   ];
   readonly assignments = new Map<number, { id: number; task: Ref; is_active: boolean; billable: boolean; budget: number | null }[]>();
   readonly entries: FakeTimeEntry[] = [];
+  /** Project id → its people; `is_project_manager` marks the managers. */
+  readonly userAssignments = new Map<number, { id: number; is_project_manager: boolean; is_active: boolean; user: Ref }[]>();
   /** Codes the authorize page would have issued: code → user. */
   readonly codes = new Map<string, FakeHarvestUser>();
   readonly accessTokens = new Map<string, Token>();
@@ -99,6 +101,8 @@ export class FakeHarvest extends FakeServer {
     this.route("GET", "/v2/projects/:id", (request, params) => this.api(request, () => this.one(this.projects.find((project) => project.id === Number(params.id)))));
     this.route("GET", "/v2/projects/:id/task_assignments", (request, params) => this.api(request, () => this.list(request, "task_assignments", this.assignments.get(Number(params.id)) ?? [])));
     this.route("GET", "/v2/tasks", (request) => this.api(request, () => this.list(request, "tasks", this.tasks)));
+    this.route("GET", "/v2/projects/:id/user_assignments", (request, params) => this.api(request, () => this.list(request, "user_assignments", this.userAssignments.get(Number(params.id)) ?? [])));
+    this.route("GET", "/v2/users/:id", (request, params) => this.api(request, () => this.one(this.users.find((user) => user.id === Number(params.id)))));
     this.route("GET", "/v2/time_entries", (request) => this.api(request, () => this.list(request, "time_entries", this.filterEntries(request))));
     this.route("POST", "/v2/time_entries", (request) => this.api(request, (user) => this.createEntry(request, user)));
     this.route("GET", "/v2/time_entries/:id", (request, params) => this.api(request, () => this.one(this.entry(Number(params.id)))));
@@ -127,6 +131,13 @@ export class FakeHarvest extends FakeServer {
     this.projects.push(project);
     this.assignments.set(project.id, this.tasks.map((task) => ({ id: this.id(), task: { id: task.id, name: task.name }, is_active: true, billable: true, budget: null })));
     return project;
+  }
+
+  /** Makes `user` a (managing) member of the project. */
+  assignUser(project: FakeProject, user: FakeHarvestUser, isProjectManager: boolean): void {
+    const list = this.userAssignments.get(project.id) ?? [];
+    list.push({ id: this.id(), is_project_manager: isProjectManager, is_active: true, user: { id: user.id, name: `${user.first_name} ${user.last_name}` } });
+    this.userAssignments.set(project.id, list);
   }
 
   addEntry(project: FakeProject, input: Partial<FakeTimeEntry> = {}): FakeTimeEntry {

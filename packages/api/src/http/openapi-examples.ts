@@ -461,6 +461,19 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   "GET /timetracking/timer/:project_id": { response: { success: true, data: { running: true, ...timeEntry, hours: 0, is_running: true } } },
   "PATCH /timetracking/timer/:entry_id": { request: { notes: "Fix checkout 500 error", ai_optimized: true }, response: { success: true, data: { ...timeEntry, hours: 0, is_running: true, notes: "Fix checkout 500 error" } } },
   "POST /timetracking/submit": { request: { ticket_id: 123, entry_id: 88001, notes: "Fix checkout 500 error", thread_entry_id: 992 }, response: { success: true, data: { ...timeEntry, hours: 0.75, notes: "Fix checkout 500 error", is_running: false } } },
+  "POST /timetracking/unlock/:ticket_id": { response: { success: true, data: { ticket_id: 123, locked: false } } },
+  "GET /timetracking/timeline/:ticket_id": {
+    response: {
+      success: true,
+      data: {
+        items: [
+          { type: "entry", at: "2026-11-24T00:00:00.000Z", entry_id: 88001, user_id: 1001, hours: 6.5, notes: "Checkout fix" },
+          { type: "locked", at: "2026-11-25T09:15:02.113Z", staff_id: 5, hours_used: 13, budget: 10 },
+          { type: "unlocked", at: "2026-11-25T10:02:40.551Z", staff_id: 5, hours_used: 13, budget: 10 },
+        ],
+      },
+    },
+  },
   "POST /timetracking/optimize-note": { request: { text: "Hi, I looked into the checkout error, cleared the cache and redeployed the payment plugin." }, response: { success: true, data: { note: "Checkout error: cache cleared, plugin redeployed", engine: "model", model: "gemini-2.5-flash" } } },
   "GET /image": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2026-03-14 15:30:00" } },
   "GET /image-random": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2025-08-02 09:12:44" } },

@@ -56,6 +56,9 @@ export const OPTIONS = {
   "time_api.sync_account_id": option({ schema: z.number().int().positive(), default: null, description: "Harvest account of the sync credentials (import, projects, task lists)" }),
   "time_api.sync_token": option({ schema: secret, default: null, secret: true, description: "personal access token of the sync credentials" }),
   "time_api.sync_user_agent": option({ schema: z.string().trim().regex(/^\S.{0,100} \(.{3,100}\)$/, 'must read "App name (contact e-mail or URL)"'), default: null, description: "User-Agent of Harvest calls, \"App (contact)\"" }),
+  "time_api.budget_multiplier_small": option({ schema: z.number().min(1).max(5), default: 1.25, description: "over-budget lock at budget x this, for budgets up to 10 h (design 10.4)" }),
+  "time_api.budget_multiplier_medium": option({ schema: z.number().min(1).max(5), default: 1.15, description: "over-budget lock multiplier for budgets over 10 h and up to 40 h" }),
+  "time_api.budget_multiplier_large": option({ schema: z.number().min(1).max(5), default: 1.1, description: "over-budget lock multiplier for budgets over 40 h" }),
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -3,6 +3,7 @@ import { inventorySkuCleanupJob, inventorySweepJob, itemHistoryCleanupJob } from
 import { orderSweepJob } from "../orders/jobs.ts";
 import { reportsDailyJob } from "../reports/jobs.ts";
 import { urgencySweepJob } from "../tickets/jobs.ts";
+import { timeImportJob } from "../timetracking/jobs.ts";
 import { outboxSweepJob } from "../webhooks/jobs.ts";
 
 /**
@@ -19,6 +20,7 @@ export const SCHEDULED_JOBS: readonly JobDefinition[] = [
   itemHistoryCleanupJob,
   reportsDailyJob,
   urgencySweepJob,
+  timeImportJob,
 ];
 
 /** The scheduled jobs whose job scheduler is not in Redis. */

@@ -19,3 +19,11 @@ export const timerStopOnReplyJobId = (threadEntryId: number) => jobId("timer-sto
 export const projectCreateJob = defineJob({ queue: "timetracking", name: "project-create", payload: z.object({ ticket_id: z.number().int().positive() }) });
 
 export const projectCreateJobId = (ticketId: number) => jobId("project-create", ticketId);
+
+/** Spec 2, 4.5 rule 5: pull the linked projects' entries, recompute hours and budgets, lock over-budget tickets. */
+export const timeImportJob = defineJob({ queue: "timetracking", name: "time-import", payload: z.object({}), schedule: { every: 15 * 60_000 } });
+
+/** One notice per lock (e-mail and browser notification to the project manager). */
+export const budgetLockNoticeJob = defineJob({ queue: "timetracking", name: "budget-lock-notice", payload: z.object({ event_id: z.number().int().positive() }) });
+
+export const budgetLockNoticeJobId = (eventId: number) => jobId("budget-lock-notice", eventId);

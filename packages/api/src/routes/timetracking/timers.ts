@@ -1,6 +1,6 @@
 import type { Response } from "express";
 import { errors } from "@mw/shared";
-import { projectTasks, requireTimeTracking, runningTimer, startTimer, stopTimer, submitTime, updateTimerNotes, type TimeDeps } from "@mw/shared/timetracking";
+import { projectTasks, requireTimeTracking, runningTimer, startTimer, stopTimer, submitTime, timeTimeline, unlockTicket, updateTimerNotes, type TimeDeps } from "@mw/shared/timetracking";
 import { z } from "zod";
 import { principalOf } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
@@ -100,6 +100,36 @@ export function timerRoutes(api: ApiRouter, ctx: AppContext): void {
     body: submitBody,
     responses: { 200: { description: "The final entry", schema: ok(entry) } },
     handler: async ({ body }, _req, res) => ({ success: true as const, data: await submitTime(deps, await staff(res), body) }),
+  });
+
+  api.route({
+    method: "post",
+    path: "/timetracking/unlock/:ticket_id",
+    summary: "Unlock an over-budget ticket (its project manager only); the unlock holds until the budget changes or hours grow by another 10 %",
+    tag: "timetracking",
+    access: "staff_or_manage_options",
+    params: z.object({ ticket_id: id }),
+    responses: { 200: { description: "Unlocked", schema: ok(z.object({ ticket_id: z.number(), locked: z.literal(false) })) } },
+    handler: async ({ params }, _req, res) => ({ success: true as const, data: await unlockTicket(ctx.prisma, params.ticket_id, await staff(res)) }),
+  });
+
+  api.route({
+    method: "get",
+    path: "/timetracking/timeline/:ticket_id",
+    summary: "A ticket's imported time entries and budget lock events, ordered by when they happened",
+    tag: "timetracking",
+    access: "staff_or_manage_options",
+    params: z.object({ ticket_id: id }),
+    responses: {
+      200: {
+        description: "Oldest first; entries by their spent date, lock events by their time",
+        schema: ok(z.object({ items: z.array(z.object({ type: z.enum(["entry", "locked", "unlocked"]), at: z.string() }).loose()) })),
+      },
+    },
+    handler: async ({ params }, _req, res) => {
+      await staff(res);
+      return { success: true as const, data: { items: await timeTimeline(ctx.prisma, params.ticket_id) } };
+    },
   });
 
   api.route({

@@ -12,6 +12,7 @@ import {
   taskRecord,
   timeEntryRecord,
   tokenAnswer,
+  userAssignmentRecord,
   userRecord,
   type HarvestClientRecord,
   type HarvestProject,
@@ -166,6 +167,15 @@ export class HarvestClient {
 
   createProject(auth: HarvestAuth, input: { client_id: number; name: string; is_billable: boolean; bill_by: string; budget_by: string; budget?: number | null }): Promise<HarvestProject> {
     return this.call(auth, "post", this.apiUrl("projects"), projectRecord, input);
+  }
+
+  /** Who works on a project, and who manages it (`is_project_manager`). */
+  userAssignments(auth: HarvestAuth, projectId: number) {
+    return this.all(this.list(auth, `projects/${projectId}/user_assignments`, "user_assignments", userAssignmentRecord, { is_active: true }));
+  }
+
+  user(auth: HarvestAuth, userId: number) {
+    return this.call(auth, "get", this.apiUrl(`users/${userId}`), userRecord);
   }
 
   tasks(auth: HarvestAuth) {

@@ -46,3 +46,5 @@ export const timeEntryRecord = z.object({
   updated_at: z.string().optional(),
 });
 export type HarvestTimeEntry = z.infer<typeof timeEntryRecord>;
+
+export const userAssignmentRecord = z.object({ id: z.number(), is_project_manager: z.boolean(), is_active: z.boolean(), user: ref });

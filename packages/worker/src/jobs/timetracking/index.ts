@@ -1,5 +1,10 @@
-import { projectCreateJob, timerStopOnReplyJob } from "@mw/shared/timetracking";
+import { budgetLockNoticeJob, projectCreateJob, timeImportJob, timerStopOnReplyJob } from "@mw/shared/timetracking";
 import { handle } from "../../runtime/processor.ts";
-import { projectCreate, timerStopOnReply } from "./timetracking.ts";
+import { budgetLockNotice, projectCreate, timeImport, timerStopOnReply } from "./timetracking.ts";
 
-export const timeTrackingHandlers = [handle(timerStopOnReplyJob, timerStopOnReply), handle(projectCreateJob, projectCreate)];
+export const timeTrackingHandlers = [
+  handle(timerStopOnReplyJob, timerStopOnReply),
+  handle(projectCreateJob, projectCreate),
+  handle(timeImportJob, timeImport),
+  handle(budgetLockNoticeJob, budgetLockNotice),
+];

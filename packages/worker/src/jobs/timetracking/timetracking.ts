@@ -1,6 +1,17 @@
 import type { PayloadOf } from "@mw/shared";
 import { htmlToText } from "@mw/shared/ai";
-import { createProjectForTicket, stopTimerForReply, type projectCreateJob, type TimeDeps, type timerStopOnReplyJob } from "@mw/shared/timetracking";
+import { sendMail } from "@mw/shared/providers/mail";
+import {
+  budgetLockNoticeJob,
+  budgetLockNoticeJobId,
+  createProjectForTicket,
+  importTime,
+  stopTimerForReply,
+  type projectCreateJob,
+  type TimeDeps,
+  type timeImportJob,
+  type timerStopOnReplyJob,
+} from "@mw/shared/timetracking";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 import { processServices } from "../services.ts";
@@ -29,4 +40,33 @@ export async function projectCreate(_job: Job, payload: PayloadOf<typeof project
   const result = await createProjectForTicket(deps, payload.ticket_id);
   if ("project_id" in result && !("skipped" in result)) ctx.log.info("time-tracking project created for the ticket", { ticket_id: payload.ticket_id, ...result });
   return result;
+}
+
+/** Spec 2, 4.5 rule 5, every 15 minutes: the import, then one notice job per new lock. */
+export async function timeImport(_job: Job, _payload: PayloadOf<typeof timeImportJob>, ctx: JobContext) {
+  const deps = await timeDeps(ctx, "time import");
+  if (!deps) return { skipped: "time_tracking_disabled" };
+  const result = await importTime(deps, (done, total) => ctx.progress(done, total, "projects"));
+  for (const eventId of result.lock_events) await ctx.queues.add(budgetLockNoticeJob, { event_id: eventId }, { jobId: budgetLockNoticeJobId(eventId) });
+  ctx.log.info("time imported", { ...result });
+  return result;
+}
+
+/** Spec 2, 6: the over-budget lock notifies the ticket's project manager, by e-mail and in the browser, once per lock. */
+export async function budgetLockNotice(_job: Job, payload: PayloadOf<typeof budgetLockNoticeJob>, ctx: JobContext) {
+  const event = await ctx.prisma.timeEvent.findUnique({ where: { id: payload.event_id } });
+  if (!event || event.staff_id === null) {
+    ctx.log.warn("budget lock notice skipped: no project manager known", { event_id: payload.event_id });
+    return { skipped: "no_project_manager" };
+  }
+  const [ticket, manager] = await Promise.all([ctx.prisma.ticket.findUniqueOrThrow({ where: { id: event.ticket_id } }), ctx.prisma.staff.findUnique({ where: { id: event.staff_id } })]);
+  const title = `Ticket #${ticket.number} is over budget and locked`;
+  const body = `${Number(event.hours_used)} h used of a ${Number(event.budget)} h budget. Only you can unlock it (timetracking/unlock/${ticket.id}).`;
+  await ctx.prisma.staffNotification.createMany({ data: [{ staff_id: event.staff_id, ticket_id: ticket.id, kind: `budget_lock.${event.id}`, title, body }], skipDuplicates: true });
+  if (ctx.config.SMTP_URL && manager?.email) {
+    await sendMail({ ...ctx.config, SMTP_URL: ctx.config.SMTP_URL }, { to: manager.email, subject: title, text: `${title}.\n\nSubject: ${ticket.subject}\n${body}` });
+    return { notified: event.staff_id, emailed: manager.email };
+  }
+  ctx.log.warn("budget lock e-mail skipped", { reason: ctx.config.SMTP_URL ? "no e-mail for the project manager" : "SMTP_URL is unset", staff_id: event.staff_id });
+  return { notified: event.staff_id, emailed: null };
 }
