@@ -38,7 +38,7 @@ beforeAll(async () => {
   await queue.removeJobScheduler("time-import");
   await until(async () => {
     const counts = await queue.getJobCounts("active", "waiting", "delayed");
-    return counts.active + counts.waiting + counts.delayed === 0;
+    return Object.values(counts).every((count) => count === 0);
   }, () => "the first scheduled import to finish");
 });
 afterAll(async () => {
