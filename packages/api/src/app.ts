@@ -37,6 +37,7 @@ import { staffNotificationRoutes } from "./routes/notifications/staff-notificati
 import { ticketChangesRoutes } from "./routes/tickets/changes.ts";
 import { timeConnectionRoutes } from "./routes/timetracking/connection.ts";
 import { timerRoutes } from "./routes/timetracking/timers.ts";
+import { scheduledTimeRoutes } from "./routes/timetracking/scheduled.ts";
 import { ticketSignalRoutes } from "./routes/tickets/signals.ts";
 import { urgencyReadRoutes } from "./routes/tickets/urgency.ts";
 
@@ -86,6 +87,7 @@ export function createApp(ctx: AppContext): Express {
   ticketSignalRoutes(rest, ctx);
   urgencyReadRoutes(rest, ctx);
   ticketChangesRoutes(rest, ctx);
+  scheduledTimeRoutes(rest, ctx);
   app.use(config.REST_ROOT || "/", rest.router);
   // Spec 2's staff AJAX root (design 10.1): errors in the AJAX shape.
   const staffAjax = new ApiRouter(ctx, registry, "/scp/ajax.php");

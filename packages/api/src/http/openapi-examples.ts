@@ -475,6 +475,9 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     },
   },
   "POST /timetracking/optimize-note": { request: { text: "Hi, I looked into the checkout error, cleared the cache and redeployed the payment plugin." }, response: { success: true, data: { note: "Checkout error: cache cleared, plugin redeployed", engine: "model", model: "gemini-2.5-flash" } } },
+  "POST /platform/v1/time_sync": { response: { success: true, message: "Synced 12 clients, 40 projects, 6 tasks and 2318 time entries.", data: { clients: 12, projects: 40, tasks: 6, time_entries: 2318 } } },
+  "POST /platform/v1/update_milestones": { response: { success: true, alerts_sent: 2 } },
+  "POST /platform/v1/update_milestones_tasks": { response: { success: true, alerts_sent: 0 } },
   "GET /image": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2026-03-14 15:30:00" } },
   "GET /image-random": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2025-08-02 09:12:44" } },
 };

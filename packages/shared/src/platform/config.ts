@@ -125,6 +125,12 @@ export const configSchema = z.object({
   /** Harvest's OAuth host and API (design 10.4); fakes stand in for both in tests. */
   HARVEST_ID_URL: z.url().default("https://id.getharvest.com"),
   HARVEST_API_URL: z.url().default("https://api.harvestapp.com"),
+  /** Spec 2, 8: the pause between provider calls of /time_sync (10 s); tests shorten it. */
+  TIME_SYNC_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** Design 10.8: how long a scheduled endpoint waits for its job before answering 202 with the job id. */
+  SCHEDULED_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(900),
+  /** Milestone alerts: a Slack or Google Chat incoming webhook (`{text}`); unset skips them. */
+  CHAT_WEBHOOK_URL: optionalUrl,
   /** Twilio's Messages API or one speaking it (CRITICAL alert SMS); unset SID, token or sender skips SMS. */
   SMS_API_URL: z.url().default("https://api.twilio.com"),
   SMS_ACCOUNT_SID: z.string().optional(),

@@ -3,6 +3,8 @@ export * from "./connections.ts";
 export * from "./import.ts";
 export * from "./jobs.ts";
 export * from "./locks.ts";
+export * from "./milestones.ts";
 export * from "./projects.ts";
 export * from "./settings.ts";
+export * from "./sync.ts";
 export * from "./timers.ts";

@@ -27,3 +27,12 @@ export const timeImportJob = defineJob({ queue: "timetracking", name: "time-impo
 export const budgetLockNoticeJob = defineJob({ queue: "timetracking", name: "budget-lock-notice", payload: z.object({ event_id: z.number().int().positive() }) });
 
 export const budgetLockNoticeJobId = (eventId: number) => jobId("budget-lock-notice", eventId);
+
+/** Spec 2, 4.2 `/time_sync`: Harvest into the mirror tables. */
+export const timeSyncJob = defineJob({ queue: "timetracking", name: "time-sync", payload: z.object({}) });
+
+/** Spec 2, 4.2 `/update_milestones` and `/update_milestones_tasks`. */
+export const milestonesJob = defineJob({ queue: "timetracking", name: "milestones", payload: z.object({ scope: z.enum(["projects", "tasks"]) }) });
+
+/** The scheduled endpoints' runs: one at a time each, so concurrent calls share it. */
+export const scheduledRunJobId = (name: string) => jobId("scheduled", name);

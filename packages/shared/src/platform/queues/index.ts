@@ -4,3 +4,4 @@ export * from "./jobs.ts";
 export * from "./names.ts";
 export * from "./options.ts";
 export * from "./queues.ts";
+export * from "./run-and-wait.ts";

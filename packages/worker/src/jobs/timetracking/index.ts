@@ -1,10 +1,12 @@
-import { budgetLockNoticeJob, projectCreateJob, timeImportJob, timerStopOnReplyJob } from "@mw/shared/timetracking";
+import { budgetLockNoticeJob, milestonesJob, projectCreateJob, timeImportJob, timerStopOnReplyJob, timeSyncJob } from "@mw/shared/timetracking";
 import { handle } from "../../runtime/processor.ts";
-import { budgetLockNotice, projectCreate, timeImport, timerStopOnReply } from "./timetracking.ts";
+import { budgetLockNotice, milestones, projectCreate, timeImport, timerStopOnReply, timeSync } from "./timetracking.ts";
 
 export const timeTrackingHandlers = [
   handle(timerStopOnReplyJob, timerStopOnReply),
   handle(projectCreateJob, projectCreate),
   handle(timeImportJob, timeImport),
   handle(budgetLockNoticeJob, budgetLockNotice),
+  handle(timeSyncJob, timeSync),
+  handle(milestonesJob, milestones),
 ];

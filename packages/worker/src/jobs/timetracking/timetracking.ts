@@ -1,4 +1,5 @@
-import type { PayloadOf } from "@mw/shared";
+import { AppError, type PayloadOf } from "@mw/shared";
+import { chatMessageJob } from "@mw/shared/notifications";
 import { htmlToText } from "@mw/shared/ai";
 import { sendMail } from "@mw/shared/providers/mail";
 import {
@@ -6,7 +7,13 @@ import {
   budgetLockNoticeJobId,
   createProjectForTicket,
   importTime,
+  projectMilestones,
   stopTimerForReply,
+  syncTime,
+  taskMilestones,
+  TIME_TRACKING_DISABLED,
+  type milestonesJob,
+  type timeSyncJob,
   type projectCreateJob,
   type TimeDeps,
   type timeImportJob,
@@ -69,4 +76,26 @@ export async function budgetLockNotice(_job: Job, payload: PayloadOf<typeof budg
   }
   ctx.log.warn("budget lock e-mail skipped", { reason: ctx.config.SMTP_URL ? "no e-mail for the project manager" : "SMTP_URL is unset", staff_id: event.staff_id });
   return { notified: event.staff_id, emailed: null };
+}
+
+/** Spec 2, 4.2 `/time_sync`: the counts of what was mirrored. */
+export async function timeSync(_job: Job, _payload: PayloadOf<typeof timeSyncJob>, ctx: JobContext) {
+  const deps = await timeDeps(ctx, "time sync");
+  if (!deps) throw AppError.permanent(TIME_TRACKING_DISABLED, "sync_error");
+  const counts = await syncTime({ ...deps, delayMs: ctx.config.TIME_SYNC_DELAY_MS });
+  ctx.log.info("time synced", { ...counts });
+  return counts;
+}
+
+/** Milestone alerts to the chat webhook, each threshold once (design 10.4); `alerts_sent` counts them. */
+export async function milestones(_job: Job, payload: PayloadOf<typeof milestonesJob>, ctx: JobContext) {
+  if (!ctx.config.CHAT_WEBHOOK_URL) {
+    ctx.log.warn("milestone alerts skipped: CHAT_WEBHOOK_URL is unset");
+    return { alerts_sent: 0, skipped: "chat_webhook_not_configured" };
+  }
+  const alerts = payload.scope === "projects" ? await projectMilestones(ctx.prisma) : await taskMilestones(ctx.prisma);
+  for (const alert of alerts) {
+    await ctx.queues.add(chatMessageJob, { webhook_url: ctx.config.CHAT_WEBHOOK_URL, text: alert.text }, { jobId: `milestone.${alert.project_id}.${alert.task_id}.${alert.threshold}` });
+  }
+  return { alerts_sent: alerts.length, alerts: alerts.map(({ project_id, task_id, threshold }) => ({ project_id, task_id, threshold })) };
 }

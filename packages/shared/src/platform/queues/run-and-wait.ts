@@ -1,0 +1,31 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { z } from "zod";
+import type { JobDefinition } from "./jobs.ts";
+import type { Queues } from "./queues.ts";
+
+/** How often a waiting caller looks at its job. */
+const POLL_MS = 200;
+
+export type RunOutcome = { state: "completed"; job_id: string; result: unknown } | { state: "failed"; job_id: string; reason: string } | { state: "running"; job_id: string };
+
+/**
+ * Design 10.8's scheduled endpoints: run one job and wait for its result, up
+ * to `waitMs` (then answer that it is still running, with its id). The job
+ * has a fixed id, so a call while it waits or runs joins it instead of
+ * starting another; a finished one makes way for a new run.
+ */
+export async function runAndWait<Schema extends z.ZodType>(queues: Queues, job: JobDefinition<Schema>, payload: z.input<Schema>, options: { jobId: string; waitMs: number }): Promise<RunOutcome> {
+  const queue = queues.get(job.queue);
+  const existing = await queue.getJob(options.jobId);
+  if (existing && ["completed", "failed"].includes(await existing.getState())) await existing.remove().catch(() => undefined);
+  await queues.add(job, payload, { jobId: options.jobId, attempts: 1, removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } });
+  const deadline = Date.now() + options.waitMs;
+  for (;;) {
+    const current = await queue.getJob(options.jobId);
+    const state = current ? await current.getState() : "unknown";
+    if (state === "completed") return { state, job_id: options.jobId, result: current!.returnvalue };
+    if (state === "failed") return { state, job_id: options.jobId, reason: current!.failedReason };
+    if (Date.now() >= deadline) return { state: "running", job_id: options.jobId };
+    await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
+  }
+}
