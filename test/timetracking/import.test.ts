@@ -95,3 +95,49 @@ describe("time import and the over-budget lock (spec 2, 4.5 rule 5 and section 3
     expect(timeline.items.map((item) => item.at)).toEqual([...timeline.items.map((item) => item.at)].sort());
   });
 });
+
+describe("pnpm cli time:import", () => {
+  it("runs the import on demand and prints its counts", async () => {
+    const project = harvest.addProject({ name: "On demand" });
+    for (const hours of [1, 2]) harvest.addEntry(project, { hours });
+    const ticketId = newTicketId();
+    await api.ctx.prisma.ticket.create({ data: { id: ticketId, number: String(ticketId), subject: "On demand", status: "open", opened_at: new Date(), time_project_id: project.id } });
+    const run = spawnEntry("packages/api/src/cli/main.ts", ["time:import"], { HARVEST_ID_URL: harvest.url, HARVEST_API_URL: harvest.url });
+    expect((await run.exited()).code).toBe(0);
+    const summary = JSON.parse(run.output().split("\n").find((line) => line.startsWith('{"success"'))!) as Record<string, unknown>;
+    expect(summary).toMatchObject({ success: true, entries_added: 2 });
+    expect(run.output()).toMatch(/\d+\/\d+ projects imported/);
+    expect(Number((await api.ctx.prisma.ticket.findUniqueOrThrow({ where: { id: ticketId } })).hours_used)).toBe(3);
+  });
+});
+
+describe("the Harvest rate limit across workers (design 10.4)", () => {
+  it("keeps two workers importing at once within 100 requests per 15 s, with no 429", async () => {
+    // Two workers taking one import each: the shared one steps aside.
+    worker.child.kill("SIGKILL");
+    await worker.exited();
+    const env = { HARVEST_ID_URL: harvest.url, HARVEST_API_URL: harvest.url, WORKER_QUEUES: "timetracking", WORKER_CONCURRENCY_TIMETRACKING: "1" };
+    const pair = [spawnEntry("packages/worker/src/main.ts", [], env), spawnEntry("packages/worker/src/main.ts", [], env)];
+    try {
+      await Promise.all(pair.map((one) => one.waitFor(logged("workers started"))));
+      for (let n = 0; n < 60; n += 1) {
+        const project = harvest.addProject({ name: `Bulk ${n}` });
+        harvest.addEntry(project, { hours: 0.5 });
+        const ticketId = newTicketId();
+        await api.ctx.prisma.ticket.create({ data: { id: ticketId, number: String(ticketId), subject: `Bulk ${n}`, status: "open", opened_at: new Date(), time_project_id: project.id } });
+      }
+      const admitted = harvest.admitted.length;
+      const refused = harvest.refused;
+      const [a, b] = await Promise.all([api.ctx.queues.add(timeImportJob, {}, { jobId: "two-workers-a" }), api.ctx.queues.add(timeImportJob, {}, { jobId: "two-workers-b" })]);
+      await until(async () => (await a.getState()) === "completed" && (await b.getState()) === "completed", () => "both imports", 60_000);
+      expect(harvest.admitted.length - admitted).toBeGreaterThan(120);
+      expect(harvest.refused - refused).toBe(0);
+      expect(harvest.busiestWindow()).toBeLessThanOrEqual(100);
+      const workers = await Promise.all([a, b].map(async (job) => (await api.ctx.queues.get("timetracking").getJob(job.id!))!.processedBy));
+      expect(new Set(workers).size).toBe(2);
+    } finally {
+      for (const one of pair) one.child.kill("SIGKILL");
+      await Promise.all(pair.map((one) => one.exited()));
+    }
+  }, 90_000);
+});

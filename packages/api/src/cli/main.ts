@@ -8,6 +8,7 @@ import { optionCommands } from "./options.ts";
 import { reviewCommands } from "./reviews.ts";
 import { staffCommands } from "./staff.ts";
 import { ticketCommands } from "./tickets.ts";
+import { timeCommands } from "./time.ts";
 import { userCommands } from "./users.ts";
 
 export interface Command {
@@ -18,7 +19,7 @@ export interface Command {
   run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
 }
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands };
+const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];

@@ -14,6 +14,8 @@ export interface ImportCounts {
 }
 
 const hours2 = (value: number) => Math.round(value * 100) / 100;
+/** The hour columns hold DECIMAL(8, 2): a larger Harvest budget stays Harvest's alone. */
+const MAX_HOURS = 1_000_000;
 
 /**
  * Design 10.8: the project manager is the Harvest project's member with
@@ -84,7 +86,7 @@ export async function importTime(deps: TimeDeps, onProject?: (done: number, tota
         const changed = Number(ticket.hours_used) !== hoursUsed || lock || (budget !== null && Number(ticket.budget_hours) !== budget);
         await tx.ticket.update({
           where: { id: ticket.id },
-          data: { hours_used: hoursUsed.toFixed(2), ...(project.budget != null && { budget_hours: project.budget.toFixed(2) }), ...(lock && { locked: true, unlocked_budget: null, unlocked_hours: null }) },
+          data: { hours_used: hoursUsed.toFixed(2), ...(project.budget != null && project.budget < MAX_HOURS && { budget_hours: project.budget.toFixed(2) }), ...(lock && { locked: true, unlocked_budget: null, unlocked_hours: null }) },
         });
         if (changed) await recordTicketChange(tx, ticket.id);
         return lock ? tx.timeEvent.create({ data: { ticket_id: ticket.id, kind: "locked", hours_used: hoursUsed.toFixed(2), budget: (budget ?? 0).toFixed(2), staff_id: manager } }) : null;
