@@ -87,7 +87,8 @@ export class FakeHarvest extends FakeServer {
   readonly admitted: number[] = [];
   /** API requests answered 429. */
   refused = 0;
-  private nextId = 9000;
+  /** Ids of a fake start at a random base: test files sharing a database never see the same project or entry id twice. */
+  private nextId = 10_000 + Math.floor(Math.random() * 1_000_000) * 1_000;
 
   constructor() {
     super();

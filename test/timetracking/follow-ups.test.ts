@@ -1,5 +1,6 @@
 import { projectCreateJob } from "@mw/shared/timetracking";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeGemini } from "../fakes/gemini.ts";
 import { FakeHarvest, type FakeProject } from "../fakes/harvest.ts";
 import { startApi, type TestApi } from "../support/api.ts";
 import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
@@ -8,13 +9,15 @@ import { ajax, connectStaff, enableTimeTracking, staffMember, TIME_OPTIONS } fro
 import { until } from "../support/wait.ts";
 
 let harvest: FakeHarvest;
+let gemini: FakeGemini;
 let api: TestApi;
 let worker: Spawned;
 let project: FakeProject;
 
 beforeAll(async () => {
-  harvest = await new FakeHarvest().start();
-  const env = { HARVEST_ID_URL: harvest.url, HARVEST_API_URL: harvest.url };
+  [harvest, gemini] = await Promise.all([new FakeHarvest().start(), new FakeGemini("AIzaFAKE-followups").start()]);
+  gemini.respond = () => JSON.stringify({ note: "Cache cleared, shop fast again" });
+  const env = { HARVEST_ID_URL: harvest.url, HARVEST_API_URL: harvest.url, AI_BASE_URL: gemini.url, AI_API_KEY: "AIzaFAKE-followups", AI_RETRY_BASE_MS: "10" };
   api = await startApi(env);
   await enableTimeTracking(api, harvest, { ai_security_key: SECURITY_KEY });
   await api.ctx.queues.get("timetracking").obliterate({ force: true });
@@ -27,11 +30,11 @@ afterAll(async () => {
   await worker.exited();
   await api.ctx.options.set(Object.fromEntries([...TIME_OPTIONS, "ai_security_key"].map((name) => [name, null])));
   await api.close();
-  await harvest.stop();
+  await Promise.all([harvest.stop(), gemini.stop()]);
 });
 
 describe("time follows the ticket's signals", () => {
-  it("a staff reply ends that staff member's running timer: stopped at Harvest, the reply's text as notes, linked to the entry", async () => {
+  it("a staff reply ends that staff member's running timer: stopped at Harvest, the reply's text as notes, linked to the entry, then the AI's description", async () => {
     const staff = await staffMember(api);
     await connectStaff(api, harvest, staff.authorization);
     const ticketId = newTicketId();
@@ -44,9 +47,12 @@ describe("time follows the ticket's signals", () => {
       async () => !(await api.ctx.prisma.timeLog.findUniqueOrThrow({ where: { provider_entry_id: BigInt(entryId) } })).is_running,
       () => `the timer to stop; worker output:\n${worker.output().slice(-2000)}`,
     );
-    const log = await api.ctx.prisma.timeLog.findUniqueOrThrow({ where: { provider_entry_id: BigInt(entryId) } });
-    expect(log).toMatchObject({ thread_entry_id: reply.entry.id, notes: "Cleared the cache, the shop is fast again." });
-    expect(harvest.entries.find((entry) => entry.id === entryId)).toMatchObject({ is_running: false, notes: "Cleared the cache, the shop is fast again." });
+    expect(await api.ctx.prisma.timeLog.findUniqueOrThrow({ where: { provider_entry_id: BigInt(entryId) } })).toMatchObject({ thread_entry_id: reply.entry.id });
+    // Design 10.8: note_ai_enabled (on by default) replaces a person's note with the AI's description afterwards.
+    await until(async () => (await api.ctx.prisma.timeLog.findUniqueOrThrow({ where: { provider_entry_id: BigInt(entryId) } })).ai_optimized, () => `the note to be optimised; worker output:\n${worker.output().slice(-2000)}`);
+    expect(await api.ctx.prisma.timeLog.findUniqueOrThrow({ where: { provider_entry_id: BigInt(entryId) } })).toMatchObject({ notes: "Cache cleared, shop fast again", is_running: false });
+    expect(harvest.entries.find((entry) => entry.id === entryId)).toMatchObject({ is_running: false, notes: "Cache cleared, shop fast again" });
+    expect(JSON.stringify(gemini.calls[0]!.body)).toContain("Cleared the cache, the shop is fast again.");
     expect(harvest.requests.some((request) => request.method === "PATCH" && request.path === `/v2/time_entries/${entryId}/stop`)).toBe(true);
   });
 

@@ -85,10 +85,17 @@ describe("timers and entries (spec 2, 4.5 and section 3)", () => {
 
   it("refuses time on a ticket without a project, on a locked ticket, from a staff member not connected, and bad input", async () => {
     expect((await ajax("POST", "timer/start", { ticket_id: await ticketOnProject({ time_project_id: null }) })).body).toEqual({ success: false, data: expect.stringMatching(/is not linked to a time-tracking project/) });
-    const locked = await ajax("POST", "timer/start", { ticket_id: await ticketOnProject({ locked: true }) });
-    expect(locked).toMatchObject({ status: 403, body: { success: false, data: expect.stringMatching(/over budget and locked/) } });
+    const lockedTicket = await ticketOnProject({ locked: true, department_manager_staff_id: staff.staffId });
+    const manager = staff;
     const stranger = await staffMember(api);
-    expect((await ajax("POST", "timer/start", { ticket_id: await ticketOnProject() }, stranger.authorization)).body).toEqual({ success: false, data: "Connect your Harvest account first (timetracking/connect-url)." });
+    await connectStaff(api, harvest, stranger.authorization);
+    const locked = await ajax("POST", "timer/start", { ticket_id: lockedTicket }, stranger.authorization);
+    expect(locked).toMatchObject({ status: 403, body: { success: false, data: expect.stringMatching(/over budget and locked/) } });
+    expect((await ajax("POST", "submit", { ticket_id: lockedTicket, hours: 1, notes: "x" }, stranger.authorization)).status).toBe(403);
+    // Its project manager (here the department manager, with no lock event naming another) still can.
+    expect((await ajax("POST", "timer/start", { ticket_id: lockedTicket }, manager.authorization)).body).toMatchObject({ success: true, data: { started: true } });
+    const unconnected = await staffMember(api);
+    expect((await ajax("POST", "timer/start", { ticket_id: await ticketOnProject() }, unconnected.authorization)).body).toEqual({ success: false, data: "Connect your Harvest account first (timetracking/connect-url)." });
     const bad = await ajax("POST", "submit", { ticket_id: 1, hours: -2, notes: "x" });
     expect(bad).toMatchObject({ status: 400, body: { success: false } });
     expect((await ajax("POST", `timer/999999999/stop`)).status).toBe(404);

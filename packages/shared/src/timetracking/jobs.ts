@@ -36,3 +36,8 @@ export const milestonesJob = defineJob({ queue: "timetracking", name: "milestone
 
 /** The scheduled endpoints' runs: one at a time each, so concurrent calls share it. */
 export const scheduledRunJobId = (name: string) => jobId("scheduled", name);
+
+/** Design 10.8: with `time_api.note_ai_enabled` on, a note submitted without the AI is optimised afterwards. */
+export const noteOptimizeJob = defineJob({ queue: "timetracking", name: "note-optimize", payload: z.object({ entry_id: z.number().int().positive() }) });
+
+export const noteOptimizeJobId = (entryId: number) => jobId("note-optimize", entryId);

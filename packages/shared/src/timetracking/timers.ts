@@ -1,6 +1,7 @@
 import { AppError } from "../platform/errors.ts";
 import type { HarvestAuth, HarvestTimeEntry } from "../providers/harvest/index.ts";
 import { staffHarvestAuth } from "./connections.ts";
+import { lockOwner } from "./locks.ts";
 import { harvestClient, syncAuth, type TimeDeps } from "./settings.ts";
 
 function refused(message: string, status = 400): AppError {
@@ -12,8 +13,13 @@ async function ticketAndAuth(deps: TimeDeps, staffId: number, ticketId: number):
   const ticket = await deps.prisma.ticket.findUnique({ where: { id: ticketId } });
   if (!ticket) throw refused(`No ticket ${ticketId}.`, 404);
   if (ticket.time_project_id === null) throw refused(`Ticket #${ticket.number} is not linked to a time-tracking project.`);
-  if (ticket.locked) throw refused(`Ticket #${ticket.number} is over budget and locked: only its project manager can log more time.`, 403);
+  await requireUnlockedFor(deps, ticket, staffId);
   return { projectId: ticket.time_project_id, auth: await connected(deps, staffId) };
+}
+
+/** Design 10.8: a locked ticket takes no new time, manual entry or submit from anyone but its project manager. */
+async function requireUnlockedFor(deps: TimeDeps, ticket: { id: number; number: string; locked: boolean }, staffId: number): Promise<void> {
+  if (ticket.locked && (await lockOwner(deps.prisma, ticket.id)) !== staffId) throw refused(`Ticket #${ticket.number} is over budget and locked: only its project manager can log more time.`, 403);
 }
 
 async function connected(deps: TimeDeps, staffId: number): Promise<HarvestAuth> {
@@ -98,6 +104,7 @@ export async function submitTime(deps: TimeDeps, staffId: number, input: SubmitI
   if ("entry_id" in input) {
     const log = await ownLog(deps, staffId, input.entry_id);
     if (log.ticket_id !== input.ticket_id) throw refused(`Time entry ${input.entry_id} belongs to another ticket.`);
+    await requireUnlockedFor(deps, await deps.prisma.ticket.findUniqueOrThrow({ where: { id: log.ticket_id } }), staffId);
     const auth = await connected(deps, staffId);
     await stopAtHarvest(deps, auth, input.entry_id);
     const entry = await harvest.updateTimeEntry(auth, input.entry_id, { notes: input.notes });
@@ -132,4 +139,24 @@ export async function stopTimerForReply(deps: TimeDeps, input: { ticket_id: numb
 export async function projectTasks(deps: TimeDeps, projectId: number) {
   const assignments = await (await harvestClient(deps)).taskAssignments(await syncAuth(deps.options), projectId, { is_active: true });
   return { tasks: assignments.map((assignment) => ({ id: assignment.task.id, name: assignment.task.name, billable: assignment.billable ?? null })), default_task_id: await deps.options.get("time_api.default_task_id") };
+}
+
+/**
+ * Design 10.8: a finished entry whose note a person wrote gets the AI's 2 to
+ * 8 word description, at Harvest and here (`ai_optimized` 1). Only a model
+ * writes it: without a provider key the person's note stays.
+ */
+export async function optimizeLoggedNote(deps: TimeDeps, optimize: (text: string) => Promise<{ note: string; engine: "model" | "rules" }>, entryId: number) {
+  const log = await deps.prisma.timeLog.findUnique({ where: { provider_entry_id: BigInt(entryId) } });
+  if (!log || log.ai_optimized || !log.notes || log.is_running) return { skipped: "nothing_to_optimise" };
+  const optimised = await optimize(log.notes);
+  if (optimised.engine !== "model") return { skipped: "no_ai_provider" };
+  await (await harvestClient(deps)).updateTimeEntry(await connected(deps, log.staff_id), entryId, { notes: optimised.note });
+  await deps.prisma.timeLog.update({ where: { id: log.id }, data: { notes: optimised.note, ai_optimized: true } });
+  return { entry_id: entryId, note: optimised.note };
+}
+
+/** Whether a finished entry's note should be optimised afterwards (design 10.8). */
+export async function noteWantsOptimising(deps: Pick<TimeDeps, "options">, input: { notes?: string | null; ai_optimized?: boolean }): Promise<boolean> {
+  return Boolean(input.notes) && !input.ai_optimized && (await deps.options.get("time_api.note_ai_enabled"));
 }

@@ -1,6 +1,6 @@
 import type { Response } from "express";
 import { errors } from "@mw/shared";
-import { projectTasks, requireTimeTracking, runningTimer, startTimer, stopTimer, submitTime, timeTimeline, unlockTicket, updateTimerNotes, type TimeDeps } from "@mw/shared/timetracking";
+import { noteOptimizeJob, noteOptimizeJobId, noteWantsOptimising, projectTasks, requireTimeTracking, runningTimer, startTimer, stopTimer, submitTime, timeTimeline, unlockTicket, updateTimerNotes, type TimeDeps } from "@mw/shared/timetracking";
 import { z } from "zod";
 import { principalOf } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
@@ -99,7 +99,11 @@ export function timerRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     body: submitBody,
     responses: { 200: { description: "The final entry", schema: ok(entry) } },
-    handler: async ({ body }, _req, res) => ({ success: true as const, data: await submitTime(deps, await staff(res), body) }),
+    handler: async ({ body }, _req, res) => {
+      const entry = await submitTime(deps, await staff(res), body);
+      if (await noteWantsOptimising(ctx, body)) await ctx.queues.add(noteOptimizeJob, { entry_id: entry.entry_id }, { jobId: noteOptimizeJobId(entry.entry_id) });
+      return { success: true as const, data: entry };
+    },
   });
 
   api.route({

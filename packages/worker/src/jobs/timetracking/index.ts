@@ -1,6 +1,6 @@
-import { budgetLockNoticeJob, milestonesJob, projectCreateJob, timeImportJob, timerStopOnReplyJob, timeSyncJob } from "@mw/shared/timetracking";
+import { budgetLockNoticeJob, milestonesJob, noteOptimizeJob, projectCreateJob, timeImportJob, timerStopOnReplyJob, timeSyncJob } from "@mw/shared/timetracking";
 import { handle } from "../../runtime/processor.ts";
-import { budgetLockNotice, milestones, projectCreate, timeImport, timerStopOnReply, timeSync } from "./timetracking.ts";
+import { budgetLockNotice, milestones, noteOptimize, projectCreate, timeImport, timerStopOnReply, timeSync } from "./timetracking.ts";
 
 export const timeTrackingHandlers = [
   handle(timerStopOnReplyJob, timerStopOnReply),
@@ -9,4 +9,5 @@ export const timeTrackingHandlers = [
   handle(budgetLockNoticeJob, budgetLockNotice),
   handle(timeSyncJob, timeSync),
   handle(milestonesJob, milestones),
+  handle(noteOptimizeJob, noteOptimize),
 ];

@@ -7,6 +7,10 @@ import {
   budgetLockNoticeJobId,
   createProjectForTicket,
   importTime,
+  noteOptimizeJob,
+  noteOptimizeJobId,
+  noteWantsOptimising,
+  optimizeLoggedNote,
   projectMilestones,
   stopTimerForReply,
   syncTime,
@@ -37,7 +41,10 @@ export async function timerStopOnReply(_job: Job, payload: PayloadOf<typeof time
   const entry = await ctx.prisma.ticketEntry.findUnique({ where: { id: payload.thread_entry_id } });
   const text = entry ? (entry.format === "html" ? htmlToText(entry.body) : entry.body) : "";
   const result = await stopTimerForReply(deps, { ...payload, entry_text: text });
-  if (result.stopped) ctx.log.info("running timer stopped by a reply", { ticket_id: payload.ticket_id, staff_id: payload.staff_id, entry_id: result.entry_id });
+  if (result.stopped) {
+    ctx.log.info("running timer stopped by a reply", { ticket_id: payload.ticket_id, staff_id: payload.staff_id, entry_id: result.entry_id });
+    if (await noteWantsOptimising(deps, { notes: result.notes })) await ctx.queues.add(noteOptimizeJob, { entry_id: result.entry_id }, { jobId: noteOptimizeJobId(result.entry_id) });
+  }
   return result;
 }
 
@@ -98,4 +105,12 @@ export async function milestones(_job: Job, payload: PayloadOf<typeof milestones
     await ctx.queues.add(chatMessageJob, { webhook_url: ctx.config.CHAT_WEBHOOK_URL, text: alert.text }, { jobId: `milestone.${alert.project_id}.${alert.task_id}.${alert.threshold}` });
   }
   return { alerts_sent: alerts.length, alerts: alerts.map(({ project_id, task_id, threshold }) => ({ project_id, task_id, threshold })) };
+}
+
+/** Design 10.8: the AI's description replaces a note a person wrote. */
+export async function noteOptimize(_job: Job, payload: PayloadOf<typeof noteOptimizeJob>, ctx: JobContext) {
+  const deps = await timeDeps(ctx, "note optimisation");
+  if (!deps) return { skipped: "time_tracking_disabled" };
+  const { ai } = processServices(ctx);
+  return optimizeLoggedNote(deps, (text) => ai.optimizeNote(text), payload.entry_id);
 }
