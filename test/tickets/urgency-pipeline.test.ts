@@ -211,12 +211,15 @@ async function readStream(url: string, headers: Record<string, string>, done: (t
 }
 
 describe("CRITICAL alerts (spec 2, 6)", () => {
+  // A department of its own: other test files sharing this database add managers to department 2.
+  const department = newTicketId();
   const directory = [
-    { id: 9, name: "Sam Staff", email: "sam@agency.example", phone: "+15550000009", department_id: 2 },
-    { id: 4, name: "Dana Head", email: "dana@agency.example", phone: "+15550000004", department_id: 2, is_department_manager: true },
-    { id: 5, name: "Pat Manager", email: "pat@agency.example", phone: "+15550000005", department_id: 2, is_project_manager: true },
-    { id: 6, name: "Other Manager", email: "other@agency.example", phone: "+15550000006", department_id: 3, is_project_manager: true },
+    { id: 9, name: "Sam Staff", email: "sam@agency.example", phone: "+15550000009", department_id: department },
+    { id: 4, name: "Dana Head", email: "dana@agency.example", phone: "+15550000004", department_id: department, is_department_manager: true },
+    { id: 5, name: "Pat Manager", email: "pat@agency.example", phone: "+15550000005", department_id: department, is_project_manager: true },
+    { id: 6, name: "Other Manager", email: "other@agency.example", phone: "+15550000006", department_id: department + 1, is_project_manager: true },
   ];
+  const inDepartment = (body: ReturnType<typeof entrySignal>) => ({ ...body, ticket: { ...body.ticket, department: { id: department, name: "Support", manager_staff_id: 4 } } });
 
   it("e-mails, texts and notifies the assigned staff, project managers and department manager once per ticket, however often it is analysed or the job runs", async () => {
     for (const member of directory) expect((await postSignal(api, { signal: "staff.updated", staff: member })).status).toBe(200);
@@ -227,7 +230,7 @@ describe("CRITICAL alerts (spec 2, 6)", () => {
     gemini.respond = () => analysisAnswer(90);
     const id = newTicketId();
     const number = numberOf(id);
-    await postSignal(api, entrySignal(id, "M", "The shop was hacked, customers see a fake payment page!"));
+    await postSignal(api, inDepartment(entrySignal(id, "M", "The shop was hacked, customers see a fake payment page!")));
     const mails = () => smtp.messages.filter((mail) => mail.subject.includes(`#${number}`));
     const texts = () => sms.sent.filter((text) => text.body.includes(`#${number}`));
     const notes = () => api.ctx.prisma.staffNotification.findMany({ where: { ticket_id: id } });
@@ -244,7 +247,7 @@ describe("CRITICAL alerts (spec 2, 6)", () => {
     const events = await stream;
     expect(events).toMatch(new RegExp(`event: notification\\ndata: .*"title":"CRITICAL: ticket #${number}"`));
 
-    await postSignal(api, entrySignal(id, "M", "Still broken!"));
+    await postSignal(api, inDepartment(entrySignal(id, "M", "Still broken!")));
     await analysed(id, 2);
     const rerun = await api.ctx.queues.add(criticalAlertJob, { ticket_id: id, channel: "sms" }, { jobId: `rerun-${id}` });
     await until(async () => (await rerun.getState()) === "completed", () => "the re-run alert job");

@@ -66,6 +66,13 @@ export async function resolvePrincipal(ctx: AppContext, req: Request, options: A
   return loadPrincipal(ctx.prisma, session.userId);
 }
 
+/** The signed-in user's staff id (design 10.1), for staff AJAX: 403 for a user not linked to a staff member. */
+export function staffIdOf(res: Response): number {
+  const { staffId } = principalOf(res);
+  if (staffId === null) throw errors.forbidden("Your user is not linked to a staff member (user:create --staff-id).");
+  return staffId;
+}
+
 export function principalOf(res: Response): Principal {
   const principal = res.locals.principal as Principal | undefined;
   if (!principal) throw errors.forbidden("Authentication required.");

@@ -1,8 +1,7 @@
-import type { Request, Response } from "express";
-import { errors } from "@mw/shared";
+import type { Request } from "express";
 import { latestNotifications, markNotificationsRead, notificationsAfter, unreadCount } from "@mw/shared/notifications";
 import { z } from "zod";
-import { principalOf } from "../../auth/authenticate.ts";
+import { staffIdOf } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
 
@@ -11,12 +10,6 @@ export const STREAM_POLL_MS = 2_000;
 const HEARTBEAT_MS = 20_000;
 
 const notification = z.object({ id: z.number().int(), kind: z.string(), ticket_id: z.number().int().nullable(), title: z.string(), body: z.string(), read: z.boolean(), created: z.string() });
-
-function staffIdOf(res: Response): number {
-  const { staffId } = principalOf(res);
-  if (staffId === null) throw errors.forbidden("Your user is not linked to a staff member (user:create --staff-id).");
-  return staffId;
-}
 
 /** Where a stream starts: after the browser's Last-Event-ID on a reconnect, else with the unread ones. */
 function resumeFrom(req: Request): number | null {

@@ -1,16 +1,9 @@
-import type { Response } from "express";
-import { AppError, errors } from "@mw/shared";
+import { AppError } from "@mw/shared";
 import { completeConnection, connectUrl, disconnectStaff, harvestClient, requireTimeTracking, staffHarvestAuth, type TimeDeps } from "@mw/shared/timetracking";
 import { z } from "zod";
-import { principalOf } from "../../auth/authenticate.ts";
+import { staffIdOf } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
-
-function staffIdOf(res: Response): number {
-  const { staffId } = principalOf(res);
-  if (staffId === null) throw errors.forbidden("Your user is not linked to a staff member (user:create --staff-id).");
-  return staffId;
-}
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
