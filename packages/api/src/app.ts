@@ -3,6 +3,7 @@ import express, { type Express } from "express";
 import swaggerUi from "swagger-ui-express";
 import { DatabaseOutage, httpsRequired } from "@mw/shared";
 import type { AppContext } from "./context.ts";
+import { AdminAjax } from "./http/admin-ajax.ts";
 import { ApiRouter } from "./http/api-router.ts";
 import { shapeClientErrors } from "./http/client-error.ts";
 import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
@@ -15,7 +16,10 @@ import { disputeRoutes } from "./routes/disputes/disputes.ts";
 import { authRoutes } from "./routes/identity/auth.ts";
 import { requireHttps } from "./http/https.ts";
 import { aiRoutes } from "./routes/ai/ai.ts";
+import { aiActions } from "./routes/ai/admin-actions.ts";
 import { aiSettingsRoutes } from "./routes/ai/settings.ts";
+import { dashboardActions } from "./routes/dashboard/admin-actions.ts";
+import { jobActions } from "./routes/queue/admin-actions.ts";
 import { loginPageRoutes } from "./routes/identity/login-page.ts";
 import { BOARD_PATH, boardRoutes } from "./routes/queue/board.ts";
 import { externalOrderRoutes } from "./routes/orders/external-orders.ts";
@@ -95,6 +99,11 @@ export function createApp(ctx: AppContext): Express {
   timeConnectionRoutes(staffAjax, ctx);
   timerRoutes(staffAjax, ctx);
   app.use("/scp/ajax.php", staffAjax.router);
+  // Spec 2's admin AJAX entry point (design 4): actions by name, errors in the AJAX shape.
+  const adminAjax = new AdminAjax(ctx);
+  adminAjax.register([...dashboardActions(ctx), ...aiActions(ctx), ...jobActions(ctx)]);
+  adminAjax.document(registry);
+  app.use(adminAjax.router(config.BODY_LIMIT));
   // The image API lives outside API_ROOT (spec 1, 4.9); the error handler answers `{error}` there.
   const images = new ApiRouter(ctx, registry, "/api");
   imageRoutes(images, ctx);

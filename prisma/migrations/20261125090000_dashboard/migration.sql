@@ -65,6 +65,7 @@ CREATE TABLE `licenses` (
     `id` INTEGER NOT NULL AUTO_INCREMENT,
     `product` VARCHAR(191) NOT NULL,
     `license_key` TEXT NULL,
+    `key_digest` CHAR(64) NULL,
     `seats` INTEGER NULL,
     `expires_on` DATE NULL,
     `cost_id` INTEGER NULL,
@@ -72,6 +73,7 @@ CREATE TABLE `licenses` (
     `created_at` DATETIME(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
     `updated_at` DATETIME(3) NOT NULL,
 
+    UNIQUE INDEX `licenses_product_key_digest_key`(`product`, `key_digest`),
     INDEX `licenses_cost_id_idx`(`cost_id`),
     INDEX `licenses_expires_on_idx`(`expires_on`),
     PRIMARY KEY (`id`)

@@ -2,6 +2,7 @@ export * from "./collections.ts";
 export * from "./config.ts";
 export * from "./connections.ts";
 export * from "./crypto.ts";
+export * from "./csv.ts";
 export * from "./db.ts";
 export * from "./db-outage.ts";
 export * from "./errors.ts";

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { isoDay, utcDay } from "../platform/time.ts";
 
-export const REPORT_TYPES = ["order-intake-daily", "dispute-outcomes", "inventory-sync-summary"] as const;
+export const REPORT_TYPES = ["order-intake-daily", "dispute-outcomes", "inventory-sync-summary", "dashboard-summary"] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
+/** The reports of a past day that the daily job queues; the dashboard summary is a snapshot, asked for when wanted. */
+export const DAILY_REPORT_TYPES = REPORT_TYPES.filter((type) => type !== "dashboard-summary");
 
 /** Longest period one report covers. */
 export const MAX_REPORT_DAYS = 366;

@@ -1,6 +1,8 @@
+import { dashboardSummary, SUMMARY_COLUMNS } from "../dashboard/summary.ts";
 import { DISPUTE_OUTCOMES } from "../disputes/outcomes.ts";
 import { Prisma, type PrismaClient } from "../platform/db.ts";
 import { SYSTEM_SKUS } from "../orders/submission.ts";
+import { csvTextCell } from "../platform/csv.ts";
 import { formatDateTime } from "../platform/time.ts";
 import { periodBounds, type ReportPeriod, type ReportType } from "./period.ts";
 
@@ -19,17 +21,6 @@ function int(value: unknown): number {
 
 function money(value: unknown): string {
   return value === null || value === undefined ? "0.00" : new Prisma.Decimal(String(value)).toFixed(2);
-}
-
-/**
- * Text that came from outside (site names, payment methods): a cell starting
- * with = + - @ or a tab/CR would run as a formula when the CSV is opened in a
- * spreadsheet, so it gets a leading apostrophe (OWASP's CSV-injection advice).
- * Numbers and money are ours and stay as they are.
- */
-function textCell(value: unknown): string {
-  const text = String(value ?? "");
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
 /**
@@ -61,8 +52,8 @@ const orderIntake: Builder = async (prisma, period) => {
     rows: rows.map((row) => [
       String(row.day),
       int(row.site_id),
-      textCell(row.site_name),
-      textCell(row.payment_method),
+      csvTextCell(row.site_name),
+      csvTextCell(row.payment_method),
       int(row.orders),
       int(row.exported),
       int(row.pending),
@@ -91,7 +82,7 @@ const disputeOutcomes: Builder = async (prisma, period) => {
     columns: ["outcome", "description", "disputes"],
     rows: [
       ...described.map(([outcome, description]) => [outcome, description, byOutcome.get(outcome) ?? 0]),
-      ...others.map((outcome) => [textCell(outcome), "", byOutcome.get(outcome)!]),
+      ...others.map((outcome) => [csvTextCell(outcome), "", byOutcome.get(outcome)!]),
     ],
   };
 };
@@ -127,7 +118,7 @@ const inventorySyncSummary: Builder = async (prisma, period) => {
     columns: ["site_id", "site_name", "runs", "completed", "failed", "items", "pushed", "forced_zero", "not_on_storefront", "errors", "skus_recorded", "last_run_at"],
     rows: runs.map((row) => [
       int(row.site_id),
-      textCell(row.site_name),
+      csvTextCell(row.site_name),
       int(row.runs),
       int(row.completed),
       int(row.failed),
@@ -142,8 +133,12 @@ const inventorySyncSummary: Builder = async (prisma, period) => {
   };
 };
 
+/** The management dashboard's summary as it stands when the report runs (design 10.6); the period names the day. */
+const dashboard: Builder = async (prisma) => ({ columns: SUMMARY_COLUMNS, rows: await dashboardSummary(prisma) });
+
 export const REPORT_BUILDERS: Record<ReportType, Builder> = {
   "order-intake-daily": orderIntake,
   "dispute-outcomes": disputeOutcomes,
   "inventory-sync-summary": inventorySyncSummary,
+  "dashboard-summary": dashboard,
 };

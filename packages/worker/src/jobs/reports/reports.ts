@@ -1,6 +1,6 @@
 import type { reportJobs, reportsDailyJob } from "@mw/shared/reports";
 import { AppError, formatDay, type PayloadOf } from "@mw/shared";
-import { REPORT_BUILDERS, REPORT_TYPES, reportPeriod, reportStorageKey, requestReport, type ReportType } from "@mw/shared/reports";
+import { DAILY_REPORT_TYPES, REPORT_BUILDERS, REPORT_TYPES, reportPeriod, reportStorageKey, requestReport, type ReportType } from "@mw/shared/reports";
 import type { Job } from "bullmq";
 import { stringify } from "csv-stringify/sync";
 import { endsJob } from "../../runtime/attempts.ts";
@@ -50,7 +50,7 @@ export async function runReport(job: Job, payload: PayloadOf<(typeof reportJobs)
 export async function reportsDaily(_job: Job, _payload: PayloadOf<typeof reportsDailyJob>, ctx: JobContext) {
   const day = formatDay(new Date(Date.now() - DAY_MS));
   const queued = [];
-  for (const type of REPORT_TYPES) {
+  for (const type of DAILY_REPORT_TYPES) {
     const { report, jobId } = await requestReport(ctx.prisma, ctx.queues, type, { from: day, to: day });
     queued.push({ report_id: report.id, key: report.report_key, job_id: jobId });
   }

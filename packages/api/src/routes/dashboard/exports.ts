@@ -1,0 +1,81 @@
+import { stringify } from "csv-stringify/sync";
+import { csvTextCell, formatDay } from "@mw/shared";
+import { formBool, siteView, SITE_STATUSES, type SitePlugin } from "@mw/shared/dashboard";
+import { z } from "zod";
+import type { AppContext } from "../../context.ts";
+import { adminAction, FileAnswer, type AdminAction } from "../../http/admin-ajax.ts";
+
+const exportInput = z.object({
+  status: z.enum([...SITE_STATUSES, "all"]).default("active"),
+  /** 1: the CSV file itself instead of `{filename, csv}` (design 10.8). */
+  download: formBool.default(false),
+});
+const exportData = z.object({ filename: z.string(), csv: z.string() });
+
+/** Design 10.8: `{filename, csv}`, or the raw file with download=1. */
+function answer(name: string, columns: string[], rows: (string | number)[][], download: boolean) {
+  const filename = `${name}-${formatDay(new Date())}.csv`;
+  const csv = stringify(rows, { header: true, columns });
+  return download ? new FileAnswer(filename, "text/csv; charset=utf-8", csv) : { filename, csv };
+}
+
+/** export_sites and export_plugins (spec 2, 4.4 Reports): site and plugin text neutralised against spreadsheet formulas. */
+export function exportActions(ctx: AppContext): AdminAction[] {
+  const sitesFor = (status: string) =>
+    ctx.prisma.managedSite.findMany({ where: status === "all" ? {} : { status }, orderBy: [{ name: "asc" }, { id: "asc" }] });
+
+  return [
+    adminAction({
+      name: "export_sites",
+      group: "Reports",
+      summary: "The managed sites as CSV (active ones unless status says archived or all); download=1 answers the file",
+      input: exportInput,
+      data: exportData,
+      example: {
+        input: { status: "active" },
+        data: { filename: "sites-2026-11-25.csv", csv: "id,name,url,client,status,hosting,plugins,plugin_updates,ssl_expires_at,synced_at\n3,ACME shop,https://shop.acme.example,ACME,active,Kinsta,1,0,2027-01-20,2026-11-25\n" },
+      },
+      handler: async (input) => {
+        const rows = (await sitesFor(input.status)).map(siteView).map((site) => [
+          site.id,
+          csvTextCell(site.name),
+          csvTextCell(site.url),
+          csvTextCell(site.client),
+          site.status,
+          csvTextCell(site.hosting),
+          site.plugins.length,
+          site.plugins.filter((plugin) => plugin.update_available).length,
+          site.ssl_expires_at?.slice(0, 10) ?? "",
+          site.synced_at?.slice(0, 10) ?? "",
+        ]);
+        return answer("sites", ["id", "name", "url", "client", "status", "hosting", "plugins", "plugin_updates", "ssl_expires_at", "synced_at"], rows, input.download);
+      },
+    }),
+    adminAction({
+      name: "export_plugins",
+      group: "Reports",
+      summary: "Every plugin of every managed site (as the last sync_site read them) as CSV; download=1 answers the file",
+      input: exportInput,
+      data: exportData,
+      example: {
+        input: { download: false },
+        data: { filename: "plugins-2026-11-25.csv", csv: "site_id,site,url,plugin,name,version,active,update_available\n3,ACME shop,https://shop.acme.example,woocommerce/woocommerce,WooCommerce,9.4.1,1,0\n" },
+      },
+      handler: async (input) => {
+        const rows = (await sitesFor(input.status)).flatMap((site) =>
+          ((site.plugins as SitePlugin[] | null) ?? []).map((plugin) => [
+            site.id,
+            csvTextCell(site.name),
+            csvTextCell(site.url),
+            csvTextCell(plugin.plugin),
+            csvTextCell(plugin.name),
+            csvTextCell(plugin.version),
+            plugin.active ? 1 : 0,
+            plugin.update_available ? 1 : 0,
+          ]),
+        );
+        return answer("plugins", ["site_id", "site", "url", "plugin", "name", "version", "active", "update_available"], rows, input.download);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,5 @@
+export * from "./costs.ts";
+export * from "./form.ts";
+export * from "./licenses.ts";
+export * from "./sites.ts";
+export * from "./summary.ts";

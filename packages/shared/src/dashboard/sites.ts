@@ -1,0 +1,189 @@
+import { z } from "zod";
+import { decryptSecret, encryptSecret, errors, type PrismaClient } from "../platform/index.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { formBool, formId, formInt, formText } from "./form.ts";
+
+export const SITE_STATUSES = ["active", "archived"] as const;
+const DAY_MS = 86_400_000;
+
+/** A site's base URL: http(s), no credentials, query or fragment; kept without a trailing slash so one site is one row. */
+const siteUrl = z
+  .string()
+  .trim()
+  .max(255)
+  .pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }))
+  .transform((value, ctx) => {
+    const url = new URL(value);
+    if (url.username || url.password || url.search || url.hash) {
+      ctx.addIssue({ code: "custom", message: "must be the site's address without credentials, query or fragment" });
+      return z.NEVER;
+    }
+    return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+  });
+
+/** Fields an administrator edits; the WordPress and CDN secrets are write-only (shown as set or not). */
+const editable = {
+  name: z.string().trim().min(1).max(191),
+  url: siteUrl,
+  client: formText(191).optional(),
+  hosting: formText(191).optional(),
+  notes: formText(65_535).optional(),
+  wp_username: formText(191).optional(),
+  wp_app_password: formText(255).optional(),
+  cdn_zone_id: formText(64).optional(),
+  cdn_api_token: formText(255).optional(),
+};
+
+export const addSiteInput = z.object(editable);
+export const updateSiteInput = z.object({
+  id: formId,
+  ...z.object(editable).partial().shape,
+  status: z.enum(SITE_STATUSES).optional(),
+});
+
+export const listSitesInput = z.object({
+  page: formInt(1).default(1),
+  per_page: formInt(1, 100).default(20),
+  /** Archived sites are hidden unless asked for. */
+  status: z.enum([...SITE_STATUSES, "all"]).default("active"),
+  client: z.string().trim().max(191).optional(),
+  hosting: z.string().trim().max(191).optional(),
+  search: z.string().trim().max(191).optional(),
+  /** Only sites whose certificate expires within this many days (or has expired). */
+  ssl_expiring_days: formInt(0, 3650).optional(),
+  include_archived: formBool.optional(),
+});
+
+export const searchSitesInput = z.object({ q: z.string().trim().min(1).max(191), limit: formInt(1, 50).default(10) });
+
+type SiteRow = Prisma.ManagedSiteGetPayload<object>;
+
+function daysLeft(at: Date | null, now = Date.now()): number | null {
+  return at ? Math.floor((at.getTime() - now) / DAY_MS) : null;
+}
+
+/** What a site looks like to the dashboard: secrets only as set or not. */
+export function siteView(site: SiteRow) {
+  return {
+    id: site.id,
+    name: site.name,
+    url: site.url,
+    client: site.client,
+    status: site.status as (typeof SITE_STATUSES)[number],
+    hosting: site.hosting,
+    notes: site.notes,
+    wp_username: site.wp_username,
+    wp_app_password_set: site.wp_app_password !== null,
+    cdn_zone_id: site.cdn_zone_id,
+    cdn_api_token_set: site.cdn_api_token !== null,
+    wp_name: site.wp_name,
+    wp_description: site.wp_description,
+    plugins: (site.plugins as SitePlugin[] | null) ?? [],
+    synced_at: site.synced_at?.toISOString() ?? null,
+    ssl_issuer: site.ssl_issuer,
+    ssl_expires_at: site.ssl_expires_at?.toISOString() ?? null,
+    ssl_days_left: daysLeft(site.ssl_expires_at),
+    ssl_checked_at: site.ssl_checked_at?.toISOString() ?? null,
+    last_audit: (site.last_audit as Record<string, unknown> | null) ?? null,
+    last_audit_at: site.last_audit_at?.toISOString() ?? null,
+    screenshot_at: site.screenshot_at?.toISOString() ?? null,
+    archived_at: site.archived_at?.toISOString() ?? null,
+    created_at: site.created_at.toISOString(),
+    updated_at: site.updated_at.toISOString(),
+  };
+}
+
+export type SiteView = ReturnType<typeof siteView>;
+
+/** A plugin as sync_site stores it from `/wp-json/wp/v2/plugins`. */
+export interface SitePlugin {
+  plugin: string;
+  name: string;
+  version: string | null;
+  active: boolean;
+  update_available: boolean;
+}
+
+function secretData(input: { wp_app_password?: string | null; cdn_api_token?: string | null }, key: Buffer) {
+  const data: { wp_app_password?: string | null; cdn_api_token?: string | null } = {};
+  if (input.wp_app_password !== undefined) data.wp_app_password = input.wp_app_password === null ? null : encryptSecret(input.wp_app_password, key);
+  if (input.cdn_api_token !== undefined) data.cdn_api_token = input.cdn_api_token === null ? null : encryptSecret(input.cdn_api_token, key);
+  return data;
+}
+
+/** The stored WordPress and CDN credentials of a site, decrypted for the job that uses them. */
+export function siteSecrets(site: SiteRow, key: Buffer) {
+  return {
+    wpAppPassword: site.wp_app_password ? decryptSecret(site.wp_app_password, key) : null,
+    cdnApiToken: site.cdn_api_token ? decryptSecret(site.cdn_api_token, key) : null,
+  };
+}
+
+function duplicateUrl(url: string) {
+  return errors.conflict("site_exists", `A managed site with the URL ${url} already exists.`);
+}
+
+export class ManagedSites {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly encryptionKey: Buffer,
+  ) {}
+
+  async find(id: number): Promise<SiteRow> {
+    const site = await this.prisma.managedSite.findUnique({ where: { id } });
+    if (!site) throw errors.notFound(`No managed site ${id}.`);
+    return site;
+  }
+
+  async add(input: z.output<typeof addSiteInput>): Promise<SiteRow> {
+    if (await this.prisma.managedSite.findUnique({ where: { url: input.url } })) throw duplicateUrl(input.url);
+    const { wp_app_password, cdn_api_token, ...plain } = input;
+    return this.prisma.managedSite.create({ data: { ...plain, ...secretData({ wp_app_password, cdn_api_token }, this.encryptionKey) } });
+  }
+
+  async update(input: z.output<typeof updateSiteInput>): Promise<SiteRow> {
+    const { id, wp_app_password, cdn_api_token, status, ...plain } = input;
+    const site = await this.find(id);
+    if (plain.url && plain.url !== site.url && (await this.prisma.managedSite.findUnique({ where: { url: plain.url } }))) throw duplicateUrl(plain.url);
+    const archive = status === undefined || status === site.status ? {} : { status, archived_at: status === "archived" ? new Date() : null };
+    return this.prisma.managedSite.update({ where: { id }, data: { ...plain, ...archive, ...secretData({ wp_app_password, cdn_api_token }, this.encryptionKey) } });
+  }
+
+  /** Soft delete: the site stays, with its history, out of the default lists. */
+  async archive(id: number): Promise<SiteRow> {
+    const site = await this.find(id);
+    if (site.status === "archived") return site;
+    return this.prisma.managedSite.update({ where: { id }, data: { status: "archived", archived_at: new Date() } });
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.find(id);
+    await this.prisma.managedSite.delete({ where: { id } });
+  }
+
+  async list(input: z.output<typeof listSitesInput>) {
+    const where: Prisma.ManagedSiteWhereInput = {
+      ...(input.status !== "all" && !(input.include_archived && input.status === "active") ? { status: input.status } : {}),
+      ...(input.client ? { client: input.client } : {}),
+      ...(input.hosting ? { hosting: input.hosting } : {}),
+      ...(input.search ? { OR: [{ name: { contains: input.search } }, { url: { contains: input.search } }, { client: { contains: input.search } }] } : {}),
+      ...(input.ssl_expiring_days !== undefined ? { ssl_expires_at: { lte: new Date(Date.now() + input.ssl_expiring_days * DAY_MS) } } : {}),
+    };
+    const [total, rows] = await Promise.all([
+      this.prisma.managedSite.count({ where }),
+      this.prisma.managedSite.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], skip: (input.page - 1) * input.per_page, take: input.per_page }),
+    ]);
+    return { sites: rows.map(siteView), total, page: input.page, per_page: input.per_page, total_pages: Math.ceil(total / input.per_page) };
+  }
+
+  /** Quick lookup by name, URL, client or WordPress title, archived sites included (marked by status). */
+  async search(input: z.output<typeof searchSitesInput>) {
+    const rows = await this.prisma.managedSite.findMany({
+      where: { OR: [{ name: { contains: input.q } }, { url: { contains: input.q } }, { client: { contains: input.q } }, { wp_name: { contains: input.q } }] },
+      orderBy: [{ status: "asc" }, { name: "asc" }],
+      take: input.limit,
+      select: { id: true, name: true, url: true, client: true, status: true },
+    });
+    return { sites: rows };
+  }
+}
