@@ -240,9 +240,11 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       fraud_api_key_set: false,
       webhook_secret_set: true,
       api_base_url: null,
+      order_volume_window_hours: 24,
+      order_volume_min: 1,
     },
   },
-  "PUT /sites/:id": { request: { tracking_sync: false, status_filters: "9,3,11" }, response: { success: true, message: "Site updated." } },
+  "PUT /sites/:id": { request: { tracking_sync: false, status_filters: "9,3,11", order_volume_min: 5 }, response: { success: true, message: "Site updated." } },
   "DELETE /sites/:id": { response: { success: true, message: "Site deleted." } },
   "POST /sites/:id/toggle-status": { response: { success: true, message: "Site deactivated.", is_active: false } },
   "POST /sites/:id/test-connection": {
