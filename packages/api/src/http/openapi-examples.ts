@@ -480,6 +480,15 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   "POST /platform/v1/time_sync": { response: { success: true, message: "Synced 12 clients, 40 projects, 6 tasks and 2318 time entries.", data: { clients: 12, projects: 40, tasks: 6, time_entries: 2318 } } },
   "POST /platform/v1/update_milestones": { response: { success: true, alerts_sent: 2 } },
   "POST /platform/v1/update_milestones_tasks": { response: { success: true, alerts_sent: 0 } },
+  "POST /platform/v1/trigger-order-volume-tests": {
+    response: {
+      success: true,
+      results: [
+        { site: "Main shop", status: "SUCCESS", message: "Order volume is normal" },
+        { site: "Outlet", status: "FAILURE", message: "Order volume fell below half of the usual level for this weekday" },
+      ],
+    },
+  },
   "GET /image": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2026-03-14 15:30:00" } },
   "GET /image-random": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2025-08-02 09:12:44" } },
 };
