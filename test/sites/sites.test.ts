@@ -131,6 +131,8 @@ describe("create and read", () => {
       fraud_api_key_set: true,
       webhook_secret_set: false,
       api_base_url: fakeA.baseUrl(STORE_HASH),
+      order_volume_window_hours: 24,
+      order_volume_min: 1,
     });
     expect(JSON.stringify(res.body)).not.toContain(FRAUD_KEY);
   });

@@ -36,6 +36,7 @@ import { reportRoutes } from "./routes/reports/reports.ts";
 import { siteRoutes } from "./routes/sites/sites.ts";
 import { carrierMappingRoutes } from "./routes/sites/carrier-mappings.ts";
 import { statsRoutes } from "./routes/orders/stats.ts";
+import { orderVolumeRoutes } from "./routes/orders/order-volume.ts";
 import { trackingRoutes } from "./routes/tracking/tracking.ts";
 import { staffNotificationRoutes } from "./routes/notifications/staff-notifications.ts";
 import { ticketChangesRoutes } from "./routes/tickets/changes.ts";
@@ -92,6 +93,7 @@ export function createApp(ctx: AppContext): Express {
   urgencyReadRoutes(rest, ctx);
   ticketChangesRoutes(rest, ctx);
   scheduledTimeRoutes(rest, ctx);
+  orderVolumeRoutes(rest, ctx);
   app.use(config.REST_ROOT || "/", rest.router);
   // Spec 2's staff AJAX root (design 10.1): errors in the AJAX shape.
   const staffAjax = new ApiRouter(ctx, registry, "/scp/ajax.php");

@@ -240,9 +240,11 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       fraud_api_key_set: false,
       webhook_secret_set: true,
       api_base_url: null,
+      order_volume_window_hours: 24,
+      order_volume_min: 1,
     },
   },
-  "PUT /sites/:id": { request: { tracking_sync: false, status_filters: "9,3,11" }, response: { success: true, message: "Site updated." } },
+  "PUT /sites/:id": { request: { tracking_sync: false, status_filters: "9,3,11", order_volume_min: 5 }, response: { success: true, message: "Site updated." } },
   "DELETE /sites/:id": { response: { success: true, message: "Site deleted." } },
   "POST /sites/:id/toggle-status": { response: { success: true, message: "Site deactivated.", is_active: false } },
   "POST /sites/:id/test-connection": {
@@ -478,6 +480,15 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   "POST /platform/v1/time_sync": { response: { success: true, message: "Synced 12 clients, 40 projects, 6 tasks and 2318 time entries.", data: { clients: 12, projects: 40, tasks: 6, time_entries: 2318 } } },
   "POST /platform/v1/update_milestones": { response: { success: true, alerts_sent: 2 } },
   "POST /platform/v1/update_milestones_tasks": { response: { success: true, alerts_sent: 0 } },
+  "POST /platform/v1/trigger-order-volume-tests": {
+    response: {
+      success: true,
+      results: [
+        { site: "Main shop", status: "SUCCESS", message: "Order volume is normal" },
+        { site: "Outlet", status: "FAILURE", message: "Order volume fell below half of the usual level for this weekday" },
+      ],
+    },
+  },
   "GET /image": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2026-03-14 15:30:00" } },
   "GET /image-random": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2025-08-02 09:12:44" } },
 };

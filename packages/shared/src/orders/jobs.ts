@@ -36,3 +36,12 @@ export const isOrdersImportScheduler = (key: string) => /^orders-import\.\d+$/.t
 
 /** Exports the intake could not queue, and exports that ran out of attempts in an ERP outage. */
 export const orderSweepJob = defineJob({ queue: "orders", name: "order-sweep", payload: z.object({}), schedule: { every: 5 * 60_000 } });
+
+/** Spec 2, 4.2 `/trigger-order-volume-tests`: every active site's order-volume test, the results for the caller. */
+export const orderVolumeTestsJob = defineJob({ queue: "orders", name: "order-volume-tests", payload: z.object({}) });
+
+/** The daily order-volume test, which e-mails the failures to ALERT_EMAIL_TO (nothing when all pass). */
+export const orderVolumeDailyJob = defineJob({ queue: "orders", name: "order-volume-daily", payload: z.object({}), schedule: { pattern: "0 6 * * *" } });
+
+/** One failure e-mail per day of the run: a retried or repeated daily run that day sends no second one. */
+export const orderVolumeAlertJobId = (day: string) => jobId("order-volume-alert", day);

@@ -1,6 +1,6 @@
 import type { JobDefinition, Queues } from "../platform/index.ts";
 import { inventorySkuCleanupJob, inventorySweepJob, itemHistoryCleanupJob } from "../inventory/jobs.ts";
-import { orderSweepJob } from "../orders/jobs.ts";
+import { orderSweepJob, orderVolumeDailyJob } from "../orders/jobs.ts";
 import { reportsDailyJob } from "../reports/jobs.ts";
 import { urgencySweepJob } from "../tickets/jobs.ts";
 import { timeImportJob } from "../timetracking/jobs.ts";
@@ -21,6 +21,7 @@ export const SCHEDULED_JOBS: readonly JobDefinition[] = [
   reportsDailyJob,
   urgencySweepJob,
   timeImportJob,
+  orderVolumeDailyJob,
 ];
 
 /** The scheduled jobs whose job scheduler is not in Redis. */

@@ -46,6 +46,10 @@ const siteFields = z.object({
   fraud_api_key: secret.nullable(),
   webhook_secret: secret.nullable(),
   api_base_url: httpUrl.nullable(),
+  /** Spec 2, 4.2 order-volume test: how many hours back from the run count (and the length of the four weekday windows). */
+  order_volume_window_hours: z.number().int().min(1).max(168),
+  /** Fewer orders than this in the window fail the test; 0 leaves only the weekday comparison. */
+  order_volume_min: z.number().int().min(0).max(2_147_483_647),
 });
 
 /** POST /sites: the site cannot work without these, the rest take the column defaults. */

@@ -34,9 +34,6 @@ export const timeSyncJob = defineJob({ queue: "timetracking", name: "time-sync",
 /** Spec 2, 4.2 `/update_milestones` and `/update_milestones_tasks`. */
 export const milestonesJob = defineJob({ queue: "timetracking", name: "milestones", payload: z.object({ scope: z.enum(["projects", "tasks"]) }) });
 
-/** The scheduled endpoints' runs: one at a time each, so concurrent calls share it. */
-export const scheduledRunJobId = (name: string) => jobId("scheduled", name);
-
 /** Design 10.8: with `time_api.note_ai_enabled` on, a note submitted without the AI is optimised afterwards. */
 export const noteOptimizeJob = defineJob({ queue: "timetracking", name: "note-optimize", payload: z.object({ entry_id: z.number().int().positive() }) });
 

@@ -30,6 +30,8 @@ const siteRecordSchema = siteListRow.omit({ order_last_run: true, inventory_last
   fraud_api_key_set: z.boolean().describe("the key itself is never returned"),
   webhook_secret_set: z.boolean().describe("the secret itself is never returned"),
   api_base_url: z.string().nullable(),
+  order_volume_window_hours: z.number().int().describe("order-volume test: hours counted back from each run (1 to 168)"),
+  order_volume_min: z.number().int().describe("order-volume test: fewer orders than this in the window fail"),
 });
 
 /** The single-site view: credentials opened (spec 1, 2.2), the other secrets only reported as set or not. */
@@ -55,6 +57,8 @@ function siteRecord(site: Site, key: Buffer): z.infer<typeof siteRecordSchema> {
     fraud_api_key_set: site.fraud_api_key !== null,
     webhook_secret_set: site.webhook_secret !== null,
     api_base_url: site.api_base_url,
+    order_volume_window_hours: site.order_volume_window_hours,
+    order_volume_min: site.order_volume_min,
   };
 }
 

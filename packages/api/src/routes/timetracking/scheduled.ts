@@ -1,29 +1,8 @@
-import type { Request, Response } from "express";
-import { AppError, runAndWait, type JobDefinition, type RunOutcome } from "@mw/shared";
-import { milestonesJob, scheduledRunJobId, timeSyncJob } from "@mw/shared/timetracking";
+import { milestonesJob, timeSyncJob } from "@mw/shared/timetracking";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
-
-const asyncQuery = z.object({ async: z.enum(["0", "1"]).optional().describe("1: answer 202 with the job id at once instead of waiting") });
-const queued = z.object({ success: z.literal(true), job_id: z.string(), message: z.string() });
-
-/**
- * Design 10.8: a scheduled endpoint runs its job and waits for the result
- * (up to SCHEDULED_WAIT_SECONDS; `?async=1` not at all), answering 202 with
- * the job id when it is still running; a call during a run joins it. A
- * failed run is 500 `sync_error`.
- */
-async function run(ctx: AppContext, req: Request, res: Response, job: JobDefinition, payload: Record<string, unknown>, name: string): Promise<Extract<RunOutcome, { state: "completed" }> | z.infer<typeof queued>> {
-  const waitMs = req.query.async === "1" ? 0 : ctx.config.SCHEDULED_WAIT_SECONDS * 1000;
-  const outcome = await runAndWait(ctx.queues, job, payload, { jobId: scheduledRunJobId(name), waitMs });
-  if (outcome.state === "failed") throw new AppError(500, "sync_error", `${name} failed: ${outcome.reason}`);
-  if (outcome.state === "running") {
-    res.status(202);
-    return { success: true as const, job_id: outcome.job_id, message: `${name} is running; see job ${outcome.job_id} in Bull Board or GET /queue.` };
-  }
-  return outcome;
-}
+import { runScheduled, scheduledAsyncQuery, scheduledQueued } from "../../http/scheduled-run.ts";
 
 /** Spec 2, 4.2: the time-tracking cron triggers (public POSTs). */
 export function scheduledTimeRoutes(api: ApiRouter, ctx: AppContext): void {
@@ -33,14 +12,14 @@ export function scheduledTimeRoutes(api: ApiRouter, ctx: AppContext): void {
     summary: "Sync Harvest clients, projects, tasks and time entries into the mirror (10 s between provider calls)",
     tag: "scheduled",
     access: "public",
-    documentQuery: asyncQuery,
+    documentQuery: scheduledAsyncQuery,
     responses: {
       200: { description: "The counts synced", schema: z.object({ success: z.literal(true), message: z.string(), data: z.object({ clients: z.number().int(), projects: z.number().int(), tasks: z.number().int(), time_entries: z.number().int() }) }) },
-      202: { description: "Still running after SCHEDULED_WAIT_SECONDS, or ?async=1", schema: queued },
+      202: { description: "Still running after SCHEDULED_WAIT_SECONDS, or ?async=1", schema: scheduledQueued },
       500: { description: "sync_error: the sync failed (e.g. the sync credentials are not set)" },
     },
     handler: async (_input, req, res) => {
-      const outcome = await run(ctx, req, res, timeSyncJob, {}, "time_sync");
+      const outcome = await runScheduled(ctx, req, res, timeSyncJob, {}, "time_sync");
       if (!("state" in outcome)) return outcome;
       const counts = outcome.result as { clients: number; projects: number; tasks: number; time_entries: number };
       return { success: true as const, message: `Synced ${counts.clients} clients, ${counts.projects} projects, ${counts.tasks} tasks and ${counts.time_entries} time entries.`, data: { clients: counts.clients, projects: counts.projects, tasks: counts.tasks, time_entries: counts.time_entries } };
@@ -57,14 +36,14 @@ export function scheduledTimeRoutes(api: ApiRouter, ctx: AppContext): void {
       summary,
       tag: "scheduled",
       access: "public",
-      documentQuery: asyncQuery,
+      documentQuery: scheduledAsyncQuery,
       responses: {
         200: { description: "How many alerts this run sent", schema: z.object({ success: z.literal(true), alerts_sent: z.number().int() }) },
-        202: { description: "Still running, or ?async=1", schema: queued },
+        202: { description: "Still running, or ?async=1", schema: scheduledQueued },
         500: { description: "sync_error: the run failed" },
       },
       handler: async (_input, req, res) => {
-        const outcome = await run(ctx, req, res, milestonesJob, { scope }, path.slice("/platform/v1/".length));
+        const outcome = await runScheduled(ctx, req, res, milestonesJob, { scope }, path.slice("/platform/v1/".length));
         if (!("state" in outcome)) return outcome;
         return { success: true as const, alerts_sent: (outcome.result as { alerts_sent: number }).alerts_sent };
       },

@@ -1,10 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
-import type { JobDefinition } from "./jobs.ts";
+import { jobId, type JobDefinition } from "./jobs.ts";
 import type { Queues } from "./queues.ts";
 
 /** How often a waiting caller looks at its job. */
 const POLL_MS = 200;
+
+/** The scheduled endpoints' runs: one at a time each, so concurrent calls share it. */
+export const scheduledRunJobId = (name: string) => jobId("scheduled", name);
 
 export type RunOutcome = { state: "completed"; job_id: string; result: unknown } | { state: "failed"; job_id: string; reason: string } | { state: "running"; job_id: string };
 
