@@ -34,5 +34,10 @@ export const formText = (max: number) =>
     .transform((value) => (value === "" ? null : value))
     .nullable();
 
+/** A field that may be cleared: an empty value (a blank form field or CSV cell) or null means none. */
+export function emptyAsNull<S extends z.ZodType>(schema: S) {
+  return z.union([z.literal("").transform(() => null), schema]).nullable();
+}
+
 /** An optional calendar day: empty means none. */
-export const formDay = z.union([z.literal("").transform(() => null), isoDay]).nullable();
+export const formDay = emptyAsNull(isoDay);

@@ -1,22 +1,22 @@
 import { z } from "zod";
 import { encryptSecret, errors, Prisma, sha256Hex, type PrismaClient } from "../platform/index.ts";
-import { formBool, formDay, formId, formInt, formText } from "./form.ts";
+import { emptyAsNull, formBool, formDay, formId, formInt, formText } from "./form.ts";
 
 const DAY_MS = 86_400_000;
 
 const editable = {
   product: z.string().trim().min(1).max(191),
   license_key: formText(1000).optional(),
-  seats: formInt(0, 1_000_000).nullable().optional(),
+  seats: emptyAsNull(formInt(0, 1_000_000)).optional(),
   expires_on: formDay.optional(),
-  cost_id: formId.nullable().optional(),
+  cost_id: emptyAsNull(formId).optional(),
   notes: formText(65_535).optional(),
 };
 
 export const addLicenseInput = z.object(editable);
 export const updateLicenseInput = z.object({ id: formId, ...z.object(editable).partial().shape });
 /** map_license: the cost that pays for a license; null (or empty) unmaps it. */
-export const mapLicenseInput = z.object({ license_id: formId, cost_id: z.union([formId, z.literal("").transform(() => null), z.null()]) });
+export const mapLicenseInput = z.object({ license_id: formId, cost_id: emptyAsNull(formId) });
 export const listLicensesInput = z.object({
   page: formInt(1).default(1),
   per_page: formInt(1, 100).default(20),

@@ -1,4 +1,4 @@
-import { dashboardSummary, SUMMARY_COLUMNS } from "../dashboard/summary.ts";
+import { dashboardSummary, SUMMARY_COLUMNS } from "../dashboard/index.ts";
 import { DISPUTE_OUTCOMES } from "../disputes/outcomes.ts";
 import { Prisma, type PrismaClient } from "../platform/db.ts";
 import { SYSTEM_SKUS } from "../orders/submission.ts";

@@ -1,0 +1,53 @@
+import { createReadStream } from "node:fs";
+import path from "node:path";
+import { parse } from "csv-parse";
+import { getConfig } from "@mw/shared";
+import { addLicenseInput, Licenses } from "@mw/shared/dashboard";
+import type { Command } from "./main.ts";
+
+/** A CSV row as add_license takes it: the same fields, empty cells meaning none. */
+function licenseFields(record: Record<string, string>) {
+  return {
+    product: record.product,
+    license_key: record.license_key ?? "",
+    seats: record.seats ?? "",
+    expires_on: record.expires_on ?? "",
+    cost_id: record.cost_id ?? "",
+    notes: record.notes ?? "",
+  };
+}
+
+export const licenseCommands: Record<string, Command> = {
+  "licenses:import": {
+    summary:
+      "create or update licenses from a CSV file (product,license_key,seats,expires_on,cost_id,notes); a row with a product and key already stored updates that license, so a second import changes nothing; bad rows are reported and skipped",
+    arguments: [{ name: "FILE.csv", description: "a header row, then one license per line; expires_on as YYYY-MM-DD, cost_id an existing cost's id (may be empty)" }],
+    options: {},
+    async run(prisma, _values, [file]) {
+      const licenses = new Licenses(prisma, getConfig().ENCRYPTION_KEY);
+      // pnpm runs scripts from the repository root; INIT_CWD is where the user typed the command.
+      const input = createReadStream(path.resolve(process.env.INIT_CWD ?? process.cwd(), file!));
+      const rows = input.pipe(parse({ columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()), trim: true, skip_empty_lines: true, bom: true }));
+      const summary = { success: true, rows: 0, created: 0, updated: 0, skipped: 0 };
+      for await (const record of rows as AsyncIterable<Record<string, string>>) {
+        summary.rows += 1;
+        const line = summary.rows + 1;
+        const parsed = addLicenseInput.safeParse(licenseFields(record));
+        if (!parsed.success) {
+          summary.skipped += 1;
+          const issue = parsed.error.issues[0]!;
+          process.stderr.write(`row ${line}: ${issue.path.join(".") || "row"}: ${issue.message}, skipped\n`);
+          continue;
+        }
+        try {
+          const { created } = await licenses.upsert(parsed.data);
+          summary[created ? "created" : "updated"] += 1;
+        } catch (error) {
+          summary.skipped += 1;
+          process.stderr.write(`row ${line}: ${(error as Error).message} skipped\n`);
+        }
+      }
+      return summary;
+    },
+  },
+};
