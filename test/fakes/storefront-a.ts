@@ -88,6 +88,7 @@ export class FakeStorefrontA extends FakeServer {
     this.route("GET", "/v2/orders/:id/shipments", (request, params) => this.withOrder(store(params), params, (order) => this.v2Page(request, order.shipments)));
     this.route("POST", "/v2/orders/:id/shipments", (request, params) => this.withOrder(store(params), params, (order) => this.createShipment(store(params), order, request.body)));
     this.route("GET", "/v3/catalog/products", (request, params) => this.listProducts(store(params), request));
+    this.route("GET", "/v3/catalog/variants", (request, params) => this.listVariants(store(params), request));
     this.route("PUT", "/v3/inventory/adjustments/absolute", (request, params) => this.adjust(store(params), request.body));
   }
 
@@ -207,18 +208,29 @@ export class FakeStorefrontA extends FakeServer {
     return this.json(200, orderJson(this.base(params), order, new URLSearchParams()));
   }
 
-  /** v3 paging with `meta.pagination`; `include=variants`, `id:in` and `include_fields` as the real endpoint. */
+  /** v3 paging with `meta.pagination`; `include=variants`, `id:in`, `sku` (the product's own) and `include_fields` as the real endpoint. */
   private listProducts(store: FakeStore, request: FakeRequest): FakeReply {
-    const limit = Math.min(Number(request.query.get("limit") ?? 50) || 50, V3_MAX_LIMIT);
-    const page = Math.max(1, Number(request.query.get("page") ?? 1) || 1);
     const ids = request.query.get("id:in")?.split(",").map(Number);
-    const all = store.products.filter((p) => !ids || ids.includes(p.id));
-    const slice = all.slice((page - 1) * limit, page * limit);
+    const sku = request.query.get("sku");
+    const all = store.products.filter((p) => (!ids || ids.includes(p.id)) && (sku === null || p.sku === sku));
     const withVariants = (request.query.get("include") ?? "").split(",").includes("variants");
     const fields = request.query.get("include_fields")?.split(",");
+    return this.v3Page(request, all, (product) => productJson(product, withVariants, fields));
+  }
+
+  /** Every variant of the catalogue (a product without options has one, its base variant); `sku` filters on the variant's own. */
+  private listVariants(store: FakeStore, request: FakeRequest): FakeReply {
+    const sku = request.query.get("sku");
+    return this.v3Page(request, store.products.flatMap((p) => p.variants).filter((v) => sku === null || v.sku === sku), (v) => ({ ...v }));
+  }
+
+  private v3Page<T>(request: FakeRequest, all: T[], render: (row: T) => unknown): FakeReply {
+    const limit = Math.min(Number(request.query.get("limit") ?? 50) || 50, V3_MAX_LIMIT);
+    const page = Math.max(1, Number(request.query.get("page") ?? 1) || 1);
+    const slice = all.slice((page - 1) * limit, page * limit);
     const totalPages = Math.max(1, Math.ceil(all.length / limit));
     return this.json(200, {
-      data: slice.map((product) => productJson(product, withVariants, fields)),
+      data: slice.map(render),
       meta: { pagination: { total: all.length, count: slice.length, per_page: limit, current_page: page, total_pages: totalPages, links: { current: `?page=${page}&limit=${limit}` } } },
     });
   }

@@ -191,7 +191,10 @@ export class FakeStorefrontB extends FakeServer {
     return this.json(200, rows.slice((page - 1) * perPage, page * perPage).map(render), { "x-wp-total": String(rows.length), "x-wp-totalpages": String(totalPages) });
   }
 
+  /** `search` as WooCommerce's order search reads it here: the order number, id or billing e-mail containing the term. */
   private ordersMatching(request: FakeRequest): FakeOrderB[] {
+    const search = request.query.get("search");
+    const found = (order: FakeOrderB) => search === null || [order.number, String(order.id), order.email].some((text) => text.includes(search));
     const statuses = request.query.get("status")?.split(",");
     const include = request.query.get("include")?.split(",").map(Number);
     // WooCommerce reads modified_after in the site's time zone unless dates_are_gmt; this fake's site runs on GMT either way.
@@ -199,13 +202,17 @@ export class FakeStorefrontB extends FakeServer {
     const since = after === null ? null : Date.parse(`${after.replace(/Z$/, "")}Z`);
     return [...this.shop.orders.values()]
       .filter((order) => (!statuses || statuses.includes("any") || statuses.includes(order.status)) && (!include || include.includes(order.id)))
-      .filter((order) => since === null || order.date_modified.getTime() > since)
+      .filter((order) => (since === null || order.date_modified.getTime() > since) && found(order))
       .sort((a, b) => (request.query.get("order") === "asc" ? a.id - b.id : b.id - a.id));
   }
 
+  /** With `sku`, WooCommerce lists variations beside products (its query widens to both post types). */
   private productsMatching(request: FakeRequest): FakeProductB[] {
     const include = request.query.get("include")?.split(",").map(Number);
-    return [...this.shop.products.values()].filter((p) => p.type !== "variation" && (!include || include.includes(p.id))).sort((a, b) => a.id - b.id);
+    const skus = request.query.get("sku")?.split(",");
+    return [...this.shop.products.values()]
+      .filter((p) => (skus ? skus.includes(p.sku) : p.type !== "variation") && (!include || include.includes(p.id)))
+      .sort((a, b) => a.id - b.id);
   }
 
   private withOrder(params: Record<string, string>, then: (order: FakeOrderB) => FakeAnswer): FakeAnswer {

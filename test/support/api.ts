@@ -20,7 +20,12 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 export async function startApi(overrides: Record<string, string> = {}): Promise<TestApi> {
   const config = testConfig(overrides);
   const ctx = createAppContext(openConnections(config, "api-test", { logger: createLogger("api-test", config) }));
-  const server: Server = createApiServer(ctx).listen(0, "127.0.0.1");
+  const server: Server = (
+    await createApiServer(ctx).catch(async (error: unknown) => {
+      await ctx.close();
+      throw error;
+    })
+  ).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const { port } = server.address() as AddressInfo;
   return {

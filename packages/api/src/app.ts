@@ -10,6 +10,7 @@ import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
 import { jsonBody } from "./http/json-body.ts";
 import { Metrics } from "./http/metrics.ts";
 import { createRegistry, openApiDocument } from "./http/openapi.ts";
+import { loadToolshed } from "./http/toolshed.ts";
 import { acquirerWebhookRoutes, rawWebhookBody } from "./routes/disputes/acquirer-webhook.ts";
 import { apiKeyRoutes } from "./routes/sites/api-keys.ts";
 import { disputeRoutes } from "./routes/disputes/disputes.ts";
@@ -46,7 +47,8 @@ import { scheduledTimeRoutes } from "./routes/timetracking/scheduled.ts";
 import { ticketSignalRoutes } from "./routes/tickets/signals.ts";
 import { urgencyReadRoutes } from "./routes/tickets/urgency.ts";
 
-export function createApp(ctx: AppContext): Express {
+/** Throws ToolshedError when a tool cannot be loaded (the API must not start without it). */
+export async function createApp(ctx: AppContext): Promise<Express> {
   const { config } = ctx;
   const app = express();
   app.disable("x-powered-by");
@@ -95,6 +97,8 @@ export function createApp(ctx: AppContext): Express {
   scheduledTimeRoutes(rest, ctx);
   orderVolumeRoutes(rest, ctx);
   app.use(config.REST_ROOT || "/", rest.router);
+  // Spec 2, 4.3: the toolshed's tools, each under {REST_ROOT}/tools/v1/<tool>.
+  for (const tool of await loadToolshed(ctx, registry)) app.use(tool.mountPath, tool.router);
   // Spec 2's staff AJAX root (design 10.1): errors in the AJAX shape.
   const staffAjax = new ApiRouter(ctx, registry, "/scp/ajax.php");
   staffNotificationRoutes(staffAjax, ctx);
@@ -123,8 +127,8 @@ export function createApp(ctx: AppContext): Express {
 }
 
 /** The HTTP server of the API: the app, plus the REST error shape for what Node refuses before it. */
-export function createServer(ctx: AppContext): Server {
-  const server = createHttpServer(createApp(ctx));
+export async function createServer(ctx: AppContext): Promise<Server> {
+  const server = createHttpServer(await createApp(ctx));
   shapeClientErrors(server);
   return server;
 }

@@ -2,11 +2,19 @@ import type { AddressInfo } from "node:net";
 import { openConnections, getConfigOrExit, onShutdown, servicesOrExit } from "@mw/shared";
 import { createServer } from "./app.ts";
 import { createAppContext } from "./context.ts";
+import { ToolshedError } from "./http/toolshed.ts";
 
 const config = getConfigOrExit();
 await servicesOrExit(config, { database: true });
 const ctx = createAppContext(openConnections(config, "api"));
-const server = createServer(ctx).listen(config.PORT, config.HOST, () => {
+const server = (
+  await createServer(ctx).catch((error: unknown) => {
+    // A broken tool is the deployment's to fix: one line naming it, as for a bad variable.
+    if (!(error instanceof ToolshedError)) throw error;
+    console.error(error.message);
+    process.exit(78);
+  })
+).listen(config.PORT, config.HOST, () => {
   const { port } = server.address() as AddressInfo;
   ctx.logger.info("api listening", { port, api_root: config.API_ROOT });
   process.send?.("ready"); // scripts/start.ts prints its banner once every process says so

@@ -40,6 +40,8 @@ export interface RouteDefinition<P extends Schema, Q extends Schema, B extends S
   /** Status of a successful answer (default 200). */
   status?: number;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** The worked example, for routes declared outside this package's table (toolshed tools); else openapi-examples.ts has it. */
+  example?: OperationExample;
   handler: (
     input: { params: Parsed<P>; query: Parsed<Q>; body: Parsed<B> },
     req: Request,
@@ -168,8 +170,8 @@ export class ApiRouter {
  */
 function checkedExample(def: RouteDefinition<Schema, Schema, Schema>, body: z.ZodType | undefined): OperationExample {
   const key = `${def.method.toUpperCase()} ${def.path}`;
-  const example = OPERATION_EXAMPLES[key];
-  if (!example) throw new Error(`OpenAPI: no example for ${key} (packages/api/src/http/openapi-examples.ts)`);
+  const example = def.example ?? OPERATION_EXAMPLES[key];
+  if (!example) throw new Error(`OpenAPI: no example for ${key} (the route's \`example\`, or packages/api/src/http/openapi-examples.ts)`);
   const success = example.status ?? def.status ?? 200;
   const schema = def.responses[success]?.schema;
   if (!def.responses[success]) throw new Error(`OpenAPI: the example of ${key} answers ${success}, which the route does not document`);

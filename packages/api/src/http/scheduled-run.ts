@@ -22,9 +22,11 @@ export async function runScheduled(
   job: JobDefinition,
   payload: Record<string, unknown>,
   name: string,
+  /** Another job id than the endpoint's one run, and another bound than SCHEDULED_WAIT_SECONDS (toolshed routes a person waits on). */
+  run: { jobId?: string; waitMs?: number } = {},
 ): Promise<Extract<RunOutcome, { state: "completed" }> | z.infer<typeof scheduledQueued>> {
-  const waitMs = req.query.async === "1" ? 0 : ctx.config.SCHEDULED_WAIT_SECONDS * 1000;
-  const outcome = await runAndWait(ctx.queues, job, payload, { jobId: scheduledRunJobId(name), waitMs });
+  const waitMs = req.query.async === "1" ? 0 : (run.waitMs ?? ctx.config.SCHEDULED_WAIT_SECONDS * 1000);
+  const outcome = await runAndWait(ctx.queues, job, payload, { jobId: run.jobId ?? scheduledRunJobId(name), waitMs });
   if (outcome.state === "failed") throw new AppError(500, "sync_error", `${name} failed: ${outcome.reason}`);
   if (outcome.state === "running") {
     res.status(202);

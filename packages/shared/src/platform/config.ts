@@ -63,6 +63,8 @@ export const configSchema = z.object({
   ENCRYPTION_KEY: encryptionKey,
   API_ROOT: routeRoot.default("/middleware/v1"),
   REST_ROOT: routeRoot.default(""),
+  /** The toolshed (spec 2, 4.3): a directory of tool directories, each with an index module; unset, the built-in tools. */
+  TOOLSHED_DIR: z.string().trim().min(1).optional(),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, "a size like 1mb or 512kb").default("1mb"),
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(8 * 3600),
   COOKIE_SECURE: bool.optional(),

@@ -122,6 +122,11 @@ export const errors = {
   upstream,
 };
 
+/** The other system answered 404: what was asked for is not there (an order, a product), which a lookup answers as "none". */
+export function isUpstreamNotFound(error: unknown): boolean {
+  return error instanceof AppError && error.upstream?.status === 404;
+}
+
 /** The image API's answers (spec 1, section 7), rendered as `{error}` under /api; the texts are the contract. */
 export const imageErrors = {
   serialRequired: () => new AppError(400, "serial_number_required", "Serial number is required"),

@@ -37,6 +37,8 @@ export function describeJob(job: Job, siteNames: Map<number, string>): string {
       return `Match dispute ${data.event_id ?? `webhook ${String(data.webhook_id)}`}`;
     case "tracking-sync":
       return `Tracking numbers to ${site}`;
+    case "tracking-order-push":
+      return `Tracking numbers of order ${String(data.order_number)} to ${site} again`;
     case "inventory-sync": {
       const products = Array.isArray(data.product_ids) ? data.product_ids : null;
       return products ? `Stock of product ${products.join(", ")} on ${site}` : `Full stock sync of ${site}`;

@@ -1,10 +1,12 @@
 import type { Got, Response } from "got";
 import { z } from "zod";
+import { isUpstreamNotFound } from "../../platform/errors.ts";
 import { createHttpClient, jsonOrUndefined, parseUpstream, type UpstreamDetail } from "../../platform/http.ts";
 import { headerMs, rateLimitedCall, type RateLimitPolicy } from "../../platform/rate-limit.ts";
 import { chunks } from "../../platform/collections.ts";
 import {
   catalogProduct,
+  catalogVariant,
   MAX_ADJUSTMENT_ITEMS,
   order,
   shipment,
@@ -76,6 +78,11 @@ function errorDetail(body: unknown): UpstreamDetail | undefined {
 
 type Query = Record<string, string | number>;
 
+/** Each shipping consignment with its products, which saves a `/products` call per order. */
+const WITH_LINE_ITEMS: Query = { include: "consignments.line_items", consignment_structure: "object" };
+/** The catalogue members the platform reads of a product. */
+const PRODUCT_QUERY: Query = { include: "variants", include_fields: "sku,inventory_tracking,inventory_level", limit: V3_LIMIT };
+
 export class StorefrontAClient {
   private readonly http: Got;
   private readonly rateLimit: RateLimitPolicy;
@@ -103,8 +110,19 @@ export class StorefrontAClient {
     const query: Query = { status_id: filter.statusId, sort: "id:asc" };
     if (filter.channelId !== undefined) query.channel_id = filter.channelId;
     if (filter.modifiedSince) query.min_date_modified = filter.modifiedSince.toISOString();
-    if (filter.lineItems) Object.assign(query, { include: "consignments.line_items", consignment_structure: "object" });
+    if (filter.lineItems) Object.assign(query, WITH_LINE_ITEMS);
     return this.v2Pages("v2/orders", query, order);
+  }
+
+  /** One order with its consignments' products; null when the store has no order with that id. */
+  async getOrder(orderId: number): Promise<StorefrontAOrder | null> {
+    const path = `v2/orders/${orderId}`;
+    try {
+      return this.read(path, order, await this.call(() => this.http.get(path, { searchParams: WITH_LINE_ITEMS })));
+    } catch (error) {
+      if (isUpstreamNotFound(error)) return null;
+      throw error;
+    }
   }
 
   async listShipments(orderId: number): Promise<StorefrontAShipment[]> {
@@ -123,11 +141,23 @@ export class StorefrontAClient {
 
   /** Catalogue products with their variants; `ids` limits the list to those products. */
   async listProducts(filter: { ids?: number[] } = {}): Promise<StorefrontAProduct[]> {
-    const query: Query = { include: "variants", include_fields: "sku,inventory_tracking,inventory_level", limit: V3_LIMIT };
+    const query = PRODUCT_QUERY;
     if (!filter.ids) return this.v3Pages("v3/catalog/products", query, catalogProduct);
     const products: StorefrontAProduct[] = [];
     for (const ids of chunks(filter.ids, IDS_PER_QUERY)) products.push(...(await this.v3Pages("v3/catalog/products", { ...query, "id:in": ids.join(",") }, catalogProduct)));
     return products;
+  }
+
+  /**
+   * The products that carry `sku`: as their own SKU, else through a variant
+   * (BigCommerce filters product and variant SKUs on separate endpoints), with
+   * their variants.
+   */
+  async productsWithSku(sku: string): Promise<StorefrontAProduct[]> {
+    const products = await this.v3Pages("v3/catalog/products", { ...PRODUCT_QUERY, sku }, catalogProduct);
+    if (products.length) return products;
+    const variants = await this.v3Pages("v3/catalog/variants", { sku, limit: V3_LIMIT }, catalogVariant);
+    return variants.length ? this.listProducts({ ids: [...new Set(variants.map((variant) => variant.product_id))] }) : [];
   }
 
   /** Sets stock levels outright at their locations; answers BigCommerce's transaction id. */

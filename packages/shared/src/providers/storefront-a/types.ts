@@ -40,6 +40,9 @@ export type StorefrontAOrderProduct = z.infer<typeof orderProduct>;
 export const order = z.looseObject({
   id: z.number().int(),
   status_id: z.number().int(),
+  /** The status's name ("Awaiting Shipment"). */
+  status: z.string().optional(),
+  date_created: z.string().optional(),
   channel_id: z.number().int().optional(),
   consignments: z
     .looseObject({ shipping: z.array(z.looseObject({ id: z.number().int(), line_items: z.array(orderProduct) })).optional() })

@@ -1,6 +1,7 @@
 import type { Got, Response } from "got";
 import { z } from "zod";
 import { chunks } from "../../platform/collections.ts";
+import { isUpstreamNotFound } from "../../platform/errors.ts";
 import { createHttpClient, jsonOrUndefined, parseUpstream, type UpstreamDetail } from "../../platform/http.ts";
 import { rateLimitedCall, retryAfterMs, type RateLimitPolicy } from "../../platform/rate-limit.ts";
 import {
@@ -77,6 +78,23 @@ export class StorefrontBClient {
     return this.pages("wc/v3/orders", query, order);
   }
 
+  /**
+   * The order numbered `number`, null when there is none. Its number is its
+   * id unless an order-number plugin sets it apart; such numbers are found
+   * through the order search, which those plugins extend.
+   */
+  async findOrder(number: string): Promise<StorefrontBOrder | null> {
+    if (/^\d{1,10}$/.test(number)) {
+      const byId = await this.get(`wc/v3/orders/${number}`, {}, order).catch((error: unknown) => {
+        if (isUpstreamNotFound(error)) return null;
+        throw error;
+      });
+      if (byId?.number === number) return byId;
+    }
+    const found = await this.get("wc/v3/orders", { search: number, per_page: PER_PAGE }, z.array(order));
+    return found.find((candidate) => candidate.number === number) ?? null;
+  }
+
   async listNotes(orderId: number): Promise<OrderNote[]> {
     return this.get(`wc/v3/orders/${orderId}/notes`, {}, z.array(orderNote));
   }
@@ -102,6 +120,11 @@ export class StorefrontBClient {
     const products: StorefrontBProduct[] = [];
     for (const ids of chunks(filter.ids, PER_PAGE)) products.push(...(await this.pages("wc/v3/products", { ...query, include: ids.join(",") }, product)));
     return products;
+  }
+
+  /** Products and variations whose SKU is `sku` (with a `sku` filter WooCommerce lists variations too). */
+  async productsWithSku(sku: string): Promise<StorefrontBProduct[]> {
+    return this.pages("wc/v3/products", { sku, _fields: "id,sku,type,parent_id,manage_stock,stock_quantity" }, product);
   }
 
   async listVariations(productId: number): Promise<StorefrontBProduct[]> {

@@ -43,6 +43,7 @@ export const order = z.looseObject({
   id: z.number().int(),
   number: z.string(),
   status: z.string(),
+  date_created: z.string().optional(),
   line_items: z.array(z.looseObject({ id: z.number().int(), sku: z.string().nullable().optional(), quantity: z.number() })),
   meta_data: z.array(z.looseObject({ key: z.string(), value: z.unknown() })).optional(),
 });
@@ -56,6 +57,8 @@ export const product = z.looseObject({
   id: z.number().int(),
   sku: z.string(),
   type: z.string(),
+  /** A variation's product; 0 for a product. */
+  parent_id: z.number().int().optional(),
   manage_stock: z.union([z.boolean(), z.literal("parent")]),
   stock_quantity: z.number().nullable(),
   variations: z.array(z.number().int()).optional(),

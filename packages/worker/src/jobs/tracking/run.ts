@@ -9,6 +9,20 @@ import { awaitsCompletion, claim, confirm, IN_LIST, loadRecords, markCompleted, 
 import { openTrackingStorefront } from "./open-storefront.ts";
 import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingStorefront } from "./storefront.ts";
 
+/** What the run learnt of its orders before working them. */
+interface Known {
+  /** Our order number to its ERP sales order (see salesOrderNumbers). */
+  salesOrders: Map<string, string | null>;
+  shipments: Map<string, SalesShipment[]>;
+  records: Map<string, Map<string, ShipmentRecordRow>>;
+}
+
+/** Orders the run readied for completion, and the numbers of orders whose tracking is on the storefront. */
+interface Outcome {
+  toComplete: TrackingOrder[];
+  withTracking: string[];
+}
+
 export interface OrderFailure {
   order_number: string;
   message: string;
@@ -39,6 +53,8 @@ export class TrackingRun {
   };
   readonly failures: OrderFailure[] = [];
   private readonly prisma: PrismaClient;
+  /** A re-push: numbers recorded as posted are looked for on the storefront rather than trusted. */
+  private recheck = false;
 
   constructor(
     private readonly site: Site,
@@ -49,45 +65,78 @@ export class TrackingRun {
   }
 
   async execute(): Promise<void> {
-    const erp = ErpClient.fromConfig(this.ctx.config);
-    if (!erp) throw erpNotConfigured();
-    const storefront = await openTrackingStorefront(this.site, this.ctx.config, this.log);
-    const carriers = await carrierMap(this.prisma, this.site.platform);
-
+    const { erp, storefront, carriers } = await this.open();
     const { open, shipped } = once(await storefront.listOrders());
     this.counts.orders = open.length;
     this.log.info("storefront orders to look at", { orders: open.length, shipped_not_completed: shipped.length });
 
-    const salesOrders = await this.salesOrderNumbers(open);
-    const exported = [...new Set(salesOrders.values())].filter((number): number is string => number !== null);
-    const shipments = groupBy(await erp.listSalesShipments(exported), (shipment) => shipment.orderNumber);
-    const records = await loadRecords(this.prisma, this.site.id, [...open, ...shipped].map((order) => order.id));
-
-    const toComplete: TrackingOrder[] = [];
-    const withTracking: string[] = [];
+    const known = await this.knownOf(erp, open, [...open, ...shipped]);
+    const outcome: Outcome = { toComplete: [], withTracking: [] };
     let done = 0;
     await forEachLimited(open, ORDERS_AT_ONCE, async (order) => {
-      const salesOrder = salesOrders.get(order.number);
-      const orderShipments = salesOrder ? (shipments.get(salesOrder) ?? []) : [];
-      if (salesOrder === undefined) this.counts.not_linked += 1;
-      else if (salesOrder === null) this.counts.not_exported += 1;
-      else if (!orderShipments.some((shipment) => shipment.packageTrackingNo?.trim())) this.counts.awaiting_shipment += 1;
-      const orderRecords = records.get(order.id) ?? new Map<string, ShipmentRecordRow>();
-      try {
-        const { onStorefront, posted } = salesOrder ? await this.syncOrder(storefront, order, orderShipments, orderRecords, carriers) : { onStorefront: 0, posted: 0 };
-        if (onStorefront > 0) withTracking.push(order.number);
-        if (onStorefront > 0 && this.site.auto_complete && storefront.fullyShipped(order) && (posted || awaitsCompletion(orderRecords.values()))) toComplete.push(order);
-      } catch (error) {
-        if (!isRefusal(error)) throw error;
-        this.fail(order, error);
-      }
+      await this.workOrder(storefront, order, known, carriers, outcome);
       done += 1;
       await this.ctx.progress(done, open.length, "orders");
     });
     // Lanes finish in any order: the last word is the total.
     await this.ctx.progress(open.length, open.length, "orders");
-    for (const order of shipped) if (awaitsCompletion(records.get(order.id)?.values() ?? [])) toComplete.push(order);
+    for (const order of shipped) if (awaitsCompletion(known.records.get(order.id)?.values() ?? [])) outcome.toComplete.push(order);
+    await this.finish(storefront, outcome);
+  }
 
+  /**
+   * The re-push of one order (`tracking-order-push`): the order as the
+   * storefront has it now, whatever its status, and its numbers our records
+   * call posted checked there too, so one removed from the storefront goes
+   * back. False when the storefront has no such order for this site.
+   */
+  async executeOrder(number: string): Promise<boolean> {
+    const { erp, storefront, carriers } = await this.open();
+    const order = await storefront.findOrder(number);
+    if (!order) return false;
+    this.recheck = true;
+    this.counts.orders = 1;
+    const outcome: Outcome = { toComplete: [], withTracking: [] };
+    await this.workOrder(storefront, order, await this.knownOf(erp, [order], [order]), carriers, outcome);
+    await this.finish(storefront, outcome);
+    return true;
+  }
+
+  private async open(): Promise<{ erp: ErpClient; storefront: TrackingStorefront; carriers: Map<string, string> }> {
+    const erp = ErpClient.fromConfig(this.ctx.config);
+    if (!erp) throw erpNotConfigured();
+    const storefront = await openTrackingStorefront(this.site, this.ctx.config, this.log);
+    return { erp, storefront, carriers: await carrierMap(this.prisma, this.site.platform) };
+  }
+
+  /** What is known of `open` orders' ERP side, and our records of `all` of them. */
+  private async knownOf(erp: ErpClient, open: TrackingOrder[], all: TrackingOrder[]): Promise<Known> {
+    const salesOrders = await this.salesOrderNumbers(open);
+    const exported = [...new Set(salesOrders.values())].filter((number): number is string => number !== null);
+    const shipments = groupBy(await erp.listSalesShipments(exported), (shipment) => shipment.orderNumber);
+    const records = await loadRecords(this.prisma, this.site.id, all.map((order) => order.id));
+    return { salesOrders, shipments, records };
+  }
+
+  private async workOrder(storefront: TrackingStorefront, order: TrackingOrder, known: Known, carriers: Map<string, string>, outcome: Outcome): Promise<void> {
+    const salesOrder = known.salesOrders.get(order.number);
+    const orderShipments = salesOrder ? (known.shipments.get(salesOrder) ?? []) : [];
+    if (salesOrder === undefined) this.counts.not_linked += 1;
+    else if (salesOrder === null) this.counts.not_exported += 1;
+    else if (!orderShipments.some((shipment) => shipment.packageTrackingNo?.trim())) this.counts.awaiting_shipment += 1;
+    const orderRecords = known.records.get(order.id) ?? new Map<string, ShipmentRecordRow>();
+    try {
+      const { onStorefront, posted } = salesOrder ? await this.syncOrder(storefront, order, orderShipments, orderRecords, carriers) : { onStorefront: 0, posted: 0 };
+      if (onStorefront > 0) outcome.withTracking.push(order.number);
+      if (onStorefront > 0 && this.site.auto_complete && storefront.fullyShipped(order) && (posted || awaitsCompletion(orderRecords.values()))) outcome.toComplete.push(order);
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      this.fail(order, error);
+    }
+  }
+
+  /** Auto-completes what the run readied, and marks shipped the orders whose tracking is on the storefront. */
+  private async finish(storefront: TrackingStorefront, { toComplete, withTracking }: Outcome): Promise<void> {
     const refused = await storefront.complete(toComplete);
     const completed = toComplete.filter((order) => !refused.has(order.id));
     for (const order of toComplete) if (refused.has(order.id)) this.fail(order, refused.get(order.id)!);
@@ -117,17 +166,18 @@ export class TrackingRun {
       const log = this.log.child({ order_id: order.id, order_number: order.number, tracking_number: tracking.trackingNumber });
       const record = records.get(tracking.trackingNumber);
       if (record?.platform_shipment_id) {
-        this.counts.already_posted += 1;
-        onStorefront += 1;
-        if (record.notify_pending) await this.tellCustomer(storefront, order, tracking, log);
-        continue;
-      }
-      if (record && (Date.now() - record.created_at.getTime() < CLAIM_STALE_MS || !(await retake(this.prisma, this.site.id, record)))) {
+        if (!this.recheck || (await storefront.findPosted(order, tracking))) {
+          this.counts.already_posted += 1;
+          onStorefront += 1;
+          if (record.notify_pending) await this.tellCustomer(storefront, order, tracking, log);
+          continue;
+        }
+        log.info("tracking number recorded as posted is not on the storefront (removed there?); posting it again", { platform_shipment_id: record.platform_shipment_id });
+      } else if (record && (Date.now() - record.created_at.getTime() < CLAIM_STALE_MS || !(await retake(this.prisma, this.site.id, record)))) {
         log.info("tracking number is being posted by another run; left to it");
         this.counts.claimed_by_other_run += 1;
         continue;
-      }
-      if (record || order.mayHaveTrackings) {
+      } else if (record || order.mayHaveTrackings) {
         const found = await storefront.findPosted(order, tracking);
         if (found) {
           // Our own claim: its run stopped after posting, before it could tell the customer.

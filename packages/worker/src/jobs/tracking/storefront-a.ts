@@ -60,6 +60,14 @@ export class StorefrontATracking implements TrackingStorefront<OrderA> {
     return { open, shipped };
   }
 
+  /** BigCommerce's order number is its id; an order of another channel than the site's is not the site's. */
+  async findOrder(number: string): Promise<OrderA | null> {
+    if (!/^\d{1,10}$/.test(number)) return null;
+    const order = await this.client.getOrder(Number(number));
+    const channelId = this.settings.channelId;
+    return order && (channelId === null || order.channel_id === channelId) ? toOrder(order) : null;
+  }
+
   /**
    * One tracking number can be several shipments (one per address its items
    * go to); it is posted only when each address that still has items of it

@@ -51,6 +51,11 @@ export class StorefrontBTracking implements TrackingStorefront<OrderB> {
     return { open: orders.map((order) => this.toOrder(order)), shipped: [] };
   }
 
+  async findOrder(number: string): Promise<OrderB | null> {
+    const order = await this.client.findOrder(number);
+    return order && this.toOrder(order);
+  }
+
   async findPosted(order: OrderB, tracking: PlannedTracking): Promise<string | null> {
     if (this.extension) return order.trackings.get(tracking.trackingNumber) ?? null;
     order.notes ??= await this.noteNumbers(order);

@@ -39,6 +39,8 @@ export interface TrackingStorefront<O extends TrackingOrder = TrackingOrder> {
    * completes if it put their tracking there (storefront_a only).
    */
   listOrders(): Promise<{ open: O[]; shipped: O[] }>;
+  /** The site's order with this number, whatever its status; null when the storefront has none. */
+  findOrder(number: string): Promise<O | null>;
   /**
    * The id of what carries the tracking number on the storefront, or null
    * when it is not there in full (`post` then puts up what is missing). The
