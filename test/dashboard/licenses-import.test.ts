@@ -60,5 +60,6 @@ describe("pnpm cli licenses:import FILE.csv (design 10.8: licenses have a source
 
     expect((await importLicenses(file)).summary).toEqual({ success: true, rows: 5, created: 0, updated: 3, skipped: 2 });
     expect(await api.ctx.prisma.license.count({ where: { product: { contains: RUN } } })).toBe(3);
-  });
+    // Two CLI processes start one after the other: seconds each on a loaded 2-core machine.
+  }, 90_000);
 });
