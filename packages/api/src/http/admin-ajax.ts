@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import express, { type Request, type Response, type Router } from "express";
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { AppError } from "@mw/shared";
@@ -97,7 +98,8 @@ export class AdminAjax {
       if (answer instanceof FileAnswer) {
         res.set({ "Content-Type": answer.contentType, "Content-Disposition": `attachment; filename="${answer.filename.replace(/["\\\r\n]/g, "_")}"`, "Cache-Control": "private, no-store" });
         if (typeof answer.body === "string" || Buffer.isBuffer(answer.body)) res.send(answer.body);
-        else answer.body.pipe(res);
+        // A storage read that fails half-way cuts the response rather than leaving it hanging.
+        else await pipeline(answer.body, res).catch(() => res.destroy());
         return;
       }
       res.json({ success: true, data: answer });

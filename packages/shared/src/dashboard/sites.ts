@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { decryptSecret, encryptSecret, errors, type PrismaClient } from "../platform/index.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { formBool, formId, formInt, formText } from "./form.ts";
+import { formId, formInt, formText } from "./form.ts";
 
 export const SITE_STATUSES = ["active", "archived"] as const;
 const DAY_MS = 86_400_000;
@@ -51,7 +51,6 @@ export const listSitesInput = z.object({
   search: z.string().trim().max(191).optional(),
   /** Only sites whose certificate expires within this many days (or has expired). */
   ssl_expiring_days: formInt(0, 3650).optional(),
-  include_archived: formBool.optional(),
 });
 
 export const searchSitesInput = z.object({ q: z.string().trim().min(1).max(191), limit: formInt(1, 50).default(10) });
@@ -163,7 +162,7 @@ export class ManagedSites {
 
   async list(input: z.output<typeof listSitesInput>) {
     const where: Prisma.ManagedSiteWhereInput = {
-      ...(input.status !== "all" && !(input.include_archived && input.status === "active") ? { status: input.status } : {}),
+      ...(input.status !== "all" ? { status: input.status } : {}),
       ...(input.client ? { client: input.client } : {}),
       ...(input.hosting ? { hosting: input.hosting } : {}),
       ...(input.search ? { OR: [{ name: { contains: input.search } }, { url: { contains: input.search } }, { client: { contains: input.search } }] } : {}),
