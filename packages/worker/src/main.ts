@@ -1,4 +1,4 @@
-import { openConnections, getConfigOrExit, onShutdown, servicesOrExit } from "@mw/shared";
+import { openConnections, getConfigOrExit, onShutdown, servicesOrExit, writeQueueLogFiles } from "@mw/shared";
 import { parseWorkerArgs, UsageError, type WorkerArgs } from "./runtime/args.ts";
 import { drain } from "./runtime/drain.ts";
 import { startWorkers } from "./runtime/workers.ts";
@@ -15,6 +15,7 @@ try {
 const config = getConfigOrExit();
 await servicesOrExit(config, { database: true });
 const connections = openConnections(config, args.mode === "drain" ? `worker-${args.workerId}` : "worker");
+writeQueueLogFiles(connections.logger, config);
 
 if (args.mode === "drain") {
   const results = await drain(connections, args.limits, args.workerId);

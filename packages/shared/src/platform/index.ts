@@ -13,6 +13,7 @@ export * from "./job-metrics.ts";
 export * from "./last-used.ts";
 export * from "./logger.ts";
 export * from "./queues/index.ts";
+export * from "./queue-logs/index.ts";
 export * from "./rate-limit.ts";
 export * from "./preflight.ts";
 export * from "./redact.ts";

@@ -14,7 +14,8 @@ const redactFormat = winston.format((info) => {
   return info;
 });
 
-function writableDir(dir: string): boolean {
+/** True when the directory exists (made if missing) and this process may write in it. */
+export function writableDir(dir: string): boolean {
   try {
     mkdirSync(dir, { recursive: true });
     accessSync(dir, constants.W_OK);

@@ -6,3 +6,4 @@ export * from "./names.ts";
 export * from "./options.ts";
 export * from "./queues.ts";
 export * from "./run-and-wait.ts";
+export * from "./upcoming.ts";

@@ -1,0 +1,85 @@
+import { readdir, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import DailyRotateFile from "winston-daily-rotate-file";
+import Transport from "winston-transport";
+import type { Config } from "../config.ts";
+import { writableDir, type Logger } from "../logger.ts";
+import { QUEUE_NAMES } from "../queues/names.ts";
+import { QUEUE_LOG_DAYS, queueLogDir, queueLogPattern, writerTag } from "./files.ts";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Files of processes that no longer run are not in any live writer's audit
+ * file, so winston-daily-rotate-file would never expire them: every new file
+ * sweeps the directory by age. Best effort: a file that cannot be removed
+ * now is tried again at the next rollover.
+ */
+async function removeExpired(dir: string): Promise<void> {
+  const oldest = Date.now() - QUEUE_LOG_DAYS * DAY_MS;
+  for (const name of await readdir(dir).catch(() => [])) {
+    const file = path.join(dir, name);
+    const info = await stat(file).catch(() => null);
+    if (info?.isFile() && info.mtimeMs < oldest) await rm(file, { force: true }).catch(() => {});
+  }
+}
+
+/**
+ * Writes every line of a running job (a line carrying `queue` and `job_id`, as
+ * the job's child logger adds them) to its queue's file in LOG_DIR/queues:
+ * JSON lines, after the logger's redaction, rolled over at
+ * QUEUE_LOG_MAX_SIZE and daily, kept 30 days (spec 2, section 8).
+ */
+class QueueLogTransport extends Transport {
+  private readonly files = new Map<string, DailyRotateFile>();
+  private readonly writer = writerTag();
+
+  constructor(
+    private readonly dir: string,
+    private readonly maxSize: string,
+  ) {
+    super();
+  }
+
+  private file(queue: string): DailyRotateFile {
+    let file = this.files.get(queue);
+    if (!file) {
+      file = new DailyRotateFile({
+        dirname: this.dir,
+        filename: queueLogPattern(queue, this.writer),
+        datePattern: "YYYY-MM-DD",
+        maxSize: this.maxSize,
+        maxFiles: `${QUEUE_LOG_DAYS}d`,
+        auditFile: path.join(this.dir, `.${queue}.${this.writer}-audit.json`),
+      });
+      file.on("new", () => void removeExpired(this.dir));
+      // A full disk must not stop the jobs; the process log says it once per queue.
+      let told = false;
+      file.on("error", (error: Error) => {
+        if (!told) console.error(`queue log file of ${queue} cannot be written: ${error.message}`);
+        told = true;
+      });
+      this.files.set(queue, file);
+    }
+    return file;
+  }
+
+  override log(info: Record<string, unknown>, next: () => void): void {
+    const queue = info.queue;
+    if (typeof queue === "string" && (QUEUE_NAMES as readonly string[]).includes(queue) && info.job_id !== undefined) {
+      this.file(queue).log!(info, next);
+      return;
+    }
+    next();
+  }
+
+  override close(): void {
+    for (const file of this.files.values()) file.close?.();
+  }
+}
+
+/** Adds the queue log files to a worker's logger; nothing when LOG_DIR cannot be written (the logger says so already). */
+export function writeQueueLogFiles(logger: Logger, config: Pick<Config, "LOG_DIR" | "QUEUE_LOG_MAX_SIZE">): void {
+  const dir = queueLogDir(config.LOG_DIR);
+  if (writableDir(dir)) logger.add(new QueueLogTransport(dir, config.QUEUE_LOG_MAX_SIZE));
+}
