@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -90,6 +90,13 @@ beforeAll(async () => {
   pingUrl = `http://127.0.0.1:${(pinged.address() as AddressInfo).port}/ping`;
   api = await startApi({ LOG_DIR: logDir });
   admin = await userWith(api, "manage_options");
+  // Files a process that is gone wrote 31 and 29 days ago: no live writer's audit file lists them.
+  await mkdir(queueDir);
+  for (const [name, days] of [["notifications-2026-10-25.gone-1.log", 31], ["notifications-2026-10-27.gone-1.log", 29]] as const) {
+    await writeFile(path.join(queueDir, name), "");
+    const time = new Date(Date.now() - days * 86_400_000);
+    await utimes(path.join(queueDir, name), time, time);
+  }
   const worker = startWorker();
   await worker.waitFor(/"message":"schedules reconciled".*"why":"worker started"/, 30_000);
 }, 60_000);
@@ -111,6 +118,12 @@ describe("queue log files", () => {
     const job = await settled(notifications(), await ping(id, secretUrl), workers[0]);
     expect(job.finishedOn).toBeTruthy();
     await until(async () => parsedLines(await queueFiles("notifications")).some((line) => line.job_id === id && line.message === "job completed"), () => "the job's lines in its file");
+
+    // A writer's new file expires what is older than 30 days, whoever wrote it.
+    const gone = async () => (await readdir(queueDir)).filter((name) => name.includes("gone-1"));
+    await until(async () => (await gone()).length === 1, () => `the expired file removed (see the directory)`);
+    expect(await gone()).toEqual(["notifications-2026-10-27.gone-1.log"]);
+    await rm(path.join(queueDir, "notifications-2026-10-27.gone-1.log"));
 
     const files = await queueFiles("notifications");
     expect(files.every((file) => file.writer.endsWith(`-${workers[0]!.child.pid}`))).toBe(true);
