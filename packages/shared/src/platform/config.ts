@@ -87,6 +87,7 @@ export const configSchema = z.object({
   WORKER_CONCURRENCY_NOTIFICATIONS: concurrency.optional(),
   WORKER_CONCURRENCY_WEBHOOKS: concurrency.optional(),
   WORKER_CONCURRENCY_TIMETRACKING: concurrency.optional(),
+  WORKER_CONCURRENCY_DASHBOARD: concurrency.optional(),
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).default(30_000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(1000).default(30_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
@@ -141,6 +142,15 @@ export const configSchema = z.object({
   SMS_AUTH_TOKEN: z.string().optional(),
   /** E.164 sender number, or a Messaging Service SID (MG...). */
   SMS_FROM: z.string().optional(),
+  /** The managed sites' CDN (update_cdn): a Cloudflare-style API, `POST /zones/{zone}/purge_cache` with each site's Bearer token. */
+  CDN_API_URL: z.url().default("https://api.cloudflare.com/client/v4"),
+  /** A search-console-style URL inspection API (check_indexed) and its Bearer token; unset, check_indexed says it is not configured. */
+  INDEX_API_URL: optionalUrl,
+  INDEX_API_TOKEN: z.string().optional(),
+  /** The Chromium (or Chrome) executable take_screenshot drives headless; unset, screenshots are refused. */
+  CHROME_PATH: z.string().optional(),
+  /** The most one screenshot may take, browser start to PNG; a page still loading then is captured as it is. */
+  SCREENSHOT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(30_000),
   STORAGE_DIR: z.string().default("storage"),
   S3_ENDPOINT: optionalUrl,
   S3_BUCKET: z.string().optional(),

@@ -14,6 +14,7 @@ export const QUEUE_NAMES = [
   "notifications",
   "webhooks",
   "timetracking",
+  "dashboard",
 ] as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[number];

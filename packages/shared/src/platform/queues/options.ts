@@ -25,4 +25,7 @@ export const QUEUE_JOB_OPTIONS: Record<QueueName, JobsOptions> = {
   notifications: { ...BASE_OPTIONS, attempts: 8, backoff: { type: "exponential", delay: 10_000 } },
   webhooks: { ...BASE_OPTIONS, attempts: 5 },
   timetracking: { ...BASE_OPTIONS, attempts: 5 },
+  // A person started the job and watches it (get_job): a failure shows at once and they run it again; the daily
+  // certificate check records each site's failure and runs again the next day.
+  dashboard: { ...BASE_OPTIONS, attempts: 1 },
 };
