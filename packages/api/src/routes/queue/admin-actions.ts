@@ -53,9 +53,11 @@ export function jobActions(ctx: AppContext): AdminAction[] {
       },
       handler: async (input) => {
         const ref = parseJobRef(input.job_id);
-        const job = ref ? await ctx.queues.get(ref.queue).getJob(ref.id) : undefined;
+        // The state before the job's data: read the other way round, a job finishing in between reads as
+        // completed without its result.
+        const state = ref ? await ctx.queues.get(ref.queue).getJobState(ref.id) : "unknown";
+        const job = ref && state !== "unknown" ? await ctx.queues.get(ref.queue).getJob(ref.id) : undefined;
         if (!ref || !job) throw errors.notFound(`No job ${input.job_id}: it never existed or has been removed from the queue's history.`);
-        const state = await job.getState();
         const file = state === "completed" ? storedFile(job.returnvalue) : null;
         if (input.download) {
           if (!file) throw errors.conflict("job_has_no_file", state === "completed" ? `Job ${input.job_id} made no file.` : `Job ${input.job_id} is ${state}; its file comes when it has completed.`);
