@@ -1,5 +1,6 @@
 export * from "./costs.ts";
 export * from "./form.ts";
+export * from "./jobs.ts";
 export * from "./licenses.ts";
 export * from "./sites.ts";
 export * from "./summary.ts";

@@ -100,7 +100,8 @@ export interface SitePlugin {
   name: string;
   version: string | null;
   active: boolean;
-  update_available: boolean;
+  /** null: the site does not say (WordPress core's endpoint has no such field; docs/decisions.md). */
+  update_available: boolean | null;
 }
 
 function secretData(input: { wp_app_password?: string | null; cdn_api_token?: string | null }, key: Buffer) {

@@ -1,4 +1,5 @@
 import type { JobDefinition, Queues } from "../platform/index.ts";
+import { sslCheckAllJob } from "../dashboard/jobs.ts";
 import { inventorySkuCleanupJob, inventorySweepJob, itemHistoryCleanupJob } from "../inventory/jobs.ts";
 import { orderSweepJob, orderVolumeDailyJob } from "../orders/jobs.ts";
 import { reportsDailyJob } from "../reports/jobs.ts";
@@ -22,6 +23,7 @@ export const SCHEDULED_JOBS: readonly JobDefinition[] = [
   urgencySweepJob,
   timeImportJob,
   orderVolumeDailyJob,
+  sslCheckAllJob,
 ];
 
 /** The scheduled jobs whose job scheduler is not in Redis. */

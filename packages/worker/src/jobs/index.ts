@@ -1,5 +1,6 @@
 import { JobCatalog } from "@mw/shared";
 import type { JobHandler } from "../runtime/processor.ts";
+import { dashboardHandlers } from "./dashboard/index.ts";
 import { disputeHandlers } from "./disputes/index.ts";
 import { inventoryHandlers } from "./inventory/index.ts";
 import { notificationHandlers } from "./notifications/index.ts";
@@ -21,4 +22,5 @@ export const JOBS = new JobCatalog<JobHandler>([
   ...notificationHandlers,
   ...ticketHandlers,
   ...timeTrackingHandlers,
+  ...dashboardHandlers,
 ]);

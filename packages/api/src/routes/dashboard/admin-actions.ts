@@ -25,6 +25,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { adminAction, type AdminAction } from "../../http/admin-ajax.ts";
 import { exportActions } from "./exports.ts";
+import { siteJobActions } from "./site-jobs.ts";
 import { COST_EXAMPLE, costData, LICENSE_EXAMPLE, licenseData, page, SITE_EXAMPLE, siteData } from "./views.ts";
 
 /** A delete action: the record's id in, `{deleted: true, id}` out. */
@@ -216,5 +217,6 @@ export function dashboardActions(ctx: AppContext): AdminAction[] {
       },
     }),
     ...exportActions(ctx),
+    ...siteJobActions(ctx),
   ];
 }

@@ -71,7 +71,7 @@ export function exportActions(ctx: AppContext): AdminAction[] {
             csvTextCell(plugin.name),
             csvTextCell(plugin.version),
             plugin.active ? 1 : 0,
-            plugin.update_available ? 1 : 0,
+            plugin.update_available === null ? "" : Number(plugin.update_available),
           ]),
         );
         return answer("plugins", ["site_id", "site", "url", "plugin", "name", "version", "active", "update_available"], rows, input.download);

@@ -16,7 +16,7 @@ export const siteData = z.object({
   cdn_api_token_set: z.boolean(),
   wp_name: z.string().nullable(),
   wp_description: z.string().nullable(),
-  plugins: z.array(z.object({ plugin: z.string(), name: z.string(), version: z.string().nullable(), active: z.boolean(), update_available: z.boolean() })),
+  plugins: z.array(z.object({ plugin: z.string(), name: z.string(), version: z.string().nullable(), active: z.boolean(), update_available: z.boolean().nullable().describe("null when the site does not say") })),
   synced_at: z.string().nullable(),
   ssl_issuer: z.string().nullable(),
   ssl_expires_at: z.string().nullable(),

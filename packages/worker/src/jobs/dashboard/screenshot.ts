@@ -1,0 +1,57 @@
+import { existsSync } from "node:fs";
+import { AppError, type Config, type PayloadOf } from "@mw/shared";
+import { NO_BROWSER, type screenshotJob } from "@mw/shared/dashboard";
+import type { Job } from "bullmq";
+import type { JobContext } from "../../runtime/processor.ts";
+import { managedSite } from "./site.ts";
+
+const VIEWPORT = { width: 1366, height: 768 };
+
+/** The browser take_screenshot drives: CHROME_PATH, which must exist on this machine. */
+export function browserPath(config: Pick<Config, "CHROME_PATH">): string {
+  if (!config.CHROME_PATH) throw AppError.permanent(NO_BROWSER, "no_browser");
+  if (!existsSync(config.CHROME_PATH)) throw AppError.permanent(`${NO_BROWSER} (${config.CHROME_PATH} does not exist)`, "no_browser");
+  return config.CHROME_PATH;
+}
+
+/**
+ * A PNG of `url` as a 1366x768 window shows it. Half the time limit goes to
+ * the page's first answer (none: the job fails), the rest to its load event;
+ * a page still loading then is captured as it is, so no page holds the job.
+ */
+export async function capture(executablePath: string, url: string, timeoutMs: number): Promise<{ png: Buffer; loaded: boolean; status: number | null }> {
+  const deadline = Date.now() + timeoutMs;
+  const left = () => Math.max(1000, deadline - Date.now());
+  // Loaded on first use: every worker process would otherwise pay for playwright at start.
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"], timeout: left() });
+  try {
+    const page = await browser.newPage({ viewport: VIEWPORT });
+    const answerWithin = Math.min(timeoutMs / 2, left());
+    const response = await page.goto(url, { waitUntil: "commit", timeout: answerWithin }).catch((error: Error) => {
+      throw new AppError(502, "page_unreachable", `${url} did not answer the browser within ${(answerWithin / 1000).toFixed(1)} s: ${error.message.split("\n")[0]}`);
+    });
+    const loaded = await page.waitForLoadState("load", { timeout: left() }).then(
+      () => true,
+      () => false,
+    );
+    const png = await page.screenshot({ type: "png", timeout: left() });
+    return { png, loaded, status: response?.status() ?? null };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** take_screenshot (issue 16): the PNG stored under a key of its own job (a rerun overwrites it), named in the result and on the site. */
+export async function takeScreenshot(job: Job, payload: PayloadOf<typeof screenshotJob>, ctx: JobContext) {
+  const executablePath = browserPath(ctx.config);
+  const site = await managedSite(ctx, payload.site_id);
+  await ctx.progress(0, 2, `opening ${site.url}`);
+  const shot = await capture(executablePath, site.url, ctx.config.SCREENSHOT_TIMEOUT_MS);
+  const key = `screenshots/site-${site.id}/${job.id ?? Date.now()}.png`;
+  await ctx.storage.put(key, shot.png, "image/png");
+  const takenAt = new Date();
+  await ctx.prisma.managedSite.update({ where: { id: site.id }, data: { screenshot_key: key, screenshot_at: takenAt } });
+  await ctx.progress(2, 2, "stored");
+  return { site_id: site.id, url: site.url, storage_key: key, bytes: shot.png.length, page_status: shot.status, loaded: shot.loaded, taken_at: takenAt.toISOString() };
+}

@@ -1,0 +1,141 @@
+import { isIP } from "node:net";
+import { connect, type PeerCertificate } from "node:tls";
+import { AppError, formatDay, forEachLimited, truncateCodePoints, type PayloadOf } from "@mw/shared";
+import { SSL_ALERT_DAYS, sslAlertJobId, type sslCheckAllJob, type sslCheckJob } from "@mw/shared/dashboard";
+import { alertEmailJob } from "@mw/shared/notifications";
+import type { Job } from "bullmq";
+import type { JobContext } from "../../runtime/processor.ts";
+import { managedSite } from "./site.ts";
+
+const DAY_MS = 86_400_000;
+/** Sites whose certificates one sweep checks at once. */
+const SWEEP_CONCURRENCY = 5;
+
+export interface Certificate {
+  host: string;
+  port: number;
+  issuer: string | null;
+  subject: string | null;
+  valid_from: string;
+  expires_at: string;
+  days_left: number;
+  /** Whether a browser would accept it (chain and host name); `trust_error` says why not. */
+  trusted: boolean;
+  trust_error: string | null;
+}
+
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** `Let's Encrypt (R11)`: the issuing organisation with its certificate's name. */
+function issuerOf(cert: PeerCertificate): string | null {
+  const org = first(cert.issuer?.O);
+  const name = first(cert.issuer?.CN);
+  return org && name ? `${org} (${name})` : (org ?? name ?? null);
+}
+
+/**
+ * A TLS handshake with the site's host (SNI with its name) that reads the
+ * certificate it presents, trusted or not: an expiring self-signed
+ * certificate is still worth knowing about. Bounded by `timeoutMs` from the
+ * DNS lookup to the certificate.
+ */
+export function probeCertificate(siteUrl: string, timeoutMs: number): Promise<Certificate> {
+  const url = new URL(siteUrl);
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const port = Number(url.port || 443);
+  const where = `${host}:${port}`;
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port, servername: isIP(host) ? undefined : host, rejectUnauthorized: false });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new AppError(504, "tls_timeout", `TLS handshake with ${where}: no certificate within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.once("error", (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(new AppError(502, "tls_failed", `TLS handshake with ${where} failed: ${error.code ?? error.message}`));
+    });
+    socket.once("secureConnect", () => {
+      clearTimeout(timer);
+      const cert = socket.getPeerCertificate();
+      socket.end();
+      if (!cert?.valid_to) return reject(new AppError(502, "tls_failed", `TLS handshake with ${where}: the server presented no certificate`));
+      const expires = new Date(cert.valid_to);
+      resolve({
+        host,
+        port,
+        issuer: issuerOf(cert),
+        subject: first(cert.subject?.CN) ?? null,
+        valid_from: new Date(cert.valid_from).toISOString(),
+        expires_at: expires.toISOString(),
+        days_left: Math.floor((expires.getTime() - Date.now()) / DAY_MS),
+        trusted: socket.authorized,
+        trust_error: socket.authorized ? null : String(socket.authorizationError ?? "untrusted"),
+      });
+    });
+  });
+}
+
+type Site = Awaited<ReturnType<typeof managedSite>>;
+
+/** Checks one site and stores issuer, expiry and when it was checked on its row (a rerun overwrites them). */
+async function checkSite(ctx: JobContext, site: Site): Promise<Certificate> {
+  if (!site.url.startsWith("https://")) throw AppError.permanent(`Site ${site.id} (${site.url}) is not served over https: it has no certificate to check.`, "not_https");
+  const cert = await probeCertificate(site.url, ctx.config.HTTP_TIMEOUT_MS);
+  await ctx.prisma.managedSite.update({ where: { id: site.id }, data: { ssl_issuer: cert.issuer && truncateCodePoints(cert.issuer, 255), ssl_expires_at: new Date(cert.expires_at), ssl_checked_at: new Date() } });
+  return cert;
+}
+
+/** check_ssl {id}. */
+export async function checkSsl(_job: Job, payload: PayloadOf<typeof sslCheckJob>, ctx: JobContext) {
+  const site = await managedSite(ctx, payload.site_id);
+  await ctx.progress(0, 1, `TLS handshake with ${site.url}`);
+  const cert = await checkSite(ctx, site);
+  await ctx.progress(1, 1, `${cert.days_left} days left`);
+  return { site_id: site.id, url: site.url, ...cert };
+}
+
+function alertFor(site: Site, cert: Certificate) {
+  const when = cert.days_left < 0 ? `expired ${-cert.days_left} day(s) ago` : `expires in ${cert.days_left} day(s)`;
+  return {
+    subject: `Certificate of ${site.name} ${when}`.slice(0, 200),
+    text: [
+      `The TLS certificate of ${site.name} (${site.url}) ${when}.`,
+      "",
+      `Expires: ${cert.expires_at}`,
+      `Issuer: ${cert.issuer ?? "unknown"}`,
+      `Client: ${site.client ?? "-"}`,
+      `Hosting: ${site.hosting ?? "-"}`,
+    ].join("\n"),
+  };
+}
+
+/**
+ * check_ssl without id, and the daily sweep: every active https site. One
+ * site failing is recorded in the result, not the end of the sweep; a
+ * certificate expiring within SSL_ALERT_DAYS gets an alert e-mail, once per
+ * site per day (its job id), however often the sweep runs.
+ */
+export async function checkAllSsl(_job: Job, _payload: PayloadOf<typeof sslCheckAllJob>, ctx: JobContext) {
+  const sites = await ctx.prisma.managedSite.findMany({ where: { status: "active", url: { startsWith: "https://" } }, orderBy: { id: "asc" } });
+  const day = formatDay(new Date());
+  const failed: { site_id: number; url: string; error: string }[] = [];
+  const expiring: { site_id: number; url: string; days_left: number; expires_at: string }[] = [];
+  let done = 0;
+  await ctx.progress(0, sites.length, "checking certificates");
+  await forEachLimited(sites, SWEEP_CONCURRENCY, async (site) => {
+    try {
+      const cert = await checkSite(ctx, site);
+      if (new Date(cert.expires_at).getTime() - Date.now() <= SSL_ALERT_DAYS * DAY_MS) {
+        expiring.push({ site_id: site.id, url: site.url, days_left: cert.days_left, expires_at: cert.expires_at });
+        await ctx.queues.add(alertEmailJob, alertFor(site, cert), { jobId: sslAlertJobId(site.id, day) });
+      }
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      failed.push({ site_id: site.id, url: site.url, error: error.message });
+      ctx.log.warn("certificate check failed", { site_id: site.id, url: site.url, error: error.message });
+    }
+    done += 1;
+    await ctx.progress(done, sites.length, site.url);
+  });
+  return { checked: sites.length - failed.length, failed, expiring };
+}
