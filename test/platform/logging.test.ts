@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createLogger, redact } from "@mw/shared";
+import { createLogger, redact, writerTag } from "@mw/shared";
 import { describe, expect, it } from "vitest";
 import { spawnEntry } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
@@ -28,7 +28,8 @@ describe("logging", () => {
     await flush(logger);
 
     const files = readdirSync(dir).filter((name) => name.endsWith(".log"));
-    expect(files).toEqual([expect.stringMatching(/^unit-\d{4}-\d{2}-\d{2}\.log$/)]);
+    // One file per writing process: two processes of one name never rotate the same file.
+    expect(files).toEqual([`unit-${new Date().toISOString().slice(0, 10)}.${writerTag()}.log`]);
     // The file transport writes after the logger's own stream has finished; on a loaded machine that takes a while.
     await until(() => readFileSync(path.join(dir, files[0]!), "utf8").split("\n").length > 3, () => "the three log lines on disk", 5000);
     const text = readFileSync(path.join(dir, files[0]!), "utf8");

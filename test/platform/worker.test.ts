@@ -231,10 +231,10 @@ describe("drain mode", () => {
       ]);
       expect(logLines(firstRun, "queue drained")).toMatchObject([{ worker_id: "t1", queue: "notifications", completed: 3, failed: 0, limit: 3 }]);
       expect(firstRun.output()).toMatch(logged("drain finished"));
-      // The worker id names the log file.
+      // The worker id names the log file, the process its own copy.
       const files = readdirSync(logDir).filter((name) => name.endsWith(".log"));
       expect(files).toHaveLength(1);
-      expect(files[0]).toMatch(/^worker-t1-\d{4}-\d{2}-\d{2}\.log$/);
+      expect(files[0]).toMatch(new RegExp(`^worker-t1-\\d{4}-\\d{2}-\\d{2}\\.[A-Za-z0-9_-]+-${firstRun.child.pid}\\.log$`));
       expect(readFileSync(path.join(logDir, files[0]!), "utf8")).toMatch(logged("drain finished"));
 
       const started = Date.now();

@@ -17,6 +17,7 @@ export * from "./queue-logs/index.ts";
 export * from "./rate-limit.ts";
 export * from "./preflight.ts";
 export * from "./redact.ts";
+export * from "./rotating-file.ts";
 export * from "./redis-outage.ts";
 export * from "./redis.ts";
 export * from "./shutdown.ts";

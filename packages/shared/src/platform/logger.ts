@@ -1,9 +1,9 @@
 import { accessSync, constants, mkdirSync } from "node:fs";
 import path from "node:path";
 import winston from "winston";
-import DailyRotateFile from "winston-daily-rotate-file";
 import type { Config } from "./config.ts";
 import { redact } from "./redact.ts";
+import { rotatingFile } from "./rotating-file.ts";
 
 export type Logger = winston.Logger;
 
@@ -26,8 +26,9 @@ export function writableDir(dir: string): boolean {
 }
 
 /**
- * JSON lines to stdout and to a daily file `<name>-YYYY-MM-DD.log` in LOG_DIR
- * (rotated at 5 MB, kept 30 days: spec 2, section 8). When LOG_DIR cannot be
+ * JSON lines to stdout and to this process's daily file
+ * `<name>-YYYY-MM-DD.<host>-<pid>.log` in LOG_DIR (rotated at 5 MB, kept 30
+ * days: spec 2, section 8; two workers never share a file). When LOG_DIR cannot be
  * written, everything goes to stderr instead (spec 1, 4.6).
  */
 export function createLogger(name: string, config: Pick<Config, "LOG_DIR" | "LOG_LEVEL" | "LOG_STDOUT">): Logger {
@@ -44,16 +45,7 @@ export function createLogger(name: string, config: Pick<Config, "LOG_DIR" | "LOG
   const dir = path.resolve(config.LOG_DIR);
   const fileLogging = writableDir(dir);
   if (fileLogging) {
-    transports.push(
-      new DailyRotateFile({
-        dirname: dir,
-        filename: `${name}-%DATE%.log`,
-        datePattern: "YYYY-MM-DD",
-        maxSize: "5m",
-        maxFiles: "30d",
-        auditFile: path.join(dir, `.${name}-audit.json`),
-      }),
-    );
+    transports.push(rotatingFile(dir, name, "5m"));
   }
   if (!fileLogging) {
     transports.push(new winston.transports.Console({ stderrLevels: ["error", "warn", "info", "debug"] }));

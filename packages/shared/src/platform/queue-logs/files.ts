@@ -1,5 +1,4 @@
 import { readdir, stat } from "node:fs/promises";
-import { hostname } from "node:os";
 import path from "node:path";
 
 /** Queue log files live apart from the process logs: `LOG_DIR/queues`. */
@@ -7,23 +6,7 @@ export function queueLogDir(logDir: string): string {
   return path.join(path.resolve(logDir), "queues");
 }
 
-/** Days a queue log file is kept (spec 2, section 8). */
-export const QUEUE_LOG_DAYS = 30;
-
-/**
- * The writing process's part of a file name. Each process writes files of its
- * own (see docs/decisions.md): size rotation counts the bytes one process wrote,
- * so two writers sharing a file would each let it grow past the limit.
- */
-export function writerTag(): string {
-  return `${hostname().replace(/[^A-Za-z0-9_-]/g, "_")}-${process.pid}`;
-}
-
-/** winston-daily-rotate-file's pattern for one queue and writer; it adds `.1`, `.2` ... at each size rollover of a day. */
-export function queueLogPattern(queue: string, writer: string): string {
-  return `${queue}-%DATE%.${writer}.log`;
-}
-
+/** A file `rotatingFile` wrote: `<queue>-<day>.<writer>.log`, then `.1`, `.2` ... at each size rollover of a day. */
 const FILE = /^(?<queue>[a-z0-9_]+)-(?<date>\d{4}-\d{2}-\d{2})\.(?<writer>[A-Za-z0-9_-]+)\.log(?:\.(?<part>\d+))?$/;
 
 export interface QueueLogFile {

@@ -1,28 +1,10 @@
-import { readdir, rm, stat } from "node:fs/promises";
-import path from "node:path";
-import DailyRotateFile from "winston-daily-rotate-file";
+import type DailyRotateFile from "winston-daily-rotate-file";
 import Transport from "winston-transport";
 import type { Config } from "../config.ts";
 import { writableDir, type Logger } from "../logger.ts";
 import { QUEUE_NAMES } from "../queues/names.ts";
-import { QUEUE_LOG_DAYS, queueLogDir, queueLogPattern, writerTag } from "./files.ts";
-
-const DAY_MS = 86_400_000;
-
-/**
- * Files of processes that no longer run are not in any live writer's audit
- * file, so winston-daily-rotate-file would never expire them: every new file
- * sweeps the directory by age. Best effort: a file that cannot be removed
- * now is tried again at the next rollover.
- */
-async function removeExpired(dir: string): Promise<void> {
-  const oldest = Date.now() - QUEUE_LOG_DAYS * DAY_MS;
-  for (const name of await readdir(dir).catch(() => [])) {
-    const file = path.join(dir, name);
-    const info = await stat(file).catch(() => null);
-    if (info?.isFile() && info.mtimeMs < oldest) await rm(file, { force: true }).catch(() => {});
-  }
-}
+import { rotatingFile } from "../rotating-file.ts";
+import { queueLogDir } from "./files.ts";
 
 /**
  * Writes every line of a running job (a line carrying `queue` and `job_id`, as
@@ -32,7 +14,6 @@ async function removeExpired(dir: string): Promise<void> {
  */
 class QueueLogTransport extends Transport {
   private readonly files = new Map<string, DailyRotateFile>();
-  private readonly writer = writerTag();
 
   constructor(
     private readonly dir: string,
@@ -44,15 +25,7 @@ class QueueLogTransport extends Transport {
   private file(queue: string): DailyRotateFile {
     let file = this.files.get(queue);
     if (!file) {
-      file = new DailyRotateFile({
-        dirname: this.dir,
-        filename: queueLogPattern(queue, this.writer),
-        datePattern: "YYYY-MM-DD",
-        maxSize: this.maxSize,
-        maxFiles: `${QUEUE_LOG_DAYS}d`,
-        auditFile: path.join(this.dir, `.${queue}.${this.writer}-audit.json`),
-      });
-      file.on("new", () => void removeExpired(this.dir));
+      file = rotatingFile(this.dir, queue, this.maxSize);
       // A full disk must not stop the jobs; the process log says it once per queue.
       let told = false;
       file.on("error", (error: Error) => {
