@@ -105,7 +105,7 @@ describe("osTicket with the platform bridge", () => {
   }, 90_000);
 
   it("with the platform stopped, creates tickets in under a second; after it is back and cron runs, every entry arrives exactly once", async () => {
-    const [{ last }] = await desk.query<{ last: number }[]>("SELECT COALESCE(MAX(id), 0) AS last FROM ost_platform_outbox");
+    const [{ last }] = await desk.query<[{ last: number }]>("SELECT COALESCE(MAX(id), 0) AS last FROM ost_platform_outbox");
     const rows = () => desk.query<{ kind: string; attempts: number; status: number | null; sent: number }[]>("SELECT kind, attempts, status, sent_at IS NOT NULL AS sent FROM ost_platform_outbox WHERE id > ? ORDER BY id", [last]);
     await stopPlatform();
     const numbers: string[] = [];
