@@ -104,6 +104,16 @@ describe("osTicket with the platform bridge", () => {
     expect(await agent.field(ticketId, "AI urgency percentage (0-100)")).toBe("40");
   }, 90_000);
 
+  it("sends a status change made in the agent UI as ticket.updated", async () => {
+    const [closed] = await desk.query<{ id: number }[]>("SELECT id FROM ost_ticket_status WHERE state = 'closed' ORDER BY id LIMIT 1");
+    await agent.page(`/scp/tickets.php?id=${ticketId}`);
+    const answer = await agent.post(`/scp/ajax.php/tickets/${ticketId}/status`, { status_id: String(closed!.id), comments: "" });
+    expect(answer.status).toBeLessThan(300);
+    await until(async () => (await api.ctx.prisma.ticket.findUniqueOrThrow({ where: { id: ticketId } })).status === "closed", () => `ticket ${ticketId} closed at the platform`, 10_000);
+    const [row] = await desk.query<{ kind: string; status: number }[]>("SELECT kind, status FROM ost_platform_outbox ORDER BY id DESC LIMIT 1");
+    expect(row).toEqual({ kind: "ticket.updated", status: 200 });
+  }, 30_000);
+
   it("with the platform stopped, creates tickets in under a second; after it is back and cron runs, every entry arrives exactly once", async () => {
     const [{ last }] = await desk.query<[{ last: number }]>("SELECT COALESCE(MAX(id), 0) AS last FROM ost_platform_outbox");
     const rows = () => desk.query<{ kind: string; attempts: number; status: number | null; sent: number }[]>("SELECT kind, attempts, status, sent_at IS NOT NULL AS sent FROM ost_platform_outbox WHERE id > ? ORDER BY id", [last]);
