@@ -37,7 +37,7 @@ export default tseslint.config(
   ...layerRule(["packages/shared/src/platform/*.ts"], "../"),
   ...layerRule(["packages/shared/src/platform/*/*.ts", "packages/shared/src/providers/*/*.ts"], "../../"),
   {
-    files: ["scripts/**", "bench/**", "packages/api/src/cli/**", "test/**"],
+    files: ["scripts/**", "bench/**", "packages/api/src/cli/**", "test/**", "integrations/*/test/**"],
     rules: { "no-console": "off" },
   },
 );

@@ -89,8 +89,10 @@ describe("timers and entries (spec 2, 4.5 and section 3)", () => {
     const manager = staff;
     const stranger = await staffMember(api);
     await connectStaff(api, harvest, stranger.authorization);
+    await api.ctx.prisma.staff.upsert({ where: { id: manager.staffId }, create: { id: manager.staffId, name: "Pat Manager" }, update: { name: "Pat Manager" } });
     const locked = await ajax("POST", "timer/start", { ticket_id: lockedTicket }, stranger.authorization);
-    expect(locked).toMatchObject({ status: 403, body: { success: false, data: expect.stringMatching(/over budget and locked/) } });
+    // The refusal says who can unlock (issue 22): the project manager by name, from the staff directory.
+    expect(locked).toEqual({ status: 403, body: { success: false, data: `Ticket #${lockedTicket} is over budget and locked: only its project manager, Pat Manager, can log more time or unlock it.` } });
     expect((await ajax("POST", "submit", { ticket_id: lockedTicket, hours: 1, notes: "x" }, stranger.authorization)).status).toBe(403);
     // Its project manager (here the department manager, with no lock event naming another) still can.
     expect((await ajax("POST", "timer/start", { ticket_id: lockedTicket }, manager.authorization)).body).toMatchObject({ success: true, data: { started: true } });

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import { safeEqual, errors } from "@mw/shared";
-import { verifyAppPassword, loadPrincipal, type Capability, type Principal } from "@mw/shared/identity";
+import { checkTicketStaff, verifyAppPassword, loadPrincipal, ticketStaffPrincipal, type Capability, type Principal } from "@mw/shared/identity";
 import type { AppContext } from "../context.ts";
 import { readSessionCookie } from "./cookies.ts";
 
@@ -41,8 +41,28 @@ function refusal(options: AuthOptions, message: string) {
   return options.refuseWith === "challenge" ? errors.unauthorized(message) : errors.forbidden(message);
 }
 
-/** Who the request is, from HTTP Basic (application password) or a session cookie; null when anonymous. */
+/** Where the ticket system's plugin speaks for its agents (spec 2, 4.5 and 4.6). */
+const TICKET_STAFF_ROOT = "/scp/ajax.php/";
+
+/**
+ * An agent of the ticket system, vouched for by its plugin with the shared
+ * `ai_security_key` (`X-Ticket-Staff`, see ticket-staff.ts); only on the
+ * staff AJAX root.
+ */
+async function ticketSystemStaff(ctx: AppContext, req: Request, header: string, options: AuthOptions): Promise<Principal> {
+  const key = await ctx.options.get("ai_security_key");
+  if (!key || !req.originalUrl.startsWith(TICKET_STAFF_ROOT)) throw refusal(options, "X-Ticket-Staff is not accepted here.");
+  const check = checkTicketStaff(header, key, req.method, req.originalUrl);
+  if (!check.ok) throw refusal(options, check.reason);
+  const principal = await ticketStaffPrincipal(ctx.prisma, check.staffId);
+  if (!principal) throw refusal(options, `No platform user is linked to staff member ${check.staffId} (pnpm cli user:create --capabilities staff --staff-id ${check.staffId}).`);
+  return principal;
+}
+
+/** Who the request is, from HTTP Basic (application password), the ticket system's signed agent, or a session cookie; null when anonymous. */
 export async function resolvePrincipal(ctx: AppContext, req: Request, options: AuthOptions): Promise<Principal | null> {
+  const ticketStaff = req.get("x-ticket-staff");
+  if (ticketStaff !== undefined) return ticketSystemStaff(ctx, req, ticketStaff, options);
   const basic = basicCredentials(req);
   if (req.headers.authorization && !basic) {
     if (req.headers.authorization.startsWith("Basic ")) throw refusal(options, "Malformed Basic credentials.");

@@ -3,3 +3,4 @@ export * from "./principal.ts";
 export * from "./sessions.ts";
 export * from "./users.ts";
 export * from "./login-throttle.ts";
+export * from "./ticket-staff.ts";

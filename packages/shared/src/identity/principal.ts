@@ -5,7 +5,7 @@ export interface Principal {
   userId: number;
   login: string;
   capabilities: Capability[];
-  via: "application_password" | "session";
+  via: "application_password" | "session" | "ticket_system";
   /** The ticket system's staff id of a staff user (design 10.1), null otherwise. */
   staffId: number | null;
 }

@@ -17,9 +17,14 @@ async function ticketAndAuth(deps: TimeDeps, staffId: number, ticketId: number):
   return { projectId: ticket.time_project_id, auth: await connected(deps, staffId) };
 }
 
-/** Design 10.8: a locked ticket takes no new time, manual entry or submit from anyone but its project manager. */
+/** Design 10.8: a locked ticket takes no new time, manual entry or submit from anyone but its project manager, whom the refusal names. */
 async function requireUnlockedFor(deps: TimeDeps, ticket: { id: number; number: string; locked: boolean }, staffId: number): Promise<void> {
-  if (ticket.locked && (await lockOwner(deps.prisma, ticket.id)) !== staffId) throw refused(`Ticket #${ticket.number} is over budget and locked: only its project manager can log more time.`, 403);
+  if (!ticket.locked) return;
+  const owner = await lockOwner(deps.prisma, ticket.id);
+  if (owner === staffId) return;
+  const manager = owner === null ? null : await deps.prisma.staff.findUnique({ where: { id: owner } });
+  const who = manager ? `its project manager, ${manager.name},` : "its project manager";
+  throw refused(`Ticket #${ticket.number} is over budget and locked: only ${who} can log more time or unlock it.`, 403);
 }
 
 async function connected(deps: TimeDeps, staffId: number): Promise<HarvestAuth> {

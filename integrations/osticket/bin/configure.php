@@ -1,0 +1,95 @@
+<?php
+/*
+ * Installs, enables and configures the platform bridge in an osTicket 1.18:
+ *
+ *   php integrations/osticket/bin/configure.php OSTICKET_ROOT --url PLATFORM_URL --key SECURITY_KEY [--rest-root /x] [--timeout 2]
+ *
+ * Copies the plugin to OSTICKET_ROOT/include/plugins/platform-bridge, installs
+ * it (its tables and ticket fields), enables it with one enabled instance and
+ * writes the settings. Run it again to update the files or the settings.
+ */
+if (PHP_SAPI !== 'cli') exit("Run from the command line.\n");
+
+function fail(string $message): void {
+    fwrite(STDERR, "configure.php: $message\n");
+    exit(1);
+}
+
+$args = array_slice($argv, 1);
+$root = null;
+$options = array('url' => null, 'key' => null, 'rest-root' => '', 'timeout' => '2');
+for ($i = 0; $i < count($args); $i++) {
+    if (str_starts_with($args[$i], '--')) {
+        $name = substr($args[$i], 2);
+        if (!array_key_exists($name, $options) || !isset($args[$i + 1])) fail("unknown option or missing value: {$args[$i]}");
+        $options[$name] = $args[++$i];
+    } elseif ($root === null) {
+        $root = $args[$i];
+    } else {
+        fail("unexpected argument: {$args[$i]}");
+    }
+}
+if (!$root || !$options['url'] || !$options['key']) fail('usage: configure.php OSTICKET_ROOT --url PLATFORM_URL --key SECURITY_KEY [--rest-root PATH] [--timeout SECONDS]');
+if (!preg_match('#^https?://[^/\s]+(/[^\s]*)?$#', $options['url'])) fail("--url must be an http(s) URL: {$options['url']}");
+$root = realpath($root);
+if (!$root || !is_file("$root/main.inc.php") || !is_file("$root/include/ost-config.php")) fail('OSTICKET_ROOT must be an installed osTicket (main.inc.php and include/ost-config.php)');
+
+// The plugin's files, copied fresh (a previous copy is replaced).
+$source = dirname(__DIR__).'/plugin';
+$target = "$root/include/plugins/platform-bridge";
+$copy = function (string $from, string $to) use (&$copy): void {
+    if (!is_dir($to) && !mkdir($to, 0755, true)) fail("cannot create $to");
+    foreach (scandir($from) as $name) {
+        if ($name === '.' || $name === '..') continue;
+        if (is_dir("$from/$name")) $copy("$from/$name", "$to/$name");
+        elseif (!copy("$from/$name", "$to/$name")) fail("cannot copy $from/$name");
+    }
+};
+$copy($source, $target);
+
+// osTicket's own start-up, as its cron does (a command-line run: no session, no agent).
+chdir($root);
+require "$root/main.inc.php";
+require_once INCLUDE_DIR.'class.plugin.php';
+
+$path = 'plugins/platform-bridge';
+$plugin = Plugin::objects()->filter(array('install_path' => $path))->first();
+if (!$plugin) {
+    $manager = new PluginManager();
+    if (!($plugin = $manager->install($path))) fail('osTicket refused to install the plugin (is it 1.18?)');
+    $plugin = Plugin::lookup($plugin->getId());
+} else {
+    // Already installed: make sure tables and fields exist (a newer version may add some).
+    $plugin->getImpl()->enable();
+}
+$plugin->isactive = 1;
+$plugin->save();
+
+$instance = $plugin->getInstances()->first();
+if (!$instance) {
+    $instance = PluginInstance::create(array('name' => 'Platform', 'plugin_id' => $plugin->getId(), 'flags' => PluginInstance::FLAG_ENABLED));
+    if (!$instance->save()) fail('cannot create the plugin instance');
+}
+$instance->setStatus(true);
+$instance->save();
+
+// Written field by field through each field's own encoding (the key is stored encrypted), not through the form.
+$instance = PluginInstance::lookup($instance->getId());
+$config = $instance->getConfig();
+$fields = $config->getOptions();
+$values = array(
+    'platform_url' => rtrim($options['url'], '/'),
+    'rest_root' => rtrim($options['rest-root'], '/'),
+    'security_key' => $options['key'],
+    'send_timeout' => $options['timeout'],
+);
+foreach ($values as $name => $value) {
+    // set() answers the value itself, so an empty one cannot tell success: read every value back instead.
+    $config->set($name, $fields[$name]->to_database($value));
+}
+$saved = new PlatformBridgeConfig($instance->getNamespace());
+foreach ($values as $name => $value) {
+    if ((string) $saved->get($name) !== (string) $value) fail("the setting $name did not save");
+}
+
+echo "Platform bridge installed in $target, enabled, sending to {$values['platform_url']}\n";

@@ -1,0 +1,36 @@
+<?php
+require_once INCLUDE_DIR.'class.plugin.php';
+require_once INCLUDE_DIR.'class.forms.php';
+
+/** What an administrator sets (Admin Panel > Manage > Plugins > Platform bridge), or bin/configure.php. */
+class PlatformBridgeConfig extends PluginConfig {
+    function getOptions() {
+        return array(
+            'platform_url' => new TextboxField(array(
+                'label' => 'Platform URL',
+                'hint' => 'Where the platform answers, e.g. https://platform.example (no trailing slash)',
+                'required' => true,
+                'configuration' => array('size' => 60, 'length' => 255),
+            )),
+            'rest_root' => new TextboxField(array(
+                'label' => 'REST root',
+                'hint' => 'The platform\'s REST_ROOT: empty unless it was changed there',
+                'required' => false,
+                'configuration' => array('size' => 30, 'length' => 100),
+            )),
+            // Stored encrypted with osTicket's SECRET_SALT, like every password field.
+            'security_key' => new PasswordField(array(
+                'label' => 'Security key',
+                'hint' => 'The platform\'s ai_security_key option',
+                'required' => true,
+                'configuration' => array('size' => 60, 'length' => 255, 'key' => 'platform-bridge'),
+            )),
+            'send_timeout' => new TextboxField(array(
+                'label' => 'Send timeout (seconds)',
+                'hint' => 'How long an agent\'s or the API\'s request may wait for the platform before the signal is left to cron',
+                'default' => '2',
+                'configuration' => array('size' => 5, 'length' => 5, 'validator' => 'number'),
+            )),
+        );
+    }
+}

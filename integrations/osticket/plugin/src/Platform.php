@@ -1,0 +1,83 @@
+<?php
+
+/** One answer of the platform: the HTTP status (0 when it could not be reached), the body, and what went wrong. */
+class PlatformAnswer {
+    function __construct(public int $status, public string $body, public string $error = '') {}
+
+    function ok(): bool { return $this->status >= 200 && $this->status < 300; }
+
+    function json(): ?array {
+        $data = json_decode($this->body, true);
+        return is_array($data) ? $data : null;
+    }
+}
+
+/** The platform's HTTP interface: every call has a connect and a total timeout. */
+class PlatformClient {
+    private string $base;
+    private string $restRoot;
+
+    function __construct(string $url, string $restRoot, private string $key) {
+        $this->base = rtrim($url, '/');
+        $this->restRoot = rtrim($restRoot, '/');
+    }
+
+    static function fromConfig($config): ?PlatformClient {
+        $url = trim((string) $config->get('platform_url'));
+        $key = (string) $config->get('security_key');
+        if ($url === '' || $key === '') return null;
+        return new PlatformClient($url, trim((string) $config->get('rest_root')), $key);
+    }
+
+    function key(): string { return $this->key; }
+
+    function restUrl(string $path): string { return $this->base.$this->restRoot.$path; }
+
+    function url(string $path): string { return $this->base.$path; }
+
+    function postJson(string $path, string $json, float $timeout): PlatformAnswer {
+        return $this->call('POST', $this->restUrl($path), array('content-type: application/json'), $json, $timeout);
+    }
+
+    function getJson(string $path, float $timeout): PlatformAnswer {
+        return $this->call('GET', $this->restUrl($path), array(), null, $timeout);
+    }
+
+    /**
+     * Any call; `$onChunk` receives the body as it arrives instead of it being
+     * kept (the chat stream). Staff calls carry a signed identity instead of
+     * the key (`$withKey` false): the key itself never leaves for them.
+     */
+    function call(string $method, string $url, array $headers, ?string $body, float $timeout, ?callable $onHeaders = null, ?callable $onChunk = null, bool $withKey = true): PlatformAnswer {
+        $curl = curl_init($url);
+        if ($withKey) $headers[] = 'ai-security-key: '.$this->key;
+        $headers[] = 'accept: application/json, text/event-stream';
+        curl_setopt_array($curl, array(
+            CURLOPT_CUSTOMREQUEST => $method,
+            CURLOPT_HTTPHEADER => $headers,
+            CURLOPT_RETURNTRANSFER => $onChunk === null,
+            CURLOPT_CONNECTTIMEOUT_MS => (int) min(2000, $timeout * 1000),
+            CURLOPT_TIMEOUT_MS => (int) ($timeout * 1000),
+            CURLOPT_FOLLOWLOCATION => false,
+            CURLOPT_NOSIGNAL => true,
+        ));
+        if ($body !== null) curl_setopt($curl, CURLOPT_POSTFIELDS, $body);
+        if ($onHeaders !== null) {
+            curl_setopt($curl, CURLOPT_HEADERFUNCTION, function ($c, $line) use ($onHeaders) {
+                $onHeaders($line);
+                return strlen($line);
+            });
+        }
+        if ($onChunk !== null) {
+            curl_setopt($curl, CURLOPT_WRITEFUNCTION, function ($c, $chunk) use ($onChunk) {
+                $onChunk($chunk);
+                return strlen($chunk);
+            });
+        }
+        $result = curl_exec($curl);
+        $status = (int) curl_getinfo($curl, CURLINFO_RESPONSE_CODE);
+        $error = $result === false ? curl_error($curl) : '';
+        curl_close($curl);
+        return new PlatformAnswer($result === false ? 0 : $status, is_string($result) ? $result : '', $error);
+    }
+}

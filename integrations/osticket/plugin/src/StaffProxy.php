@@ -1,0 +1,103 @@
+<?php
+
+/**
+ * Staff AJAX on the ticket host (spec 2, 4.5 and 4.6): `/scp/ajax.php/timetracking/*`
+ * and `/scp/ajax.php/ai-assistant/*` go to the platform for the signed-in
+ * agent, whose identity is signed with the shared key (header
+ * `X-Ticket-Staff: <staff id>:<unix time>:<hex HMAC-SHA256 of
+ * "<staff id>\n<unix time>\n<METHOD>\n<path and query>">`). The time panel's
+ * script is served from the plugin itself.
+ */
+class PlatformStaffProxy {
+    const VERSION = '1.0.0';
+
+    function __construct(private $config, private string $assets) {}
+
+    function connect(): void {
+        Signal::connect('ajax.scp', function ($dispatcher) {
+            $dispatcher->append(url_get('^/platform-bridge/time-panel\.js$', array($this, 'script')));
+            $dispatcher->append(url('^/(timetracking|ai-assistant)/(.*)$', array($this, 'forward')));
+        });
+        Signal::connect('object.view', array($this, 'panel'), 'Ticket');
+    }
+
+    /** Signs who is asking: the platform checks the HMAC with its ai_security_key and the time within 5 minutes. */
+    static function identity(int $staffId, string $method, string $path, string $key, ?int $now = null): string {
+        $now = $now ?? time();
+        return "$staffId:$now:".hash_hmac('sha256', "$staffId\n$now\n".strtoupper($method)."\n$path", $key);
+    }
+
+    function forward(string $area, string $rest): void {
+        global $thisstaff, $ost;
+        $method = $_SERVER['REQUEST_METHOD'];
+        // osTicket checks CSRF only for form posts; a JSON body must carry the token too.
+        if ($method !== 'GET' && !$ost->checkCSRFToken()) self::answer(400, 'Valid CSRF Token Required');
+        $client = PlatformClient::fromConfig($this->config);
+        if (!$client) self::answer(503, 'The platform bridge is not configured.');
+        $query = $_GET;
+        unset($query['_method']);
+        $path = "/scp/ajax.php/$area/$rest".($query ? '?'.http_build_query($query) : '');
+        $headers = array('x-ticket-staff: '.self::identity((int) $thisstaff->getId(), $method, $path, $client->key()));
+        $body = file_get_contents('php://input');
+        if ($body !== '') $headers[] = 'content-type: '.($_SERVER['CONTENT_TYPE'] ?? 'application/json');
+        // A long chat is a stream: nothing of ours may hold it back.
+        session_write_close();
+        while (ob_get_level()) ob_end_clean();
+        $started = false;
+        $status = 0;
+        $type = 'application/json';
+        $answer = $client->call($method, $client->url($path), $headers, $body === '' ? null : $body,
+            $area === 'ai-assistant' ? 300.0 : 30.0,
+            function ($line) use (&$status, &$type) {
+                if (preg_match('#^HTTP/\S+\s+(\d{3})#', $line, $m)) $status = (int) $m[1];
+                elseif (stripos($line, 'content-type:') === 0) $type = trim(substr($line, 13));
+            },
+            function ($chunk) use (&$started, &$status, &$type) {
+                if (!$started) {
+                    $started = true;
+                    http_response_code($status ?: 502);
+                    header('Content-Type: '.$type);
+                    header('Cache-Control: no-cache');
+                    header('X-Accel-Buffering: no');
+                }
+                echo $chunk;
+                flush();
+            }, false);
+        if (!$started) {
+            if ($answer->status === 0) self::answer(502, 'The platform could not be reached: '.$answer->error);
+            http_response_code($answer->status);
+        }
+        exit;
+    }
+
+    private static function answer(int $status, string $message): void {
+        http_response_code($status);
+        header('Content-Type: application/json');
+        echo json_encode(array('success' => false, 'data' => $message));
+        exit;
+    }
+
+    /** The panel's script: from the plugin, nothing from the internet. */
+    function script(): void {
+        header('Content-Type: application/javascript; charset=utf-8');
+        header('Cache-Control: private, max-age=3600');
+        readfile($this->assets.'/time-panel.js');
+        exit;
+    }
+
+    /**
+     * The agent opened a ticket: a ticket linked to a time project gets the
+     * panel's script; the script asks the platform whether the agent is
+     * connected (spec 2, 4.5 rule 1) so the page never waits for it.
+     */
+    function panel($ticket): void {
+        global $ost;
+        $entry = PlatformTicketFields::entry((int) $ticket->getId());
+        $project = PlatformTicketFields::value($entry, 'time_project_id');
+        if (!ctype_digit((string) $project)) return;
+        printf('<script src="%s" data-ticket-id="%d" data-project-id="%d" data-locked="%d" data-csrf="%s" defer></script>',
+            Format::htmlchars(ROOT_PATH.'scp/ajax.php/platform-bridge/time-panel.js?v='.self::VERSION),
+            (int) $ticket->getId(), (int) $project, PlatformTicketFields::value($entry, 'locked') ? 1 : 0,
+            Format::htmlchars($ost->getCSRFToken()));
+    }
+}
