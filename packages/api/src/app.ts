@@ -8,6 +8,7 @@ import { ApiRouter } from "./http/api-router.ts";
 import { shapeClientErrors } from "./http/client-error.ts";
 import { errorHandler, notFoundHandler } from "./http/error-handler.ts";
 import { jsonBody } from "./http/json-body.ts";
+import { expressRequestClasses } from "./http/request-classes.ts";
 import { Metrics } from "./http/metrics.ts";
 import { createRegistry, openApiDocument } from "./http/openapi.ts";
 import { loadToolshed } from "./http/toolshed.ts";
@@ -129,7 +130,8 @@ export async function createApp(ctx: AppContext): Promise<Express> {
 
 /** The HTTP server of the API: the app, plus the REST error shape for what Node refuses before it. */
 export async function createServer(ctx: AppContext): Promise<Server> {
-  const server = createHttpServer(await createApp(ctx));
+  const app = await createApp(ctx);
+  const server = createHttpServer(expressRequestClasses(app), app);
   shapeClientErrors(server);
   return server;
 }

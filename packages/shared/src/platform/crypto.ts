@@ -1,12 +1,13 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, hash as digest, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const ENVELOPE_VERSION = "v1";
 
+/** One-shot `hash` rather than createHash: these run on request paths (keys, cache keys), and it is twice as fast for short inputs. */
 export function sha256Hex(data: string | Buffer): string {
-  return createHash("sha256").update(data).digest("hex");
+  return digest("sha256", data, "hex");
 }
 
 export function md5Hex(data: string | Buffer): string {
@@ -18,11 +19,15 @@ export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
 }
 
-/** Constant-time string comparison (lengths are not secret). */
+/**
+ * Constant-time string comparison for secrets: both sides are hashed in full
+ * to 32-byte SHA-256 digests and the digests compared with timingSafeEqual. A
+ * length check first would tell a guesser the secret's length, and an
+ * early-exit comparison how much of a guess matches; here neither changes
+ * the work done.
+ */
 export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+  return timingSafeEqual(digest("sha256", a, "buffer"), digest("sha256", b, "buffer"));
 }
 
 /** `scrypt$N$r$p$salt$hash`, all parameters kept so they can be raised later. */
