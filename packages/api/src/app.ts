@@ -23,6 +23,8 @@ import { aiSettingsRoutes } from "./routes/ai/settings.ts";
 import { dashboardActions } from "./routes/dashboard/admin-actions.ts";
 import { jobActions } from "./routes/queue/admin-actions.ts";
 import { queueUtilityActions } from "./routes/queue/utility-actions.ts";
+import { knowledgeActions } from "./routes/knowledge/admin-actions.ts";
+import { assistantRoutes } from "./routes/knowledge/assistant.ts";
 import { loginPageRoutes } from "./routes/identity/login-page.ts";
 import { BOARD_PATH, boardRoutes } from "./routes/queue/board.ts";
 import { externalOrderRoutes } from "./routes/orders/external-orders.ts";
@@ -106,10 +108,11 @@ export async function createApp(ctx: AppContext): Promise<Express> {
   staffNotificationRoutes(staffAjax, ctx);
   timeConnectionRoutes(staffAjax, ctx);
   timerRoutes(staffAjax, ctx);
+  assistantRoutes(staffAjax, ctx);
   app.use("/scp/ajax.php", staffAjax.router);
   // Spec 2's admin AJAX entry point (design 4): actions by name, errors in the AJAX shape.
   const adminAjax = new AdminAjax(ctx);
-  adminAjax.register([...dashboardActions(ctx), ...aiActions(ctx), ...jobActions(ctx), ...queueUtilityActions(ctx)]);
+  adminAjax.register([...dashboardActions(ctx), ...aiActions(ctx), ...knowledgeActions(ctx), ...jobActions(ctx), ...queueUtilityActions(ctx)]);
   adminAjax.document(registry);
   app.use(adminAjax.router(config.BODY_LIMIT));
   // The image API lives outside API_ROOT (spec 1, 4.9); the error handler answers `{error}` there.

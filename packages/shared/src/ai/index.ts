@@ -6,3 +6,4 @@ export * from "./urgency.ts";
 export * from "./urgency-rules.ts";
 export * from "./ticket-analysis.ts";
 export * from "./note-rules.ts";
+export * from "./hashing-embedding.ts";

@@ -44,7 +44,7 @@ export async function callModel<S extends z.ZodType>(
   policy: CallPolicy,
   log: Logger,
 ): Promise<ModelAnswer<z.output<S>>> {
-  const chain = [model, ...(policy.fallbacks ?? FALLBACK_CHAIN).filter((fallback) => fallback !== model)].filter((candidate) => !unknownModels.has(candidate));
+  const chain = modelChain(model, policy);
   let last = "no model could be asked";
   for (const [index, candidate] of chain.entries()) {
     if (index > 0) await sleep(policy.baseDelayMs * 4);
@@ -64,14 +64,60 @@ export async function callModel<S extends z.ZodType>(
         log.info("ai call", { model: candidate, attempt, latency_ms: Math.round(performance.now() - started), prompt_tokens: result.usage.promptTokens, output_tokens: result.usage.outputTokens });
         return { value: parsed.data, model: candidate };
       } catch (error) {
-        if (!(error instanceof GeminiError)) throw error;
-        last = error.message;
-        log.warn("ai call failed", { model: candidate, attempt, latency_ms: Math.round(performance.now() - started), kind: error.kind, error: error.message });
-        if (error.kind === "unknown_model") {
-          unknownModels.add(candidate);
-          break;
+        const failed = failedAttempt(error, candidate, attempt, started, log);
+        last = failed.message;
+        if (failed.nextModel) break;
+      }
+    }
+  }
+  throw aiError(`AI request failed after retries and the fallback models: ${last}`);
+}
+
+/** The configured model, then the chain's others, less those known not to exist. */
+function modelChain(model: string, policy: CallPolicy): string[] {
+  return [model, ...(policy.fallbacks ?? FALLBACK_CHAIN).filter((fallback) => fallback !== model)].filter((candidate) => !unknownModels.has(candidate));
+}
+
+/** Logs a failed attempt and says what follows (the next model, for one that does not exist); throws when no retry may follow. */
+function failedAttempt(error: unknown, candidate: string, attempt: number, started: number, log: Logger): { message: string; nextModel: boolean } {
+  if (!(error instanceof GeminiError)) throw error;
+  log.warn("ai call failed", { model: candidate, attempt, latency_ms: Math.round(performance.now() - started), kind: error.kind, error: error.message });
+  if (error.kind === "unknown_model") unknownModels.add(candidate);
+  else if (!error.retryable) throw aiError(`AI request failed: ${error.message}`);
+  return { message: error.message, nextModel: error.kind === "unknown_model" };
+}
+
+/**
+ * A streamed answer (chat) under the same retry and fallback rules, as long
+ * as nothing has been yielded: once text has gone to the reader a failure
+ * ends the stream with `ai_error` (a second answer would repeat the first
+ * one's beginning). `signal` cancels the provider call and any wait. The
+ * generator's return value is the model that answered.
+ */
+export async function* streamModel(client: GeminiClient, model: string, request: GenerateRequest, policy: CallPolicy, log: Logger, signal: AbortSignal): AsyncGenerator<string, string> {
+  let last = "no model could be asked";
+  for (const [index, candidate] of modelChain(model, policy).entries()) {
+    if (index > 0) await sleep(policy.baseDelayMs * 4, undefined, { signal });
+    for (let attempt = 1; attempt <= policy.attempts; attempt += 1) {
+      if (attempt > 1) await sleep(policy.baseDelayMs * 2 ** (attempt - 2), undefined, { signal });
+      const started = performance.now();
+      let written = false;
+      try {
+        for await (const piece of client.stream(candidate, request, signal)) {
+          written = true;
+          yield piece;
         }
-        if (!error.retryable) throw aiError(`AI request failed: ${error.message}`);
+        if (!written) throw new GeminiError("malformed", "AI provider streamed no text");
+        log.info("ai stream", { model: candidate, attempt, latency_ms: Math.round(performance.now() - started) });
+        return candidate;
+      } catch (error) {
+        if (written || (error instanceof GeminiError && error.kind === "cancelled")) {
+          log.warn("ai stream ended early", { model: candidate, attempt, error: (error as Error).message });
+          throw aiError(`AI answer broke off: ${(error as Error).message}`);
+        }
+        const failed = failedAttempt(error, candidate, attempt, started, log);
+        last = failed.message;
+        if (failed.nextModel) break;
       }
     }
   }

@@ -5,9 +5,11 @@ import type { Config } from "../platform/config.ts";
 import { sha256Hex } from "../platform/crypto.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { OptionStore } from "../options/index.ts";
-import { GeminiClient } from "../providers/gemini/index.ts";
+import { AppError } from "../platform/errors.ts";
+import { GeminiClient, GeminiError, type GenerateRequest } from "../providers/gemini/index.ts";
 import { parseEmailReply } from "./email-reply.ts";
-import { callModel, type CallPolicy } from "./model-calls.ts";
+import { EMBEDDING_DIMENSIONS, hashingEmbedding, LOCAL_EMBEDDING_MODEL, normalise } from "./hashing-embedding.ts";
+import { callModel, streamModel, type CallPolicy } from "./model-calls.ts";
 import { rewriteByRules } from "./rewrite-rules.ts";
 import { baseUrgency, finalUrgency, RESPONSE_TIMES, type BaseUrgency, type UrgencyResult } from "./urgency.ts";
 import { scoreByRules } from "./urgency-rules.ts";
@@ -20,6 +22,9 @@ import { ANALYSIS_JSON_SCHEMA, analysisAnswer, analyseByRules, analysisPrompt, f
  * process within this, as option changes are.
  */
 export const LOCAL_URGENCY_MS = 2_000;
+
+/** Spec 2, 9: the AI service is version 1.0.0 (issue 20, item 9: shown by the assistant status and the OpenAPI document). */
+export const AI_SERVICE_VERSION = "1.0.0";
 
 type CachedUrgency = { base: BaseUrgency } & Engine;
 
@@ -135,6 +140,63 @@ export class AiService {
       this.deps.logger,
     );
     return { note: answer.value.note.replace(/\s+/g, " "), engine: "model", model: answer.model };
+  }
+
+  /** Whether a provider key is set: without one the built-in engines answer (design 10.2). */
+  async hasProvider(): Promise<boolean> {
+    return (await this.provider()) !== null;
+  }
+
+  /** The model whose vectors the knowledge index reads now: the embedding option with a key, the local hashing embedding without. */
+  async embeddingModel(): Promise<string> {
+    return (await this.provider()) ? await this.deps.options.get("ai_embedding_model") : LOCAL_EMBEDDING_MODEL;
+  }
+
+  /**
+   * Embeddings of `texts`, EMBEDDING_DIMENSIONS long and L2-normalised, by
+   * `model` (embeddingModel()): Gemini's batchEmbedContents in batches of
+   * 100 with the retry rules, or the local hashing embedding.
+   */
+  async embed(model: string, texts: string[], taskType: "RETRIEVAL_QUERY" | "RETRIEVAL_DOCUMENT"): Promise<Float32Array[]> {
+    if (model === LOCAL_EMBEDDING_MODEL) return texts.map(hashingEmbedding);
+    const client = await this.provider();
+    if (!client) throw new AppError(500, "ai_error", `No AI provider key is set to embed with ${model}.`);
+    const policy = await this.policy();
+    const vectors: Float32Array[] = [];
+    for (let start = 0; start < texts.length; start += 100) {
+      const batch = texts.slice(start, start + 100);
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const values = await client.embed(model, batch, { dimensions: EMBEDDING_DIMENSIONS, taskType });
+          vectors.push(...values.map((value) => normalise(Float32Array.from(value))));
+          break;
+        } catch (error) {
+          if (!(error instanceof GeminiError)) throw error;
+          this.deps.logger.warn("ai embedding failed", { model, attempt, kind: error.kind, error: error.message });
+          if (!error.retryable || attempt >= policy.attempts) throw new AppError(500, "ai_error", `AI embedding failed: ${error.message}`);
+          await new Promise((resolve) => setTimeout(resolve, policy.baseDelayMs * 2 ** (attempt - 1)));
+        }
+      }
+    }
+    return vectors;
+  }
+
+  /** A structured answer of the assistant model (`ai_assistant_model`: titles, organisation analysis), with retries and fallback. */
+  async askAssistant<S extends z.ZodType>(request: GenerateRequest, schema: S): Promise<{ value: z.output<S>; model: string }> {
+    const client = await this.provider();
+    if (!client) throw new AppError(500, "ai_error", "No AI provider key is set.");
+    return callModel(client, await this.deps.options.get("ai_assistant_model"), request, schema, await this.policy(), this.deps.logger);
+  }
+
+  /**
+   * The assistant model's answer as it is written (chat, design 10.5), retried
+   * and falling back only before its first text; `signal` cancels the call.
+   * Null without a provider key.
+   */
+  async streamAssistant(request: GenerateRequest, signal: AbortSignal): Promise<AsyncGenerator<string, string> | null> {
+    const client = await this.provider();
+    if (!client) return null;
+    return streamModel(client, await this.deps.options.get("ai_assistant_model"), request, await this.policy(), this.deps.logger, signal);
   }
 
   private cacheKey(subject: string, body: string): string {

@@ -3,6 +3,9 @@ import { z } from "zod";
 /** Spec 2, 2.2 names six models; design 10.8 accepts any Gemini model id (the six are the pickers' suggestions). */
 export const SUGGESTED_MODELS = ["gemini-2.5-flash", "gemini-2.5-pro", "gemini-2.0-flash", "gemini-2.0-flash-lite", "gemini-1.5-flash", "gemini-1.5-pro"] as const;
 
+/** Spec 2, 2.4: the knowledge index's sources. */
+const KNOWLEDGE_SOURCES = ["ticket", "site", "wiki", "docs", "brand"] as const;
+
 const model = z.string().regex(/^gemini-[a-z0-9][a-z0-9.-]{0,62}$/, `must be a Gemini model id, e.g. ${SUGGESTED_MODELS.join(", ")}`);
 const secret = z.string().min(1).max(1024);
 const seconds = z.number().int().min(1).max(86_400);
@@ -43,6 +46,15 @@ export const OPTIONS = {
   ai_rate_window: option({ schema: seconds, default: 60, description: "rate-limit window in seconds" }),
   ai_cache_ttl: option({ schema: z.number().int().min(0).max(30 * 86_400), default: 3600, description: "urgency cache duration in seconds (0: no cache)" }),
   ai_max_retries: option({ schema: z.number().int().min(1).max(10), default: 3, description: "provider attempts per model" }),
+  ai_enabled_sources: option({
+    schema: z.array(z.enum(KNOWLEDGE_SOURCES)).max(5),
+    default: [...KNOWLEDGE_SOURCES],
+    description: "knowledge sources the assistant searches (design 10.8: ticket is always on, whatever this holds)",
+  }),
+  ai_max_context_tickets: option({ schema: z.number().int().min(1).max(50), default: 8, description: "records the assistant puts in the model's context per question" }),
+  ai_chatbot_name: option({ schema: z.string().trim().min(1).max(60), default: "Support Assistant", description: "the assistant's display name, which it answers under" }),
+  ai_vector_api_key: option({ schema: secret, default: null, secret: true, description: "Pinecone API key (PINECONE_API_KEY overrides it)" }),
+  ai_vector_host: option({ schema: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]), default: "", description: "Pinecone index host (PINECONE_HOST overrides it); empty: the embedded index" }),
   urgency_criteria: option({ schema: z.string().trim().min(20).max(10_000), default: DEFAULT_URGENCY_CRITERIA, description: "urgency criteria sent with every analysis (null: reset to default)" }),
   urgency_max_per_run: option({ schema: z.number().int().min(1).max(10_000), default: 2, description: "urgency analyses per minute across all workers (spec 2: tickets per cron run)" }),
   urgency_gate_seconds: option({ schema: z.number().int().min(0).max(86_400), default: 600, description: "a ticket is analysed at most once per this many seconds; later entries give one trailing analysis" }),

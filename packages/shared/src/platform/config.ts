@@ -88,6 +88,7 @@ export const configSchema = z.object({
   WORKER_CONCURRENCY_WEBHOOKS: concurrency.optional(),
   WORKER_CONCURRENCY_TIMETRACKING: concurrency.optional(),
   WORKER_CONCURRENCY_DASHBOARD: concurrency.optional(),
+  WORKER_CONCURRENCY_KNOWLEDGE: concurrency.optional(),
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).default(30_000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(1000).default(30_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
@@ -127,6 +128,14 @@ export const configSchema = z.object({
   AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   /** First wait of spec 2's provider retries (1 s, 2 s, then 4 s before the next model); tests shorten it. */
   AI_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Pinecone's data plane (design 10.5): the index host, e.g. https://kb-abc123.svc.us-east-1.pinecone.io; unset (and no vector_index_host option) means the embedded index. */
+  PINECONE_HOST: optionalUrl,
+  PINECONE_API_KEY: z.string().optional(),
+  PINECONE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Design 10.5: assistant chat streams one staff member may have open at once. */
+  CHAT_STREAMS_PER_STAFF: z.coerce.number().int().min(1).max(20).default(2),
+  /** The ticket system's base URL, for links in the assistant's answers (e.g. https://desk.example); unset gives relative links. */
+  TICKET_SYSTEM_URL: optionalUrl,
   /** Harvest's OAuth host and API (design 10.4); fakes stand in for both in tests. */
   HARVEST_ID_URL: z.url().default("https://id.getharvest.com"),
   HARVEST_API_URL: z.url().default("https://api.harvestapp.com"),

@@ -1,5 +1,6 @@
 import type { JobDefinition, Queues } from "../platform/index.ts";
 import { sslCheckAllJob } from "../dashboard/jobs.ts";
+import { embeddingsJob } from "../knowledge/jobs.ts";
 import { inventorySkuCleanupJob, inventorySweepJob, itemHistoryCleanupJob } from "../inventory/jobs.ts";
 import { orderSweepJob, orderVolumeDailyJob } from "../orders/jobs.ts";
 import { reportsDailyJob } from "../reports/jobs.ts";
@@ -24,6 +25,7 @@ export const SCHEDULED_JOBS: readonly JobDefinition[] = [
   timeImportJob,
   orderVolumeDailyJob,
   sslCheckAllJob,
+  embeddingsJob,
 ];
 
 /** The scheduled jobs whose job scheduler is not in Redis. */

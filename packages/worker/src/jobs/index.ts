@@ -3,6 +3,7 @@ import type { JobHandler } from "../runtime/processor.ts";
 import { dashboardHandlers } from "./dashboard/index.ts";
 import { disputeHandlers } from "./disputes/index.ts";
 import { inventoryHandlers } from "./inventory/index.ts";
+import { knowledgeHandlers } from "./knowledge/index.ts";
 import { notificationHandlers } from "./notifications/index.ts";
 import { orderHandlers } from "./orders/index.ts";
 import { reportHandlers } from "./reports/index.ts";
@@ -23,4 +24,5 @@ export const JOBS = new JobCatalog<JobHandler>([
   ...ticketHandlers,
   ...timeTrackingHandlers,
   ...dashboardHandlers,
+  ...knowledgeHandlers,
 ]);

@@ -15,6 +15,7 @@ export const QUEUE_NAMES = [
   "webhooks",
   "timetracking",
   "dashboard",
+  "knowledge",
 ] as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[number];

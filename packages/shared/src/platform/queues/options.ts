@@ -28,4 +28,5 @@ export const QUEUE_JOB_OPTIONS: Record<QueueName, JobsOptions> = {
   // A person started the job and watches it (get_job): a failure shows at once and they run it again; the daily
   // certificate check records each site's failure and runs again the next day.
   dashboard: { ...BASE_OPTIONS, attempts: 1 },
+  knowledge: { ...BASE_OPTIONS, attempts: 5 },
 };

@@ -37,7 +37,7 @@ const embeddings = z.looseObject({ embeddings: z.array(z.looseObject({ values: z
 const errorBody = z.looseObject({ error: z.looseObject({ code: z.number().optional(), message: z.string().optional(), status: z.string().optional(), details: z.array(z.looseObject({})).optional() }) });
 
 /** Why the provider did not give an answer we can use, for the retry rules of spec 2, 4.1 (design 10.8). */
-export type GeminiFailureKind = "rate_limited" | "unavailable" | "timeout" | "refused" | "unknown_model" | "blocked" | "malformed";
+export type GeminiFailureKind = "rate_limited" | "unavailable" | "timeout" | "refused" | "unknown_model" | "blocked" | "malformed" | "cancelled";
 
 export class GeminiError extends Error {
   constructor(
@@ -140,9 +140,10 @@ export class GeminiClient {
    * is a GenerateContentResponse whose text parts are yielded as they come;
    * an `{error}` event, a blocked prompt or a broken stream throws a GeminiError.
    */
-  async *stream(model: string, request: GenerateRequest): AsyncGenerator<string> {
+  async *stream(model: string, request: GenerateRequest, signal?: AbortSignal): AsyncGenerator<string> {
     let buffer = "";
-    const source = this.http.stream.post(`models/${encodeURIComponent(model)}:streamGenerateContent`, { json: this.body(request), searchParams: { alt: "sse" } });
+    // `signal` cuts the provider's connection (a chat client that went away must not keep the model writing).
+    const source = this.http.stream.post(`models/${encodeURIComponent(model)}:streamGenerateContent`, { json: this.body(request), searchParams: { alt: "sse" }, ...(signal && { signal }) });
     try {
       for await (const chunk of source) {
         buffer += (chunk as Buffer).toString("utf8");
@@ -173,6 +174,7 @@ export class GeminiClient {
       }
     } catch (error) {
       if (error instanceof GeminiError) throw error;
+      if (signal?.aborted) throw new GeminiError("cancelled", "AI provider stream cancelled");
       throw failure(error);
     }
   }

@@ -1,0 +1,14 @@
+import { Knowledge } from "@mw/shared/knowledge";
+import type { AppContext } from "../../context.ts";
+
+const byContext = new WeakMap<AppContext, Knowledge>();
+
+/** The API process's knowledge index (its search threads start on the first question). */
+export function knowledgeOf(ctx: AppContext): Knowledge {
+  let knowledge = byContext.get(ctx);
+  if (!knowledge) {
+    knowledge = new Knowledge({ prisma: ctx.prisma, config: ctx.config, options: ctx.options, ai: ctx.ai, logger: ctx.logger });
+    byContext.set(ctx, knowledge);
+  }
+  return knowledge;
+}

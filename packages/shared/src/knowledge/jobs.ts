@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { defineJob, jobId } from "../platform/index.ts";
+
+/** Spec 2, 4.6 and 8: every 10 minutes, new or changed tickets are embedded (or everything, after a model change). */
+export const embeddingsJob = defineJob({ queue: "knowledge", name: "embeddings", payload: z.object({}), schedule: { every: 10 * 60_000 } });
+
+/** Every source into the index (admin vector_sync_all, and the full re-embed after a model or dimension change). */
+export const syncAllJob = defineJob({ queue: "knowledge", name: "sync-all", payload: z.object({ reason: z.string().max(200) }), options: { attempts: 3 } });
+
+/** Admin action: a full sync started now (a second click while one waits joins it). */
+export const syncAllJobId = (requestedAt: number) => jobId("sync-all", Math.floor(requestedAt / 60_000));
+/** The re-embed a model change starts: one per model. */
+export const reembedAllJobId = (model: string) => jobId("reembed-all", model);
+
+/** One managed site's `site-<id>` record (vector_sync_site). */
+export const syncSiteJob = defineJob({ queue: "knowledge", name: "sync-site", payload: z.object({ site_id: z.number().int().positive() }) });
+export const syncSiteJobId = (siteId: number, requestedAt: number) => jobId("sync-site", siteId, requestedAt);
+
+/** Spec 2, 4.6 `reembed`: one ticket embedded again whatever its content hash says. */
+export const reembedTicketJob = defineJob({ queue: "knowledge", name: "reembed-ticket", payload: z.object({ ticket_id: z.number().int().positive() }) });
+export const reembedTicketJobId = (ticketId: number, requestedAt: number) => jobId("reembed-ticket", ticketId, requestedAt);
+
+/** A document added by `pnpm cli knowledge:add`. */
+export const embedDocumentJob = defineJob({ queue: "knowledge", name: "embed-document", payload: z.object({ document_id: z.number().int().positive() }) });
+export const embedDocumentJobId = (documentId: number, updatedAt: Date) => jobId("embed-document", documentId, updatedAt.getTime());
+
+/** Spec 2, 4.6: a conversation is titled from its first message, by the assistant model (design 10.2: AI calls off the request path). */
+export const conversationTitleJob = defineJob({ queue: "knowledge", name: "conversation-title", payload: z.object({ conversation_id: z.number().int().positive() }) });
+export const conversationTitleJobId = (conversationId: number) => jobId("conversation-title", conversationId);

@@ -1,0 +1,132 @@
+import { z } from "zod";
+import type { AiService } from "../ai/index.ts";
+import { terms } from "../ai/index.ts";
+import type { PrismaClient } from "../platform/db.ts";
+import { htmlToText } from "../ai/index.ts";
+
+/** Spec 2, 4.6 and 8: an organisation analysis reads at most 500 tickets and answers at most 20 themes. */
+export const ANALYSIS_MAX_TICKETS = 500;
+export const ANALYSIS_MAX_THEMES = 20;
+
+export interface OrganisationQuestion {
+  organisation: { id: number; name: string };
+  since: Date | null;
+  window: string;
+}
+
+const QUESTION = /\b(?:top|main|most common|common|recurring|biggest|frequent|most frequent|key)\b[^?]*?\b(?:issues?|problems?|themes?|topics?|requests?|complaints?)\b[^?]*?\b(?:for|of|at|from|with)\s+(.+?)\s*[?.!]*$/i;
+const WINDOW = /\s+(?:in|over|during|for|within)?\s*(?:the\s+)?(?:last|past)\s+(\d+\s+)?(day|week|month|quarter|year)s?\b.*$|\s+(?:this|last)\s+(day|week|month|quarter|year)\b.*$/i;
+const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, month: 30.44, quarter: 91.3, year: 365.25 };
+
+/**
+ * "Top issues for ACME in the last 6 months": the organisation (found in the
+ * mirror by name) and the time window; null when the question is not one
+ * (or names no organisation we know), so it goes to the index instead.
+ */
+export async function organisationQuestion(prisma: PrismaClient, message: string, now = new Date()): Promise<OrganisationQuestion | null> {
+  const found = QUESTION.exec(message.trim());
+  if (!found) return null;
+  let name = found[1]!;
+  let since: Date | null = null;
+  let window = "all time";
+  const span = WINDOW.exec(name);
+  if (span) {
+    name = name.slice(0, span.index);
+    const unit = (span[2] ?? span[3])!.toLowerCase();
+    const count = span[1] ? Number(span[1]) : 1;
+    since = new Date(now.getTime() - count * UNIT_DAYS[unit]! * 86_400_000);
+    window = `last ${count} ${unit}${count === 1 ? "" : "s"}`;
+  }
+  name = name.replace(/^the\s+/i, "").replace(/['’]s$/, "").trim();
+  if (!name) return null;
+  const organisation =
+    (await prisma.organisation.findFirst({ where: { name }, select: { id: true, name: true } })) ??
+    (await prisma.organisation.findFirst({ where: { name: { startsWith: name } }, orderBy: { name: "asc" }, select: { id: true, name: true } }));
+  return organisation ? { organisation, since, window } : null;
+}
+
+export interface Theme {
+  theme: string;
+  frequency: number;
+  description: string;
+  example_tickets: string[];
+}
+
+export interface OrganisationAnalysis {
+  question: OrganisationQuestion;
+  read: number;
+  total: number;
+  themes: Theme[];
+}
+
+const themesAnswer = z.object({
+  themes: z.array(z.object({ theme: z.string().min(1), frequency: z.number().int().min(0), description: z.string(), example_tickets: z.array(z.string()) })),
+});
+
+const THEMES_SCHEMA = {
+  type: "object",
+  properties: {
+    themes: {
+      type: "array",
+      maxItems: ANALYSIS_MAX_THEMES,
+      items: {
+        type: "object",
+        properties: { theme: { type: "string" }, frequency: { type: "integer" }, description: { type: "string" }, example_tickets: { type: "array", items: { type: "string" } } },
+        required: ["theme", "frequency", "description", "example_tickets"],
+      },
+    },
+  },
+  required: ["themes"],
+};
+
+/** Up to 20 themes by keyword frequency, when no provider key is set. */
+function themesByRules(tickets: { number: string; text: string }[]): Theme[] {
+  const byTerm = new Map<string, string[]>();
+  for (const ticket of tickets) for (const term of new Set(terms(ticket.text))) byTerm.set(term, [...(byTerm.get(term) ?? []), ticket.number]);
+  return [...byTerm.entries()]
+    .filter(([term, numbers]) => numbers.length > 1 && !/^\d+$/.test(term))
+    .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
+    .slice(0, ANALYSIS_MAX_THEMES)
+    .map(([term, numbers]) => ({ theme: term, frequency: numbers.length, description: `Tickets whose subject or summary mention "${term}".`, example_tickets: numbers.slice(0, 3) }));
+}
+
+/**
+ * Spec 2, 4.6: the organisation's newest 500 ticket summaries in the window,
+ * bypassing the index, grouped into at most 20 themes with frequency,
+ * description and example ticket numbers (by the assistant model, or by
+ * keyword counts without a provider key).
+ */
+export async function analyseOrganisation(deps: { prisma: PrismaClient; ai: AiService }, question: OrganisationQuestion): Promise<OrganisationAnalysis> {
+  const where = { organisation_id: question.organisation.id, ...(question.since && { opened_at: { gte: question.since } }) };
+  const [total, rows] = await Promise.all([
+    deps.prisma.ticket.count({ where }),
+    deps.prisma.ticket.findMany({ where, orderBy: { opened_at: "desc" }, take: ANALYSIS_MAX_TICKETS, select: { number: true, subject: true, ticket_summary: true } }),
+  ]);
+  const tickets = rows.map((row) => ({ number: row.number, text: `${row.subject}${row.ticket_summary ? ` — ${htmlToText(row.ticket_summary).slice(0, 200)}` : ""}` }));
+  let themes: Theme[];
+  if (!(await deps.ai.hasProvider())) themes = themesByRules(tickets);
+  else {
+    const answer = await deps.ai.askAssistant(
+      {
+        system: `You analyse support tickets of one organisation. Group them into at most ${ANALYSIS_MAX_THEMES} themes, most frequent first: a short theme name, how many of the tickets belong to it (frequency), a one-sentence description, and up to 3 example ticket numbers taken from the list. Answer JSON.`,
+        prompt: `Organisation: ${question.organisation.name} (${question.window}); ${tickets.length} tickets, one per line as number | subject — summary:\n${tickets.map((ticket) => `${ticket.number} | ${ticket.text}`).join("\n")}`,
+        jsonSchema: THEMES_SCHEMA,
+      },
+      themesAnswer,
+    );
+    const known = new Set(tickets.map((ticket) => ticket.number));
+    themes = answer.value.themes
+      .sort((a, b) => b.frequency - a.frequency)
+      .slice(0, ANALYSIS_MAX_THEMES)
+      .map((theme) => ({ ...theme, example_tickets: theme.example_tickets.map((number) => number.replace(/^#/, "")).filter((number) => known.has(number)).slice(0, 3) }));
+  }
+  return { question, read: tickets.length, total, themes };
+}
+
+export function formatAnalysis(analysis: OrganisationAnalysis): string {
+  const { question, read, total, themes } = analysis;
+  const head = `Top issues for ${question.organisation.name} (${question.window}): ${read} of ${total} ticket${total === 1 ? "" : "s"} read.`;
+  if (!themes.length) return `${head}\n\nNo recurring themes found.`;
+  const lines = themes.map((theme, i) => `${i + 1}. ${theme.theme} — ${theme.frequency} ticket${theme.frequency === 1 ? "" : "s"}. ${theme.description}${theme.example_tickets.length ? ` Examples: ${theme.example_tickets.map((number) => `#${number}`).join(", ")}` : ""}`);
+  return `${head}\n\n${lines.join("\n")}`;
+}

@@ -1,0 +1,12 @@
+import { conversationTitleJob, embedDocumentJob, embeddingsJob, reembedTicketJob, syncAllJob, syncSiteJob } from "@mw/shared/knowledge";
+import { handle } from "../../runtime/processor.ts";
+import { conversationTitle, embedDocument, embeddings, reembedOneTicket, syncAllSources, syncOneSite } from "./knowledge.ts";
+
+export const knowledgeHandlers = [
+  handle(embeddingsJob, embeddings),
+  handle(syncAllJob, syncAllSources),
+  handle(syncSiteJob, syncOneSite),
+  handle(reembedTicketJob, reembedOneTicket),
+  handle(embedDocumentJob, embedDocument),
+  handle(conversationTitleJob, conversationTitle),
+];
