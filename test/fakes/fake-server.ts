@@ -24,6 +24,8 @@ export interface FakeRequest {
   raw: Buffer;
   /** The status answered; unset until the answer is sent, and for a request dropped or left hanging. */
   status?: number;
+  /** A streamed answer whose client closed the connection before its end. */
+  cancelled?: boolean;
 }
 
 export interface FakeReply {
@@ -33,6 +35,8 @@ export interface FakeReply {
   headers?: Record<string, string>;
   /** Send only this many bytes of the body, then cut the connection (a server dying mid-answer). */
   cutAfter?: number;
+  /** Written piece by piece as it yields (a streamed answer); a client that goes away stops it and marks the request `cancelled`. */
+  stream?: AsyncIterable<string>;
 }
 
 /** A reply, or `drop` (the connection is cut without an answer), or `hang` (never answered; the client's timeout or `stop()` ends it). */
@@ -189,6 +193,17 @@ export class FakeServer {
     }
     request.status = answer.status;
     res.writeHead(answer.status, answer.headers);
+    if (answer.stream) {
+      res.on("close", () => {
+        if (!res.writableFinished) request.cancelled = true;
+      });
+      for await (const piece of answer.stream) {
+        if (res.destroyed) return;
+        res.write(piece);
+      }
+      res.end();
+      return;
+    }
     if (answer.cutAfter !== undefined) {
       res.write(Buffer.from(answer.body ?? "").subarray(0, answer.cutAfter), () => res.socket?.destroy());
       return;

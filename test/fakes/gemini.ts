@@ -4,7 +4,9 @@ import { FakeServer, type FakeAnswer, type FakeReply, type FakeRequest } from ".
 export type GeminiStep =
   | { text: string; model?: string }
   | { fault: 429 | 500 | 503 | 400 | 403 | 404; retryDelay?: string }
-  | { fault: "hang" | "malformed" | "blocked" };
+  | { fault: "hang" | "malformed" | "blocked" }
+  /** A streamed answer in these pieces, one every `intervalMs`; with `failAfter`, an `{error}` event follows that many pieces. */
+  | { pieces: string[]; intervalMs?: number; failAfter?: number };
 
 export interface GeminiCall {
   model: string;
@@ -80,6 +82,7 @@ export class FakeGemini extends FakeServer {
       if (step.fault === 503) return this.error(503, "The model is overloaded. Please try again later.");
       return this.error(step.fault, `Fault ${step.fault}.`);
     }
+    if (step && "pieces" in step) return this.streamPieces(step);
     const text = step?.text ?? this.respond(entry);
     return method === "streamGenerateContent" ? this.streamText(text) : this.answerText(text);
   }
@@ -95,6 +98,22 @@ export class FakeGemini extends FakeServer {
       }),
     );
     return { status: 200, headers: { "content-type": "text/event-stream" }, body: events.map((event) => `data: ${event}\r\n\r\n`).join("") };
+  }
+
+  private streamPieces(step: { pieces: string[]; intervalMs?: number; failAfter?: number }): FakeReply {
+    const event = (body: unknown) => `data: ${JSON.stringify(body)}\r\n\r\n`;
+    async function* pieces() {
+      for (const [i, piece] of step.pieces.entries()) {
+        if (step.failAfter !== undefined && i === step.failAfter) {
+          yield event({ error: { code: 503, message: "The model is overloaded. Please try again later.", status: "UNAVAILABLE" } });
+          return;
+        }
+        if (i > 0 && step.intervalMs) await new Promise((resolve) => setTimeout(resolve, step.intervalMs));
+        yield event({ candidates: [{ content: { role: "model", parts: [{ text: piece }] }, index: 0 }] });
+      }
+      yield event({ candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 42, candidatesTokenCount: 9, totalTokenCount: 51 } });
+    }
+    return { status: 200, headers: { "content-type": "text/event-stream" }, stream: pieces() };
   }
 
   /** `gemini-embedding-001` only; each vector is derived from its text, of the requested length (default 3072). */

@@ -1,0 +1,138 @@
+import { AppError } from "@mw/shared";
+import { EMBEDDING_DIMENSIONS, LOCAL_EMBEDDING_MODEL } from "@mw/shared/ai";
+import { Knowledge, loadSiteRecords, loadTicketRecords, saveDocument, loadDocumentRecords, ticketVectorId } from "@mw/shared/knowledge";
+import { PineconeClient, upsertBatches } from "@mw/shared/providers/pinecone";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakePinecone } from "../fakes/pinecone.ts";
+import { startApi, type TestApi } from "../support/api.ts";
+import { newTicketId } from "../support/tickets.ts";
+
+const PINECONE_KEY = "pcsk_fake_index_key_3f1";
+let api: TestApi;
+let pinecone: FakePinecone;
+
+async function ticket(subject: string, body: string): Promise<number> {
+  const id = newTicketId();
+  await api.ctx.prisma.ticket.create({
+    data: { id, number: String(id).padStart(6, "0"), subject, status: "open", opened_at: new Date(), entries: { create: { id, type: "M", poster_name: "Ann Lee", poster_type: "User", body, format: "text", posted_at: new Date() } } },
+  });
+  return id;
+}
+
+function knowledge(config: Partial<{ PINECONE_HOST: string; PINECONE_API_KEY: string }> = {}) {
+  return new Knowledge({ prisma: api.ctx.prisma, config: { ...api.ctx.config, ...config }, options: api.ctx.options, ai: api.ctx.ai, logger: api.ctx.logger });
+}
+
+beforeAll(async () => {
+  pinecone = await new FakePinecone(PINECONE_KEY).start();
+  api = await startApi({ AI_API_KEY: "" });
+  await api.ctx.options.set({ ai_api_key: null, ai_vector_host: null, ai_vector_api_key: null });
+});
+afterAll(async () => {
+  await api.close();
+  await pinecone.stop();
+});
+
+describe("the embedded index (design 10.5, 10.8)", () => {
+  it("embeds new or changed tickets only, one 768-long vector per ticket, and finds the ticket a question is about", async () => {
+    const index = knowledge();
+    const refund = await ticket("Customer charged twice for one order", "The card was debited two times for order 5521; please refund the duplicate payment.");
+    const ssl = await ticket("SSL certificate expired on the shop", "Browsers warn that the certificate of shop.example expired yesterday.");
+    const records = () => loadTicketRecords(api.ctx.prisma, [refund, ssl]);
+    expect(await index.sync(await records())).toEqual({ embedded: 2, unchanged: 0 });
+    expect(await index.sync(await records())).toEqual({ embedded: 0, unchanged: 2 });
+    const row = await api.ctx.prisma.knowledgeVector.findUniqueOrThrow({ where: { id: ticketVectorId(refund) } });
+    expect(row).toMatchObject({ source: "ticket", model: LOCAL_EMBEDDING_MODEL, dimension: EMBEDDING_DIMENSIONS });
+    expect(row.vector!.length).toBe(EMBEDDING_DIMENSIONS * 4);
+
+    await api.ctx.prisma.ticket.update({ where: { id: ssl }, data: { subject: "SSL certificate expired on the shop and the blog" } });
+    expect(await index.sync(await records())).toEqual({ embedded: 1, unchanged: 1 });
+
+    const found = await index.search("refund a double charge on a card", ["ticket"], 5);
+    expect(found[0]).toMatchObject({ id: ticketVectorId(refund), source: "ticket", title: expect.stringContaining("charged twice") });
+    expect((await index.search("the certificate has expired", ["ticket"], 5))[0]!.id).toBe(ticketVectorId(ssl));
+    await index.close();
+  });
+
+  it("filters on sources, reads only the current model's vectors, and forgets removed records", async () => {
+    const index = knowledge();
+    const site = await api.ctx.prisma.managedSite.create({ data: { name: "Bakery Lumen", url: `https://lumen-${Date.now()}.example`, client: "Lumen", hosting: "Kinsta", notes: "Sourdough bakery shop with click and collect" } });
+    const doc = await saveDocument(api.ctx.prisma, { source: "wiki", location: `wiki/sourdough-${Date.now()}.md`, title: "Sourdough ordering", content: "How the bakery's sourdough click and collect ordering works." });
+    const bread = await ticket("Sourdough bakery click and collect broken", "Click and collect for sourdough bread fails at checkout.");
+    await index.sync([...(await loadSiteRecords(api.ctx.prisma, [site.id])), ...(await loadDocumentRecords(api.ctx.prisma, [doc.id])), ...(await loadTicketRecords(api.ctx.prisma, [bread]))]);
+    expect(doc.vector_id).toBe(`docs-${doc.id}`);
+
+    const question = "sourdough bakery click and collect";
+    expect(new Set((await index.search(question, ["ticket", "site", "wiki"], 3)).map((match) => match.id))).toEqual(new Set([ticketVectorId(bread), `site-${site.id}`, `docs-${doc.id}`]));
+    expect((await index.search(question, ["site"], 5)).map((match) => match.source)).toEqual(["site"]);
+    expect((await index.search(question, ["ticket"], 5)).every((match) => match.source === "ticket")).toBe(true);
+
+    // A vector of another model (the option changed) is not read, and counts as stale until re-embedded.
+    const staleBefore = await index.staleCount();
+    await api.ctx.prisma.knowledgeVector.update({ where: { id: `site-${site.id}` }, data: { model: "gemini-embedding-001" } });
+    expect(await index.staleCount()).toBe(staleBefore + 1);
+    expect((await index.search(question, ["site"], 5)).map((match) => match.id)).not.toContain(`site-${site.id}`);
+    expect(await index.sync(await loadSiteRecords(api.ctx.prisma, [site.id]))).toEqual({ embedded: 1, unchanged: 0 });
+    expect((await index.search(question, ["site"], 5)).map((match) => match.id)).toContain(`site-${site.id}`);
+
+    await api.ctx.prisma.managedSite.delete({ where: { id: site.id } });
+    const all = await loadSiteRecords(api.ctx.prisma);
+    expect(await index.prune("site", new Set(all.map((record) => record.id)))).toBe(1);
+    expect((await index.search(question, ["site"], 5)).map((match) => match.id)).not.toContain(`site-${site.id}`);
+    await index.close();
+  });
+});
+
+describe("Pinecone (contract sheet, section 3)", () => {
+  it("upserts with model and source metadata, queries once with the source and model filter, and reports stats", async () => {
+    const index = knowledge({ PINECONE_HOST: pinecone.url, PINECONE_API_KEY: PINECONE_KEY });
+    const outage = await ticket("Warehouse scanner offline", "The barcode scanners in the warehouse lost their connection.");
+    expect(await index.sync(await loadTicketRecords(api.ctx.prisma, [outage]))).toEqual({ embedded: 1, unchanged: 0 });
+    const stored = pinecone.namespace("").get(ticketVectorId(outage))!;
+    expect(stored.values).toHaveLength(768);
+    expect(stored.metadata).toMatchObject({ source: "ticket", model: LOCAL_EMBEDDING_MODEL, ref: String(outage).padStart(6, "0") });
+    expect((await api.ctx.prisma.knowledgeVector.findUniqueOrThrow({ where: { id: ticketVectorId(outage) } })).vector).toBeNull();
+    const upsert = pinecone.requests.find((request) => request.path === "/vectors/upsert")!;
+    expect(upsert.headers["x-pinecone-api-version"]).toBe("2025-04");
+
+    const found = await index.search("warehouse barcode scanner offline", ["ticket", "docs"], 3);
+    expect(found[0]).toMatchObject({ id: ticketVectorId(outage), source: "ticket" });
+    const query = JSON.parse(pinecone.requests.filter((request) => request.path === "/query").at(-1)!.body) as Record<string, unknown>;
+    expect(query).toMatchObject({ topK: 3, namespace: "", includeMetadata: true, filter: { $and: [{ source: { $in: ["ticket", "docs"] } }, { model: { $eq: LOCAL_EMBEDDING_MODEL } }] } });
+    expect(await (await index.index()).stats(LOCAL_EMBEDDING_MODEL)).toEqual({ vector_count: pinecone.namespace("").size, namespace: "", dimension: 768 });
+  });
+
+  it("surfaces 429 as rate_limited and a dimension mismatch with Pinecone's message", async () => {
+    const client = new PineconeClient({ host: pinecone.url, apiKey: PINECONE_KEY, timeoutMs: 2000 });
+    pinecone.throttle(1);
+    const throttled = await client.describeIndexStats().catch((error: unknown) => error);
+    expect(throttled).toBeInstanceOf(AppError);
+    expect((throttled as AppError).upstream).toMatchObject({ status: 429, kind: "rate_limited" });
+    expect((throttled as AppError).permanent).toBe(false);
+
+    const wide = await new FakePinecone(PINECONE_KEY, 1536).start();
+    try {
+      const index = knowledge({ PINECONE_HOST: wide.url, PINECONE_API_KEY: PINECONE_KEY });
+      const id = await ticket("Dimension check", "Any text.");
+      const refused = await index.sync(await loadTicketRecords(api.ctx.prisma, [id])).catch((error: unknown) => error);
+      expect((refused as AppError).message).toBe("Pinecone answered HTTP 400: Vector dimension 768 does not match the dimension of the index 1536");
+      expect((refused as AppError).permanent).toBe(true);
+      // Nothing is recorded as embedded when the index refused it.
+      expect(await api.ctx.prisma.knowledgeVector.findUnique({ where: { id: ticketVectorId(id) } })).toBeNull();
+    } finally {
+      await wide.stop();
+    }
+    const wrongKey = new PineconeClient({ host: pinecone.url, apiKey: "wrong", timeoutMs: 2000 });
+    expect(((await wrongKey.describeIndexStats().catch((error: unknown) => error)) as AppError).upstream).toMatchObject({ status: 401, kind: "unauthorized" });
+  });
+
+  it("splits upserts at 1000 records and at 2 MB", () => {
+    const small = Array.from({ length: 2500 }, (_, i) => ({ id: `v${i}`, values: [0.1, 0.2] }));
+    expect(upsertBatches(small).map((batch) => batch.length)).toEqual([1000, 1000, 500]);
+    const wide = Array.from({ length: 300 }, (_, i) => ({ id: `w${i}`, values: Array.from({ length: 768 }, () => Math.random()) }));
+    const batches = upsertBatches(wide);
+    expect(batches.length).toBeGreaterThan(1);
+    for (const batch of batches) expect(Buffer.byteLength(JSON.stringify({ vectors: batch, namespace: "" }))).toBeLessThanOrEqual(2 * 1024 * 1024);
+    expect(batches.flat()).toHaveLength(300);
+  });
+});
