@@ -1,0 +1,21 @@
+import type { TestApi } from "../support/api.ts";
+import { newTicketId } from "../support/tickets.ts";
+
+/** A mirrored ticket with one client message; answers its id and number. */
+export async function mirrorTicket(api: TestApi, subject: string, body: string, extra: { organisation_id?: number; opened_at?: Date; ticket_summary?: string } = {}): Promise<{ id: number; number: string }> {
+  const id = newTicketId();
+  const number = String(id).padStart(6, "0");
+  await api.ctx.prisma.ticket.create({
+    data: { id, number, subject, status: "open", opened_at: extra.opened_at ?? new Date(), organisation_id: extra.organisation_id, ticket_summary: extra.ticket_summary, entries: { create: { id, type: "M", poster_name: "Ann Lee", poster_type: "User", body, format: "text", posted_at: new Date() } } },
+  });
+  return { id, number };
+}
+
+export async function ajax(api: TestApi, method: string, path: string, authorization: string, body?: unknown) {
+  const res = await fetch(`${api.url}/scp/ajax.php/ai-assistant/${path}`, {
+    method,
+    headers: { authorization, ...(body !== undefined && { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as { success: boolean; data: ReturnType<typeof JSON.parse> } };
+}
