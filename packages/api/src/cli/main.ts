@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { AppError, createPrisma, getConfigOrExit, type PrismaClient } from "@mw/shared";
 import { imageKeyCommands } from "./image-keys.ts";
 import { itemCommands } from "./items.ts";
+import { knowledgeCommands } from "./knowledge.ts";
 import { licenseCommands } from "./licenses.ts";
 import { merchantCommands } from "./merchants.ts";
 import { optionCommands } from "./options.ts";
@@ -20,7 +21,7 @@ export interface Command {
   run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
 }
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands };
+const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];

@@ -1,4 +1,8 @@
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { htmlToText } from "../ai/index.ts";
 import type { PrismaClient } from "../platform/db.ts";
+import { createHttpClient, upstreamCall } from "../platform/http.ts";
 import { truncateCodePoints } from "../platform/text.ts";
 
 export type DocumentSource = "wiki" | "docs" | "brand";
@@ -30,4 +34,25 @@ export async function saveDocument(prisma: PrismaClient, input: { source: Docume
   const document = await prisma.knowledgeDocument.upsert({ where: { source_location: { source: input.source, location: input.location } }, create: { source: input.source, location: input.location, ...fields }, update: fields });
   const vectorId = input.source === "wiki" ? `docs-${document.id}` : input.source === "docs" ? pathSlug(input.location) : brandDomain(input.location);
   return document.vector_id === vectorId ? document : prisma.knowledgeDocument.update({ where: { id: document.id }, data: { vector_id: vectorId } });
+}
+
+/**
+ * A file or URL as text with a title: HTML is reduced to its text (title
+ * from <title>), Markdown and plain text kept (title from the first `# `
+ * heading), else the file or page name.
+ */
+export async function readDocument(location: string, timeoutMs: number): Promise<{ title: string; content: string }> {
+  let raw: string;
+  let html: boolean;
+  if (/^https?:\/\//i.test(location)) {
+    const response = await upstreamCall("Document URL", () => createHttpClient({ timeoutMs }).get(location));
+    raw = response.body;
+    html = /html/i.test(String(response.headers["content-type"] ?? "")) || /^\s*<(!doctype|html)/i.test(raw);
+  } else {
+    raw = await readFile(location, "utf8");
+    html = /\.html?$/i.test(location);
+  }
+  const heading = html ? /<title[^>]*>([^<]+)<\/title>/i.exec(raw)?.[1] : /^#\s+(.+)$/m.exec(raw)?.[1];
+  const fallback = /^https?:/i.test(location) ? new URL(location).hostname + new URL(location).pathname : basename(location);
+  return { title: (heading ?? fallback).trim(), content: html ? htmlToText(raw) : raw.trim() };
 }

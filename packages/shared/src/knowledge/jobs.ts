@@ -7,10 +7,10 @@ export const embeddingsJob = defineJob({ queue: "knowledge", name: "embeddings",
 /** Every source into the index (admin vector_sync_all, and the full re-embed after a model or dimension change). */
 export const syncAllJob = defineJob({ queue: "knowledge", name: "sync-all", payload: z.object({ reason: z.string().max(200) }), options: { attempts: 3 } });
 
-/** Admin action: a full sync started now (a second click while one waits joins it). */
-export const syncAllJobId = (requestedAt: number) => jobId("sync-all", Math.floor(requestedAt / 60_000));
-/** The re-embed a model change starts: one per model. */
-export const reembedAllJobId = (model: string) => jobId("reembed-all", model);
+/** Admin action: a full sync asked for now (the job is idempotent: a second one finds little to do). */
+export const syncAllJobId = (requestedAt: number) => jobId("sync-all", requestedAt);
+/** The re-embed a model change starts: one per model and hour (the cron, every 10 minutes, finds it already queued or done). */
+export const reembedAllJobId = (model: string, at: number) => jobId("reembed-all", model, Math.floor(at / 3_600_000));
 
 /** One managed site's `site-<id>` record (vector_sync_site). */
 export const syncSiteJob = defineJob({ queue: "knowledge", name: "sync-site", payload: z.object({ site_id: z.number().int().positive() }) });

@@ -40,7 +40,7 @@ export function knowledgeActions(ctx: AppContext): AdminAction[] {
       summary: "Queue a sync of every source (tickets, managed sites, wiki, docs, brand): changed records embedded, removed ones deleted; follow it with get_job",
       input: z.object({}),
       data: queued,
-      example: { input: {}, data: { job_id: "knowledge:sync-all.29434411", queued: true } },
+      example: { input: {}, data: { job_id: "knowledge:sync-all.1764064800000", queued: true } },
       handler: async () => {
         const job = await ctx.queues.add(syncAllJob, { reason: "vector_sync_all" }, { jobId: syncAllJobId(Date.now()) });
         return { job_id: jobRef("knowledge", job.id!), queued: true };

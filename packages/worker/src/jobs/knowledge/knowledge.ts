@@ -50,7 +50,7 @@ export async function embeddings(_job: Job, _payload: PayloadOf<typeof embedding
   const stale = await knowledge.staleCount();
   if (stale > 0) {
     const model = await processServices(ctx).ai.embeddingModel();
-    await ctx.queues.add(syncAllJob, { reason: `embedding model is now ${model}: ${stale} vectors to re-embed` }, { jobId: reembedAllJobId(model) });
+    await ctx.queues.add(syncAllJob, { reason: `embedding model is now ${model}: ${stale} vectors to re-embed` }, { jobId: reembedAllJobId(model, Date.now()) });
   }
   const started = new Date();
   return finished(ctx, "embeddings", started, { ...(await embedChangedTickets(knowledge, { prisma: ctx.prisma, redis: ctx.redis, prefix: ctx.config.QUEUE_PREFIX }, ctx.progress)), stale });
