@@ -26,7 +26,7 @@ describe("configuration", () => {
       DATABASE_URL: "mysql://mw:mw@127.0.0.1:3306/mw",
       REDIS_URL: "redis://127.0.0.1:6379",
     });
-    expect(config.WORKER_QUEUES).toEqual(["orders", "disputes", "inventory", "tracking", "urgency", "reports", "notifications", "webhooks", "timetracking", "dashboard"]);
+    expect(config.WORKER_QUEUES).toEqual(["orders", "disputes", "inventory", "tracking", "urgency", "reports", "notifications", "webhooks", "timetracking", "dashboard", "knowledge"]);
     expect(config.ENCRYPTION_KEY).toHaveLength(32);
   });
 
