@@ -67,7 +67,7 @@ for (const target of [10_000, 100_000]) {
   }
   times.sort((a, b) => a - b);
   console.log(
-    `embedded index, ${target.toLocaleString("en")} vectors on ${latencyPool.size === target ? "all" : "?"} shards (loaded in ${loadSeconds.toFixed(1)} s): ${queries} queries topK 8, p50 ${ms(percentile(times, 50))} ms, p99 ${ms(percentile(times, 99))} ms, max ${ms(times.at(-1)!)} ms; main-thread RSS ${Math.round(process.memoryUsage().rss / 1e6)} MB`,
+    `embedded index, ${latencyPool.size.toLocaleString("en")} vectors in ${latencyPool.threads} threads (loaded in ${loadSeconds.toFixed(1)} s): ${queries} queries topK 8, p50 ${ms(percentile(times, 50))} ms, p99 ${ms(percentile(times, 99))} ms, max ${ms(times.at(-1)!)} ms; process RSS ${Math.round(process.memoryUsage().rss / 1e6)} MB`,
   );
 }
 await latencyPool.close();

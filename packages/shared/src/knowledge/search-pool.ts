@@ -63,6 +63,11 @@ export class SearchPool {
     this.sizes = this.shards.map(() => 0);
   }
 
+  /** Search threads (shards). */
+  get threads(): number {
+    return this.shards.length;
+  }
+
   /** Vectors held, over every shard. */
   get size(): number {
     return this.sizes.reduce((sum, size) => sum + size, 0);
