@@ -70,7 +70,7 @@ export class EmbeddedIndex implements VectorIndex {
   readonly kind = "embedded";
   readonly namespace = "";
   private loaded?: { model: string; newest: number };
-  private catchingUp?: Promise<void>;
+  private catchingUp?: { model: string; done: Promise<void> };
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -93,10 +93,13 @@ export class EmbeddedIndex implements VectorIndex {
     });
   }
 
-  private catchUp(model: string): Promise<void> {
-    // One catch-up at a time: concurrent questions wait for the same one.
-    this.catchingUp ??= this.load(model).finally(() => (this.catchingUp = undefined));
-    return this.catchingUp;
+  /** One catch-up at a time: concurrent questions wait for the same one, and go again if it loaded another model. */
+  private async catchUp(model: string): Promise<void> {
+    for (;;) {
+      const current = (this.catchingUp ??= { model, done: this.load(model).finally(() => (this.catchingUp = undefined)) });
+      await current.done;
+      if (current.model === model) return;
+    }
   }
 
   private async load(model: string): Promise<void> {
