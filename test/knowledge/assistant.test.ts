@@ -6,7 +6,7 @@ import { postSse, tokensOf } from "../support/sse.ts";
 import { newTicketId } from "../support/tickets.ts";
 import { staffMember } from "../support/timetracking.ts";
 import { until } from "../support/wait.ts";
-import { ajax, mirrorTicket } from "./support.ts";
+import { ajax, mirrorTicket, pauseKnowledgeQueue } from "./support.ts";
 
 const PROVIDER_KEY = "AIzaFAKE-assistant-key-7c1d";
 let gemini: FakeGemini;
@@ -14,6 +14,7 @@ let gemini: FakeGemini;
 let withModel: TestApi;
 let local: TestApi;
 let staff: { staffId: number; authorization: string };
+let resumeQueue: () => Promise<void>;
 
 const chat = (api: TestApi, body: Record<string, unknown>, authorization = staff.authorization, onEvent?: Parameters<typeof postSse>[3]) =>
   postSse(`${api.url}/scp/ajax.php/ai-assistant/chat`, { authorization }, body, onEvent);
@@ -31,9 +32,11 @@ beforeAll(async () => {
   [withModel, local] = await Promise.all([startApi({ AI_BASE_URL: gemini.url, AI_API_KEY: PROVIDER_KEY, AI_RETRY_BASE_MS: "10", TICKET_SYSTEM_URL: "https://desk.example" }), startApi({ AI_API_KEY: "" })]);
   await withModel.ctx.options.set({ ai_api_key: null, ai_vector_host: null, ai_enabled_sources: null, ai_chatbot_name: "Desk Helper", ai_max_context_tickets: null });
   staff = await staffMember(withModel);
+  resumeQueue = await pauseKnowledgeQueue(withModel);
 });
 beforeEach(() => gemini.reset());
 afterAll(async () => {
+  await resumeQueue();
   await withModel.ctx.options.set({ ai_chatbot_name: null, ai_enabled_sources: null });
   await Promise.all([withModel.close(), local.close()]);
   await gemini.stop();

@@ -6,10 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakePinecone } from "../fakes/pinecone.ts";
 import { startApi, type TestApi } from "../support/api.ts";
 import { newTicketId } from "../support/tickets.ts";
+import { pauseKnowledgeQueue } from "./support.ts";
 
 const PINECONE_KEY = "pcsk_fake_index_key_3f1";
 let api: TestApi;
 let pinecone: FakePinecone;
+let resumeQueue: () => Promise<void>;
 
 async function ticket(subject: string, body: string): Promise<number> {
   const id = newTicketId();
@@ -27,8 +29,10 @@ beforeAll(async () => {
   pinecone = await new FakePinecone(PINECONE_KEY).start();
   api = await startApi({ AI_API_KEY: "" });
   await api.ctx.options.set({ ai_api_key: null, ai_vector_host: null, ai_vector_api_key: null });
+  resumeQueue = await pauseKnowledgeQueue(api);
 });
 afterAll(async () => {
+  await resumeQueue();
   await api.close();
   await pinecone.stop();
 });

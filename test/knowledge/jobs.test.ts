@@ -12,7 +12,7 @@ import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
 import { postSse } from "../support/sse.ts";
 import { staffMember } from "../support/timetracking.ts";
 import { settled, until } from "../support/wait.ts";
-import { ajax, mirrorTicket } from "./support.ts";
+import { ajax, mirrorTicket, pauseKnowledgeQueue } from "./support.ts";
 
 const PROVIDER_KEY = "AIzaFAKE-knowledge-jobs-5e2b";
 const PINECONE_KEY = "pcsk_fake_jobs_key_81c";
@@ -62,7 +62,10 @@ beforeAll(async () => {
   api = await startApi(env);
   await api.ctx.options.set({ ai_api_key: null, ai_vector_host: null, ai_vector_api_key: null, ai_embedding_model: null });
   queue = api.ctx.queues.get("knowledge");
+  // Jobs other files' workers still run would embed into this file's ledger: let them finish, then start empty.
+  await pauseKnowledgeQueue(api);
   await queue.obliterate({ force: true });
+  await queue.resume();
   await api.ctx.redis.del(`${api.ctx.config.QUEUE_PREFIX}:knowledge:tickets-embedded-until`);
   worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "knowledge" });
   await worker.waitFor(logged("workers started"));
