@@ -118,7 +118,9 @@ describe("limits (design 10.3 and 10.8)", () => {
     expect(runs.length).toBeGreaterThanOrEqual(1);
     expect(runs.length).toBeLessThanOrEqual(2);
     expect((runs.at(-1)!.detail as { entries: number }).entries).toBe(10);
-    if (runs.length === 2) expect(runs[1]!.created.getTime() - runs[0]!.created.getTime()).toBeGreaterThanOrEqual(2_900);
+    // The gate runs from the first analysis's start; the rows are written at each analysis's end, and on a loaded
+    // machine the first (cold) analysis can take a few hundred ms longer than the second.
+    if (runs.length === 2) expect(runs[1]!.created.getTime() - runs[0]!.created.getTime()).toBeGreaterThanOrEqual(2_500);
     await new Promise((resolve) => setTimeout(resolve, 3_500));
     expect(await api.ctx.prisma.aiHistory.count({ where: { ticket_id: id, event: "analysis" } })).toBe(runs.length);
   });

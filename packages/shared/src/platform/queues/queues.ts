@@ -20,7 +20,8 @@ export class Queues {
   private readonly open = new Map<QueueName, Queue>();
 
   constructor(
-    private readonly connection: Redis,
+    /** The Redis connection the queues share (also for small coordination keys beside them, like run-and-wait's lock). */
+    readonly connection: Redis,
     readonly prefix: string,
   ) {}
 

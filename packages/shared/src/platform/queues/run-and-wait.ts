@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
 import { jobId, type JobDefinition } from "./jobs.ts";
@@ -5,6 +6,8 @@ import type { Queues } from "./queues.ts";
 
 /** How often a waiting caller looks at its job. */
 const POLL_MS = 200;
+/** Longest a caller holds the right to replace a finished run (removing it and adding the next takes milliseconds). */
+const REPLACE_LOCK_MS = 10_000;
 
 /** The scheduled endpoints' runs: one at a time each, so concurrent calls share it. */
 export const scheduledRunJobId = (name: string) => jobId("scheduled", name);
@@ -19,16 +22,30 @@ export type RunOutcome = { state: "completed"; job_id: string; result: unknown }
  */
 export async function runAndWait<Schema extends z.ZodType>(queues: Queues, job: JobDefinition<Schema>, payload: z.input<Schema>, options: { jobId: string; waitMs: number }): Promise<RunOutcome> {
   const queue = queues.get(job.queue);
-  const existing = await queue.getJob(options.jobId);
-  if (existing && ["completed", "failed"].includes(await existing.getState())) await existing.remove().catch(() => undefined);
-  await queues.add(job, payload, { jobId: options.jobId, attempts: 1, removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } });
-  const deadline = Date.now() + options.waitMs;
+  // Two callers that both find the last run finished must not both replace it: the second would remove
+  // the run the first just added (failing it if a worker had taken it). One replaces; the other then joins.
+  const redis = queues.connection;
+  const lock = `${queues.prefix}:${job.queue}:run-lock:${options.jobId}`;
+  const token = randomUUID();
+  const deadline = Date.now() + REPLACE_LOCK_MS;
+  while (!(await redis.set(lock, token, "PX", REPLACE_LOCK_MS, "NX"))) {
+    if (Date.now() > deadline) throw new Error(`another caller has held the run lock of ${options.jobId} for ${REPLACE_LOCK_MS} ms`);
+    await sleep(20);
+  }
+  try {
+    const existing = await queue.getJob(options.jobId);
+    if (existing && ["completed", "failed"].includes(await existing.getState())) await existing.remove();
+    await queues.add(job, payload, { jobId: options.jobId, attempts: 1, removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } });
+  } finally {
+    if ((await redis.get(lock)) === token) await redis.del(lock);
+  }
+  const waitUntil = Date.now() + options.waitMs;
   for (;;) {
     const current = await queue.getJob(options.jobId);
     const state = current ? await current.getState() : "unknown";
     if (state === "completed") return { state, job_id: options.jobId, result: current!.returnvalue };
     if (state === "failed") return { state, job_id: options.jobId, reason: current!.failedReason };
-    if (Date.now() >= deadline) return { state: "running", job_id: options.jobId };
-    await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
+    if (Date.now() >= waitUntil) return { state: "running", job_id: options.jobId };
+    await sleep(Math.min(POLL_MS, Math.max(0, waitUntil - Date.now())));
   }
 }
