@@ -43,6 +43,8 @@ COPY packages/api/package.json packages/api/
 COPY packages/worker/package.json packages/worker/
 COPY --from=build /app/packages/shared/dist packages/shared/dist
 COPY --from=build /app/packages/api/dist packages/api/dist
+# The console's templates and browser modules (not compiled; read from beside dist/).
+COPY packages/api/console packages/api/console
 COPY --from=build /app/packages/worker/dist packages/worker/dist
 USER node
 EXPOSE 3000

@@ -27,6 +27,7 @@ import { knowledgeActions } from "./routes/knowledge/admin-actions.ts";
 import { assistantRoutes } from "./routes/knowledge/assistant.ts";
 import { loginPageRoutes } from "./routes/identity/login-page.ts";
 import { BOARD_PATH, boardRoutes } from "./routes/queue/board.ts";
+import { consoleRoutes } from "./routes/console/index.ts";
 import { externalOrderRoutes } from "./routes/orders/external-orders.ts";
 import { healthRoutes } from "./http/health.ts";
 import { inventoryTestingRoutes } from "./routes/inventory/inventory-testing.ts";
@@ -66,6 +67,7 @@ export async function createApp(ctx: AppContext): Promise<Express> {
   if (httpsRequired(config)) app.use(requireHttps());
   app.use(loginPageRoutes(ctx, BOARD_PATH));
   app.use(boardRoutes(ctx));
+  app.use(consoleRoutes(ctx));
 
   app.use(`${config.API_ROOT}/webhooks`, rawWebhookBody(config.BODY_LIMIT));
   app.use(jsonBody(config.BODY_LIMIT));

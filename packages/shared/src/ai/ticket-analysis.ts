@@ -1,5 +1,5 @@
-import sanitizeHtml from "sanitize-html";
 import { z } from "zod";
+import { cleanHtml } from "../platform/html.ts";
 import { htmlToText, parseEmailReply } from "./email-reply.ts";
 import { scoreByRules } from "./urgency-rules.ts";
 import { levelOf, RESPONSE_TIMES, VIP_POINTS, WORKAROUND_POINTS, type UrgencyLevel } from "./urgency.ts";
@@ -78,15 +78,6 @@ export function urgencyChain(model: string): string[] {
     "gemini-3-pro-preview": ["gemini-3-flash-preview", "gemini-2.5-pro", "gemini-2.5-flash"],
   };
   return chains[model] ?? ["gemini-2.5-flash", "gemini-2.5-flash-lite"].filter((fallback) => fallback !== model);
-}
-
-/** Design 10.8: HTML fields keep only an allow-list of tags, and links only to http(s). */
-export function cleanHtml(html: string): string {
-  return sanitizeHtml(html, {
-    allowedTags: ["p", "br", "ul", "ol", "li", "strong", "em", "code", "a"],
-    allowedAttributes: { a: ["href"] },
-    allowedSchemes: ["http", "https"],
-  }).trim();
 }
 
 function escapeHtml(text: string): string {

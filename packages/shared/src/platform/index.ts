@@ -7,6 +7,7 @@ export * from "./db.ts";
 export * from "./db-outage.ts";
 export * from "./errors.ts";
 export * from "./group-insert.ts";
+export * from "./html.ts";
 export * from "./http.ts";
 export * from "./json-depth.ts";
 export * from "./job-metrics.ts";

@@ -1,4 +1,5 @@
 import type { PrismaClient } from "../platform/db.ts";
+import { cleanHtml } from "../platform/html.ts";
 import { MAX_URGENCY_FAILURES } from "./urgency-queue.ts";
 
 export interface SnapshotFilters {
@@ -116,4 +117,23 @@ export async function urgencyQueueState(prisma: PrismaClient, filters: { state?:
     page: filters.page,
     per_page: filters.per_page,
   };
+}
+
+/**
+ * A ticket's thread, oldest first, as a page shows it: HTML bodies cleaned by
+ * the allow-list (design 10.8), text bodies as text (the page escapes them).
+ * Cleaned on read, not on store: the quote stripper of the analysis cuts at
+ * markup the allow-list drops (gmail_quote, blockquote type="cite").
+ */
+export async function ticketThread(prisma: PrismaClient, ticketId: number, limit = 200) {
+  const rows = await prisma.ticketEntry.findMany({ where: { ticket_id: ticketId }, orderBy: [{ posted_at: "asc" }, { id: "asc" }], take: limit });
+  return rows.map((row) => ({
+    id: row.id,
+    type: row.type,
+    poster_name: row.poster_name,
+    poster_type: row.poster_type,
+    is_internal: row.is_internal,
+    ...(row.format === "html" ? { html: cleanHtml(row.body), text: null } : { html: null, text: row.body }),
+    posted_at: row.posted_at.toISOString(),
+  }));
 }

@@ -1,20 +1,14 @@
-import { LoginThrottle, verifyLogin } from "@mw/shared/identity";
-import { AppError, errors } from "@mw/shared";
 import { z } from "zod";
 import { principalOf } from "../../auth/authenticate.ts";
 import { readSessionCookie, setSessionCookie } from "../../auth/cookies.ts";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
+import { SignIn } from "./sign-in.ts";
 
 const principalBody = z.object({ id: z.number().int(), login: z.string(), capabilities: z.array(z.string()) });
 
 export function authRoutes(api: ApiRouter, ctx: AppContext): void {
-  const { config } = ctx;
-  const throttle = new LoginThrottle(ctx.redis, config.QUEUE_PREFIX, {
-    perLogin: config.LOGIN_FAILURES_PER_LOGIN,
-    perIp: config.LOGIN_FAILURES_PER_IP,
-    windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
-  });
+  const signIn = new SignIn(ctx);
   api.route({
     method: "post",
     path: "/auth/login",
@@ -28,21 +22,7 @@ export function authRoutes(api: ApiRouter, ctx: AppContext): void {
       429: { description: "rate_limited: too many failed logins for this login or address; Retry-After says when to try again" },
     },
     handler: async ({ body }, req, res) => {
-      const ip = req.ip ?? "unknown";
-      const wait = await throttle.retryAfter(body.login, ip);
-      if (wait) {
-        res.set("Retry-After", String(wait));
-        throw new AppError(429, "rate_limited", `Too many failed logins. Try again in ${wait} seconds.`, { retry_after: wait });
-      }
-      const principal = await verifyLogin(ctx.prisma, body.login, body.password);
-      if (!principal) {
-        await throttle.failed(body.login, ip);
-        throw errors.forbidden("Invalid login or password.");
-      }
-      await throttle.succeeded(body.login, ip);
-      const { sessionId, nonce } = await ctx.sessions.create(principal.userId);
-      setSessionCookie(res, ctx.config, sessionId);
-      ctx.logger.info("session started", { login: principal.login });
+      const { principal, nonce } = await signIn.start(req, res, body.login, body.password);
       return {
         success: true,
         nonce,

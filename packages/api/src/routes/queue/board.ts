@@ -12,7 +12,7 @@ export const BOARD_PATH = "/admin/queues";
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** True when the browser says the request comes from a page of this very host (Origin, else Referer). */
-function sameOrigin(req: Request): boolean {
+export function sameOrigin(req: Request): boolean {
   const source = req.headers.origin ?? req.headers.referer;
   if (!source) return false;
   try {

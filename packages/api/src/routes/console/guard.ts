@@ -1,0 +1,55 @@
+import type { Request, RequestHandler, Response } from "express";
+import { AppError, safeEqual } from "@mw/shared";
+import { loadPrincipal, type Capability } from "@mw/shared/identity";
+import { readSessionCookie } from "../../auth/cookies.ts";
+import type { AppContext } from "../../context.ts";
+import { CONSOLE_PATH, holds, renderPage, type Viewer } from "./render.ts";
+
+/** The signed-in user of a console request: the session cookie only (the console is for browsers). */
+export async function viewerOf(ctx: AppContext, req: Request): Promise<Viewer | null> {
+  const sessionId = readSessionCookie(req);
+  if (!sessionId) return null;
+  const session = await ctx.sessions.get(sessionId);
+  if (!session) return null;
+  const principal = await loadPrincipal(ctx.prisma, session.userId);
+  return principal && { principal, nonce: session.nonce };
+}
+
+export function viewer(res: Response): Viewer {
+  return res.locals.viewer as Viewer;
+}
+
+/** A path on this host to go back to after signing in; anything else goes to the console's start. */
+export function safeNext(next: unknown): string {
+  return typeof next === "string" && next.startsWith("/") && !next.startsWith("//") && !next.includes("\\") ? next : CONSOLE_PATH;
+}
+
+/**
+ * Design 10.8: pages are readable with the SameSite=Strict session cookie;
+ * every form posts the session nonce. Without a session a browser is sent to
+ * sign in; a user without the capability gets a page saying which one.
+ */
+export function signedIn(ctx: AppContext, allowed: readonly Capability[] | null): RequestHandler {
+  return async (req, res, next) => {
+    const found = await viewerOf(ctx, req);
+    if (!found) {
+      if (req.method === "GET") {
+        res.redirect(303, `${CONSOLE_PATH}/login?next=${encodeURIComponent(req.originalUrl)}`);
+        return;
+      }
+      throw new AppError(403, "rest_forbidden", "Your session has ended. Sign in again.");
+    }
+    res.locals.viewer = found;
+    if (req.method !== "GET") {
+      const nonce = (req.body as { nonce?: unknown } | undefined)?.nonce;
+      if (typeof nonce !== "string" || !safeEqual(nonce, found.nonce)) {
+        throw new AppError(403, "rest_forbidden", "This form has expired (its security token does not match your session). Reload the page and try again.");
+      }
+    }
+    if (allowed && !holds(found.principal, allowed)) {
+      renderPage(res, "lacking", { title: "Not allowed", allowed }, 403);
+      return;
+    }
+    next();
+  };
+}
