@@ -1,11 +1,17 @@
 import type { RequestHandler } from "express";
 import client from "prom-client";
-import { QUEUE_NAMES, renderJobDurations } from "@mw/shared";
+import { QUEUE_NAMES, renderJobDurations, type QueueName, type Queues } from "@mw/shared";
 import { missingSchedules } from "@mw/shared/schedules";
 import { countAbandonedWebhooks } from "@mw/shared/webhooks";
 import type { AppContext } from "../context.ts";
 
-const JOB_STATES = ["waiting", "active", "delayed", "prioritized", "waiting-children", "completed", "failed"] as const;
+export const JOB_STATES = ["waiting", "active", "delayed", "prioritized", "waiting-children", "completed", "failed"] as const;
+
+/** Jobs by queue and state, as every scrape reads them (and the operators' console page shows them). */
+export async function jobCountsByQueue(queues: Queues): Promise<{ queue: QueueName; counts: Record<(typeof JOB_STATES)[number], number> }[]> {
+  const counts = await Promise.all(QUEUE_NAMES.map((name) => queues.get(name).getJobCounts(...JOB_STATES)));
+  return QUEUE_NAMES.map((queue, i) => ({ queue, counts: Object.fromEntries(JOB_STATES.map((state) => [state, counts[i]?.[state] ?? 0])) as Record<(typeof JOB_STATES)[number], number> }));
+}
 
 /** Prometheus metrics of the API process plus the queue state every scrape reads from Redis. */
 export class Metrics {
@@ -28,11 +34,11 @@ export class Metrics {
       labelNames: ["queue", "state"],
       registers: [this.registry],
       async collect() {
-        const counts = await Promise.all(QUEUE_NAMES.map((name) => queues.get(name).getJobCounts(...JOB_STATES)));
+        const byQueue = await jobCountsByQueue(queues);
         this.reset();
-        QUEUE_NAMES.forEach((queue, i) => {
-          for (const state of JOB_STATES) this.set({ queue, state }, counts[i]?.[state] ?? 0);
-        });
+        for (const { queue, counts } of byQueue) {
+          for (const state of JOB_STATES) this.set({ queue, state }, counts[state]);
+        }
       },
     });
     this.abandonedWebhooks();

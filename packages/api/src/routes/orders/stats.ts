@@ -1,4 +1,4 @@
-import { formatDateTime, startOfUtcDay } from "@mw/shared";
+import { formatDateTime, startOfUtcDay, type PrismaClient } from "@mw/shared";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -15,6 +15,34 @@ const stats = z.object({
 
 const RECENT_ERRORS = 10;
 
+/** The numbers of GET /stats (spec 1, 4.3), also shown on the operators' console page. */
+export async function systemStats(prisma: PrismaClient): Promise<z.infer<typeof stats>> {
+  const dayAgo = new Date(Date.now() - 24 * 3600_000);
+  const [byPlatform, active, pendingInsert, pendingVerify, importedToday, errorCount, recent] = await Promise.all([
+    prisma.site.groupBy({ by: ["platform"], _count: { _all: true } }),
+    prisma.site.count({ where: { is_active: true } }),
+    prisma.order.count({ where: { imported: 0 } }),
+    prisma.order.count({ where: { imported: 1, verified: 0 } }),
+    prisma.order.count({ where: { imported: 1, imported_at: { gte: startOfUtcDay() } } }),
+    prisma.syncError.count({ where: { created_at: { gte: dayAgo } } }),
+    prisma.syncError.findMany({ orderBy: { id: "desc" }, take: RECENT_ERRORS }),
+  ]);
+  const perPlatform = (platform: string) => byPlatform.find((row) => row.platform === platform)?._count._all ?? 0;
+  return {
+    sites: {
+      total: perPlatform("storefront_a") + perPlatform("storefront_b"),
+      active,
+      storefront_a: perPlatform("storefront_a"),
+      storefront_b: perPlatform("storefront_b"),
+    },
+    orders: { pending_insert: pendingInsert, pending_verify: pendingVerify, imported_today: importedToday },
+    errors: {
+      count: errorCount,
+      recent: recent.map((row) => ({ order_number: row.order_number, message: row.message, created_at: formatDateTime(row.created_at)! })),
+    },
+  };
+}
+
 /** GET /stats (spec 1, 4.3). */
 export function statsRoutes(api: ApiRouter, ctx: AppContext): void {
   api.route({
@@ -24,32 +52,6 @@ export function statsRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "stats",
     access: "manage_middleware",
     responses: { 200: { description: "System statistics", schema: stats } },
-    handler: async () => {
-      const { prisma } = ctx;
-      const dayAgo = new Date(Date.now() - 24 * 3600_000);
-      const [byPlatform, active, pendingInsert, pendingVerify, importedToday, errorCount, recent] = await Promise.all([
-        prisma.site.groupBy({ by: ["platform"], _count: { _all: true } }),
-        prisma.site.count({ where: { is_active: true } }),
-        prisma.order.count({ where: { imported: 0 } }),
-        prisma.order.count({ where: { imported: 1, verified: 0 } }),
-        prisma.order.count({ where: { imported: 1, imported_at: { gte: startOfUtcDay() } } }),
-        prisma.syncError.count({ where: { created_at: { gte: dayAgo } } }),
-        prisma.syncError.findMany({ orderBy: { id: "desc" }, take: RECENT_ERRORS }),
-      ]);
-      const perPlatform = (platform: string) => byPlatform.find((row) => row.platform === platform)?._count._all ?? 0;
-      return {
-        sites: {
-          total: perPlatform("storefront_a") + perPlatform("storefront_b"),
-          active,
-          storefront_a: perPlatform("storefront_a"),
-          storefront_b: perPlatform("storefront_b"),
-        },
-        orders: { pending_insert: pendingInsert, pending_verify: pendingVerify, imported_today: importedToday },
-        errors: {
-          count: errorCount,
-          recent: recent.map((row) => ({ order_number: row.order_number, message: row.message, created_at: formatDateTime(row.created_at)! })),
-        },
-      };
-    },
+    handler: () => systemStats(ctx.prisma),
   });
 }

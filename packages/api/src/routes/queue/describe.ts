@@ -1,4 +1,5 @@
 import type { Job } from "bullmq";
+import type { PrismaClient } from "@mw/shared";
 
 /** Spec 1, 2.7 names job types with underscores (`process_dispute`, `inventory_sync`); BullMQ names use hyphens. */
 export function jobType(name: string): string {
@@ -9,6 +10,13 @@ export function jobType(name: string): string {
 export function siteOf(job: Job): number | null {
   const siteId = (job.data as { site_id?: unknown }).site_id;
   return typeof siteId === "number" ? siteId : null;
+}
+
+/** The names of the sites these jobs concern, for their descriptions. */
+export async function siteNamesOf(prisma: PrismaClient, jobs: Job[]): Promise<Map<number, string>> {
+  const siteIds = [...new Set(jobs.map(siteOf).filter((id): id is number => id !== null))];
+  const sites = siteIds.length ? await prisma.site.findMany({ where: { id: { in: siteIds } }, select: { id: true, name: true } }) : [];
+  return new Map(sites.map((site) => [site.id, site.name]));
 }
 
 const FIXED: Record<string, string> = {

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
 import { pageOf, pageQuery, pageSchema, pageWindow } from "../../http/pagination.ts";
-import { describeJob, jobType, siteOf } from "./describe.ts";
+import { describeJob, jobType, siteNamesOf, siteOf } from "./describe.ts";
 
 /** Spec 1, 3.1 job states, and the BullMQ states each covers (`processing` is the claimed state the spec leaves unnamed). */
 const STATUSES = {
@@ -72,9 +72,7 @@ export function queueRoutes(api: ApiRouter, ctx: AppContext): void {
       const types = [...STATUSES[query.status]];
       const [total, jobs] = await Promise.all([queue.getJobCountByTypes(...types), queue.getJobs(types, skip, skip + take - 1, query.status === "pending")]);
       const present = jobs.filter(Boolean);
-      const siteIds = [...new Set(present.map(siteOf).filter((id): id is number => id !== null))];
-      const sites = siteIds.length ? await ctx.prisma.site.findMany({ where: { id: { in: siteIds } }, select: { id: true, name: true } }) : [];
-      const siteNames = new Map(sites.map((site) => [site.id, site.name]));
+      const siteNames = await siteNamesOf(ctx.prisma, present);
       return pageOf("jobs", present.map((job) => summarise(job, query.queue, query.status, siteNames)), total, query);
     },
   });

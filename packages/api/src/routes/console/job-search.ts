@@ -1,0 +1,87 @@
+import type { Job } from "bullmq";
+import type { QueueName } from "@mw/shared";
+import { disputeAlertJobId, disputeJobId, processDisputeJob } from "@mw/shared/disputes";
+import { alertEmailJob } from "@mw/shared/notifications";
+import { orderExportJob, orderExportJobId, orderVerifyJob, orderVerifyJobId } from "@mw/shared/orders";
+import { ALERT_CHANNELS, criticalAlertJob, criticalAlertJobId, urgencyAnalysisJob, urgencyAnalysisJobId } from "@mw/shared/tickets";
+import { projectCreateJob, projectCreateJobId } from "@mw/shared/timetracking";
+import { trackingOrderPushJob, trackingOrderPushJobId } from "@mw/shared/tracking";
+import type { AppContext } from "../../context.ts";
+import { BOARD_PATH } from "../queue/board.ts";
+import { describeJob, siteNamesOf } from "../queue/describe.ts";
+
+export const KEY_KINDS = { order: "Order number", case: "Dispute case id", ticket: "Ticket number" } as const;
+export type KeyKind = keyof typeof KEY_KINDS;
+
+interface Candidate {
+  queue: QueueName;
+  id: string;
+}
+
+/**
+ * The jobs a business key can have, by the same id builders their producers
+ * use: an exact lookup per id, never a scan of a queue's jobs.
+ */
+async function candidates(ctx: AppContext, kind: KeyKind, key: string): Promise<Candidate[]> {
+  if (kind === "order") {
+    const orders = await ctx.prisma.order.findMany({ where: { number: key }, select: { id: true, site_id: true }, take: 20 });
+    return orders.flatMap((order) => [
+      { queue: orderExportJob.queue, id: orderExportJobId(order.id) },
+      { queue: orderVerifyJob.queue, id: orderVerifyJobId(order.id) },
+      { queue: trackingOrderPushJob.queue, id: trackingOrderPushJobId(order.site_id, order.id) },
+    ]);
+  }
+  if (kind === "case") {
+    // Spec 1, 4.6: a dispute webhook's event id is acquirer_case_<case id>.
+    return [
+      { queue: processDisputeJob.queue, id: disputeJobId({ id: 0, event_id: `acquirer_case_${key}` }) },
+      { queue: alertEmailJob.queue, id: disputeAlertJobId(key) },
+    ];
+  }
+  const ticket = await ctx.prisma.ticket.findUnique({ where: { number: key }, select: { id: true } });
+  if (!ticket) return [];
+  return [
+    { queue: urgencyAnalysisJob.queue, id: urgencyAnalysisJobId(ticket.id) },
+    ...ALERT_CHANNELS.map((channel) => ({ queue: criticalAlertJob.queue, id: criticalAlertJobId(ticket.id, channel) })),
+    { queue: projectCreateJob.queue, id: projectCreateJobId(ticket.id) },
+  ];
+}
+
+export interface FoundJob {
+  queue: QueueName;
+  id: string;
+  name: string;
+  description: string;
+  state: string;
+  attempts: number;
+  failed_reason: string | null;
+  created: string;
+  board_url: string;
+}
+
+function found(job: Job, queue: QueueName, state: string, siteNames: Map<number, string>): FoundJob {
+  return {
+    queue,
+    id: job.id!,
+    name: job.name,
+    description: describeJob(job, siteNames),
+    state,
+    attempts: job.attemptsMade,
+    failed_reason: job.failedReason || null,
+    created: new Date(job.timestamp).toISOString(),
+    board_url: `${BOARD_PATH}/queue/${encodeURIComponent(queue)}/${encodeURIComponent(job.id!)}`,
+  };
+}
+
+/** The jobs of an order number, a dispute case or a ticket number that the queues still hold, with their state. */
+export async function findJobsByKey(ctx: AppContext, kind: KeyKind, key: string): Promise<FoundJob[]> {
+  const jobs = await Promise.all(
+    (await candidates(ctx, kind, key)).map(async ({ queue, id }) => {
+      const job = await ctx.queues.get(queue).getJob(id);
+      return job ? { job, queue, state: await job.getState() } : null;
+    }),
+  );
+  const present = jobs.filter((entry) => entry !== null);
+  const siteNames = await siteNamesOf(ctx.prisma, present.map(({ job }) => job));
+  return present.map(({ job, queue, state }) => found(job, queue, state, siteNames));
+}
