@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { FakeServer, type FakeAnswer, type FakeRequest } from "./fake-server.ts";
+import { FakeServer, type FakeAnswer, type FakeReply, type FakeRequest } from "./fake-server.ts";
 
 interface Ref {
   id: number;
@@ -93,6 +93,7 @@ export class FakeHarvest extends FakeServer {
   constructor() {
     super();
     this.route("POST", "/api/v2/oauth2/token", (request) => this.token(request));
+    this.route("GET", "/oauth2/authorize", (request) => this.authorize(request));
     this.route("GET", "/api/v2/accounts", (request) => this.withToken(request, (user) => this.json(200, { user, accounts: [{ id: this.accountId, name: "Agency", product: "harvest" }] })));
     this.route("GET", "/v2/users/me", (request) => this.api(request, (user) => this.json(200, { ...user, is_active: true })));
     this.route("GET", "/v2/clients", (request) => this.api(request, () => this.list(request, "clients", this.clients)));
@@ -111,6 +112,15 @@ export class FakeHarvest extends FakeServer {
     this.route("PATCH", "/v2/time_entries/:id/restart", (request, params) => this.api(request, () => this.restartEntry(Number(params.id))));
     this.route("PATCH", "/v2/time_entries/:id", (request, params) => this.api(request, () => this.updateEntry(request, Number(params.id))));
     this.route("DELETE", "/v2/time_entries/:id", (request, params) => this.api(request, () => this.deleteEntry(Number(params.id))));
+  }
+
+  /** The browser's authorize page, as if the first user allowed access at once: back to `redirect_uri` with a code. */
+  private authorize(request: FakeRequest): FakeReply {
+    const redirect = request.query.get("redirect_uri");
+    if (request.query.get("client_id") !== this.clientId || !redirect) return this.json(400, { error: "invalid_request" });
+    const back = new URL(redirect);
+    back.search = new URLSearchParams({ code: this.issueCode(), state: request.query.get("state") ?? "", scope: `harvest:${this.accountId}` }).toString();
+    return { status: 302, headers: { location: back.toString() } };
   }
 
   /** What the authorize page does when the user allows access: a code for the redirect. */
