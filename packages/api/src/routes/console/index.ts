@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Router } from "express";
 import { AppError } from "@mw/shared";
 import type { AppContext } from "../../context.ts";
 import { CONSOLE_FILES, CONSOLE_PATH, renderPage } from "./render.ts";
+import { notificationPages } from "./notifications.ts";
 import { operationsPages } from "./operations.ts";
 import { settingsPages } from "./settings.ts";
 import { signInPages } from "./sign-in-pages.ts";
@@ -46,6 +47,7 @@ export function consoleRoutes(ctx: AppContext): Router {
   pages.use(ticketPages(ctx));
   pages.use(settingsPages(ctx));
   pages.use(operationsPages(ctx));
+  pages.use(notificationPages(ctx));
   pages.use((req) => {
     throw new AppError(404, "rest_no_route", `Nothing here: ${req.path}`);
   });

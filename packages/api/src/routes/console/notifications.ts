@@ -1,0 +1,31 @@
+import express, { type Router } from "express";
+import { latestNotifications, markNotificationsRead } from "@mw/shared/notifications";
+import type { AppContext } from "../../context.ts";
+import { signedIn, viewer } from "./guard.ts";
+import { CONSOLE_PATH, renderPage } from "./render.ts";
+
+/** Spec 2, 6: a staff member's notifications (the bell links here), and marking them read. */
+export function notificationPages(ctx: AppContext): Router {
+  const router = express.Router();
+  const staff = signedIn(ctx, ["staff", "manage_options"]);
+
+  router.get("/notifications", staff, async (_req, res) => {
+    const staffId = viewer(res).principal.staffId;
+    const notifications = staffId === null ? [] : await latestNotifications(ctx.prisma, staffId, 50);
+    const ticketIds = [...new Set(notifications.map((row) => row.ticket_id).filter((id): id is number => id !== null))];
+    const tickets = ticketIds.length ? await ctx.prisma.ticket.findMany({ where: { id: { in: ticketIds } }, select: { id: true, number: true } }) : [];
+    const numbers = new Map(tickets.map((ticket) => [ticket.id, ticket.number]));
+    renderPage(res, "notifications", {
+      title: "Notifications",
+      linked: staffId !== null,
+      notifications: notifications.map((row) => ({ ...row, ticket_number: row.ticket_id === null ? null : (numbers.get(row.ticket_id) ?? null) })),
+    });
+  });
+
+  router.post("/notifications/read", staff, async (_req, res) => {
+    const staffId = viewer(res).principal.staffId;
+    if (staffId !== null) await markNotificationsRead(ctx.prisma, staffId, "all");
+    res.redirect(303, `${CONSOLE_PATH}/notifications`);
+  });
+  return router;
+}
