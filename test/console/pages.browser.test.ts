@@ -1,38 +1,27 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
-import { launchBrowser } from "../support/browser.ts";
-import { consoleContexts, consoleUser, signIn } from "../support/console.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { consoleUser, signIn, useConsole } from "../support/console.ts";
 import { entrySignal, newTicketId, postSignal, SECURITY_KEY, ticketBody } from "../support/tickets.ts";
 
-let api: TestApi;
-let browser: Browser;
-const newContext = consoleContexts(() => browser);
+const ui = useConsole();
 
 beforeAll(async () => {
-  api = await startApi();
-  browser = await launchBrowser();
-  await api.ctx.options.set({ ai_security_key: SECURITY_KEY });
-});
-afterAll(async () => {
-  await browser?.close();
-  await api?.close();
+  await ui.api.ctx.options.set({ ai_security_key: SECURITY_KEY });
 });
 
 /** A ticket mirrored through a signal (design 10.1), with snapshots as the pipeline writes them. */
 async function ticketWithSnapshots(subject: string, levels: { urgency: string; urgency_percentage: number }[], entry?: Record<string, unknown>) {
   const id = newTicketId();
   const signal = entrySignal(id, "M", "The checkout answers 500 since this morning.", entry);
-  const res = await postSignal(api, { ...signal, ticket: ticketBody(id, { subject }) });
+  const res = await postSignal(ui.api, { ...signal, ticket: ticketBody(id, { subject }) });
   expect(res.status).toBeLessThan(300);
   for (const [i, level] of levels.entries()) {
-    await api.ctx.prisma.aiSnapshot.create({
+    await ui.api.ctx.prisma.aiSnapshot.create({
       data: { ticket_id: id, ...level, estimated_hours: 2.5, summary: "<p>Checkout <strong>down</strong></p>", timeline: "<ul><li>09:00 reported</li></ul>", suggested_title: `Checkout outage ${i}`, model_used: "gemini-2.5-flash", created: new Date(Date.now() - (levels.length - i) * 1000) },
     });
   }
   const last = levels.at(-1);
   if (last) {
-    await api.ctx.prisma.ticket.update({
+    await ui.api.ctx.prisma.ticket.update({
       where: { id },
       data: { ai_urgency: last.urgency, ai_urgency_percentage: last.urgency_percentage, ai_estimated_hours: 2.5, ticket_summary: "<p>Checkout <strong>down</strong> for everyone</p>", ai_timeline: "<ul><li>09:00 reported</li></ul>", ai_suggested_title: "Checkout outage" },
     });
@@ -42,9 +31,9 @@ async function ticketWithSnapshots(subject: string, levels: { urgency: string; u
 
 describe("console sign-in", () => {
   it("sends a browser without a session to sign in, rejects a wrong password, then goes where it was headed; sign out ends the session", async () => {
-    const login = await consoleUser(api, ["staff"]);
-    const page = await (await newContext()).newPage();
-    await page.goto(`${api.url}/console/snapshots?level=HIGH`);
+    const login = await consoleUser(ui.api, ["staff"]);
+    const page = await (await ui.newContext()).newPage();
+    await page.goto(`${ui.api.url}/console/snapshots?level=HIGH`);
     expect(new URL(page.url()).pathname).toBe("/console/login");
 
     await page.fill("#login", login);
@@ -54,34 +43,34 @@ describe("console sign-in", () => {
 
     await page.fill("#password", "correct horse battery");
     await page.click("button[type=submit]");
-    await page.waitForURL(`${api.url}/console/snapshots?level=HIGH`);
+    await page.waitForURL(`${ui.api.url}/console/snapshots?level=HIGH`);
     expect(await page.locator("#f-level").inputValue()).toBe("HIGH");
 
     await page.getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL(`${api.url}/console/login`);
-    await page.goto(`${api.url}/console/snapshots`);
+    await page.waitForURL(`${ui.api.url}/console/login`);
+    await page.goto(`${ui.api.url}/console/snapshots`);
     expect(new URL(page.url()).pathname).toBe("/console/login");
   }, 60_000);
 
   it("tells a user which capability a page needs", async () => {
-    const login = await consoleUser(api, ["staff"]);
-    const page = await (await newContext()).newPage();
-    await signIn(page, api.url, login);
-    const res = await page.goto(`${api.url}/console/settings`);
+    const login = await consoleUser(ui.api, ["staff"]);
+    const page = await (await ui.newContext()).newPage();
+    await signIn(page, ui.api.url, login);
+    const res = await page.goto(`${ui.api.url}/console/settings`);
     expect(res?.status()).toBe(403);
     expect(await page.textContent("h1")).toBe("You lack the capability");
     expect(await page.textContent("#lacking")).toContain("manage_options");
   }, 60_000);
 
   it("refuses a form posted without the session's nonce", async () => {
-    const login = await consoleUser(api, ["staff"]);
-    const context = await newContext();
+    const login = await consoleUser(ui.api, ["staff"]);
+    const context = await ui.newContext();
     const page = await context.newPage();
-    await signIn(page, api.url, login);
-    const res = await context.request.post(`${api.url}/console/logout`, { form: { nonce: "forged" } });
+    await signIn(page, ui.api.url, login);
+    const res = await context.request.post(`${ui.api.url}/console/logout`, { form: { nonce: "forged" } });
     expect(res.status()).toBe(403);
     expect(await res.text()).toContain("This form has expired");
-    await page.goto(`${api.url}/console/snapshots`);
+    await page.goto(`${ui.api.url}/console/snapshots`);
     expect(new URL(page.url()).pathname).toBe("/console/snapshots");
   }, 60_000);
 });
@@ -90,9 +79,9 @@ describe("urgency snapshots and tickets", () => {
   it("filters snapshots by ticket number and by level, levels coloured and percentages as bars", async () => {
     const critical = await ticketWithSnapshots("Checkout down", [{ urgency: "HIGH", urgency_percentage: 60 }, { urgency: "CRITICAL", urgency_percentage: 90 }]);
     const low = await ticketWithSnapshots("Typo on the about page", [{ urgency: "LOW", urgency_percentage: 10 }]);
-    const page = await (await newContext()).newPage();
-    await signIn(page, api.url, await consoleUser(api, ["staff"]));
-    await page.goto(`${api.url}/console/snapshots`);
+    const page = await (await ui.newContext()).newPage();
+    await signIn(page, ui.api.url, await consoleUser(ui.api, ["staff"]));
+    await page.goto(`${ui.api.url}/console/snapshots`);
 
     await page.fill("#f-number", critical.number);
     await page.click("form[role=search] button[type=submit]");
@@ -121,15 +110,15 @@ describe("urgency snapshots and tickets", () => {
       format: "html",
       body: `<p>Help, <strong>checkout</strong> is down</p><script>window.__injected = true</script><a href="javascript:alert(1)">click</a><img src=x onerror="window.__injected = true">`,
     });
-    const page = await (await newContext()).newPage();
+    const page = await (await ui.newContext()).newPage();
     const errors: string[] = [];
     page.on("console", (message) => {
       if (message.type() === "error") errors.push(message.text());
     });
-    await signIn(page, api.url, await consoleUser(api, ["staff"]));
-    await page.goto(`${api.url}/console/snapshots?ticket_number=${ticket.number}`);
+    await signIn(page, ui.api.url, await consoleUser(ui.api, ["staff"]));
+    await page.goto(`${ui.api.url}/console/snapshots?ticket_number=${ticket.number}`);
     await page.click(`#snapshots a[href="/console/tickets/${ticket.number}"] >> nth=0`);
-    await page.waitForURL(`${api.url}/console/tickets/${ticket.number}`);
+    await page.waitForURL(`${ui.api.url}/console/tickets/${ticket.number}`);
 
     expect(await page.textContent("#ticket-subject")).toBe(`#${ticket.number} · ${subject}`);
     expect(await page.evaluate("window.__injected")).toBeUndefined();
@@ -144,9 +133,9 @@ describe("urgency snapshots and tickets", () => {
   }, 60_000);
 
   it("is usable at 375 px: nothing wider than the screen but the tables' own scroll areas", async () => {
-    const page = await (await newContext({ viewport: { width: 375, height: 740 } })).newPage();
-    await signIn(page, api.url, await consoleUser(api, ["staff", "manage_options", "manage_middleware"]));
-    await page.goto(`${api.url}/console/snapshots`);
+    const page = await (await ui.newContext({ viewport: { width: 375, height: 740 } })).newPage();
+    await signIn(page, ui.api.url, await consoleUser(ui.api, ["staff", "manage_options", "manage_middleware"]));
+    await page.goto(`${ui.api.url}/console/snapshots`);
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(375);
     // The keyboard reaches the sections: the skip link first, then the navigation.
     await page.keyboard.press("Tab");

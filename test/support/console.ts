@@ -2,8 +2,9 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createUser, setLoginPassword, type Capability } from "@mw/shared/identity";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterEach } from "vitest";
-import { uniqueLogin, type TestApi } from "./api.ts";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { startApi, uniqueLogin, type TestApi } from "./api.ts";
+import { launchBrowser } from "./browser.ts";
 
 export const CONSOLE_PASSWORD = "correct horse battery";
 
@@ -51,4 +52,25 @@ export function consoleContexts(browser: () => Browser): (options?: Parameters<B
     open.push(context);
     return context;
   };
+}
+
+export interface ConsoleHarness {
+  api: TestApi;
+  browser: Browser;
+  newContext: ReturnType<typeof consoleContexts>;
+}
+
+/** One API and one browser for a test file (filled in before its tests), closed after them. */
+export function useConsole(): ConsoleHarness {
+  const harness = {} as ConsoleHarness;
+  harness.newContext = consoleContexts(() => harness.browser);
+  beforeAll(async () => {
+    harness.api = await startApi();
+    harness.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await harness.browser?.close();
+    await harness.api?.close();
+  });
+  return harness;
 }
