@@ -135,18 +135,18 @@ describe("urgency snapshots and tickets", () => {
   it("is usable at 375 px: nothing wider than the screen but the tables' own scroll areas", async () => {
     const page = await (await ui.newContext({ viewport: { width: 375, height: 740 } })).newPage();
     await signIn(page, ui.api.url, await consoleUser(ui.api, ["staff", "manage_options", "manage_middleware"], newTicketId()));
-    for (const path of ["snapshots", "settings", "operations?kind=order&key=none", "notifications"]) {
+    for (const path of ["snapshots", "chat", "settings", "operations?kind=order&key=none", "notifications"]) {
       await page.goto(`${ui.api.url}/console/${path}`);
       expect(await page.evaluate("document.documentElement.scrollWidth"), path).toBeLessThanOrEqual(375);
     }
     // The keyboard reaches everything in order: the skip link first, then the sections, then the bell.
     await page.goto(`${ui.api.url}/console/snapshots`);
     const focused: string[] = [];
-    for (let i = 0; i < 6; i += 1) {
+    for (let i = 0; i < 7; i += 1) {
       await page.keyboard.press("Tab");
       focused.push(String(await page.evaluate("document.activeElement.getAttribute('aria-label') || document.activeElement.textContent.trim()")));
     }
-    expect(focused).toEqual(["Skip to content", "Console", "Snapshots", "Settings", "Operations", "Notifications, 0 unread"]);
+    expect(focused).toEqual(["Skip to content", "Console", "Snapshots", "Assistant", "Settings", "Operations", "Notifications, 0 unread"]);
     await page.keyboard.press("Enter");
     await page.waitForURL(`${ui.api.url}/console/notifications`);
   }, 60_000);

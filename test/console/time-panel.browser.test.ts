@@ -51,6 +51,8 @@ describe("time panel on a ticket", () => {
 
     await page.click("#timer-start");
     await expect.poll(() => page.textContent("#time-status")).toBe("Timer started.");
+    expect(await page.isVisible("#timer-stop")).toBe(true);
+    expect(await page.isVisible("#timer-start")).toBe(false);
     const running = harvest.entries.find((entry) => entry.project.id === project.id && entry.is_running);
     expect(running).toBeDefined();
     await expect.poll(() => page.textContent("#timer-clock"), { timeout: 5_000 }).not.toBe("0:00:00");
@@ -65,6 +67,7 @@ describe("time panel on a ticket", () => {
     await expect.poll(() => page.textContent("#time-status")).toMatch(/^Timer stopped: [\d.]+ h logged\.$/);
     expect(harvest.entries.find((entry) => entry.id === running!.id)).toMatchObject({ is_running: false, notes: optimised });
     expect(await page.isVisible("#timer-start")).toBe(true);
+    expect(await page.isVisible("#timer-stop")).toBe(false);
 
     await page.fill("#manual-hours", "1.5");
     await page.fill("#manual-notes", "Checkout fix review");

@@ -60,12 +60,12 @@ export interface ConsoleHarness {
   newContext: ReturnType<typeof consoleContexts>;
 }
 
-/** One API and one browser for a test file (filled in before its tests), closed after them. */
-export function useConsole(): ConsoleHarness {
+/** One API and one browser for a test file (filled in before its tests), closed after them; `env` is read when the API starts. */
+export function useConsole(env: () => Record<string, string> = () => ({})): ConsoleHarness {
   const harness = {} as ConsoleHarness;
   harness.newContext = consoleContexts(() => harness.browser);
   beforeAll(async () => {
-    harness.api = await startApi();
+    harness.api = await startApi(env());
     harness.browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Router } from "express";
 import { AppError } from "@mw/shared";
 import type { AppContext } from "../../context.ts";
 import { CONSOLE_FILES, CONSOLE_PATH, renderPage } from "./render.ts";
+import { chatPages } from "./chat.ts";
 import { notificationPages } from "./notifications.ts";
 import { operationsPages } from "./operations.ts";
 import { settingsPages } from "./settings.ts";
@@ -45,6 +46,7 @@ export function consoleRoutes(ctx: AppContext): Router {
   pages.use(express.urlencoded({ extended: false, limit: ctx.config.BODY_LIMIT, parameterLimit: 500 }));
   pages.use(signInPages(ctx));
   pages.use(ticketPages(ctx));
+  pages.use(chatPages(ctx));
   pages.use(settingsPages(ctx));
   pages.use(operationsPages(ctx));
   pages.use(notificationPages(ctx));
