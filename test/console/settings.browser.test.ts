@@ -44,9 +44,14 @@ describe("settings page", () => {
     await page.fill("#opt-ai_api_key", "AIza-secret-value-123");
     await page.fill("#opt-urgency_criteria", "Only outages count. Everything else is LOW.");
     await page.fill("#opt-urgency_max_per_run", "7");
+    // Design 10.8: the ticket source is always on, so it is no checkbox.
+    const sources = page.locator("#opt-ai_enabled_sources-field");
+    expect(await sources.locator("input[value=ticket]").count()).toBe(0);
+    await sources.getByLabel("wiki").uncheck();
     await page.click("#settings > button[type=submit]");
-    await page.waitForURL(/saved=3/);
-    expect(await page.textContent("#saved")).toBe("Saved 3 settings.");
+    await page.waitForURL(/saved=4/);
+    expect(await page.textContent("#saved")).toBe("Saved 4 settings.");
+    expect(await ui.api.ctx.options.get("ai_enabled_sources")).toEqual(["ticket", "site", "docs", "brand"]);
     expect(await page.getAttribute("#opt-ai_api_key", "placeholder")).toBe("set; type to replace");
     expect(await page.content()).not.toContain("AIza-secret-value-123");
     expect(await ui.api.ctx.options.get("ai_api_key")).toBe("AIza-secret-value-123");

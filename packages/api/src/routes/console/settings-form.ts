@@ -15,6 +15,7 @@ export interface SettingsField {
   /** What the input shows: the stored value, or what was submitted when the form comes back with errors. */
   value: unknown;
   choices: readonly string[];
+  alwaysOn: readonly string[];
   /** For secrets: whether one is stored (the value itself is never sent to the browser). */
   isSet: boolean;
   error: string | null;
@@ -56,10 +57,17 @@ function kindOf(name: OptionName): Kind {
   return /_model$/.test(name) && name !== "ai_embedding_model" ? "model" : "text";
 }
 
-function choicesOf(name: OptionName): readonly string[] {
+/** Choices that are always on whatever the option holds (design 10.8: the ticket source), so not offered as checkboxes. */
+const ALWAYS_ON: Partial<Record<string, readonly string[]>> = { ai_enabled_sources: ["ticket"] };
+
+function allChoicesOf(name: OptionName): readonly string[] {
   const schema = OPTIONS[name].schema as z.ZodType;
-  if (schema.def.type === "array") return ((schema as z.ZodArray<z.ZodEnum>).element.options as string[]) ?? [];
-  return kindOf(name) === "model" ? SUGGESTED_MODELS : [];
+  return schema.def.type === "array" ? ((schema as z.ZodArray<z.ZodEnum>).element.options as string[]) : [];
+}
+
+function choicesOf(name: OptionName): readonly string[] {
+  if (kindOf(name) === "model") return SUGGESTED_MODELS;
+  return allChoicesOf(name).filter((choice) => !ALWAYS_ON[name]?.includes(choice));
 }
 
 export function fieldsByGroup(current: Record<string, unknown>, submitted: Record<string, unknown> = {}, errors: Record<string, string> = {}) {
@@ -72,6 +80,7 @@ export function fieldsByGroup(current: Record<string, unknown>, submitted: Recor
       description: OPTIONS[name].description,
       value: kind === "secret" ? "" : Object.hasOwn(submitted, name) ? submitted[name] : current[name],
       choices: choicesOf(name),
+      alwaysOn: ALWAYS_ON[name] ?? [],
       isSet: kind === "secret" && current[`${name}_set`] === true,
       error: errors[name] ?? null,
       hasDefault: OPTIONS[name].default !== null,
@@ -97,8 +106,10 @@ function parseField(name: OptionName, form: Record<string, unknown>): unknown {
       return text ? text : undefined;
     case "checkbox":
       return raw === "on";
-    case "checkboxes":
-      return list(raw);
+    case "checkboxes": {
+      const picked = [...list(raw), ...(ALWAYS_ON[name] ?? [])];
+      return allChoicesOf(name).filter((choice) => picked.includes(choice));
+    }
     case "number":
       if (!text) return null;
       return Number.isFinite(Number(text)) ? Number(text) : text;
