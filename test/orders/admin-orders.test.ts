@@ -121,7 +121,8 @@ describe("item catalogue", () => {
     expect((await bad.exited()).code).toBe(1);
     expect(bad.output()).toContain("row 3");
     expect((await api.ctx.prisma.item.findUniqueOrThrow({ where: { sku: "CSV-1" } })).name).toBe("First");
-  });
+    // Two CLI processes start one after the other: seconds each on a loaded 2-core machine.
+  }, 90_000);
 });
 
 describe("order viewer", () => {
