@@ -68,7 +68,10 @@ describe("the embedded index (design 10.5, 10.8)", () => {
 
     const question = "sourdough bakery click and collect";
     expect(new Set((await index.search(question, ["ticket", "site", "wiki"], 3)).map((match) => match.id))).toEqual(new Set([ticketVectorId(bread), `site-${site.id}`, `docs-${doc.id}`]));
-    expect((await index.search(question, ["site"], 5)).map((match) => match.source)).toEqual(["site"]);
+    // Sites other test files left in this database may follow this one, never a record of another source.
+    const sites = await index.search(question, ["site"], 5);
+    expect(sites.every((match) => match.source === "site")).toBe(true);
+    expect(sites[0]!.id).toBe(`site-${site.id}`);
     expect((await index.search(question, ["ticket"], 5)).every((match) => match.source === "ticket")).toBe(true);
 
     // A vector of another model (the option changed) is not read, and counts as stale until re-embedded.
