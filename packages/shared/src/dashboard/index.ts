@@ -1,4 +1,5 @@
 export * from "./costs.ts";
+export * from "./expiry.ts";
 export * from "./form.ts";
 export * from "./jobs.ts";
 export * from "./licenses.ts";

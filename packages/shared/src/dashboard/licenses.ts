@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { encryptSecret, errors, Prisma, sha256Hex, type PrismaClient } from "../platform/index.ts";
+import { daysFromNow, daysLeft } from "./expiry.ts";
 import { emptyAsNull, formBool, formDay, formId, formInt, formText } from "./form.ts";
-
-const DAY_MS = 86_400_000;
 
 const editable = {
   product: z.string().trim().min(1).max(191),
@@ -39,7 +38,7 @@ export function licenseView(license: LicenseRow, now = Date.now()) {
     license_key_set: license.license_key !== null,
     seats: license.seats,
     expires_on: license.expires_on?.toISOString().slice(0, 10) ?? null,
-    days_left: license.expires_on ? Math.floor((license.expires_on.getTime() - now) / DAY_MS) : null,
+    days_left: daysLeft(license.expires_on, now),
     cost: license.cost,
     notes: license.notes,
     created_at: license.created_at.toISOString(),
@@ -116,7 +115,7 @@ export class Licenses {
       ...(input.search ? { product: { contains: input.search } } : {}),
       ...(input.cost_id ? { cost_id: input.cost_id } : {}),
       ...(input.unmapped ? { cost_id: null } : {}),
-      ...(input.expiring_days !== undefined ? { expires_on: { lte: new Date(Date.now() + input.expiring_days * DAY_MS) } } : {}),
+      ...(input.expiring_days !== undefined ? { expires_on: { lte: daysFromNow(input.expiring_days) } } : {}),
     };
     const [total, rows] = await Promise.all([
       this.prisma.license.count({ where }),

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { decryptSecret, encryptSecret, errors, type PrismaClient } from "../platform/index.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { daysFromNow, daysLeft } from "./expiry.ts";
 import { formId, formInt, formText } from "./form.ts";
 
 export const SITE_STATUSES = ["active", "archived"] as const;
-const DAY_MS = 86_400_000;
 
 /** A site's base URL: http(s), no credentials, query or fragment; kept without a trailing slash so one site is one row. */
 const siteUrl = z
@@ -56,10 +56,6 @@ export const listSitesInput = z.object({
 export const searchSitesInput = z.object({ q: z.string().trim().min(1).max(191), limit: formInt(1, 50).default(10) });
 
 type SiteRow = Prisma.ManagedSiteGetPayload<object>;
-
-function daysLeft(at: Date | null, now = Date.now()): number | null {
-  return at ? Math.floor((at.getTime() - now) / DAY_MS) : null;
-}
 
 /** What a site looks like to the dashboard: secrets only as set or not. */
 export function siteView(site: SiteRow) {
@@ -167,7 +163,7 @@ export class ManagedSites {
       ...(input.client ? { client: input.client } : {}),
       ...(input.hosting ? { hosting: input.hosting } : {}),
       ...(input.search ? { OR: [{ name: { contains: input.search } }, { url: { contains: input.search } }, { client: { contains: input.search } }] } : {}),
-      ...(input.ssl_expiring_days !== undefined ? { ssl_expires_at: { lte: new Date(Date.now() + input.ssl_expiring_days * DAY_MS) } } : {}),
+      ...(input.ssl_expiring_days !== undefined ? { ssl_expires_at: { lte: daysFromNow(input.ssl_expiring_days) } } : {}),
     };
     const [total, rows] = await Promise.all([
       this.prisma.managedSite.count({ where }),

@@ -1,10 +1,10 @@
 import { csvTextCell } from "../platform/csv.ts";
 import { Prisma, type PrismaClient } from "../platform/db.ts";
 import { monthlyAmount } from "./costs.ts";
+import { daysFromNow } from "./expiry.ts";
 
 /** How far ahead the summary looks for licenses and certificates that run out. */
 export const EXPIRY_HORIZON_DAYS = 30;
-const DAY_MS = 86_400_000;
 
 export const SUMMARY_COLUMNS = ["section", "name", "currency", "value"];
 
@@ -15,7 +15,7 @@ export const SUMMARY_COLUMNS = ["section", "name", "currency", "value"];
  * that expire within EXPIRY_HORIZON_DAYS. One CSV table, a section per row.
  */
 export async function dashboardSummary(prisma: PrismaClient, now = new Date()): Promise<(string | number)[][]> {
-  const horizon = new Date(now.getTime() + EXPIRY_HORIZON_DAYS * DAY_MS);
+  const horizon = daysFromNow(EXPIRY_HORIZON_DAYS, now.getTime());
   const [byStatus, costs, licenses, certificates] = await Promise.all([
     prisma.managedSite.groupBy({ by: ["status"], _count: { _all: true }, orderBy: { status: "asc" } }),
     prisma.cost.findMany({ include: { sites: { select: { site: { select: { client: true } } } } } }),

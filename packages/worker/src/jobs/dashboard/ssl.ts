@@ -1,13 +1,12 @@
 import { isIP } from "node:net";
 import { connect, type PeerCertificate } from "node:tls";
 import { AppError, formatDay, forEachLimited, truncateCodePoints, type PayloadOf } from "@mw/shared";
-import { SSL_ALERT_DAYS, sslAlertJobId, type sslCheckAllJob, type sslCheckJob } from "@mw/shared/dashboard";
+import { daysFromNow, daysLeft, SSL_ALERT_DAYS, sslAlertJobId, type sslCheckAllJob, type sslCheckJob } from "@mw/shared/dashboard";
 import { alertEmailJob } from "@mw/shared/notifications";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 import { managedSite } from "./site.ts";
 
-const DAY_MS = 86_400_000;
 /** Sites whose certificates one sweep checks at once. */
 const SWEEP_CONCURRENCY = 5;
 
@@ -67,7 +66,7 @@ export function probeCertificate(siteUrl: string, timeoutMs: number): Promise<Ce
         subject: first(cert.subject?.CN) ?? null,
         valid_from: new Date(cert.valid_from).toISOString(),
         expires_at: expires.toISOString(),
-        days_left: Math.floor((expires.getTime() - Date.now()) / DAY_MS),
+        days_left: daysLeft(expires)!,
         trusted: socket.authorized,
         trust_error: socket.authorized ? null : String(socket.authorizationError ?? "untrusted"),
       });
@@ -125,7 +124,7 @@ export async function checkAllSsl(_job: Job, _payload: PayloadOf<typeof sslCheck
   await forEachLimited(sites, SWEEP_CONCURRENCY, async (site) => {
     try {
       const cert = await checkSite(ctx, site);
-      if (new Date(cert.expires_at).getTime() - Date.now() <= SSL_ALERT_DAYS * DAY_MS) {
+      if (new Date(cert.expires_at) <= daysFromNow(SSL_ALERT_DAYS)) {
         expiring.push({ site_id: site.id, url: site.url, days_left: cert.days_left, expires_at: cert.expires_at });
         await ctx.queues.add(alertEmailJob, alertFor(site, cert), { jobId: sslAlertJobId(site.id, day) });
       }
