@@ -1,8 +1,6 @@
-import { createReadStream } from "node:fs";
-import path from "node:path";
-import { parse } from "csv-parse";
 import { errors } from "@mw/shared";
 import { itemInput, upsertItems, type ItemInput } from "@mw/shared/inventory";
+import { csvRecords } from "./csv-file.ts";
 import type { Command } from "./main.ts";
 
 /**
@@ -12,9 +10,8 @@ import type { Command } from "./main.ts";
 async function readItems(file: string): Promise<ItemInput[]> {
   const items: ItemInput[] = [];
   const problems: string[] = [];
-  const parser = createReadStream(file).pipe(parse({ columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), trim: true, skip_empty_lines: true, bom: true }));
   let row = 1;
-  for await (const record of parser as AsyncIterable<Record<string, string>>) {
+  for await (const record of csvRecords(file)) {
     row += 1;
     const result = itemInput.safeParse({
       sku: record.sku,
@@ -35,8 +32,7 @@ export const itemCommands: Record<string, Command> = {
     arguments: [{ name: "FILE.csv", description: "path of the CSV file" }],
     options: {},
     async run(prisma, _values, [file]) {
-      // pnpm runs scripts from the repository root; INIT_CWD is where the user typed the command.
-      const items = await readItems(path.resolve(process.env.INIT_CWD ?? process.cwd(), file!));
+      const items = await readItems(file!);
       return { success: true, rows: items.length, ...(await upsertItems(prisma, items)) };
     },
   },

@@ -1,8 +1,6 @@
-import { createReadStream } from "node:fs";
-import path from "node:path";
-import { parse } from "csv-parse";
 import { getConfig } from "@mw/shared";
 import { addLicenseInput, Licenses } from "@mw/shared/dashboard";
+import { csvRecords } from "./csv-file.ts";
 import type { Command } from "./main.ts";
 
 /** A CSV row as add_license takes it: the same fields, empty cells meaning none. */
@@ -25,11 +23,8 @@ export const licenseCommands: Record<string, Command> = {
     options: {},
     async run(prisma, _values, [file]) {
       const licenses = new Licenses(prisma, getConfig().ENCRYPTION_KEY);
-      // pnpm runs scripts from the repository root; INIT_CWD is where the user typed the command.
-      const input = createReadStream(path.resolve(process.env.INIT_CWD ?? process.cwd(), file!));
-      const rows = input.pipe(parse({ columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()), trim: true, skip_empty_lines: true, bom: true }));
       const summary = { success: true, rows: 0, created: 0, updated: 0, skipped: 0 };
-      for await (const record of rows as AsyncIterable<Record<string, string>>) {
+      for await (const record of csvRecords(file!)) {
         summary.rows += 1;
         const line = summary.rows + 1;
         const parsed = addLicenseInput.safeParse(licenseFields(record));

@@ -1,7 +1,5 @@
-import { createReadStream } from "node:fs";
-import path from "node:path";
-import { parse } from "csv-parse";
 import { applySignal, staffSignalBody } from "@mw/shared/tickets";
+import { csvRecords } from "./csv-file.ts";
 import type { Command } from "./main.ts";
 
 const FLAG = /^(1|true|yes|y)$/i;
@@ -26,11 +24,8 @@ export const staffCommands: Record<string, Command> = {
     arguments: [{ name: "FILE.csv", description: "a header row, then one staff member per line; id is the ticket system's staff id" }],
     options: {},
     async run(prisma, _values, [file]) {
-      // pnpm runs scripts from the repository root; INIT_CWD is where the user typed the command.
-      const input = createReadStream(path.resolve(process.env.INIT_CWD ?? process.cwd(), file!));
-      const rows = input.pipe(parse({ columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()), trim: true, skip_empty_lines: true, bom: true }));
       const summary = { success: true, rows: 0, applied: 0, unchanged: 0, skipped: 0 };
-      for await (const record of rows as AsyncIterable<Record<string, string>>) {
+      for await (const record of csvRecords(file!)) {
         summary.rows += 1;
         const parsed = staffSignalBody.safeParse(staffRecord(record));
         if (!parsed.success) {
