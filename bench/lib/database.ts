@@ -35,7 +35,7 @@ export async function freshBenchEnvironment(
     DATABASE_URL: databaseUrl,
     QUEUE_PREFIX: `mwbench${name}`,
     ENCRYPTION_KEY: key.toString("hex"),
-    LOG_LEVEL: "warn",
+    LOG_LEVEL: "info",
     LOG_STDOUT: "false",
     LOG_DIR: "/tmp/mw-bench-logs",
     ...extra,

@@ -3,6 +3,8 @@ import { queueScheduledInventorySyncs } from "@mw/worker/jobs/inventory/inventor
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
 import type { Job, Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { restCall, startApi } from "../support/api.ts";
+import { createSiteWithKey, orderBody } from "../support/fixtures.ts";
 import { logLines } from "../support/processes.ts";
 import { exportedOrder, storefrontASite, storefrontBSite } from "../support/storefront-sites.ts";
 import { startSyncHarness, type SyncHarness } from "../support/sync-harness.ts";
@@ -323,6 +325,14 @@ describe("inventory housekeeping", () => {
     const pending = await prisma.order.findFirstOrThrow({ where: { site_id: siteId, number: `PEND-${process.pid}` } });
     await prisma.order.update({ where: { id: pending.id }, data: { imported: 0, erp_sales_order_number: null, lines: { create: [{ line: 1, sku: "GONE-PENDING", quantity: 1, price: 1 }] } } });
     const catalogue = await prisma.item.count();
+    // An API process that has seen GONE-1 remembers it (KnownSkus) until the cleanup says otherwise.
+    const api = await startApi();
+    const { key: siteKey } = await createSiteWithKey(prisma);
+    const order = (n: number) =>
+      restCall(`${api.url}/middleware/v1/external/orders`, "POST", orderBody(`GONE-${process.pid}-${n}`, { line_items: [{ line_number: 1, sku: "GONE-1", quantity: 1, unit_price: 1 }] }), `Bearer ${siteKey}`);
+    expect((await order(1)).status).toBe(201);
+    // Exported, so it does not keep GONE-1 in the catalogue.
+    await prisma.order.updateMany({ where: { number: `GONE-${process.pid}-1` }, data: { imported: 1 } });
 
     const job = await run("inventory-sku-cleanup");
     expect(await job.getState()).toBe("completed");
@@ -332,6 +342,11 @@ describe("inventory housekeeping", () => {
     expect(dryRun).toMatchObject({ not_in_erp: 3, kept_for_pending_orders: 1, to_delete: 2, sample: ["GONE-1", "GONE-2"] });
     const output = harness.worker.output();
     expect(output.indexOf('"message":"SKU cleanup dry run"')).toBeLessThan(output.lastIndexOf('"message":"SKU cleanup removed catalogue items the ERP no longer has"'));
+    // The very next order naming a removed SKU is refused.
+    const refused = await order(2);
+    await api.close();
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: "unknown_skus", data: { unknown_skus: ["GONE-1"] } });
   });
 
   it("inventory-sku-cleanup refuses to empty the catalogue when the ERP lists no items", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApi, type TestApi } from "../support/api.ts";
+import { restCall, startApi, userWith, type TestApi } from "../support/api.ts";
 import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";
 
 let api: TestApi;
@@ -203,7 +203,10 @@ describe("errors (spec 1, section 7)", () => {
     expect(await submit(body, { authorization: "Bearer mwk_not-a-real-key" })).toEqual(expected);
     const revoked = await createSiteWithKey(api.ctx.prisma);
     expect((await submit(body, { authorization: `Bearer ${revoked.key}` })).status).toBe(201);
-    await api.ctx.prisma.siteApiKey.update({ where: { id: revoked.keyId }, data: { revoked_at: new Date() } });
+    // Revoked as an administrator does it: the route clears every process's key cache.
+    const admin = await userWith(api, "manage_middleware");
+    const revoke = await restCall(`${api.url}/middleware/v1/sites/${revoked.siteId}/api-keys/${revoked.keyId}`, "DELETE", undefined, admin);
+    expect(revoke.status).toBe(200);
     expect(await submit(orderBody(nextNumber()), { authorization: `Bearer ${revoked.key}` })).toEqual(expected);
   });
 
@@ -322,6 +325,27 @@ describe("the same order number again", () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(19);
     expect(await api.ctx.prisma.order.count({ where: { number } })).toBe(1);
     expect(await api.ctx.prisma.orderLine.count({ where: { order: { number } } })).toBe(2);
+  });
+
+  it("orders arriving together each keep their own lines and addresses, and a conflicting one among them changes none of them", async () => {
+    const taken = nextNumber();
+    expect((await submit(orderBody(taken))).status).toBe(201);
+    const numbers = Array.from({ length: 30 }, () => nextNumber());
+    // Order i has i + 1 lines of quantity i + 1 and its own e-mail, so a line or address filed under another order shows.
+    const bodyOf = (i: number) =>
+      orderBody(numbers[i]!, {
+        line_items: Array.from({ length: i + 1 }, (_, line) => ({ line_number: line + 1, sku: line % 2 ? "SKU-B" : "SKU-A", quantity: i + 1, unit_price: 1 })),
+        billing_address: { ...(orderBody("x").billing_address as object), email: `buyer${i}@example.com` },
+      });
+    const conflicting = orderBody(taken, { payment_method: "pay_3" });
+    const results = await Promise.all([...numbers.map((_, i) => submit(bodyOf(i))), submit(conflicting)]);
+    expect(results.map((r) => r.status)).toEqual([...numbers.map(() => 201), 409]);
+    for (const [i, number] of numbers.entries()) {
+      const order = await stored(number);
+      expect(order!.lines.map((line) => line.quantity)).toEqual(Array.from({ length: i + 1 }, () => i + 1));
+      expect(order!.addresses.find((address) => address.type === 1)!.email).toBe(`buyer${i}@example.com`);
+    }
+    expect((await stored(taken))!.lines).toHaveLength(2);
   });
 });
 

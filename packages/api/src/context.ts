@@ -1,5 +1,7 @@
 import { AiService } from "@mw/shared/ai";
 import { SessionStore } from "@mw/shared/identity";
+import { KnownSkus } from "@mw/shared/inventory";
+import { SiteKeys } from "@mw/shared/sites";
 import { OptionStore } from "@mw/shared/options";
 import { type Connections } from "@mw/shared";
 
@@ -8,6 +10,8 @@ export interface AppContext extends Connections {
   sessions: SessionStore;
   options: OptionStore;
   ai: AiService;
+  siteKeys: SiteKeys;
+  knownSkus: KnownSkus;
 }
 
 export function createAppContext(connections: Connections): AppContext {
@@ -18,5 +22,7 @@ export function createAppContext(connections: Connections): AppContext {
     sessions: new SessionStore(redis, config.QUEUE_PREFIX, config.SESSION_TTL_SECONDS),
     options,
     ai: new AiService({ config, options, redis: hotRedis, logger }),
+    siteKeys: new SiteKeys(prisma, connections.invalidation),
+    knownSkus: new KnownSkus(prisma, connections.invalidation),
   };
 }

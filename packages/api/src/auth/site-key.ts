@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import { errors } from "@mw/shared";
-import { verifySiteApiKey, type SiteKeyPrincipal } from "@mw/shared/sites";
+import type { SiteKeyPrincipal } from "@mw/shared/sites";
 import type { AppContext } from "../context.ts";
 
 function presentedKey(req: Request): string | undefined {
@@ -14,7 +14,7 @@ function presentedKey(req: Request): string | undefined {
 export function requireSiteKey(ctx: AppContext): RequestHandler {
   return async (req, res, next) => {
     const key = presentedKey(req);
-    const principal = key ? await verifySiteApiKey(ctx.prisma, key) : null;
+    const principal = key ? await ctx.siteKeys.verify(key) : null;
     if (!principal) throw errors.unauthorized("invalid or revoked API key");
     res.locals.siteKey = principal;
     next();

@@ -1,4 +1,5 @@
 export * from "./items.ts";
+export * from "./known-skus.ts";
 export * from "./product-webhooks/event.ts";
 export * from "./product-webhooks/outbox.ts";
 export * from "./product-webhooks/receiver.ts";

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
-import { isUniqueViolation, withTransaction, type PrismaClient, type SqlPool } from "../platform/db.ts";
+import type { PoolConnection } from "mariadb";
+import { isDeadlock, isUniqueViolation, type PrismaClient, type SqlPool } from "../platform/db.ts";
+import { Batcher, type BatchItem } from "../platform/batcher.ts";
 import type { NormalisedAddress, NormalisedOrder } from "./submission.ts";
 
 export const ADDRESS_TYPE = { billing: 1, shipping: 0 } as const;
@@ -39,57 +41,136 @@ async function existing(prisma: PrismaClient, siteId: number, number: string, ha
   return row.payload_hash === hash ? { kind: "same", orderId: row.id, imported: row.imported } : { kind: "conflict", orderId: row.id };
 }
 
+interface ToStore {
+  siteId: number;
+  order: NormalisedOrder;
+  hash: string;
+}
+
+const STATEMENTS_PER_ORDER = 4;
+
+/** One order's statements: its row, then its addresses and lines keyed by the id that row got (a session variable, so they pipeline). */
+function orderStatements({ siteId, order, hash }: ToStore): [string, unknown[]][] {
+  const flags = paymentFlags(order.payment_method);
+  const addresses = [addressRow(ADDRESS_TYPE.billing, order.billing), addressRow(ADDRESS_TYPE.shipping, order.shipping)];
+  return [
+    [
+      `INSERT INTO orders (site_id, number, trans_id, dateadded, payment_method, contact_id, shipping_agent_code,
+         shipping_agent_service, fully_import_from_website, pay_1, pay_2, pay_3, pay_4, pay_5, pay_6, payload_hash, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, NOW(3), NOW(3))`,
+      [siteId, order.number, order.trans_id, order.dateadded, order.payment_method, order.contact_id, order.shipping_agent_code,
+        order.shipping_agent_service, flags.pay_1, flags.pay_2, flags.pay_3, flags.pay_4, flags.pay_5, flags.pay_6, hash],
+    ],
+    ["SET @order_id = LAST_INSERT_ID()", []],
+    [
+      `INSERT INTO order_addresses (order_id, type, first_name, last_name, company, address1, address2, city, state, postal_code, country, phone, email)
+       VALUES ${addresses.map(() => "(@order_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+      addresses.flatMap((a) => [a.type, a.first_name, a.last_name, a.company, a.address1, a.address2, a.city, a.state, a.postal_code, a.country, a.phone, a.email]),
+    ],
+    [
+      `INSERT INTO order_lines (order_id, line, sku, quantity, price, coupon_code, discount_amount, weight)
+       VALUES ${order.lines.map(() => "(@order_id, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+      order.lines.flatMap((l) => [l.line, l.sku, l.quantity, l.price, l.coupon_code, l.discount_amount, l.weight]),
+    ],
+  ];
+}
+
 /**
- * Stores the order, its lines and both addresses in one transaction: all or
- * nothing. It is the intake's hot path, so it writes through the driver pool
- * (three INSERTs), which costs a fraction of Prisma's CPU per order
- * (docs/decisions.md). The same order number for the same site again is
- * `same` when the content is identical (a client retry) and `conflict` when it
- * differs; the unique (site_id, number) index decides races between
- * concurrent submissions.
+ * Group commit for orders, as the acquirer receiver has for its rows
+ * (GroupInsert): orders that arrive while earlier ones are being written go
+ * together in one transaction, sent as one multi-statement query, so a batch
+ * costs one round trip and one log flush. If any statement of a batch fails, the batch is rolled back and each
+ * order is written again alone, where a duplicate number is told apart from
+ * an error: an order's rows are keyed by the id its own INSERT got, so they
+ * must never commit after that INSERT failed.
  */
-export async function storeOrder(prisma: PrismaClient, sql: SqlPool, siteId: number, order: NormalisedOrder): Promise<StoreOutcome> {
-  const hash = orderHash(order);
-  // Optimistic: a resubmission is rare, so the unique index finds it instead of a read per order.
-  try {
-    const flags = paymentFlags(order.payment_method);
-    const addresses = [addressRow(ADDRESS_TYPE.billing, order.billing), addressRow(ADDRESS_TYPE.shipping, order.shipping)];
-    const orderId = await withTransaction(sql, async (conn) => {
-      const inserted = (await conn.query(
-        `INSERT INTO orders (site_id, number, trans_id, dateadded, payment_method, contact_id, shipping_agent_code,
-           shipping_agent_service, fully_import_from_website, pay_1, pay_2, pay_3, pay_4, pay_5, pay_6, payload_hash, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, NOW(3), NOW(3))`,
-        [siteId, order.number, order.trans_id, order.dateadded, order.payment_method, order.contact_id, order.shipping_agent_code,
-          order.shipping_agent_service, flags.pay_1, flags.pay_2, flags.pay_3, flags.pay_4, flags.pay_5, flags.pay_6, hash],
-      )) as { insertId: number };
-      const id = inserted.insertId;
-      await conn.query(
-        `INSERT INTO order_addresses (order_id, type, first_name, last_name, company, address1, address2, city, state, postal_code, country, phone, email)
-         VALUES ${addresses.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
-        addresses.flatMap((a) => [id, a.type, a.first_name, a.last_name, a.company, a.address1, a.address2, a.city, a.state, a.postal_code, a.country, a.phone, a.email]),
-      );
-      await conn.query(
-        `INSERT INTO order_lines (order_id, line, sku, quantity, price, coupon_code, discount_amount, weight)
-         VALUES ${order.lines.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
-        order.lines.flatMap((l) => [id, l.line, l.sku, l.quantity, l.price, l.coupon_code, l.discount_amount, l.weight]),
-      );
-      return id;
-    });
-    return { kind: "created", orderId };
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    const after = await existing(prisma, siteId, order.number, hash);
-    if (!after) throw error;
-    return after;
+class OrderWriter {
+  private readonly batcher: Batcher<ToStore, StoreOutcome>;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly sql: SqlPool,
+  ) {
+    this.batcher = new Batcher({ concurrency: 2, maxBatch: 50 }, (batch) => this.write(batch));
+  }
+
+  store(item: ToStore): Promise<StoreOutcome> {
+    return this.batcher.add(item);
+  }
+
+  private async write(batch: BatchItem<ToStore, StoreOutcome>[]): Promise<void> {
+    const conn = await this.sql.getConnection();
+    try {
+      if (batch.length > 1 && (await this.together(conn, batch))) return;
+      for (const pending of batch) await this.alone(conn, pending);
+    } finally {
+      await conn.release();
+    }
+  }
+
+  /** Writes the batch in one transaction; false (rolled back, nobody settled) when any statement failed. */
+  private async together(conn: PoolConnection, batch: BatchItem<ToStore, StoreOutcome>[]): Promise<boolean> {
+    const ids = await this.pipeline(conn, batch.map((pending) => pending.item));
+    if (!ids) return false;
+    batch.forEach((pending, index) => pending.resolve({ kind: "created", orderId: ids[index]! }));
+    return true;
+  }
+
+  private async alone(conn: PoolConnection, pending: BatchItem<ToStore, StoreOutcome>): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const ids = await this.pipeline(conn, [pending.item], true);
+        pending.resolve({ kind: "created", orderId: ids![0]! });
+      } catch (error) {
+        if (isDeadlock(error) && attempt < 3) continue;
+        const { siteId, order, hash } = pending.item;
+        const after = isUniqueViolation(error) ? await existing(this.prisma, siteId, order.number, hash).catch(() => null) : null;
+        if (after) pending.resolve(after);
+        else pending.reject(error);
+      }
+      return;
+    }
+  }
+
+  /**
+   * The whole transaction as one multi-statement query, one round trip: BEGIN,
+   * every order's statements, COMMIT. The server stops at the first statement
+   * that fails, before the COMMIT, and the transaction is rolled back; then
+   * null, or that error when `throwFirst`.
+   */
+  private async pipeline(conn: PoolConnection, items: ToStore[], throwFirst = false): Promise<number[] | null> {
+    const statements = items.flatMap(orderStatements);
+    const text = ["START TRANSACTION", ...statements.map(([sql]) => sql), "COMMIT"].join(";\n");
+    let results: unknown[];
+    try {
+      results = (await conn.query(text, statements.flatMap(([, values]) => values))) as unknown[];
+    } catch (error) {
+      await conn.rollback().catch(() => {});
+      if (throwFirst) throw error;
+      return null;
+    }
+    // Results follow the statements, after START TRANSACTION's; each order's INSERT is the first of its four.
+    return items.map((_item, index) => (results[1 + index * STATEMENTS_PER_ORDER] as { insertId: number }).insertId);
   }
 }
 
-/** Non-system SKUs of the order that the catalogue does not have, in order of first appearance. */
-export async function unknownSkus(prisma: PrismaClient, skus: string[]): Promise<string[]> {
-  const wanted = [...new Set(skus)];
-  if (wanted.length === 0) return [];
-  const found = await prisma.item.findMany({ where: { sku: { in: wanted } }, select: { sku: true } });
-  // The column's collation compares case-insensitively; so does this.
-  const known = new Set(found.map((item) => item.sku.toLowerCase()));
-  return wanted.filter((sku) => !known.has(sku.toLowerCase()));
+/** One writer per pool: every order of a process goes through the same batches. */
+const writers = new WeakMap<SqlPool, OrderWriter>();
+
+/**
+ * Stores the order, its lines and both addresses in one transaction: all or
+ * nothing. It is the intake's hot path, so it writes through the driver pool
+ * (three INSERTs), grouped with concurrent orders (OrderWriter), which costs a
+ * fraction of Prisma's CPU per order (docs/decisions.md). The same order
+ * number for the same site again is `same` when the content is identical (a
+ * client retry) and `conflict` when it differs; the unique (site_id, number)
+ * index decides races between concurrent submissions.
+ */
+export async function storeOrder(prisma: PrismaClient, sql: SqlPool, siteId: number, order: NormalisedOrder): Promise<StoreOutcome> {
+  let writer = writers.get(sql);
+  if (!writer) {
+    writer = new OrderWriter(prisma, sql);
+    writers.set(sql, writer);
+  }
+  return writer.store({ siteId, order, hash: orderHash(order) });
 }

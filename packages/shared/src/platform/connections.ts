@@ -3,6 +3,7 @@ import type { Config } from "./config.ts";
 import { createPrisma, createSqlPool, type PrismaClient, type SqlPool } from "./db.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { Queues } from "./queues/queues.ts";
+import { Invalidation } from "./invalidation.ts";
 import { createRedis } from "./redis.ts";
 import { RedisOutage } from "./redis-outage.ts";
 import { createStorage, type ObjectStorage } from "./storage/index.ts";
@@ -20,6 +21,8 @@ export interface Connections {
   /** One warning per Redis outage for every connection of this process. */
   redisOutage: RedisOutage;
   queues: Queues;
+  /** Process-local caches that other processes clear through Redis (revoked keys, deleted items). */
+  invalidation: Invalidation;
   /** Images and report files (local directory or S3). */
   storage: ObjectStorage;
   close(): Promise<void>;
@@ -43,6 +46,15 @@ export function openConnections(config: Config, name: string, options: { logger?
     return hot;
   };
   const queues = new Queues(redis, config.QUEUE_PREFIX);
+  const invalidation = new Invalidation(
+    redis,
+    () => {
+      const subscriber = createRedis(config.REDIS_URL, { name: `mw-${name}-sub` });
+      redisOutage.watch(subscriber);
+      return subscriber;
+    },
+    config.QUEUE_PREFIX,
+  );
   const storage = createStorage(config);
   return {
     config,
@@ -55,9 +67,11 @@ export function openConnections(config: Config, name: string, options: { logger?
     },
     redisOutage,
     queues,
+    invalidation,
     storage,
     async close() {
       await queues.close();
+      await invalidation.close();
       storage.close();
       await prisma.$disconnect();
       await sql.end();

@@ -91,6 +91,9 @@ export function createSqlPool(databaseUrl: string, settings: PoolSettings & { lo
       initSql: `SET SESSION innodb_lock_wait_timeout = ${settings.lockWaitSeconds ?? 10}`,
       bigIntAsNumber: true,
       insertIdAsNumber: true,
+      // Order intake sends a whole transaction as one query (orders/store.ts). Values
+      // still go through placeholders, escaped by the driver, never into the text.
+      multipleStatements: true,
     }));
   return {
     getConnection: () => open().getConnection(),

@@ -1,20 +1,8 @@
 import mariadb from "mariadb";
+import { Batcher, type BatchItem, type GroupOptions } from "./batcher.ts";
 import type { SqlPool } from "./db.ts";
 
 type Params = unknown[];
-
-interface Pending {
-  params: Params;
-  resolve(insertId: number): void;
-  reject(error: unknown): void;
-}
-
-export interface GroupInsertOptions {
-  /** Batches written at once; rows arriving while all are busy wait for the next one. */
-  concurrency: number;
-  /** Most rows in one transaction. */
-  maxBatch: number;
-}
 
 /** Deadlock (1213) and lock-wait timeout (1205): InnoDB rolled back the whole transaction, so the batch is written again. */
 function abortedTransaction(error: unknown): boolean {
@@ -33,35 +21,22 @@ const ATTEMPTS = 3;
  * caller's promise settles only after the commit, so "resolved" means durable.
  */
 export class GroupInsert {
-  private queued: Pending[] = [];
-  private writing = 0;
+  private readonly batcher: Batcher<Params, number>;
 
   constructor(
     private readonly pool: SqlPool,
     private readonly sql: string,
-    private readonly options: GroupInsertOptions,
-  ) {}
+    options: GroupOptions,
+  ) {
+    this.batcher = new Batcher(options, (batch) => this.write(batch));
+  }
 
   /** Inserts one row; answers its auto-increment id. */
   insert(params: Params): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
-      this.queued.push({ params, resolve, reject });
-      this.drain();
-    });
+    return this.batcher.add(params);
   }
 
-  private drain(): void {
-    while (this.writing < this.options.concurrency && this.queued.length > 0) {
-      const batch = this.queued.splice(0, this.options.maxBatch);
-      this.writing += 1;
-      void this.write(batch).finally(() => {
-        this.writing -= 1;
-        this.drain();
-      });
-    }
-  }
-
-  private async write(batch: Pending[]): Promise<void> {
+  private async write(batch: BatchItem<Params, number>[]): Promise<void> {
     let conn: mariadb.PoolConnection;
     try {
       conn = await this.pool.getConnection();
@@ -72,8 +47,8 @@ export class GroupInsert {
     try {
       if (batch.length === 1) {
         // Alone, autocommit is one round trip; a transaction would add two.
-        const [row] = batch as [Pending];
-        await conn.execute<{ insertId: number }>(this.sql, row.params).then((result) => row.resolve(result.insertId), row.reject);
+        const [row] = batch as [BatchItem<Params, number>];
+        await conn.execute<{ insertId: number }>(this.sql, row.item).then((result) => row.resolve(result.insertId), row.reject);
         return;
       }
       await this.writeTogether(conn, batch);
@@ -82,14 +57,14 @@ export class GroupInsert {
     }
   }
 
-  private async writeTogether(conn: mariadb.PoolConnection, batch: Pending[]): Promise<void> {
+  private async writeTogether(conn: mariadb.PoolConnection, batch: BatchItem<Params, number>[]): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       let results: PromiseSettledResult<{ insertId: number }>[];
       try {
         // Not awaited one by one: the driver pipelines the statements on the connection.
         const begun = conn.beginTransaction();
         // Settled together, so a failed BEGIN never leaves the INSERTs' rejections unhandled.
-        const inserts = Promise.allSettled(batch.map((row) => conn.execute<{ insertId: number }>(this.sql, row.params)));
+        const inserts = Promise.allSettled(batch.map((row) => conn.execute<{ insertId: number }>(this.sql, row.item)));
         const [started] = await Promise.allSettled([begun]);
         results = await inserts;
         if (started!.status === "rejected") throw started!.reason;

@@ -1,3 +1,4 @@
+export * from "./batcher.ts";
 export * from "./collections.ts";
 export * from "./config.ts";
 export * from "./connections.ts";
@@ -8,6 +9,7 @@ export * from "./db-outage.ts";
 export * from "./errors.ts";
 export * from "./group-insert.ts";
 export * from "./html.ts";
+export * from "./invalidation.ts";
 export * from "./http.ts";
 export * from "./json-depth.ts";
 export * from "./job-metrics.ts";

@@ -1,5 +1,6 @@
 import { randomToken, sha256Hex } from "../platform/crypto.ts";
 import type { PrismaClient } from "../platform/db.ts";
+import type { Invalidation, InvalidatedCache } from "../platform/invalidation.ts";
 import { touchLastUsed } from "../platform/last-used.ts";
 
 const KEY_PREFIX = "mwk_";
@@ -22,17 +23,54 @@ export async function issueSiteApiKey(prisma: PrismaClient, siteId: number, labe
   return { row, key };
 }
 
+/** Channel of the site-key caches: published after a key is revoked or a site (with its keys) deleted. */
+export const SITE_KEYS_CHANGED = "site-keys";
+
+interface CachedKey extends SiteKeyPrincipal {
+  lastUsedAt: Date | null;
+}
+
 /**
- * The site a key belongs to, or null when the key is unknown or revoked.
- * Read from the database on every request: revocation is immediate.
+ * Verifies site API keys on the order intake's hot path. A valid key is kept
+ * in memory, so a request normally costs no database read. Revocation stays
+ * immediate across processes: the revoking request publishes SITE_KEYS_CHANGED
+ * before it answers, every process clears its cache, and a process whose
+ * subscription is down reads the database every time (InvalidatedCache).
  */
-export async function verifySiteApiKey(prisma: PrismaClient, key: string): Promise<SiteKeyPrincipal | null> {
-  if (!key.startsWith(KEY_PREFIX) || key.length > 128) return null;
-  const row = await prisma.siteApiKey.findUnique({
-    where: { key_hash: sha256Hex(key) },
-    select: { id: true, site_id: true, revoked_at: true, last_used_at: true },
-  });
-  if (!row || row.revoked_at) return null;
-  touchLastUsed(row.last_used_at, () => prisma.siteApiKey.update({ where: { id: row.id }, data: { last_used_at: new Date() } }));
-  return { siteId: row.site_id, keyId: row.id };
+export class SiteKeys {
+  private readonly cache: InvalidatedCache<CachedKey>;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    invalidation: Invalidation,
+  ) {
+    this.cache = invalidation.cache<CachedKey>(SITE_KEYS_CHANGED, 10_000);
+  }
+
+  /** The site a key belongs to, or null when the key is unknown or revoked. */
+  async verify(key: string): Promise<SiteKeyPrincipal | null> {
+    if (!key.startsWith(KEY_PREFIX) || key.length > 128) return null;
+    const hash = sha256Hex(key);
+    // A revocation's message may sit unread in this process's socket while the next request
+    // (sent after the revoking answer) is already being handled: one turn of the event loop
+    // lets every message that arrived with it be read first.
+    await new Promise((resolve) => setImmediate(resolve));
+    let cached = this.cache.get(hash);
+    if (!cached) {
+      const stamp = this.cache.stamp();
+      const row = await this.prisma.siteApiKey.findUnique({
+        where: { key_hash: hash },
+        select: { id: true, site_id: true, revoked_at: true, last_used_at: true },
+      });
+      if (!row || row.revoked_at) return null;
+      cached = { siteId: row.site_id, keyId: row.id, lastUsedAt: row.last_used_at };
+      this.cache.set(hash, cached, stamp);
+    }
+    const entry = cached;
+    touchLastUsed(entry.lastUsedAt, () => {
+      entry.lastUsedAt = new Date();
+      return this.prisma.siteApiKey.updateMany({ where: { id: entry.keyId }, data: { last_used_at: entry.lastUsedAt } });
+    });
+    return { siteId: entry.siteId, keyId: entry.keyId };
+  }
 }

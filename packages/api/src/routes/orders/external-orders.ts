@@ -1,5 +1,5 @@
 import { AppError, errors, type PayloadOf } from "@mw/shared";
-import { isSystemSku, orderExportJob, orderExportJobId, orderSubmissionSchema, parseSubmission, storeOrder, unknownSkus } from "@mw/shared/orders";
+import { isSystemSku, orderExportJob, orderExportJobId, orderSubmissionSchema, parseSubmission, storeOrder } from "@mw/shared/orders";
 import { z } from "zod";
 import { siteKeyOf } from "../../auth/site-key.ts";
 import type { AppContext } from "../../context.ts";
@@ -28,7 +28,7 @@ export function externalOrderRoutes(api: ApiRouter, ctx: AppContext): void {
     handler: async (_input, req, res) => {
       const { siteId } = siteKeyOf(res);
       const order = parseSubmission(req.body, ctx.config.DEFAULT_CARRIER_CODE);
-      const unknown = await guardDb(() => unknownSkus(ctx.prisma, order.lines.map((line) => line.sku).filter((sku) => !isSystemSku(sku))));
+      const unknown = await guardDb(() => ctx.knownSkus.unknown(order.lines.map((line) => line.sku).filter((sku) => !isSystemSku(sku))));
       if (unknown.length) {
         throw new AppError(422, "unknown_skus", `Unknown SKU(s): ${unknown.join(", ")}`, { unknown_skus: unknown });
       }

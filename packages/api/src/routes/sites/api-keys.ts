@@ -1,5 +1,5 @@
 import { errors, formatDateTime } from "@mw/shared";
-import { issueSiteApiKey } from "@mw/shared/sites";
+import { issueSiteApiKey, SITE_KEYS_CHANGED } from "@mw/shared/sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -101,6 +101,7 @@ export function apiKeyRoutes(api: ApiRouter, ctx: AppContext): void {
         data: { revoked_at: new Date() },
       });
       if (result.count === 0) throw errors.notFound("API key not found.");
+      await ctx.invalidation.publish(SITE_KEYS_CHANGED);
       // Revoking twice keeps the first revocation time.
       ctx.logger.info("site API key revoked", { site_id: params.id, key_id: params.keyId });
       return { success: true as const, message: "API key revoked." };

@@ -1,5 +1,5 @@
 import { errors, Prisma, withTimeout } from "@mw/shared";
-import type { Site } from "@mw/shared/sites";
+import { SITE_KEYS_CHANGED, type Site } from "@mw/shared/sites";
 import {
   listSites,
   openCredentials,
@@ -185,6 +185,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
         const orders = await ctx.prisma.order.count({ where: { site_id: params.id } });
         throw errors.conflict("rest_site_has_orders", `The site has ${orders} order(s) and cannot be deleted; deactivate it instead.`, { orders });
       });
+      await ctx.invalidation.publish(SITE_KEYS_CHANGED);
       ctx.logger.info("site deleted", { site_id: params.id });
       await keepSchedulesInStep(ctx, params.id);
       return { success: true as const, message: "Site deleted." };

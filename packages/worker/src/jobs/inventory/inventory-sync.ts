@@ -1,4 +1,4 @@
-import type { inventorySkuCleanupJob, inventorySyncJob, itemHistoryCleanupJob } from "@mw/shared/inventory";
+import { CATALOGUE_SHRANK, type inventorySkuCleanupJob, type inventorySyncJob, type itemHistoryCleanupJob } from "@mw/shared/inventory";
 import { AppError, chunks, recordSyncError, type PayloadOf } from "@mw/shared";
 import { ErpClient } from "@mw/shared/providers/erp";
 import { inventorySyncEnabled, finishRun, startRun } from "@mw/shared/sites";
@@ -79,6 +79,9 @@ export async function inventorySkuCleanup(_job: Job, _payload: PayloadOf<typeof 
   ctx.log.info("SKU cleanup dry run", { ...summary, to_delete: doomed.length, sample: doomed.slice(0, 20).map((item) => item.sku) });
   let deleted = 0;
   for (const batch of chunks(doomed, DELETE_BATCH)) deleted += (await ctx.prisma.item.deleteMany({ where: { id: { in: batch.map((item) => item.id) } } })).count;
+  // Every process forgets the SKUs it knew, so an order naming a removed item is refused at once.
+  // Also when nothing was removed: a retry after a failed publish must still send it.
+  await ctx.invalidation.publish(CATALOGUE_SHRANK);
   ctx.log.info("SKU cleanup removed catalogue items the ERP no longer has", { deleted });
   return { ...summary, deleted };
 }

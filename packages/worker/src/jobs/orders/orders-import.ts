@@ -6,11 +6,11 @@ import {
   storefrontAOrderBody,
   storefrontBOrderBody,
   storeOrder,
-  unknownSkus,
   type ordersImportJob,
   type SubmissionBody,
 } from "@mw/shared/orders";
 import { AppError, recordSyncError, type Logger, type PayloadOf } from "@mw/shared";
+import { unknownSkus } from "@mw/shared/inventory";
 import { wooStatuses } from "@mw/shared/providers/storefront-b";
 import { finishRun, orderImportEnabled, startRun, storefrontAClientFor, storefrontBClientFor, type OrderImportCounts, type Site } from "@mw/shared/sites";
 import type { Job } from "bullmq";

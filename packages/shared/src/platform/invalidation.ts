@@ -1,0 +1,129 @@
+import type { Redis } from "ioredis";
+
+/**
+ * A process-local cache of rows that another process may change at any moment
+ * (a revoked API key, a deleted catalogue item). A change is announced on the
+ * cache's Redis channel and every process clears its copy. Messages published
+ * while a subscriber is disconnected are lost, so a cache is emptied when its
+ * process's subscription drops and stores nothing until it is live again:
+ * reads then go to the source, as they would without a cache.
+ */
+export class InvalidatedCache<V> {
+  private readonly entries = new Map<string, V>();
+  /** Bumped by every clear: a read of the source that began before it must not store what it read. */
+  private generation = 0;
+
+  constructor(
+    private readonly isLive: () => boolean,
+    private readonly maxEntries: number,
+  ) {}
+
+  get(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Taken before reading the source; `set` stores only when no clear happened since. */
+  stamp(): number {
+    return this.generation;
+  }
+
+  set(key: string, value: V, stamp: number): void {
+    if (stamp !== this.generation || !this.isLive()) return;
+    // Bounded: a flood of distinct keys starts the cache over rather than growing it.
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, value);
+  }
+
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+}
+
+/**
+ * The process's invalidation channels: one subscriber connection, opened when
+ * the first cache is made, and publishing over the process's shared connection.
+ * Channels are `<prefix>:invalidate:<name>`.
+ */
+export class Invalidation {
+  private subscriber?: Redis;
+  private live = false;
+  private readonly caches = new Map<string, InvalidatedCache<unknown>[]>();
+
+  constructor(
+    private readonly publisher: Redis,
+    private readonly openSubscriber: () => Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private channel(name: string): string {
+    return `${this.prefix}:invalidate:${name}`;
+  }
+
+  /** True while this process hears every invalidation (its caches serve only then). */
+  isLive(): boolean {
+    return this.live;
+  }
+
+  /** A cache cleared whenever any process calls `publish(name)`. */
+  cache<V>(name: string, maxEntries = 100_000): InvalidatedCache<V> {
+    const cache = new InvalidatedCache<V>(() => this.live, maxEntries);
+    const list = this.caches.get(name) ?? [];
+    list.push(cache as InvalidatedCache<unknown>);
+    this.caches.set(name, list);
+    if (this.subscriber) {
+      if (list.length === 1) this.subscribe();
+    } else {
+      this.connect();
+    }
+    return cache;
+  }
+
+  /**
+   * Tells every process (this one included) that `name`'s rows changed. Call it
+   * after the change is committed and before answering the request that made it.
+   */
+  async publish(name: string): Promise<void> {
+    for (const cache of this.caches.get(name) ?? []) cache.clear();
+    await this.publisher.publish(this.channel(name), "");
+  }
+
+  async close(): Promise<void> {
+    this.live = false;
+    const subscriber = this.subscriber;
+    this.subscriber = undefined;
+    await subscriber?.quit().catch(() => subscriber.disconnect());
+  }
+
+  private connect(): void {
+    const subscriber = this.openSubscriber();
+    this.subscriber = subscriber;
+    subscriber.on("message", (channel: string) => {
+      const name = channel.slice(this.channel("").length);
+      for (const cache of this.caches.get(name) ?? []) cache.clear();
+    });
+    // Whatever was cached may have missed a message while the connection was down.
+    subscriber.on("close", () => this.lost());
+    subscriber.on("ready", () => this.subscribe());
+  }
+
+  private lost(): void {
+    this.live = false;
+    for (const list of this.caches.values()) for (const cache of list) cache.clear();
+  }
+
+  /** Live only once Redis confirmed every channel: a message sent before that would be missed. */
+  private subscribe(): void {
+    const subscriber = this.subscriber;
+    if (!subscriber || subscriber.status !== "ready") return;
+    this.live = false;
+    subscriber.subscribe(...[...this.caches.keys()].map((name) => this.channel(name))).then(
+      () => {
+        if (this.subscriber !== subscriber || subscriber.status !== "ready") return;
+        this.lost();
+        this.live = true;
+      },
+      () => this.lost(),
+    );
+  }
+}
