@@ -47,39 +47,33 @@ interface ToStore {
   hash: string;
 }
 
-const STATEMENTS_PER_ORDER = 4;
+const ORDER_COLUMNS = `site_id, number, trans_id, dateadded, payment_method, contact_id, shipping_agent_code, shipping_agent_service,
+  fully_import_from_website, pay_1, pay_2, pay_3, pay_4, pay_5, pay_6, payload_hash, created_at, updated_at`;
+const ORDER_ROW = "(?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, NOW(3), NOW(3))";
+const ADDRESS_ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+const LINE_ROW = "(?, ?, ?, ?, ?, ?, ?, ?)";
 
-/** One order's statements: its row, then its addresses and lines keyed by the id that row got (a session variable, so they pipeline). */
-function orderStatements({ siteId, order, hash }: ToStore): [string, unknown[]][] {
+function orderValues({ siteId, order, hash }: ToStore): unknown[] {
   const flags = paymentFlags(order.payment_method);
-  const addresses = [addressRow(ADDRESS_TYPE.billing, order.billing), addressRow(ADDRESS_TYPE.shipping, order.shipping)];
-  return [
-    [
-      `INSERT INTO orders (site_id, number, trans_id, dateadded, payment_method, contact_id, shipping_agent_code,
-         shipping_agent_service, fully_import_from_website, pay_1, pay_2, pay_3, pay_4, pay_5, pay_6, payload_hash, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, NOW(3), NOW(3))`,
-      [siteId, order.number, order.trans_id, order.dateadded, order.payment_method, order.contact_id, order.shipping_agent_code,
-        order.shipping_agent_service, flags.pay_1, flags.pay_2, flags.pay_3, flags.pay_4, flags.pay_5, flags.pay_6, hash],
-    ],
-    ["SET @order_id = LAST_INSERT_ID()", []],
-    [
-      `INSERT INTO order_addresses (order_id, type, first_name, last_name, company, address1, address2, city, state, postal_code, country, phone, email)
-       VALUES ${addresses.map(() => "(@order_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
-      addresses.flatMap((a) => [a.type, a.first_name, a.last_name, a.company, a.address1, a.address2, a.city, a.state, a.postal_code, a.country, a.phone, a.email]),
-    ],
-    [
-      `INSERT INTO order_lines (order_id, line, sku, quantity, price, coupon_code, discount_amount, weight)
-       VALUES ${order.lines.map(() => "(@order_id, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
-      order.lines.flatMap((l) => [l.line, l.sku, l.quantity, l.price, l.coupon_code, l.discount_amount, l.weight]),
-    ],
-  ];
+  return [siteId, order.number, order.trans_id, order.dateadded, order.payment_method, order.contact_id, order.shipping_agent_code,
+    order.shipping_agent_service, flags.pay_1, flags.pay_2, flags.pay_3, flags.pay_4, flags.pay_5, flags.pay_6, hash];
+}
+
+function addressValues(orderId: number, { order }: ToStore): unknown[] {
+  return [addressRow(ADDRESS_TYPE.billing, order.billing), addressRow(ADDRESS_TYPE.shipping, order.shipping)].flatMap((a) => [
+    orderId, a.type, a.first_name, a.last_name, a.company, a.address1, a.address2, a.city, a.state, a.postal_code, a.country, a.phone, a.email,
+  ]);
+}
+
+function lineValues(orderId: number, { order }: ToStore): unknown[] {
+  return order.lines.flatMap((l) => [orderId, l.line, l.sku, l.quantity, l.price, l.coupon_code, l.discount_amount, l.weight]);
 }
 
 /**
  * Group commit for orders, as the acquirer receiver has for its rows
  * (GroupInsert): orders that arrive while earlier ones are being written go
- * together in one transaction, sent as one multi-statement query, so a batch
- * costs one round trip and one log flush. If any statement of a batch fails, the batch is rolled back and each
+ * together in one transaction of five statements whatever their number (see
+ * `pipeline`), so a batch costs two round trips and one log flush. If any statement of a batch fails, the batch is rolled back and each
  * order is written again alone, where a duplicate number is told apart from
  * an error: an order's rows are keyed by the id its own INSERT got, so they
  * must never commit after that INSERT failed.
@@ -133,24 +127,40 @@ class OrderWriter {
   }
 
   /**
-   * The whole transaction as one multi-statement query, one round trip: BEGIN,
-   * every order's statements, COMMIT. The server stops at the first statement
-   * that fails, before the COMMIT, and the transaction is rolled back; then
+   * The batch as one transaction in two round trips: its orders in one
+   * INSERT, then their ids read back by (site_id, number) (auto-increment
+   * values of one statement need not be consecutive), then every address and
+   * every line in one INSERT each, and COMMIT. A failed statement (a
+   * duplicate number fails the whole INSERT) rolls the transaction back; then
    * null, or that error when `throwFirst`.
    */
   private async pipeline(conn: PoolConnection, items: ToStore[], throwFirst = false): Promise<number[] | null> {
-    const statements = items.flatMap(orderStatements);
-    const text = ["START TRANSACTION", ...statements.map(([sql]) => sql), "COMMIT"].join(";\n");
-    let results: unknown[];
     try {
-      results = (await conn.query(text, statements.flatMap(([, values]) => values))) as unknown[];
+      const sites = [...new Set(items.map((item) => item.siteId))];
+      const [, , rows] = (await conn.query(
+        `START TRANSACTION;
+         INSERT INTO orders (${ORDER_COLUMNS}) VALUES ${items.map(() => ORDER_ROW).join(", ")};
+         SELECT id, site_id, number FROM orders WHERE site_id IN (?) AND number IN (?)`,
+        [...items.flatMap(orderValues), sites, items.map((item) => item.order.number)],
+      )) as [unknown, unknown, { id: number; site_id: number; number: string }[]];
+      const idOf = new Map(rows.map((row) => [`${row.site_id}\n${row.number}`, row.id]));
+      const ids = items.map((item) => idOf.get(`${item.siteId}\n${item.order.number}`));
+      if (ids.includes(undefined)) throw new Error("an order just inserted was not read back by its number");
+      const lines = items.reduce((count, item) => count + item.order.lines.length, 0);
+      await conn.query(
+        `INSERT INTO order_addresses (order_id, type, first_name, last_name, company, address1, address2, city, state, postal_code, country, phone, email)
+           VALUES ${Array.from({ length: items.length * 2 }, () => ADDRESS_ROW).join(", ")};
+         INSERT INTO order_lines (order_id, line, sku, quantity, price, coupon_code, discount_amount, weight)
+           VALUES ${Array.from({ length: lines }, () => LINE_ROW).join(", ")};
+         COMMIT`,
+        [...items.flatMap((item, index) => addressValues(ids[index]!, item)), ...items.flatMap((item, index) => lineValues(ids[index]!, item))],
+      );
+      return ids as number[];
     } catch (error) {
       await conn.rollback().catch(() => {});
       if (throwFirst) throw error;
       return null;
     }
-    // Results follow the statements, after START TRANSACTION's; each order's INSERT is the first of its four.
-    return items.map((_item, index) => (results[1 + index * STATEMENTS_PER_ORDER] as { insertId: number }).insertId);
   }
 }
 
