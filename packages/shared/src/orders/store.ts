@@ -11,13 +11,33 @@ export type StoreOutcome =
   | { kind: "same"; orderId: number; imported: number }
   | { kind: "conflict"; orderId: number };
 
+/**
+ * Each object shape's keys in their canonical order (localeCompare, as stored
+ * hashes were made with). An order has a handful of shapes, so they are
+ * sorted once per process rather than once per object.
+ */
+const canonicalKeys = new Map<string, string[]>();
+
+function sortedKeys(value: object): string[] {
+  const keys = Object.keys(value);
+  const shape = keys.join("\u0000");
+  let sorted = canonicalKeys.get(shape);
+  if (!sorted) {
+    sorted = [...keys].sort((a, b) => a.localeCompare(b));
+    // Shapes come from our own normalised types; the bound only guards against a surprise.
+    if (canonicalKeys.size < 1000) canonicalKeys.set(shape, sorted);
+  }
+  return sorted;
+}
+
 /** SHA-256 of the normalised order with sorted keys: equal content, equal hash. */
 export function orderHash(order: NormalisedOrder): string {
-  const canonical = JSON.stringify(order, (_key, value: unknown) =>
-    value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date)
-      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))
-      : value,
-  );
+  const canonical = JSON.stringify(order, (_key, value: unknown) => {
+    if (!value || typeof value !== "object" || Array.isArray(value) || value instanceof Date) return value;
+    const sorted: Record<string, unknown> = {};
+    for (const key of sortedKeys(value)) sorted[key] = (value as Record<string, unknown>)[key];
+    return sorted;
+  });
   return createHash("sha256").update(canonical).digest("hex");
 }
 
