@@ -15,7 +15,7 @@ const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 200);
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 20_000);
 
 const harvest = await new FakeHarvest().start();
-const { env, databaseUrl, key } = await freshBenchEnvironment("timeimport", { PORT: "3915", HARVEST_ID_URL: harvest.url, HARVEST_API_URL: harvest.url, LOG_LEVEL: "info" });
+const { env, databaseUrl, key } = await freshBenchEnvironment("timeimport", { PORT: "3915", HARVEST_ID_URL: harvest.url, HARVEST_API_URL: harvest.url });
 const prisma = createPrisma(databaseUrl);
 const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
 const queues = new Queues(redis, env.QUEUE_PREFIX);

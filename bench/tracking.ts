@@ -20,7 +20,7 @@ const ERP_TOKEN = "bench-erp-token";
 const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
 
 // INFO, as in production: every posted tracking number is logged.
-const { env, databaseUrl, key } = await freshBenchEnvironment("tracking", { LOG_LEVEL: "info", WORKER_QUEUES: "tracking" });
+const { env, databaseUrl, key } = await freshBenchEnvironment("tracking", { WORKER_QUEUES: "tracking" });
 const prisma = createPrisma(databaseUrl, { connectionLimit: 4 });
 const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
 const queues = new Queues(redis, env.QUEUE_PREFIX);

@@ -20,7 +20,7 @@ const PROVIDER_KEY = "AIzaBENCH-urgency";
 
 const gemini = await new FakeGemini(PROVIDER_KEY).start();
 gemini.respond = () => analysisAnswer(40);
-const { env, databaseUrl, key } = await freshBenchEnvironment("urgency", { PORT: "3914", AI_BASE_URL: gemini.url, AI_API_KEY: PROVIDER_KEY, LOG_LEVEL: "info" });
+const { env, databaseUrl, key } = await freshBenchEnvironment("urgency", { PORT: "3914", AI_BASE_URL: gemini.url, AI_API_KEY: PROVIDER_KEY });
 const prisma = createPrisma(databaseUrl);
 await new OptionStore(prisma, key).set({ ai_security_key: KEY, urgency_gate_seconds: 0, urgency_max_per_run: 10_000 });
 const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.1:3914/healthz", process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []);

@@ -46,3 +46,62 @@ export function cpuMillis(child: ChildProcess): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * Starts a worker process (packages/worker/src/main.ts) and resolves once it
+ * says it is ready: its queues are consumed and its schedules are in place.
+ * A worker has no HTTP port to poll, so readiness comes over the IPC channel.
+ */
+export async function startWorker(env: Record<string, string | undefined>, nodeArgs: string[] = []): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "packages/worker/src/main.ts"], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the worker did not say it was ready within 30 s")), 30_000);
+    child.once("message", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the worker exited with ${code} before it was ready`));
+    });
+  });
+  // The channel is only for the ready message; left open it would keep this process alive.
+  child.disconnect();
+  return child;
+}
+
+/** Resident memory (MB) of a child now, from /proc (Linux; undefined elsewhere or once it has exited). */
+function rssMegabytes(child: ChildProcess): number | undefined {
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1];
+    return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Samples a child's resident memory every 250 ms until stopped and answers
+ * the peak in MB: what the process held under load, which a reading taken
+ * after the load has ended would understate once GC has run.
+ */
+export function sampleRss(child: ChildProcess): { stop(): number | undefined } {
+  let peak: number | undefined;
+  const sample = () => {
+    const now = rssMegabytes(child);
+    if (now !== undefined) peak = Math.max(peak ?? 0, now);
+  };
+  sample();
+  const timer = setInterval(sample, 250);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}

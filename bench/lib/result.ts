@@ -1,0 +1,25 @@
+/**
+ * What one bench reports to `pnpm bench` (bench/all.ts): a single stdout line
+ * `BENCH_RESULT {json}` after its own tables, which all.ts reads back from the
+ * child's output to build one summary table.
+ */
+export interface BenchResult {
+  /** The issue's row, e.g. "order intake, 5 lines, concurrency 20". */
+  path: string;
+  /** The baseline measured in the same run, as text ("bare Express 10,444 req/s"); null when the path has none. */
+  baseline: string | null;
+  /** The figure, as text ("976 orders/s (9 %)"). */
+  figure: string;
+  target: string;
+  met: boolean;
+  p99Ms: number | null;
+  /** Peak resident memory under load, MB; null for a process the bench does not run. */
+  rssApiMb: number | null;
+  rssWorkerMb: number | null;
+}
+
+export const RESULT_MARK = "BENCH_RESULT ";
+
+export function reportResult(result: BenchResult): void {
+  console.log(`${RESULT_MARK}${JSON.stringify(result)}`);
+}
