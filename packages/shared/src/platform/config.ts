@@ -89,8 +89,15 @@ export const configSchema = z.object({
   WORKER_CONCURRENCY_TIMETRACKING: concurrency.optional(),
   WORKER_CONCURRENCY_DASHBOARD: concurrency.optional(),
   WORKER_CONCURRENCY_KNOWLEDGE: concurrency.optional(),
-  WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).default(30_000),
-  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(1000).default(30_000),
+  /**
+   * A killed worker's job is taken back once its lock has expired (at most this long after the
+   * kill: BullMQ renews a held lock every half of it) and the next stalled check has run (at most
+   * WORKER_STALLED_INTERVAL_MS later): 15 s + 5 s, against the issue's 35 s (docs/decisions.md,
+   * "Worker recovery time"). A live job's lock survives an event-loop stall of 7.5 s, whatever
+   * the job's length.
+   */
+  WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).default(15_000),
+  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(1000).default(5_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   /** How often a worker re-creates its queues' job schedulers besides on every Redis reconnection (a Redis flushed or restarted empty loses them). */
   SCHEDULE_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(300_000),
