@@ -91,10 +91,10 @@ export const configSchema = z.object({
   WORKER_CONCURRENCY_KNOWLEDGE: concurrency.optional(),
   /**
    * A killed worker's job is taken back once its lock has expired (at most this long after the
-   * kill: BullMQ renews a held lock every half of it) and the next stalled check has run (at most
-   * WORKER_STALLED_INTERVAL_MS later): 15 s + 5 s, against the issue's 35 s (docs/decisions.md,
-   * "Worker recovery time"). A live job's lock survives an event-loop stall of 7.5 s, whatever
-   * the job's length.
+   * kill) and the next stalled check has run (at most WORKER_STALLED_INTERVAL_MS later): 15 s +
+   * 5 s, against the issue's 35 s (docs/decisions.md, "Worker recovery time"). BullMQ renews a
+   * held lock every quarter to half of it, so a live job keeps its lock through an event-loop
+   * stall of 7.5 s or more, however long the job runs.
    */
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).default(15_000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(1000).default(5_000),
