@@ -6,7 +6,8 @@ import { upsertItems } from "@mw/shared/inventory";
 import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";
 import { orderBody } from "../test/support/fixtures.ts";
 import { compareLoads, printComparison, runLoad } from "./lib/load.ts";
-import { startProcess, stopProcess } from "./lib/processes.ts";
+import { sampleRss, startProcess, stopProcess } from "./lib/processes.ts";
+import { againstBaseline, reportResult } from "./lib/result.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -41,7 +42,8 @@ const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.
 try {
   // Warm-up: connection pools, JIT.
   await runLoad({ name: "warm-up", url: "http://127.0.0.1:3901/middleware/v1/external/orders", connections: CONNECTIONS, durationSeconds: 3, headers: { authorization: `Bearer ${key}` }, body: order });
-  const results = await compareLoads(
+  const rss = sampleRss(api);
+  const [bareRun, orders] = await compareLoads(
     [
       { name: "bare Express (parse JSON, 201)", url: "http://127.0.0.1:3902/orders", connections: CONNECTIONS, body: order },
       {
@@ -55,7 +57,12 @@ try {
     ROUNDS,
     SECONDS,
   );
-  printComparison(`orders: concurrency ${CONNECTIONS}, ${ROUNDS} alternating rounds of ${SECONDS} s, target >= 400 orders/s and p99 < 100 ms`, results);
+  const apiRss = rss.stop();
+  const target = ">= 2000 orders/s and >= 20 % of bare Express, p99 < 50 ms";
+  printComparison(`orders: concurrency ${CONNECTIONS}, ${ROUNDS} alternating rounds of ${SECONDS} s, target ${target}`, [bareRun!, orders!]);
+  console.log(`API RSS under load: ${apiRss} MB (peak)`);
+  const met = orders!.rps >= 2000 && orders!.rps >= 0.2 * bareRun!.rps && orders!.p99 < 50;
+  reportResult(againstBaseline(`order intake, 5 lines, concurrency ${CONNECTIONS}`, bareRun!, orders!, "orders/s", { text: target, met }, apiRss));
 } finally {
   await stopProcess(api);
   await stopProcess(bare);

@@ -1,3 +1,5 @@
+import type { ComparedResult } from "./load.ts";
+
 /**
  * What one bench reports to `pnpm bench` (bench/all.ts): a single stdout line
  * `BENCH_RESULT {json}` after its own tables, which all.ts reads back from the
@@ -22,4 +24,26 @@ export const RESULT_MARK = "BENCH_RESULT ";
 
 export function reportResult(result: BenchResult): void {
   console.log(`${RESULT_MARK}${JSON.stringify(result)}`);
+}
+
+/** A path measured beside its baseline by compareLoads, as the summary shows it. */
+export function againstBaseline(
+  path: string,
+  baseline: ComparedResult,
+  measured: ComparedResult,
+  unit: string,
+  target: { text: string; met: boolean },
+  rssApiMb: number | undefined,
+): BenchResult {
+  return {
+    path,
+    baseline: `${baseline.name}: ${baseline.rps} req/s, p99 ${baseline.p99} ms`,
+    figure: `${measured.rps} ${unit} (${Math.round((100 * measured.rps) / baseline.rps)} %)${measured.non2xx || measured.errors ? `, ${measured.non2xx} non-2xx, ${measured.errors} errors` : ""}`,
+    target: target.text,
+    // A run with failed requests measured something else than the path.
+    met: target.met && measured.non2xx === 0 && measured.errors === 0,
+    p99Ms: measured.p99,
+    rssApiMb: rssApiMb ?? null,
+    rssWorkerMb: null,
+  };
 }
