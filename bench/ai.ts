@@ -10,7 +10,8 @@ import { EMAIL_THREADS } from "../test/fixtures/email-threads.ts";
 import { URGENCY_TICKETS } from "../test/fixtures/urgency-tickets.ts";
 import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";
 import { runLoad } from "./lib/load.ts";
-import { cpuMillis, startProcess, stopProcess } from "./lib/processes.ts";
+import { cpuMillis, sampleRss, startProcess, stopProcess } from "./lib/processes.ts";
+import { reportResult } from "./lib/result.ts";
 import { loadavg } from "node:os";
 
 const normalise = (text: string) => text.replace(/[ \t]+/g, " ").replace(/\s*\n\s*/g, "\n").trim();
@@ -34,13 +35,27 @@ try {
   const body = JSON.stringify({ subject: "Checkout down", body: "No customer can pay since 9am.", client_name: "ACME", is_vip: false });
   await fetch(url, { method: "POST", headers: { "content-type": "application/json", "ai-security-key": KEY }, body });
   await runLoad({ name: "warm-up", url, connections: 20, durationSeconds: 2, body: () => body, headers: { "ai-security-key": KEY } });
+  const rss = sampleRss(api);
   const cpuBefore = cpuMillis(api);
   const cached = await runLoad({ name: "POST /ai/ticket-urgency (cache hits)", url, connections: 20, durationSeconds: 5, body: () => body, headers: { "ai-security-key": KEY } });
   const cpuAfter = cpuMillis(api);
+  const apiRss = rss.stop();
   const health = await runLoad({ name: "GET /healthz", url: "http://127.0.0.1:3913/healthz", method: "GET", connections: 20, durationSeconds: 5 });
   const perRequest = cpuBefore === undefined || cpuAfter === undefined ? "" : `, ${Math.round(((cpuAfter - cpuBefore) * 1000) / cached.requests)} µs of API CPU per request`;
   console.log(`urgency from the cache, concurrency 20: ${Math.round(cached.rps)} req/s, p50 ${cached.p50} ms, p99 ${cached.p99} ms (target p99 < 10 ms)${perRequest}; load average ${loadavg()[0]!.toFixed(1)}`);
   console.log(`for scale, GET /healthz on the same process: ${Math.round(health.rps)} req/s, p50 ${health.p50} ms, p99 ${health.p99} ms`);
+  const exactShare = Math.round((100 * exact) / EMAIL_THREADS.length);
+  reportResult({ path: "e-mail reply parser, one process", baseline: null, figure: `${perSecond} replies/s, ${exactShare} % exact`, target: ">= 2000 replies/s, >= 90 % exact", met: perSecond >= 2000 && exactShare >= 90, p99Ms: null, rssApiMb: null, rssWorkerMb: null });
+  reportResult({
+    path: "ticket urgency from the cache, concurrency 20",
+    baseline: `GET /healthz, same process: ${Math.round(health.rps)} req/s, p99 ${health.p99} ms`,
+    figure: `${Math.round(cached.rps)} req/s`,
+    target: "p99 < 10 ms",
+    met: cached.p99 < 10 && cached.non2xx === 0 && cached.errors === 0,
+    p99Ms: cached.p99,
+    rssApiMb: apiRss ?? null,
+    rssWorkerMb: null,
+  });
 } finally {
   await stopProcess(api);
   await clearQueuePrefix(env.QUEUE_PREFIX);

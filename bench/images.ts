@@ -9,7 +9,8 @@ import { issueImageApiKey } from "@mw/shared/images";
 import { fakeJpeg } from "../test/support/jpeg.ts";
 import { freshBenchEnvironment } from "./lib/database.ts";
 import { compareLoads, printComparison, runLoad } from "./lib/load.ts";
-import { startProcess, stopProcess } from "./lib/processes.ts";
+import { sampleRss, startProcess, stopProcess } from "./lib/processes.ts";
+import { reportResult } from "./lib/result.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -42,6 +43,7 @@ const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
 const api = await startProcess("packages/api/src/main.ts", env, `${base}/healthz`, nodeArgs);
 try {
   await runLoad({ name: "warm-up", method: "GET", url: `${base}/api/image-random?${query}`, connections: CONNECTIONS, durationSeconds: 3 });
+  const rss = sampleRss(api);
   const results = await compareLoads(
     [
       { name: "GET /api/image-random (raw JPEG, streamed)", method: "GET", url: `${base}/api/image-random?${query}`, connections: CONNECTIONS },
@@ -50,7 +52,12 @@ try {
     ROUNDS,
     SECONDS,
   );
+  const apiRss = rss.stop();
   printComparison(`images: 200 KB JPEGs from local storage, concurrency ${CONNECTIONS}, ${ROUNDS} alternating rounds of ${SECONDS} s (req/s = images/s)`, results);
+  console.log(`API RSS under load: ${apiRss} MB (peak)`);
+  for (const result of results) {
+    reportResult({ path: `${result.name}, concurrency ${CONNECTIONS}`, baseline: null, figure: `${result.rps} images/s`, target: null, met: null, p99Ms: result.p99, rssApiMb: apiRss ?? null, rssWorkerMb: null });
+  }
 } finally {
   await stopProcess(api);
   await rm(storageDir, { recursive: true, force: true });

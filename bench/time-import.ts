@@ -9,7 +9,8 @@ import { OptionStore } from "@mw/shared/options";
 import { timeImportJob } from "@mw/shared/timetracking";
 import { FakeHarvest } from "../test/fakes/harvest.ts";
 import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";
-import { startProcess, stopProcess } from "./lib/processes.ts";
+import { sampleRss, startProcess, stopProcess } from "./lib/processes.ts";
+import { reportResult } from "./lib/result.ts";
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 200);
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 20_000);
@@ -29,6 +30,7 @@ for (let p = 0; p < PROJECTS; p += 1) {
 const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.1:3915/healthz");
 const worker = await startProcess("packages/worker/src/main.ts", { ...env, WORKER_QUEUES: "timetracking" }, "http://127.0.0.1:3915/healthz");
 const launched = performance.now();
+const workerRss = sampleRss(worker);
 try {
   // The worker's schedule runs the import as it starts (worker start-up included): that run is the one measured.
   const queue = queues.get("timetracking");
@@ -44,6 +46,16 @@ try {
   const requests = harvest.admitted.length;
   console.log(`time import, one worker: ${ENTRIES} entries over ${PROJECTS} projects in ${seconds.toFixed(1)} s = ${Math.round(ENTRIES / seconds)} entries/s`);
   console.log(`Harvest requests: ${requests} in ${seconds.toFixed(1)} s = ${(requests / (seconds / 15)).toFixed(1)} per 15 s (limit 100); busiest 15 s window ${harvest.busiestWindow()}; 429 answers ${harvest.refused}`);
+  reportResult({
+    path: `Harvest time import, one worker, ${ENTRIES} entries`,
+    baseline: null,
+    figure: `${Math.round(ENTRIES / seconds)} entries/s, busiest 15 s ${harvest.busiestWindow()} requests, ${harvest.refused} x 429`,
+    target: "<= 100 Harvest requests per 15 s, no 429",
+    met: harvest.busiestWindow() <= 100 && harvest.refused === 0,
+    p99Ms: null,
+    rssApiMb: null,
+    rssWorkerMb: workerRss.stop() ?? null,
+  });
 } finally {
   await stopProcess(worker);
   await stopProcess(api);

@@ -12,7 +12,8 @@ import type { FakeRequest } from "../test/fakes/fake-server.ts";
 import { FakeStorefrontA } from "../test/fakes/storefront-a.ts";
 import { FakeStorefrontB } from "../test/fakes/storefront-b.ts";
 import { freshBenchEnvironment } from "./lib/database.ts";
-import { ROOT } from "./lib/processes.ts";
+import { ROOT, sampleRss } from "./lib/processes.ts";
+import { reportResult } from "./lib/result.ts";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
 const ERP_TOKEN = "bench-erp-token";
@@ -131,6 +132,7 @@ await new Promise<void>((resolve, reject) => {
 });
 worker.stdout!.resume();
 
+const workerRss = sampleRss(worker);
 try {
   const rows = [];
   // storefront_a minimum: statuses 9 and 3 listed 250 a page (v2 takes one status per call; a full last page costs a 204),
@@ -148,6 +150,19 @@ try {
   console.log(`\ntracking: one worker process, one sync of a site with ${ORDERS} orders awaiting shipment, one tracking number each, auto-complete on`);
   console.table(rows.map(({ breakdown: _breakdown, ...columns }) => columns));
   for (const entry of rows) console.log(`${entry.platform}: ${entry.breakdown}`);
+  const rssMb = workerRss.stop() ?? null;
+  for (const entry of rows) {
+    reportResult({
+      path: `tracking sync, ${entry.platform}, ${ORDERS} orders`,
+      baseline: `the API's least: ${entry["API minimum/order"]} requests/order`,
+      figure: `${entry["shipments/s"]} shipments/s, ${entry["requests/order"]} requests/order`,
+      target: null,
+      met: null,
+      p99Ms: null,
+      rssApiMb: null,
+      rssWorkerMb: rssMb,
+    });
+  }
 } finally {
   await new Promise((resolve) => {
     worker.once("exit", resolve);

@@ -10,7 +10,8 @@ import { FakeGemini } from "../test/fakes/gemini.ts";
 import { analysisAnswer, entrySignal } from "../test/support/tickets.ts";
 import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";
 import { runLoad } from "./lib/load.ts";
-import { startProcess, stopProcess } from "./lib/processes.ts";
+import { sampleRss, startProcess, stopProcess } from "./lib/processes.ts";
+import { reportResult } from "./lib/result.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 2000);
@@ -26,6 +27,7 @@ await new OptionStore(prisma, key).set({ ai_security_key: KEY, urgency_gate_seco
 const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.1:3914/healthz", process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []);
 try {
   let n = 0;
+  const apiMemory = sampleRss(api);
   const signals = await runLoad({
     name: "POST /tickets/v1/signals",
     url: "http://127.0.0.1:3914/tickets/v1/signals",
@@ -34,6 +36,7 @@ try {
     headers: { "ai-security-key": KEY },
     body: () => JSON.stringify(entrySignal(1 + (n++ % TICKETS), "M", "Since 9am no customer can pay: checkout shows a 500 error.")),
   });
+  const apiRss = apiMemory.stop();
   console.log(
     `signals, concurrency ${CONCURRENCY}, ${TICKETS} tickets, each a new thread entry: ${Math.round(signals.rps)} accepted/s, p50 ${signals.p50} ms, p99 ${signals.p99} ms (${signals.non2xx} non-2xx, ${signals.errors} errors)`,
   );
@@ -41,6 +44,7 @@ try {
   const owed = await prisma.urgencyQueueEntry.count({ where: { processed: false } });
   const started = performance.now();
   const worker = await startProcess("packages/worker/src/main.ts", { ...env, WORKER_QUEUES: "urgency", PORT: "0", WORKER_CONCURRENCY_URGENCY: String(CONCURRENCY) }, "http://127.0.0.1:3914/healthz");
+  const workerRss = sampleRss(worker);
   try {
     let done = 0;
     while (done < owed) {
@@ -49,6 +53,9 @@ try {
     }
     const seconds = (performance.now() - started) / 1000;
     console.log(`analyses, one worker process at concurrency ${CONCURRENCY}, limiter lifted: ${owed} tickets in ${seconds.toFixed(1)} s (worker start included) = ${Math.round(owed / seconds)} analyses/s; ${gemini.calls.length} provider calls`);
+    const none = { baseline: null, target: null, met: null };
+    reportResult({ ...none, path: `ticket-system signals, concurrency ${CONCURRENCY}`, figure: `${Math.round(signals.rps)} accepted/s`, p99Ms: signals.p99, rssApiMb: apiRss ?? null, rssWorkerMb: null });
+    reportResult({ ...none, path: `urgency analyses, one worker process, concurrency ${CONCURRENCY}`, figure: `${Math.round(owed / seconds)} analyses/s`, p99Ms: null, rssApiMb: null, rssWorkerMb: workerRss.stop() ?? null });
   } finally {
     await stopProcess(worker);
   }

@@ -12,8 +12,9 @@ export interface BenchResult {
   baseline: string | null;
   /** The figure, as text ("976 orders/s (9 %)"). */
   figure: string;
-  target: string;
-  met: boolean;
+  /** null for a path without a target: the figure is shown for the record. */
+  target: string | null;
+  met: boolean | null;
   p99Ms: number | null;
   /** Peak resident memory under load, MB; null for a process the bench does not run. */
   rssApiMb: number | null;
