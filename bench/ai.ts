@@ -42,7 +42,7 @@ try {
   const apiRss = rss.stop();
   const health = await runLoad({ name: "GET /healthz", url: "http://127.0.0.1:3913/healthz", method: "GET", connections: 20, durationSeconds: 5 });
   const perRequest = cpuBefore === undefined || cpuAfter === undefined ? "" : `, ${Math.round(((cpuAfter - cpuBefore) * 1000) / cached.requests)} µs of API CPU per request`;
-  console.log(`urgency from the cache, concurrency 20: ${Math.round(cached.rps)} req/s, p50 ${cached.p50} ms, p99 ${cached.p99} ms (target p99 < 10 ms)${perRequest}; load average ${loadavg()[0]!.toFixed(1)}`);
+  console.log(`urgency from the cache, concurrency 20: ${Math.round(cached.rps)} req/s, p50 ${cached.p50} ms, p99 ${cached.p99} ms (target p99 < 10 ms)${perRequest}, API RSS ${apiRss} MB (peak); load average ${loadavg()[0]!.toFixed(1)}`);
   console.log(`for scale, GET /healthz on the same process: ${Math.round(health.rps)} req/s, p50 ${health.p50} ms, p99 ${health.p99} ms`);
   const exactShare = Math.round((100 * exact) / EMAIL_THREADS.length);
   reportResult({ path: "e-mail reply parser, one process", baseline: null, figure: `${perSecond} replies/s, ${exactShare} % exact`, target: ">= 2000 replies/s, >= 90 % exact", met: perSecond >= 2000 && exactShare >= 90, p99Ms: null, rssApiMb: null, rssWorkerMb: null });

@@ -45,7 +45,8 @@ try {
   const seconds = (performance.now() - launched) / 1000;
   const requests = harvest.admitted.length;
   console.log(`time import, one worker: ${ENTRIES} entries over ${PROJECTS} projects in ${seconds.toFixed(1)} s = ${Math.round(ENTRIES / seconds)} entries/s`);
-  console.log(`Harvest requests: ${requests} in ${seconds.toFixed(1)} s = ${(requests / (seconds / 15)).toFixed(1)} per 15 s (limit 100); busiest 15 s window ${harvest.busiestWindow()}; 429 answers ${harvest.refused}`);
+  const rssMb = workerRss.stop() ?? null;
+  console.log(`Harvest requests: ${requests} in ${seconds.toFixed(1)} s = ${(requests / (seconds / 15)).toFixed(1)} per 15 s (limit 100); busiest 15 s window ${harvest.busiestWindow()}; 429 answers ${harvest.refused}; worker RSS ${rssMb} MB (peak)`);
   reportResult({
     path: `Harvest time import, one worker, ${ENTRIES} entries`,
     baseline: null,
@@ -54,7 +55,7 @@ try {
     met: harvest.busiestWindow() <= 100 && harvest.refused === 0,
     p99Ms: null,
     rssApiMb: null,
-    rssWorkerMb: workerRss.stop() ?? null,
+    rssWorkerMb: rssMb,
   });
 } finally {
   await stopProcess(worker);

@@ -151,6 +151,7 @@ try {
   console.table(rows.map(({ breakdown: _breakdown, ...columns }) => columns));
   for (const entry of rows) console.log(`${entry.platform}: ${entry.breakdown}`);
   const rssMb = workerRss.stop() ?? null;
+  console.log(`worker RSS: ${rssMb} MB (peak)`);
   for (const entry of rows) {
     reportResult({
       path: `tracking sync, ${entry.platform}, ${ORDERS} orders`,

@@ -38,7 +38,7 @@ try {
   });
   const apiRss = apiMemory.stop();
   console.log(
-    `signals, concurrency ${CONCURRENCY}, ${TICKETS} tickets, each a new thread entry: ${Math.round(signals.rps)} accepted/s, p50 ${signals.p50} ms, p99 ${signals.p99} ms (${signals.non2xx} non-2xx, ${signals.errors} errors)`,
+    `signals, concurrency ${CONCURRENCY}, ${TICKETS} tickets, each a new thread entry: ${Math.round(signals.rps)} accepted/s, p50 ${signals.p50} ms, p99 ${signals.p99} ms (${signals.non2xx} non-2xx, ${signals.errors} errors); API RSS ${apiRss} MB (peak)`,
   );
 
   const owed = await prisma.urgencyQueueEntry.count({ where: { processed: false } });
@@ -52,10 +52,11 @@ try {
       done = await prisma.urgencyQueueEntry.count({ where: { processed: true } });
     }
     const seconds = (performance.now() - started) / 1000;
-    console.log(`analyses, one worker process at concurrency ${CONCURRENCY}, limiter lifted: ${owed} tickets in ${seconds.toFixed(1)} s (worker start included) = ${Math.round(owed / seconds)} analyses/s; ${gemini.calls.length} provider calls`);
+    const rssMb = workerRss.stop() ?? null;
+    console.log(`analyses, one worker process at concurrency ${CONCURRENCY}, limiter lifted: ${owed} tickets in ${seconds.toFixed(1)} s (worker start included) = ${Math.round(owed / seconds)} analyses/s; ${gemini.calls.length} provider calls; worker RSS ${rssMb} MB (peak)`);
     const none = { baseline: null, target: null, met: null };
     reportResult({ ...none, path: `ticket-system signals, concurrency ${CONCURRENCY}`, figure: `${Math.round(signals.rps)} accepted/s`, p99Ms: signals.p99, rssApiMb: apiRss ?? null, rssWorkerMb: null });
-    reportResult({ ...none, path: `urgency analyses, one worker process, concurrency ${CONCURRENCY}`, figure: `${Math.round(owed / seconds)} analyses/s`, p99Ms: null, rssApiMb: null, rssWorkerMb: workerRss.stop() ?? null });
+    reportResult({ ...none, path: `urgency analyses, one worker process, concurrency ${CONCURRENCY}`, figure: `${Math.round(owed / seconds)} analyses/s`, p99Ms: null, rssApiMb: null, rssWorkerMb: rssMb });
   } finally {
     await stopProcess(worker);
   }
