@@ -4,12 +4,13 @@
 // Needs MariaDB and Redis. The fakes run in this process, on the same CPUs as the worker.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
 import { createMerchant, disputeJobId } from "@mw/shared/disputes";
 import { createPrisma, createRedis, encryptSecret, Queues } from "@mw/shared";
 import { freshBenchEnvironment } from "./lib/database.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";
-import { ROOT } from "./lib/processes.ts";
+import { cpuMillis, ROOT } from "./lib/processes.ts";
 
 const DISPUTES = Number(process.env.BENCH_DISPUTES ?? 1000);
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? "1,5,20").split(",").map(Number);
@@ -88,9 +89,17 @@ async function runRound(round: number, concurrency: number) {
   // Progress is read from the webhook rows, then from the jobs.
   const finishedJobs = () => queue.getJobs(["completed", "failed"], 0, -1);
   let jobs: Awaited<ReturnType<typeof finishedJobs>> = [];
+  // The worker's CPU is counted from its first processed dispute, so start-up (module loading) stays out of the figure.
+  let cpuFrom: { millis: number; processed: number } | undefined;
+  let cpuTo: number | undefined;
   try {
     const where = { event_id: { startsWith: `acquirer_case_R${round}-` }, processed_at: { not: null } };
-    while ((await prisma.webhookEvent.count({ where })) < DISPUTES || (jobs = await finishedJobs()).length < DISPUTES) {
+    for (;;) {
+      const processed = await prisma.webhookEvent.count({ where });
+      const millis = cpuMillis(worker);
+      if (processed > 0 && !cpuFrom && millis !== undefined) cpuFrom = { millis, processed };
+      if (processed >= DISPUTES) cpuTo ??= millis;
+      if (processed >= DISPUTES && (jobs = await finishedJobs()).length >= DISPUTES) break;
       if (worker.exitCode !== null) throw new Error(`the worker exited with ${worker.exitCode}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -112,6 +121,8 @@ async function runRound(round: number, concurrency: number) {
     "p99 ms": durations[Math.min(durations.length - 1, Math.floor(durations.length * 0.99))],
     linked,
     failed: jobs.filter((job) => job.failedReason).length,
+    "worker CPU ms/dispute": cpuFrom && cpuTo !== undefined && cpuFrom.processed < DISPUTES ? Number(((cpuTo - cpuFrom.millis) / (DISPUTES - cpuFrom.processed)).toFixed(2)) : "n/a",
+    load: Number(loadavg()[0]!.toFixed(1)),
   };
 }
 

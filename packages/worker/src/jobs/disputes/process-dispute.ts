@@ -6,11 +6,13 @@ import { endsJob } from "../../runtime/attempts.ts";
 import type { JobContext } from "../../runtime/processor.ts";
 import { ActionLog } from "./action-log.ts";
 import { alertFor } from "./alert-email.ts";
-import { findChargeback, storeChargeback } from "./chargeback.ts";
+import { storeChargeback } from "./chargeback.ts";
 import { notifyFraudService } from "./fraud-submission.ts";
-import { linkageExists, linkOrder } from "./linkage.ts";
+import { linkOrder } from "./linkage.ts";
 import { matchTransaction } from "./match-transaction.ts";
 import { loadDisputeWebhook, recordDetails, type DisputeWebhook } from "./read-details.ts";
+import { query } from "./sql.ts";
+import { readStoredCase } from "./stored-case.ts";
 
 /** Failures whose AppError code is itself the outcome; every other failure ends as `failed`. */
 const FAILURE_OUTCOMES = new Set<string>(["no_account", "invalid_dispute"]);
@@ -47,11 +49,12 @@ async function runPipeline(webhook: DisputeWebhook, details: DisputeDetails, ctx
   const { caseId } = details;
   recordDetails(steps, details);
 
-  const { match, range } = await matchTransaction(ctx, steps, details);
+  const stored = await readStoredCase(ctx, details);
+  const { match, range } = await matchTransaction(ctx, steps, details, stored.securityKey);
   if (!match.transaction) return { outcome: match.outcome, case_id: caseId, transaction_id: null, order_number: null, fraud: "skipped" };
   const tx = match.transaction;
 
-  const linked = await linkageExists(ctx, caseId);
+  const { linked, chargeback: previous } = stored;
   // Queued before the linkage is written, so a crash in between cannot lose it; the job id sends it once.
   if (match.outcome === "linked_fallback" && !linked) {
     await ctx.queues.add(alertEmailJob, alertFor(details, match.candidates, range), { jobId: disputeAlertJobId(caseId) });
@@ -59,7 +62,6 @@ async function runPipeline(webhook: DisputeWebhook, details: DisputeDetails, ctx
   }
   const order = await linkOrder(ctx, steps, details, tx, linked);
 
-  const previous = await findChargeback(ctx, caseId);
   const { fraud, submission, failure } = await notifyFraudService(ctx, steps, details, tx, order, previous?.fraud_submitted_at ?? null);
   await storeChargeback(ctx, steps, previous, { acquirerData: webhook.payload, details, tx, orderNumber: order?.number ?? null, submission });
   // The chargeback keeps the failed attempt in its log; the job then fails or retries visibly.
@@ -68,5 +70,5 @@ async function runPipeline(webhook: DisputeWebhook, details: DisputeDetails, ctx
 }
 
 async function markProcessed(ctx: JobContext, webhookId: number, outcome: DisputeOutcome): Promise<void> {
-  await ctx.prisma.webhookEvent.updateMany({ where: { id: webhookId }, data: { processed_at: new Date(), outcome } });
+  await query(ctx, "UPDATE webhook_events SET processed_at = NOW(3), outcome = ? WHERE id = ?", [outcome, webhookId]);
 }
