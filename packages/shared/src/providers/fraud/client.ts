@@ -42,23 +42,25 @@ function errorDetail(body: unknown): UpstreamDetail | undefined {
   return messages.length ? { reason: messages.join("; ") } : undefined;
 }
 
+const clients = new WeakMap<object, FraudClient>();
+
 export class FraudClient {
   private constructor(private readonly http: Got) {}
 
-  static forTeam(config: Pick<Config, "FRAUD_API_URL" | "HTTP_TIMEOUT_MS">, credentials: FraudCredentials): FraudClient {
-    const basic = Buffer.from(`${credentials.apiKey}:`).toString("base64");
-    return new FraudClient(
-      createHttpClient({
-        baseUrl: config.FRAUD_API_URL,
-        timeoutMs: config.HTTP_TIMEOUT_MS,
-        headers: { authorization: `Basic ${basic}`, "signifyd-team-id": credentials.teamId, accept: "application/json" },
-      }),
-    );
+  /** One client per config object (building a got instance costs more than a request); each team's credentials go with its requests. */
+  static fromConfig(config: Pick<Config, "FRAUD_API_URL" | "HTTP_TIMEOUT_MS">): FraudClient {
+    let client = clients.get(config);
+    if (!client) {
+      client = new FraudClient(createHttpClient({ baseUrl: config.FRAUD_API_URL, timeoutMs: config.HTTP_TIMEOUT_MS, headers: { accept: "application/json" } }));
+      clients.set(config, client);
+    }
+    return client;
   }
 
   /** Submits the chargeback once: a repeat of the same chargebackId is answered 409, which counts as done. */
-  async submitChargeback(event: ChargebackEvent): Promise<FraudSubmission> {
-    const response = await upstreamCall(SYSTEM, () => this.http.post(CHARGEBACKS, { json: event, responseType: "json", throwHttpErrors: false }));
+  async submitChargeback(credentials: FraudCredentials, event: ChargebackEvent): Promise<FraudSubmission> {
+    const headers = { authorization: `Basic ${Buffer.from(`${credentials.apiKey}:`).toString("base64")}`, "signifyd-team-id": credentials.teamId };
+    const response = await upstreamCall(SYSTEM, () => this.http.post(CHARGEBACKS, { headers, json: event, responseType: "json", throwHttpErrors: false }));
     if (response.statusCode === 409) return { response: response.body, alreadySubmitted: true };
     if (!response.ok) throw upstreamError(SYSTEM, new HTTPError(response), errorDetail);
     return { response: response.body, alreadySubmitted: false };

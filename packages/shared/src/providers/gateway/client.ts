@@ -4,6 +4,7 @@ import type { Config } from "../../platform/config.ts";
 import { AppError } from "../../platform/errors.ts";
 import { createHttpClient, upstreamCall } from "../../platform/http.ts";
 import { REDACTED } from "../../platform/redact.ts";
+import { readNmiAnswer } from "./answer.ts";
 import { gatewayTransaction, type GatewayTransaction, type QueryWindow } from "./types.ts";
 
 /**
@@ -13,21 +14,14 @@ import { gatewayTransaction, type GatewayTransaction, type QueryWindow } from ".
  */
 const SYSTEM = "payment gateway";
 
-const PARSER_OPTIONS = {
+/** Only transactions with the auth code are parsed (see answer.ts); one <action> still comes back as a list. */
+const transactionParser = new XMLParser({
   ignoreAttributes: true,
   ignoreDeclaration: true,
   // Values stay text: order ids and auth codes of digits must not turn into numbers.
   parseTagValue: false,
-} as const;
-
-/**
- * A window can hold thousands of transactions, and building objects for all
- * of them costs about ten times reading the document, so each <transaction>
- * is kept as raw XML and parsed only when wanted. One <transaction> (or one
- * <action>) still comes back as a list.
- */
-const documentParser = new XMLParser({ ...PARSER_OPTIONS, stopNodes: ["nm_response.transaction"], isArray: (_name, jpath) => jpath === "nm_response.transaction" });
-const transactionParser = new XMLParser({ ...PARSER_OPTIONS, isArray: (_name, jpath) => jpath === "transaction.action" });
+  isArray: (_name, jpath) => jpath === "transaction.action",
+});
 
 /** Card digits of a dispute; an unknown part excludes nothing. */
 export interface CardDigits {
@@ -35,14 +29,22 @@ export interface CardDigits {
   last4: string | null;
 }
 
+const clients = new WeakMap<object, GatewayClient>();
+
 export class GatewayClient {
   private constructor(
     private readonly http: Got,
     private readonly url: string,
   ) {}
 
+  /** One client per config object: building a got instance costs more than a request through it. */
   static fromConfig(config: Pick<Config, "GATEWAY_QUERY_URL" | "HTTP_TIMEOUT_MS">): GatewayClient {
-    return new GatewayClient(createHttpClient({ timeoutMs: config.HTTP_TIMEOUT_MS, headers: { accept: "text/xml" } }), config.GATEWAY_QUERY_URL);
+    let client = clients.get(config);
+    if (!client) {
+      client = new GatewayClient(createHttpClient({ timeoutMs: config.HTTP_TIMEOUT_MS, headers: { accept: "text/xml" } }), config.GATEWAY_QUERY_URL);
+      clients.set(config, client);
+    }
+    return client;
   }
 
   /**
@@ -54,9 +56,9 @@ export class GatewayClient {
     const chunks = await this.query(securityKey, window);
     const wanted = normaliseAuthCode(authCode);
     // A cheap test on the raw text first; only candidates are parsed and compared exactly.
-    const needle = escapeXmlText(wanted).toLowerCase();
+    const needle = new RegExp(escapeRegExp(escapeXmlText(wanted)), "i");
     const matches = chunks
-      .filter((chunk) => chunk.toLowerCase().includes(needle))
+      .filter((chunk) => needle.test(chunk))
       .map(parseTransaction)
       .filter((tx) => normaliseAuthCode(tx.authorization_code) === wanted);
     return { scanned: chunks.length, matches };
@@ -90,23 +92,19 @@ function escapeXmlText(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 function unexpected(what: string): AppError {
   return new AppError(502, "upstream_error", `${SYSTEM} answered with ${what}`);
 }
 
 function transactionChunks(xml: string, securityKey: string): string[] {
-  let root: unknown;
-  try {
-    root = (documentParser.parse(xml) as { nm_response?: unknown }).nm_response;
-  } catch {
-    root = undefined;
-  }
-  if (root === undefined) throw unexpected("something other than an nm_response document");
-  // An answer without transactions is an empty <nm_response/>, which parses to "".
-  if (typeof root !== "object" || root === null) return [];
-  const { error_response: refusal, transaction = [] } = root as { error_response?: unknown; transaction?: unknown };
-  if (refusal !== undefined) throw refused(String(refusal), securityKey);
-  return (transaction as unknown[]).map(String);
+  const answer = readNmiAnswer(xml);
+  if (!answer) throw unexpected("something other than an nm_response document");
+  if (answer.errorResponse !== undefined) throw refused(answer.errorResponse, securityKey);
+  return answer.transactions;
 }
 
 function parseTransaction(chunk: string): GatewayTransaction {
