@@ -78,6 +78,11 @@ async function seedRound(round: number): Promise<void> {
   await queue.addBulk(rows.map((row) => ({ name: "process-dispute", data: { webhook_id: row.id }, opts: { jobId: disputeJobId(row), attempts: 1 } })));
 }
 
+function ownCpuMillis(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
 async function runRound(round: number, concurrency: number) {
   await queue.obliterate({ force: true });
   await seedRound(round);
@@ -90,15 +95,15 @@ async function runRound(round: number, concurrency: number) {
   const finishedJobs = () => queue.getJobs(["completed", "failed"], 0, -1);
   let jobs: Awaited<ReturnType<typeof finishedJobs>> = [];
   // The worker's CPU is counted from its first processed dispute, so start-up (module loading) stays out of the figure.
-  let cpuFrom: { millis: number; processed: number } | undefined;
-  let cpuTo: number | undefined;
+  let cpuFrom: { millis: number; processed: number; fakes: number } | undefined;
+  let cpuTo: { millis: number | undefined; fakes: number } | undefined;
   try {
     const where = { event_id: { startsWith: `acquirer_case_R${round}-` }, processed_at: { not: null } };
     for (;;) {
       const processed = await prisma.webhookEvent.count({ where });
       const millis = cpuMillis(worker);
-      if (processed > 0 && !cpuFrom && millis !== undefined) cpuFrom = { millis, processed };
-      if (processed >= DISPUTES) cpuTo ??= millis;
+      if (processed > 0 && !cpuFrom && millis !== undefined) cpuFrom = { millis, processed, fakes: ownCpuMillis() };
+      if (processed >= DISPUTES) cpuTo ??= { millis, fakes: ownCpuMillis() };
       if (processed >= DISPUTES && (jobs = await finishedJobs()).length >= DISPUTES) break;
       if (worker.exitCode !== null) throw new Error(`the worker exited with ${worker.exitCode}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -111,6 +116,8 @@ async function runRound(round: number, concurrency: number) {
   }
   const durations = jobs.map((job) => job.finishedOn! - job.processedOn!).sort((a, b) => a - b);
   const seconds = (Math.max(...jobs.map((job) => job.finishedOn!)) - Math.min(...jobs.map((job) => job.processedOn!))) / 1000;
+  const perDispute = (from: number | undefined, to: number | undefined) =>
+    cpuFrom && from !== undefined && to !== undefined && cpuFrom.processed < DISPUTES ? Number(((to - from) / (DISPUTES - cpuFrom.processed)).toFixed(2)) : "n/a";
   const linked = await prisma.disputeLinkage.count({ where: { case_id: { startsWith: `R${round}-` } } });
   return {
     concurrency,
@@ -121,7 +128,9 @@ async function runRound(round: number, concurrency: number) {
     "p99 ms": durations[Math.min(durations.length - 1, Math.floor(durations.length * 0.99))],
     linked,
     failed: jobs.filter((job) => job.failedReason).length,
-    "worker CPU ms/dispute": cpuFrom && cpuTo !== undefined && cpuFrom.processed < DISPUTES ? Number(((cpuTo - cpuFrom.millis) / (DISPUTES - cpuFrom.processed)).toFixed(2)) : "n/a",
+    "worker CPU ms/dispute": perDispute(cpuFrom?.millis, cpuTo?.millis),
+    // This process: the fakes answering (and the progress polling), on the same machine as the worker.
+    "fakes CPU ms/dispute": perDispute(cpuFrom?.fakes, cpuTo?.fakes),
     load: Number(loadavg()[0]!.toFixed(1)),
   };
 }
