@@ -23,12 +23,24 @@ const ADD_LOG_ROWS = `if redis.call("EXISTS", KEYS[1]) == 1 then
 end
 return 0`;
 
-function line(info: Record<string, unknown>): string {
+function row(info: Record<string, unknown>): string {
   const time = typeof info.timestamp === "string" ? info.timestamp.slice(11, 19) : "";
   const fields = Object.entries(info)
     .filter(([key]) => !OMITTED.has(key))
     .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
   return [time, String(info.level).toUpperCase(), String(info.message), ...fields].filter(Boolean).join(" ");
+}
+
+/**
+ * A log line's rows in the Logs tab. A line may carry `steps`, the job's
+ * earlier moments logged together (each `{at, message, level?, ...fields}`,
+ * INFO unless it says): each is a row of its own, before the line's.
+ */
+function rows(info: Record<string, unknown>): string[] {
+  const { steps, ...line } = info;
+  if (!Array.isArray(steps)) return [row(info)];
+  const earlier = (steps as Record<string, unknown>[]).map(({ at, ...step }) => row({ level: "info", ...step, timestamp: at }));
+  return [...earlier, row(line)];
 }
 
 /**
@@ -95,7 +107,8 @@ class JobLogTransport extends Transport {
   }
 
   override log(info: Record<string, unknown>, next: () => void): void {
-    this.running.get(`${String(info.queue)}\u0000${String(info.job_id)}`)?.add(line(info));
+    const pending = this.running.get(`${String(info.queue)}\u0000${String(info.job_id)}`);
+    if (pending) for (const text of rows(info)) pending.add(text);
     next();
   }
 }

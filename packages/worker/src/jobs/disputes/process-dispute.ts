@@ -1,4 +1,4 @@
-import { AppError, type Logger, type PayloadOf } from "@mw/shared";
+import { AppError, type PayloadOf } from "@mw/shared";
 import { disputeAlertJobId, readDisputeDetails, type DisputeDetails, type DisputeOutcome, type processDisputeJob } from "@mw/shared/disputes";
 import { alertEmailJob } from "@mw/shared/notifications";
 import type { Job } from "bullmq";
@@ -27,25 +27,25 @@ const FAILURE_OUTCOMES = new Set<string>(["no_account", "invalid_dispute"]);
 export async function processDispute(job: Job, payload: PayloadOf<typeof processDisputeJob>, ctx: JobContext) {
   const webhook = await loadDisputeWebhook(ctx, payload.webhook_id);
   let log = ctx.log.child({ webhook_id: webhook.id });
+  const steps = new ActionLog();
   try {
     const details = readDisputeDetails(webhook.payload);
     log = log.child({ case_id: details.caseId, mid: details.mid });
-    const result = await runPipeline(webhook, details, ctx, log);
+    const result = await runPipeline(webhook, details, steps, ctx);
     await markProcessed(ctx, webhook.id, result.outcome);
-    log.info("dispute processed", { step: "done", outcome: result.outcome });
+    log.info("dispute processed", { step: "done", outcome: result.outcome, steps: steps.steps });
     return result;
   } catch (error) {
     const outcome: DisputeOutcome = error instanceof AppError && FAILURE_OUTCOMES.has(error.code) ? (error.code as DisputeOutcome) : "failed";
     const final = endsJob(job, error);
-    log.error("dispute processing failed", { error: (error as Error).message, outcome, final });
+    log.error("dispute processing failed", { error: (error as Error).message, outcome, final, steps: steps.steps });
     // An attempt that BullMQ will retry leaves the row open; only the last word is recorded.
     if (final) await markProcessed(ctx, webhook.id, outcome).catch((mark: unknown) => log.error("could not record the outcome", { error: (mark as Error).message }));
     throw error;
   }
 }
 
-async function runPipeline(webhook: DisputeWebhook, details: DisputeDetails, ctx: JobContext, log: Logger) {
-  const steps = new ActionLog(log);
+async function runPipeline(webhook: DisputeWebhook, details: DisputeDetails, steps: ActionLog, ctx: JobContext) {
   const { caseId } = details;
   recordDetails(steps, details);
 
