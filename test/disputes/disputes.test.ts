@@ -238,6 +238,9 @@ describe("GatewayClient against the NMI Query API", () => {
       end_date: "20260610235959",
     });
     expect(await client.findByAuthCode(GATEWAY_KEY, " 0124 ", window)).toMatchObject({ scanned: 2, matches: [{ transaction_id: `${RUN}0101` }] });
+    // A code the answer escapes is compared after parsing.
+    seed(`${RUN}0102`, { date: new Date("2026-06-10T10:00:00Z"), authorization_code: "R&D<1" });
+    expect(await client.findByAuthCode(GATEWAY_KEY, "r&d<1", window)).toMatchObject({ scanned: 3, matches: [{ transaction_id: `${RUN}0102`, authorization_code: "R&D<1" }] });
   });
 
   it("turns <error_response> into a permanent error that does not repeat the key", async () => {

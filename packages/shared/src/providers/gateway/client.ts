@@ -55,10 +55,12 @@ export class GatewayClient {
   async findByAuthCode(securityKey: string, authCode: string, window: QueryWindow): Promise<{ scanned: number; matches: GatewayTransaction[] }> {
     const chunks = await this.query(securityKey, window);
     const wanted = normaliseAuthCode(authCode);
-    // A cheap test on the raw text first; only candidates are parsed and compared exactly.
-    const needle = new RegExp(escapeRegExp(escapeXmlText(wanted)), "i");
+    // A cheap look at the raw text first; only candidates are parsed and compared exactly.
     const matches = chunks
-      .filter((chunk) => needle.test(chunk))
+      .filter((chunk) => {
+        const code = plainAuthCode(chunk);
+        return code === null || normaliseAuthCode(code) === wanted;
+      })
       .map(parseTransaction)
       .filter((tx) => normaliseAuthCode(tx.authorization_code) === wanted);
     return { scanned: chunks.length, matches };
@@ -88,12 +90,22 @@ function normaliseAuthCode(code: string): string {
   return code.trim().toUpperCase();
 }
 
-function escapeXmlText(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
-}
+const AUTH_CODE_OPEN = "<authorization_code>";
+const AUTH_CODE_CLOSE = "</authorization_code>";
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/**
+ * The text of a raw transaction's <authorization_code> when it is plain text
+ * (NMI lists it before the transaction's actions); null when only parsing can
+ * tell (absent, empty-element form, entities, CDATA, comments).
+ */
+function plainAuthCode(chunk: string): string | null {
+  const open = chunk.indexOf(AUTH_CODE_OPEN);
+  if (open < 0) return null;
+  const start = open + AUTH_CODE_OPEN.length;
+  const end = chunk.indexOf("<", start);
+  if (end < 0 || !chunk.startsWith(AUTH_CODE_CLOSE, end)) return null;
+  const text = chunk.slice(start, end);
+  return text.includes("&") ? null : text;
 }
 
 function unexpected(what: string): AppError {
