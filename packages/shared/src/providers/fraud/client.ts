@@ -1,6 +1,6 @@
-import { HTTPError, type Got } from "got";
 import type { Config } from "../../platform/config.ts";
-import { createHttpClient, upstreamCall, upstreamError, type UpstreamDetail } from "../../platform/http.ts";
+import { AppError } from "../../platform/errors.ts";
+import { jsonOrUndefined, plainAnswerError, plainRequest, type UpstreamDetail } from "../../platform/http.ts";
 
 /**
  * The fraud-protection service follows the Signifyd API v3: HTTP Basic with
@@ -42,27 +42,35 @@ function errorDetail(body: unknown): UpstreamDetail | undefined {
   return messages.length ? { reason: messages.join("; ") } : undefined;
 }
 
-const clients = new WeakMap<object, FraudClient>();
-
 export class FraudClient {
-  private constructor(private readonly http: Got) {}
+  private constructor(
+    private readonly url: string,
+    private readonly timeoutMs: number,
+  ) {}
 
-  /** One client per config object (building a got instance costs more than a request); each team's credentials go with its requests. */
   static fromConfig(config: Pick<Config, "FRAUD_API_URL" | "HTTP_TIMEOUT_MS">): FraudClient {
-    let client = clients.get(config);
-    if (!client) {
-      client = new FraudClient(createHttpClient({ baseUrl: config.FRAUD_API_URL, timeoutMs: config.HTTP_TIMEOUT_MS, headers: { accept: "application/json" } }));
-      clients.set(config, client);
-    }
-    return client;
+    return new FraudClient(new URL(CHARGEBACKS, config.FRAUD_API_URL.endsWith("/") ? config.FRAUD_API_URL : `${config.FRAUD_API_URL}/`).href, config.HTTP_TIMEOUT_MS);
   }
 
-  /** Submits the chargeback once: a repeat of the same chargebackId is answered 409, which counts as done. */
+  /**
+   * Submits the chargeback once, with the team's credentials: a repeat of the same chargebackId is answered 409,
+   * which counts as done. A plain request, as the gateway query (the dispute pipeline's hot path).
+   */
   async submitChargeback(credentials: FraudCredentials, event: ChargebackEvent): Promise<FraudSubmission> {
-    const headers = { authorization: `Basic ${Buffer.from(`${credentials.apiKey}:`).toString("base64")}`, "signifyd-team-id": credentials.teamId };
-    const response = await upstreamCall(SYSTEM, () => this.http.post(CHARGEBACKS, { headers, json: event, responseType: "json", throwHttpErrors: false }));
-    if (response.statusCode === 409) return { response: response.body, alreadySubmitted: true };
-    if (!response.ok) throw upstreamError(SYSTEM, new HTTPError(response), errorDetail);
-    return { response: response.body, alreadySubmitted: false };
+    const answer = await plainRequest(SYSTEM, this.url, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${credentials.apiKey}:`).toString("base64")}`,
+        "signifyd-team-id": credentials.teamId,
+        accept: "application/json",
+        "content-type": "application/json",
+      },
+      body: JSON.stringify(event),
+      timeoutMs: this.timeoutMs,
+    });
+    if (answer.status !== 409 && (answer.status < 200 || answer.status >= 300)) throw plainAnswerError(SYSTEM, answer, errorDetail);
+    const body = jsonOrUndefined(answer.body);
+    if (body === undefined) throw new AppError(502, "upstream_error", `${SYSTEM} answered HTTP ${answer.status} with a body that is not JSON`);
+    return { response: body, alreadySubmitted: answer.status === 409 };
   }
 }
