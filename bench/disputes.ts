@@ -4,12 +4,13 @@
 // Needs MariaDB and Redis. The fakes run in this process, on the same CPUs as the worker.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
 import { createMerchant, disputeJobId } from "@mw/shared/disputes";
 import { createPrisma, createRedis, encryptSecret, Queues } from "@mw/shared";
 import { freshBenchEnvironment } from "./lib/database.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";
-import { ROOT, sampleRss } from "./lib/processes.ts";
+import { cpuMillis, ROOT, sampleRss } from "./lib/processes.ts";
 import { reportResult } from "./lib/result.ts";
 
 const DISPUTES = Number(process.env.BENCH_DISPUTES ?? 1000);
@@ -78,6 +79,11 @@ async function seedRound(round: number): Promise<void> {
   await queue.addBulk(rows.map((row) => ({ name: "process-dispute", data: { webhook_id: row.id }, opts: { jobId: disputeJobId(row), attempts: 1 } })));
 }
 
+function ownCpuMillis(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
 async function runRound(round: number, concurrency: number) {
   await queue.obliterate({ force: true });
   await seedRound(round);
@@ -91,9 +97,17 @@ async function runRound(round: number, concurrency: number) {
   // Progress is read from the webhook rows, then from the jobs.
   const finishedJobs = () => queue.getJobs(["completed", "failed"], 0, -1);
   let jobs: Awaited<ReturnType<typeof finishedJobs>> = [];
+  // The worker's CPU is counted from its first processed dispute, so start-up (module loading) stays out of the figure.
+  let cpuFrom: { millis: number; processed: number; fakes: number } | undefined;
+  let cpuTo: { millis: number | undefined; fakes: number } | undefined;
   try {
     const where = { event_id: { startsWith: `acquirer_case_R${round}-` }, processed_at: { not: null } };
-    while ((await prisma.webhookEvent.count({ where })) < DISPUTES || (jobs = await finishedJobs()).length < DISPUTES) {
+    for (;;) {
+      const processed = await prisma.webhookEvent.count({ where });
+      const millis = cpuMillis(worker);
+      if (processed > 0 && !cpuFrom && millis !== undefined) cpuFrom = { millis, processed, fakes: ownCpuMillis() };
+      if (processed >= DISPUTES) cpuTo ??= { millis, fakes: ownCpuMillis() };
+      if (processed >= DISPUTES && (jobs = await finishedJobs()).length >= DISPUTES) break;
       if (worker.exitCode !== null) throw new Error(`the worker exited with ${worker.exitCode}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -106,6 +120,8 @@ async function runRound(round: number, concurrency: number) {
   }
   const durations = jobs.map((job) => job.finishedOn! - job.processedOn!).sort((a, b) => a - b);
   const seconds = (Math.max(...jobs.map((job) => job.finishedOn!)) - Math.min(...jobs.map((job) => job.processedOn!))) / 1000;
+  const perDispute = (from: number | undefined, to: number | undefined) =>
+    cpuFrom && from !== undefined && to !== undefined && cpuFrom.processed < DISPUTES ? Number(((to - from) / (DISPUTES - cpuFrom.processed)).toFixed(2)) : "n/a";
   const linked = await prisma.disputeLinkage.count({ where: { case_id: { startsWith: `R${round}-` } } });
   return {
     concurrency,
@@ -117,6 +133,10 @@ async function runRound(round: number, concurrency: number) {
     linked,
     failed: jobs.filter((job) => job.failedReason).length,
     "worker RSS MB": rssMb,
+    "worker CPU ms/dispute": perDispute(cpuFrom?.millis, cpuTo?.millis),
+    // This process: the fakes answering (and the progress polling), on the same machine as the worker.
+    "fakes CPU ms/dispute": perDispute(cpuFrom?.fakes, cpuTo?.fakes),
+    load: Number(loadavg()[0]!.toFixed(1)),
   };
 }
 

@@ -238,6 +238,9 @@ describe("GatewayClient against the NMI Query API", () => {
       end_date: "20260610235959",
     });
     expect(await client.findByAuthCode(GATEWAY_KEY, " 0124 ", window)).toMatchObject({ scanned: 2, matches: [{ transaction_id: `${RUN}0101` }] });
+    // A code the answer escapes is compared after parsing.
+    seed(`${RUN}0102`, { date: new Date("2026-06-10T10:00:00Z"), authorization_code: "R&D<1" });
+    expect(await client.findByAuthCode(GATEWAY_KEY, "r&d<1", window)).toMatchObject({ scanned: 3, matches: [{ transaction_id: `${RUN}0102`, authorization_code: "R&D<1" }] });
   });
 
   it("turns <error_response> into a permanent error that does not repeat the key", async () => {
@@ -313,13 +316,33 @@ describe("process-dispute (spec 1, 3.2 and 4.6)", () => {
     expect([...times].sort()).toEqual(times);
 
     expect(await webhookRow(webhookId)).toMatchObject({ outcome: "linked", processed_at: expect.any(Date) });
+    // Every step at INFO, with its time and details, in the one line that ends the attempt.
     const lines = worker
       .output()
       .split("\n")
       .filter((line) => line.includes(`"case_id":"${caseId}"`))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.filter((line) => line.step).map((line) => line.step)).toEqual([...actionSteps(chargeback.action_log), "done"]);
-    for (const line of lines) expect(line).toMatchObject({ level: "info", job_id: job.id, case_id: caseId, webhook_id: webhookId });
+    expect(lines).toEqual([expect.objectContaining({ level: "info", message: "dispute processed", step: "done", outcome: "linked", job_id: job.id, case_id: caseId, webhook_id: webhookId, mid: MID })]);
+    const steps = lines[0]!.steps as Record<string, unknown>[];
+    expect(steps.map((step) => [step.step, step.at])).toEqual((JSON.parse(chargeback.action_log) as { step: string; at: string }[]).map((entry) => [entry.step, entry.at]));
+    expect(steps.find((step) => step.step === "gateway")).toMatchObject({ scanned: 2, matched: 1 });
+    expect(steps.find((step) => step.step === "match")).toMatchObject({ outcome: "linked", transaction_id: tx });
+    // Bull Board's Logs tab shows each step as a row of its own.
+    const { logs } = await disputes.getJobLogs(job.id!);
+    expect(logs.find((row) => row.includes("Dispute read"))).toMatch(/ step=details transaction_date=2026-11-01 card_first6=411111 card_last4=1111$/);
+    expect(logs.map((row) => row.replace(/^\d\d:\d\d:\d\d /, "").replace(/ [a-z_0-9]+=.*$/, ""))).toEqual([
+      "INFO job started",
+      "INFO Dispute read: MID " + MID + ", auth code ab12cd, transaction date 2026-11-01, amount 49.90",
+      `INFO Gateway account found for MID ${MID}`,
+      "INFO Gateway query 2026-10-30T00:00:00.000Z to 2026-11-03T23:59:59.000Z: 2 transactions, 1 with auth code ab12cd",
+      `INFO One transaction has the auth code: ${tx}`,
+      `INFO Order ${ORDER_NUMBER} of site ${(await prisma.order.findFirstOrThrow({ where: { number: ORDER_NUMBER } })).site_id} found`,
+      `INFO Linkage stored: transaction ${tx}`,
+      `INFO Chargeback ${caseId} submitted to the fraud service`,
+      "INFO Chargeback record stored",
+      "INFO dispute processed",
+      "INFO job completed",
+    ]);
   });
 
   it("runs a replayed dispute again without a second linkage, chargeback or fraud submission", async () => {

@@ -28,6 +28,8 @@ const builder = new XMLBuilder({ format: true, ignoreAttributes: true });
  */
 export class FakeGateway extends FakeServer {
   private readonly accounts = new Map<string, Record<string, unknown>[]>();
+  /** Answers already built, per security key and query: building a hundred transactions' XML costs the bench more than the worker's reading it. */
+  private readonly answers = new Map<string, Map<string, FakeReply>>();
   readonly hanging = new Set<string>();
 
   constructor() {
@@ -44,6 +46,7 @@ export class FakeGateway extends FakeServer {
     const list = this.accounts.get(securityKey) ?? [];
     list.push(nmiTransaction(seed));
     this.accounts.set(securityKey, list);
+    this.answers.delete(securityKey);
   }
 
   /** The security keys the recorded queries carried, in order. */
@@ -63,12 +66,21 @@ export class FakeGateway extends FakeServer {
       if (value !== null && !/^\d{14}$/.test(value)) return xml({ error_response: `Invalid ${name} format` });
     }
     const card = form.get("cc_number");
-    const matching = transactions.filter((tx) => {
-      const dates = (tx.action as { date: string }[]).map((action) => action.date);
-      const inWindow = dates.some((date) => (!start || date >= start) && (!end || date <= end));
-      return inWindow && (!card || String(tx.cc_number).slice(-4) === card.slice(-4));
-    });
-    return xml(matching.length ? { transaction: matching } : "");
+    const built = this.answers.get(key) ?? new Map<string, FakeReply>();
+    this.answers.set(key, built);
+    const query = JSON.stringify([start, end, card]);
+    let answer = built.get(query);
+    if (!answer) {
+      const matching = transactions.filter((tx) => {
+        const dates = (tx.action as { date: string }[]).map((action) => action.date);
+        const inWindow = dates.some((date) => (!start || date >= start) && (!end || date <= end));
+        return inWindow && (!card || String(tx.cc_number).slice(-4) === card.slice(-4));
+      });
+      const reply = xml(matching.length ? { transaction: matching } : "");
+      answer = { ...reply, body: Buffer.from(reply.body as string) };
+      built.set(query, answer);
+    }
+    return answer;
   }
 }
 

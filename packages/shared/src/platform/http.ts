@@ -1,3 +1,5 @@
+import http, { type IncomingHttpHeaders } from "node:http";
+import https from "node:https";
 import got, { HTTPError, RequestError, type ExtendOptions, type Got, type Response } from "got";
 import type { z } from "zod";
 import { AppError, errors } from "./errors.ts";
@@ -44,16 +46,18 @@ export type UpstreamDetailReader = (body: unknown, response: Response) => Upstre
  * refused), so job failure reasons and the errors table show more than the status.
  */
 export function upstreamError(system: string, error: unknown, detail?: UpstreamDetailReader): AppError {
-  if (error instanceof HTTPError) {
-    const status = error.response.statusCode;
-    const extra = detail && readDetail(detail, error.response);
-    const message = `${system} answered HTTP ${status}${extra?.reason === undefined ? "" : `: ${extra.reason}`}`;
-    return errors.upstream(status, message, { data: extra?.data, cause: error });
-  }
-  if (error instanceof RequestError) {
-    return new AppError(502, "upstream_unreachable", `${system} request failed: ${error.code ?? error.message}`, {}, { cause: error });
-  }
+  if (error instanceof HTTPError) return answerError(system, error.response.statusCode, detail && readDetail(detail, error.response), error);
+  if (error instanceof RequestError) return unreachable(system, error.code ?? error.message, error);
   return new AppError(502, "upstream_error", `${system} request failed: ${String(error)}`, {}, { cause: error });
+}
+
+function answerError(system: string, status: number, extra: UpstreamDetail | undefined, cause?: unknown): AppError {
+  const message = `${system} answered HTTP ${status}${extra?.reason === undefined ? "" : `: ${extra.reason}`}`;
+  return errors.upstream(status, message, { data: extra?.data, ...(cause !== undefined && { cause }) });
+}
+
+function unreachable(system: string, reason: string, cause: unknown): AppError {
+  return new AppError(502, "upstream_unreachable", `${system} request failed: ${reason}`, {}, { cause });
 }
 
 /** Runs one request to `system`; whatever it throws is thrown as `upstreamError`. */
@@ -104,4 +108,74 @@ export function jsonOrUndefined(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** An answer read in full by `plainRequest`. */
+export interface PlainAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+const keepAliveAgents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
+
+/**
+ * One request through node:http(s) on a keep-alive agent, its answer read in
+ * full as text: for the hot paths where got's own work per request shows (the
+ * dispute pipeline's gateway query and fraud submission; docs/decisions.md,
+ * "Dispute pipeline throughput"). The rules of createHttpClient hold: the
+ * User-Agent, one timeout for the whole exchange, no retries; redirects are
+ * not followed. Not reaching `system`, the timeout and an answer cut short
+ * throw `upstream_unreachable` as upstreamError does; every status is
+ * answered, and `plainAnswerError` makes an error answer the platform error.
+ */
+export function plainRequest(
+  system: string,
+  url: string,
+  options: { method: "GET" | "POST"; headers?: Record<string, string>; body?: string; timeoutMs: number },
+): Promise<PlainAnswer> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const headers = { "user-agent": USER_AGENT, ...options.headers, ...(options.body !== undefined && { "content-length": String(Buffer.byteLength(options.body)) }) };
+    let timedOut = false;
+    let settled = false;
+    const fail = (error: NodeJS.ErrnoException) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.destroy();
+      reject(unreachable(system, timedOut ? "ETIMEDOUT" : (error.code ?? error.message), error));
+    };
+    const request = (target.protocol === "https:" ? https : http).request(target, { method: options.method, headers, agent: keepAliveAgents[target.protocol as "http:"] }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("error", fail);
+      response.on("close", () => {
+        if (!response.complete) fail(Object.assign(new Error("the answer was cut short"), { code: "ECONNRESET" }));
+      });
+      response.on("end", () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") });
+      });
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      fail(new Error("timeout"));
+    }, options.timeoutMs);
+    request.on("error", fail);
+    request.end(options.body);
+  });
+}
+
+/** An error answer of `plainRequest` as the platform error, as upstreamError makes got's; `detail` reads the body (parsed as JSON when it is). */
+export function plainAnswerError(system: string, answer: PlainAnswer, detail?: (body: unknown) => UpstreamDetail | undefined): AppError {
+  let extra: UpstreamDetail | undefined;
+  try {
+    extra = detail?.(jsonOrUndefined(answer.body));
+  } catch {
+    extra = undefined;
+  }
+  return answerError(system, answer.status, extra);
 }

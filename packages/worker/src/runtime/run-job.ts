@@ -22,7 +22,7 @@ export async function runJob(
     recordJobDuration(connections.redis, connections.config.QUEUE_PREFIX, job.queueName, outcome, (performance.now() - started) / 1000).catch(
       (error: unknown) => log.warn("could not record job duration", { error }),
     );
-  const unfollow = followJobLog(connections.logger, job);
+  const unfollow = followJobLog(connections.logger, job, connections.queues);
   log.info("job started");
   try {
     const handler = JOBS.find(job.queueName, job.name);
@@ -48,6 +48,7 @@ export async function runJob(
     if (error instanceof AppError && error.permanent) throw new UnrecoverableError(error.message);
     throw error;
   } finally {
-    unfollow();
+    // The job's log rows are in Redis before BullMQ marks it finished.
+    await unfollow();
   }
 }

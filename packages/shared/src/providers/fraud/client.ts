@@ -1,6 +1,6 @@
-import { HTTPError, type Got } from "got";
 import type { Config } from "../../platform/config.ts";
-import { createHttpClient, upstreamCall, upstreamError, type UpstreamDetail } from "../../platform/http.ts";
+import { AppError } from "../../platform/errors.ts";
+import { jsonOrUndefined, plainAnswerError, plainRequest, type UpstreamDetail } from "../../platform/http.ts";
 
 /**
  * The fraud-protection service follows the Signifyd API v3: HTTP Basic with
@@ -43,24 +43,34 @@ function errorDetail(body: unknown): UpstreamDetail | undefined {
 }
 
 export class FraudClient {
-  private constructor(private readonly http: Got) {}
+  private constructor(
+    private readonly url: string,
+    private readonly timeoutMs: number,
+  ) {}
 
-  static forTeam(config: Pick<Config, "FRAUD_API_URL" | "HTTP_TIMEOUT_MS">, credentials: FraudCredentials): FraudClient {
-    const basic = Buffer.from(`${credentials.apiKey}:`).toString("base64");
-    return new FraudClient(
-      createHttpClient({
-        baseUrl: config.FRAUD_API_URL,
-        timeoutMs: config.HTTP_TIMEOUT_MS,
-        headers: { authorization: `Basic ${basic}`, "signifyd-team-id": credentials.teamId, accept: "application/json" },
-      }),
-    );
+  static fromConfig(config: Pick<Config, "FRAUD_API_URL" | "HTTP_TIMEOUT_MS">): FraudClient {
+    return new FraudClient(new URL(CHARGEBACKS, config.FRAUD_API_URL.endsWith("/") ? config.FRAUD_API_URL : `${config.FRAUD_API_URL}/`).href, config.HTTP_TIMEOUT_MS);
   }
 
-  /** Submits the chargeback once: a repeat of the same chargebackId is answered 409, which counts as done. */
-  async submitChargeback(event: ChargebackEvent): Promise<FraudSubmission> {
-    const response = await upstreamCall(SYSTEM, () => this.http.post(CHARGEBACKS, { json: event, responseType: "json", throwHttpErrors: false }));
-    if (response.statusCode === 409) return { response: response.body, alreadySubmitted: true };
-    if (!response.ok) throw upstreamError(SYSTEM, new HTTPError(response), errorDetail);
-    return { response: response.body, alreadySubmitted: false };
+  /**
+   * Submits the chargeback once, with the team's credentials: a repeat of the same chargebackId is answered 409,
+   * which counts as done. A plain request, as the gateway query (the dispute pipeline's hot path).
+   */
+  async submitChargeback(credentials: FraudCredentials, event: ChargebackEvent): Promise<FraudSubmission> {
+    const answer = await plainRequest(SYSTEM, this.url, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${credentials.apiKey}:`).toString("base64")}`,
+        "signifyd-team-id": credentials.teamId,
+        accept: "application/json",
+        "content-type": "application/json",
+      },
+      body: JSON.stringify(event),
+      timeoutMs: this.timeoutMs,
+    });
+    if (answer.status !== 409 && (answer.status < 200 || answer.status >= 300)) throw plainAnswerError(SYSTEM, answer, errorDetail);
+    const body = jsonOrUndefined(answer.body);
+    if (body === undefined) throw new AppError(502, "upstream_error", `${SYSTEM} answered HTTP ${answer.status} with a body that is not JSON`);
+    return { response: body, alreadySubmitted: answer.status === 409 };
   }
 }

@@ -1,2 +1,3 @@
+export * from "./answer.ts";
 export * from "./client.ts";
 export * from "./types.ts";

@@ -4,7 +4,7 @@ import type { FraudSubmission } from "@mw/shared/providers/fraud";
 import type { GatewayTransaction } from "@mw/shared/providers/gateway";
 import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog, LogEntry } from "./action-log.ts";
-import { upsertOnce } from "./upsert-once.ts";
+import { query } from "./sql.ts";
 
 /** What an earlier run of the case stored. */
 export interface StoredChargeback {
@@ -21,15 +21,22 @@ export interface ChargebackRecord {
   submission: FraudSubmission | null;
 }
 
-export async function findChargeback(ctx: JobContext, caseId: string): Promise<StoredChargeback | null> {
-  return ctx.prisma.chargeback.findUnique({ where: { case_id: caseId }, select: { fraud_submitted_at: true, action_log: true } });
+const CHARGEBACK_COLUMNS = ["mid", "gateway_transaction_id", "order_number", "amount", "reason_code", "reason_desc", "acquirer_data", "action_log"] as const;
+
+/** Upserted by case_id in one atomic statement; the fraud columns only when this run submitted, so a skipped rerun keeps the first answer. */
+function upsertChargeback(submitted: boolean): string {
+  const columns = [...CHARGEBACK_COLUMNS, ...(submitted ? ["fraud_response", "fraud_submitted_at"] : [])];
+  return `INSERT INTO chargebacks (case_id, ${columns.join(", ")})
+    VALUES (?, ${columns.map((column) => (column === "fraud_submitted_at" ? "NOW(3)" : "?")).join(", ")})
+    ON DUPLICATE KEY UPDATE ${columns.map((column) => `${column} = VALUES(${column})`).join(", ")}`;
 }
+const UPSERT = { submitted: upsertChargeback(true), unsubmitted: upsertChargeback(false) };
 
 /** Stores the case's chargeback; its action log is the earlier runs' entries followed by this run's. */
 export async function storeChargeback(ctx: JobContext, steps: ActionLog, previous: StoredChargeback | null, record: ChargebackRecord): Promise<void> {
   steps.info("chargeback", previous ? "Chargeback record updated" : "Chargeback record stored");
   const { details, tx, submission } = record;
-  const data = {
+  const values: Record<(typeof CHARGEBACK_COLUMNS)[number], unknown> = {
     mid: details.mid,
     gateway_transaction_id: truncateCodePoints(tx.transaction_id, 64),
     order_number: record.orderNumber,
@@ -38,11 +45,10 @@ export async function storeChargeback(ctx: JobContext, steps: ActionLog, previou
     reason_desc: details.reasonDesc,
     acquirer_data: record.acquirerData,
     action_log: JSON.stringify([...parseLog(previous?.action_log), ...steps.entries]),
-    ...(submission && { fraud_response: JSON.stringify(submission.response), fraud_submitted_at: new Date() }),
   };
-  await upsertOnce(() =>
-    ctx.prisma.chargeback.upsert({ where: { case_id: details.caseId }, create: { case_id: details.caseId, ...data }, update: data, select: { id: true } }),
-  );
+  const params = [details.caseId, ...CHARGEBACK_COLUMNS.map((column) => values[column])];
+  if (submission) await query(ctx, UPSERT.submitted, [...params, JSON.stringify(submission.response)]);
+  else await query(ctx, UPSERT.unsubmitted, params);
 }
 
 function parseLog(text: string | undefined): LogEntry[] {

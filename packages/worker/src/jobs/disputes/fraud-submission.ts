@@ -38,7 +38,7 @@ export async function notifyFraudService(
   }
   try {
     const apiKey = readSiteKey(envelope, siteId, ctx.config.ENCRYPTION_KEY);
-    const submission = await FraudClient.forTeam(ctx.config, { teamId, apiKey }).submitChargeback(chargebackEvent(details, tx, order.number));
+    const submission = await FraudClient.fromConfig(ctx.config).submitChargeback({ teamId, apiKey }, chargebackEvent(details, tx, order.number));
     steps.info(
       "fraud",
       submission.alreadySubmitted ? `Fraud service already held chargeback ${details.caseId} (409); counted as submitted` : `Chargeback ${details.caseId} submitted to the fraud service`,

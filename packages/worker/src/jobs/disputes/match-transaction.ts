@@ -1,5 +1,5 @@
-import { AppError } from "@mw/shared";
-import { chooseTransaction, gatewayKeyFor, matchMessage, windowAround, type DisputeDetails, type TransactionMatch } from "@mw/shared/disputes";
+import { AppError, decryptSecret } from "@mw/shared";
+import { chooseTransaction, matchMessage, windowAround, type DisputeDetails, type TransactionMatch } from "@mw/shared/disputes";
 import { GatewayClient } from "@mw/shared/providers/gateway";
 import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog } from "./action-log.ts";
@@ -7,12 +7,18 @@ import type { ActionLog } from "./action-log.ts";
 /**
  * Asks the merchant's gateway account for the transactions with the dispute's
  * auth code around its date and chooses among them. `range` is the queried
- * window in words, for the alert e-mail.
+ * window in words, for the alert e-mail. `storedKey` is the merchant
+ * account's encrypted security key (null: no account has the MID).
  */
-export async function matchTransaction(ctx: JobContext, steps: ActionLog, details: DisputeDetails): Promise<{ match: TransactionMatch; range: string }> {
+export async function matchTransaction(
+  ctx: JobContext,
+  steps: ActionLog,
+  details: DisputeDetails,
+  storedKey: string | null,
+): Promise<{ match: TransactionMatch; range: string }> {
   const { mid, authCode } = details;
-  const securityKey = await gatewayKeyFor(ctx.prisma, ctx.config.ENCRYPTION_KEY, mid);
-  if (!securityKey) throw AppError.permanent(`No gateway account found for MID ${mid}`, "no_account");
+  if (!storedKey) throw AppError.permanent(`No gateway account found for MID ${mid}`, "no_account");
+  const securityKey = decryptSecret(storedKey, ctx.config.ENCRYPTION_KEY);
   steps.info("account", `Gateway account found for MID ${mid}`);
 
   const window = windowAround(details.transactionDate);

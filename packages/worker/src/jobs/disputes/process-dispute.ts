@@ -1,4 +1,4 @@
-import { AppError, type Logger, type PayloadOf } from "@mw/shared";
+import { AppError, type PayloadOf } from "@mw/shared";
 import { disputeAlertJobId, readDisputeDetails, type DisputeDetails, type DisputeOutcome, type processDisputeJob } from "@mw/shared/disputes";
 import { alertEmailJob } from "@mw/shared/notifications";
 import type { Job } from "bullmq";
@@ -6,11 +6,13 @@ import { endsJob } from "../../runtime/attempts.ts";
 import type { JobContext } from "../../runtime/processor.ts";
 import { ActionLog } from "./action-log.ts";
 import { alertFor } from "./alert-email.ts";
-import { findChargeback, storeChargeback } from "./chargeback.ts";
+import { storeChargeback } from "./chargeback.ts";
 import { notifyFraudService } from "./fraud-submission.ts";
-import { linkageExists, linkOrder } from "./linkage.ts";
+import { linkOrder } from "./linkage.ts";
 import { matchTransaction } from "./match-transaction.ts";
 import { loadDisputeWebhook, recordDetails, type DisputeWebhook } from "./read-details.ts";
+import { query } from "./sql.ts";
+import { readStoredCase } from "./stored-case.ts";
 
 /** Failures whose AppError code is itself the outcome; every other failure ends as `failed`. */
 const FAILURE_OUTCOMES = new Set<string>(["no_account", "invalid_dispute"]);
@@ -25,33 +27,34 @@ const FAILURE_OUTCOMES = new Set<string>(["no_account", "invalid_dispute"]);
 export async function processDispute(job: Job, payload: PayloadOf<typeof processDisputeJob>, ctx: JobContext) {
   const webhook = await loadDisputeWebhook(ctx, payload.webhook_id);
   let log = ctx.log.child({ webhook_id: webhook.id });
+  const steps = new ActionLog();
   try {
     const details = readDisputeDetails(webhook.payload);
     log = log.child({ case_id: details.caseId, mid: details.mid });
-    const result = await runPipeline(webhook, details, ctx, log);
+    const result = await runPipeline(webhook, details, steps, ctx);
     await markProcessed(ctx, webhook.id, result.outcome);
-    log.info("dispute processed", { step: "done", outcome: result.outcome });
+    log.info("dispute processed", { step: "done", outcome: result.outcome, steps: steps.steps });
     return result;
   } catch (error) {
     const outcome: DisputeOutcome = error instanceof AppError && FAILURE_OUTCOMES.has(error.code) ? (error.code as DisputeOutcome) : "failed";
     const final = endsJob(job, error);
-    log.error("dispute processing failed", { error: (error as Error).message, outcome, final });
+    log.error("dispute processing failed", { error: (error as Error).message, outcome, final, steps: steps.steps });
     // An attempt that BullMQ will retry leaves the row open; only the last word is recorded.
     if (final) await markProcessed(ctx, webhook.id, outcome).catch((mark: unknown) => log.error("could not record the outcome", { error: (mark as Error).message }));
     throw error;
   }
 }
 
-async function runPipeline(webhook: DisputeWebhook, details: DisputeDetails, ctx: JobContext, log: Logger) {
-  const steps = new ActionLog(log);
+async function runPipeline(webhook: DisputeWebhook, details: DisputeDetails, steps: ActionLog, ctx: JobContext) {
   const { caseId } = details;
   recordDetails(steps, details);
 
-  const { match, range } = await matchTransaction(ctx, steps, details);
+  const stored = await readStoredCase(ctx, details);
+  const { match, range } = await matchTransaction(ctx, steps, details, stored.securityKey);
   if (!match.transaction) return { outcome: match.outcome, case_id: caseId, transaction_id: null, order_number: null, fraud: "skipped" };
   const tx = match.transaction;
 
-  const linked = await linkageExists(ctx, caseId);
+  const { linked, chargeback: previous } = stored;
   // Queued before the linkage is written, so a crash in between cannot lose it; the job id sends it once.
   if (match.outcome === "linked_fallback" && !linked) {
     await ctx.queues.add(alertEmailJob, alertFor(details, match.candidates, range), { jobId: disputeAlertJobId(caseId) });
@@ -59,7 +62,6 @@ async function runPipeline(webhook: DisputeWebhook, details: DisputeDetails, ctx
   }
   const order = await linkOrder(ctx, steps, details, tx, linked);
 
-  const previous = await findChargeback(ctx, caseId);
   const { fraud, submission, failure } = await notifyFraudService(ctx, steps, details, tx, order, previous?.fraud_submitted_at ?? null);
   await storeChargeback(ctx, steps, previous, { acquirerData: webhook.payload, details, tx, orderNumber: order?.number ?? null, submission });
   // The chargeback keeps the failed attempt in its log; the job then fails or retries visibly.
@@ -68,5 +70,5 @@ async function runPipeline(webhook: DisputeWebhook, details: DisputeDetails, ctx
 }
 
 async function markProcessed(ctx: JobContext, webhookId: number, outcome: DisputeOutcome): Promise<void> {
-  await ctx.prisma.webhookEvent.updateMany({ where: { id: webhookId }, data: { processed_at: new Date(), outcome } });
+  await query(ctx, "UPDATE webhook_events SET processed_at = NOW(3), outcome = ? WHERE id = ?", [outcome, webhookId]);
 }

@@ -2,6 +2,7 @@ import { AppError } from "@mw/shared";
 import type { DisputeDetails } from "@mw/shared/disputes";
 import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog } from "./action-log.ts";
+import { query } from "./sql.ts";
 
 export interface DisputeWebhook {
   id: number;
@@ -10,9 +11,9 @@ export interface DisputeWebhook {
 
 /** The job's webhook row. Anything but a stored acquirer delivery can never be processed, so that fails permanently. */
 export async function loadDisputeWebhook(ctx: JobContext, webhookId: number): Promise<DisputeWebhook> {
-  const webhook = await ctx.prisma.webhookEvent.findUnique({ where: { id: webhookId }, select: { id: true, source: true, payload: true } });
+  const [webhook] = await query<{ id: number; source: string; payload: string }[]>(ctx, "SELECT id, source, payload FROM webhook_events WHERE id = ?", [webhookId]);
   if (webhook?.source !== "acquirer") throw AppError.permanent(`webhook ${webhookId} is not a stored acquirer dispute`, "dispute_not_found");
-  return webhook;
+  return { id: webhook.id, payload: webhook.payload };
 }
 
 export function recordDetails(steps: ActionLog, details: DisputeDetails): void {
