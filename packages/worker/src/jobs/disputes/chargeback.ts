@@ -2,9 +2,8 @@ import type { DisputeDetails } from "@mw/shared/disputes";
 import { truncateCodePoints } from "@mw/shared";
 import type { FraudSubmission } from "@mw/shared/providers/fraud";
 import type { GatewayTransaction } from "@mw/shared/providers/gateway";
-import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog, LogEntry } from "./action-log.ts";
-import { query } from "./sql.ts";
+import type { Statement } from "./sql.ts";
 
 /** What an earlier run of the case stored. */
 export interface StoredChargeback {
@@ -32,8 +31,8 @@ function upsertChargeback(submitted: boolean): string {
 }
 const UPSERT = { submitted: upsertChargeback(true), unsubmitted: upsertChargeback(false) };
 
-/** Stores the case's chargeback; its action log is the earlier runs' entries followed by this run's. */
-export async function storeChargeback(ctx: JobContext, steps: ActionLog, previous: StoredChargeback | null, record: ChargebackRecord): Promise<void> {
+/** The statement that stores the case's chargeback; its action log is the earlier runs' entries followed by this run's. */
+export function chargebackStatement(steps: ActionLog, previous: StoredChargeback | null, record: ChargebackRecord): Statement {
   steps.info("chargeback", previous ? "Chargeback record updated" : "Chargeback record stored");
   const { details, tx, submission } = record;
   const values: Record<(typeof CHARGEBACK_COLUMNS)[number], unknown> = {
@@ -47,8 +46,7 @@ export async function storeChargeback(ctx: JobContext, steps: ActionLog, previou
     action_log: JSON.stringify([...parseLog(previous?.action_log), ...steps.entries]),
   };
   const params = [details.caseId, ...CHARGEBACK_COLUMNS.map((column) => values[column])];
-  if (submission) await query(ctx, UPSERT.submitted, [...params, JSON.stringify(submission.response)]);
-  else await query(ctx, UPSERT.unsubmitted, params);
+  return submission ? [UPSERT.submitted, [...params, JSON.stringify(submission.response)]] : [UPSERT.unsubmitted, params];
 }
 
 function parseLog(text: string | undefined): LogEntry[] {

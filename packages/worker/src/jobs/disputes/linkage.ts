@@ -3,22 +3,30 @@ import { truncateCodePoints } from "@mw/shared";
 import type { GatewayTransaction } from "@mw/shared/providers/gateway";
 import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog } from "./action-log.ts";
-import { query } from "./sql.ts";
+import { query, type Statement } from "./sql.ts";
 
 const MATCH_STRATEGY = "authcode_card_match";
 
 export type OrderWithSite = { number: string; site: { id: number; fraud_team_id: string | null; fraud_api_key: string | null } };
 
-/** Stores the case's linkage to the transaction and to our order, when one is found; `relinking` says a linkage existed before. */
-export async function linkOrder(ctx: JobContext, steps: ActionLog, details: DisputeDetails, tx: GatewayTransaction, relinking: boolean): Promise<OrderWithSite | null> {
+/**
+ * Finds our order for the transaction and gives the statement that stores the
+ * case's linkage to both; it is written with the chargeback, in the same
+ * transaction (process-dispute). `relinking` says a linkage existed before.
+ */
+export async function linkOrder(
+  ctx: JobContext,
+  steps: ActionLog,
+  details: DisputeDetails,
+  tx: GatewayTransaction,
+  relinking: boolean,
+): Promise<{ order: OrderWithSite | null; linkage: Statement }> {
   const order = await findOrder(ctx, tx);
   steps.info("order", order ? `Order ${order.number} of site ${order.site.id} found` : `No order with number ${tx.order_id || "(none)"} or transaction id ${tx.transaction_id}`, {
     order_number: order?.number ?? null,
   });
-
-  await storeLinkage(ctx, details, tx, order?.number ?? null);
   steps.info("linkage", `${relinking ? "Linkage updated" : "Linkage stored"}: transaction ${tx.transaction_id}`);
-  return order;
+  return { order, linkage: linkageStatement(details, tx, order?.number ?? null) };
 }
 
 /**
@@ -56,7 +64,7 @@ const UPSERT_LINKAGE = `INSERT INTO dispute_linkages (case_id, linked_at, ${LINK
   VALUES (?, NOW(3), ${LINKAGE_COLUMNS.map(() => "?").join(", ")})
   ON DUPLICATE KEY UPDATE ${LINKAGE_COLUMNS.map((column) => `${column} = VALUES(${column})`).join(", ")}`;
 
-async function storeLinkage(ctx: JobContext, details: DisputeDetails, tx: GatewayTransaction, orderNumber: string | null): Promise<void> {
+function linkageStatement(details: DisputeDetails, tx: GatewayTransaction, orderNumber: string | null): Statement {
   const values: Record<(typeof LINKAGE_COLUMNS)[number], unknown> = {
     case_number: details.caseNumber,
     mid: details.mid,
@@ -74,5 +82,5 @@ async function storeLinkage(ctx: JobContext, details: DisputeDetails, tx: Gatewa
     acquirer_data: JSON.stringify(details.record),
     gateway_data: JSON.stringify(tx),
   };
-  await query(ctx, UPSERT_LINKAGE, [details.caseId, ...LINKAGE_COLUMNS.map((column) => values[column])]);
+  return [UPSERT_LINKAGE, [details.caseId, ...LINKAGE_COLUMNS.map((column) => values[column])]];
 }

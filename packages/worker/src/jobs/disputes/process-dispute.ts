@@ -6,12 +6,12 @@ import { endsJob } from "../../runtime/attempts.ts";
 import type { JobContext } from "../../runtime/processor.ts";
 import { ActionLog } from "./action-log.ts";
 import { alertFor } from "./alert-email.ts";
-import { storeChargeback } from "./chargeback.ts";
+import { chargebackStatement } from "./chargeback.ts";
 import { notifyFraudService } from "./fraud-submission.ts";
 import { linkOrder } from "./linkage.ts";
 import { matchTransaction } from "./match-transaction.ts";
 import { loadDisputeWebhook, recordDetails, type DisputeWebhook } from "./read-details.ts";
-import { query } from "./sql.ts";
+import { query, writeTogether, type Statement } from "./sql.ts";
 import { readStoredCase } from "./stored-case.ts";
 
 /** Failures whose AppError code is itself the outcome; every other failure ends as `failed`. */
@@ -32,7 +32,6 @@ export async function processDispute(job: Job, payload: PayloadOf<typeof process
     const details = readDisputeDetails(webhook.payload);
     log = log.child({ case_id: details.caseId, mid: details.mid });
     const result = await runPipeline(webhook, details, steps, ctx);
-    await markProcessed(ctx, webhook.id, result.outcome);
     log.info("dispute processed", { step: "done", outcome: result.outcome, steps: steps.steps });
     return result;
   } catch (error) {
@@ -51,7 +50,10 @@ async function runPipeline(webhook: DisputeWebhook, details: DisputeDetails, ste
 
   const stored = await readStoredCase(ctx, details);
   const { match, range } = await matchTransaction(ctx, steps, details, stored.securityKey);
-  if (!match.transaction) return { outcome: match.outcome, case_id: caseId, transaction_id: null, order_number: null, fraud: "skipped" };
+  if (!match.transaction) {
+    await markProcessed(ctx, webhook.id, match.outcome);
+    return { outcome: match.outcome, case_id: caseId, transaction_id: null, order_number: null, fraud: "skipped" };
+  }
   const tx = match.transaction;
 
   const { linked, chargeback: previous } = stored;
@@ -60,15 +62,21 @@ async function runPipeline(webhook: DisputeWebhook, details: DisputeDetails, ste
     await ctx.queues.add(alertEmailJob, alertFor(details, match.candidates, range), { jobId: disputeAlertJobId(caseId) });
     steps.info("alert", `Alert e-mail queued: ${match.candidates.length} transactions match, the first is used`);
   }
-  const order = await linkOrder(ctx, steps, details, tx, linked);
+  const { order, linkage } = await linkOrder(ctx, steps, details, tx, linked);
 
   const { fraud, submission, failure } = await notifyFraudService(ctx, steps, details, tx, order, previous?.fraud_submitted_at ?? null);
-  await storeChargeback(ctx, steps, previous, { acquirerData: webhook.payload, details, tx, orderNumber: order?.number ?? null, submission });
+  const chargeback = chargebackStatement(steps, previous, { acquirerData: webhook.payload, details, tx, orderNumber: order?.number ?? null, submission });
+  // Linkage, chargeback and (when nothing failed) the processed mark: one transaction, one round trip.
+  await writeTogether(ctx, failure ? [linkage, chargeback] : [linkage, chargeback, processedStatement(webhook.id, match.outcome)]);
   // The chargeback keeps the failed attempt in its log; the job then fails or retries visibly.
   if (failure) throw failure;
   return { outcome: match.outcome, case_id: caseId, transaction_id: tx.transaction_id, order_number: order?.number ?? null, fraud };
 }
 
+function processedStatement(webhookId: number, outcome: DisputeOutcome): Statement {
+  return ["UPDATE webhook_events SET processed_at = NOW(3), outcome = ? WHERE id = ?", [outcome, webhookId]];
+}
+
 async function markProcessed(ctx: JobContext, webhookId: number, outcome: DisputeOutcome): Promise<void> {
-  await query(ctx, "UPDATE webhook_events SET processed_at = NOW(3), outcome = ? WHERE id = ?", [outcome, webhookId]);
+  await query(ctx, ...processedStatement(webhookId, outcome));
 }

@@ -14,3 +14,24 @@ export async function query<T>(ctx: Pick<JobContext, "sql">, sql: string, params
     await conn.release();
   }
 }
+
+/** One statement and its parameters, to be sent with others. */
+export type Statement = [sql: string, params: unknown[]];
+
+/**
+ * Several writes as one transaction in one round trip (a multi-statement
+ * query: the driver pool allows them, values still go through placeholders).
+ * The server stops at the first failing statement, before the COMMIT, and the
+ * transaction is rolled back before the connection goes back to the pool.
+ */
+export async function writeTogether(ctx: Pick<JobContext, "sql">, statements: Statement[]): Promise<void> {
+  const conn = await ctx.sql.getConnection();
+  try {
+    await conn.query(["START TRANSACTION", ...statements.map(([sql]) => sql), "COMMIT"].join(";\n"), statements.flatMap(([, params]) => params));
+  } catch (error) {
+    await conn.rollback().catch(() => {});
+    throw error;
+  } finally {
+    await conn.release();
+  }
+}
