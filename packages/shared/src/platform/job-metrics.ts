@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { LuaScript } from "./lua-script.ts";
 
 /**
  * Job durations are observed in worker processes but served by the API's
@@ -18,9 +19,9 @@ function hashKey(prefix: string): string {
  * cost a short job's worker several per cent of its CPU). KEYS: the hash;
  * ARGV: `<queue>|<outcome>`, seconds, then the buckets the duration falls in.
  */
-const RECORD = `for i = 3, #ARGV do redis.call("HINCRBY", KEYS[1], ARGV[1] .. "|" .. ARGV[i], 1) end
+const RECORD = new LuaScript(`for i = 3, #ARGV do redis.call("HINCRBY", KEYS[1], ARGV[1] .. "|" .. ARGV[i], 1) end
 redis.call("HINCRBYFLOAT", KEYS[1], ARGV[1] .. "|sum", ARGV[2])
-return 0`;
+return 0`, 1);
 
 export async function recordJobDuration(
   redis: Redis,
@@ -30,7 +31,7 @@ export async function recordJobDuration(
   seconds: number,
 ): Promise<void> {
   const buckets = [...JOB_DURATION_BUCKETS.filter((le) => seconds <= le).map(String), "+Inf"];
-  await redis.eval(RECORD, 1, hashKey(prefix), `${queue}|${outcome}`, String(seconds), ...buckets);
+  await RECORD.run(redis, hashKey(prefix), `${queue}|${outcome}`, String(seconds), ...buckets);
 }
 
 /** The stored histograms as Prometheus exposition text. */

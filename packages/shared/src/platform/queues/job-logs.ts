@@ -1,6 +1,7 @@
 import type { Job } from "bullmq";
 import Transport from "winston-transport";
 import type { Logger } from "../logger.ts";
+import { LuaScript } from "../lua-script.ts";
 import type { QueueName } from "./names.ts";
 import type { Queues } from "./queues.ts";
 
@@ -17,11 +18,14 @@ const MAX_ROWS = 500;
  * exists (a removed job gets no orphan log key), then trimmed to keepLogs.
  * KEYS: job hash, job logs; ARGV: keepLogs ('' for all), rows...
  */
-const ADD_LOG_ROWS = `if redis.call("EXISTS", KEYS[1]) == 1 then
+const ADD_LOG_ROWS = new LuaScript(
+  `if redis.call("EXISTS", KEYS[1]) == 1 then
   redis.call("RPUSH", KEYS[2], unpack(ARGV, 2))
   if ARGV[1] ~= "" then redis.call("LTRIM", KEYS[2], -tonumber(ARGV[1]), -1) end
 end
-return 0`;
+return 0`,
+  2,
+);
 
 function row(info: Record<string, unknown>): string {
   const time = typeof info.timestamp === "string" ? info.timestamp.slice(11, 19) : "";
@@ -74,7 +78,7 @@ class PendingRows {
       const key = this.queues.get(this.job.queueName as QueueName).toKey(this.job.id!);
       const keepLogs = this.job.opts.keepLogs === undefined ? "" : String(this.job.opts.keepLogs);
       // Best effort: a job log that cannot be written must not fail the job.
-      this.written = this.queues.connection.eval(ADD_LOG_ROWS, 2, key, `${key}:logs`, keepLogs, ...rows).then(
+      this.written = ADD_LOG_ROWS.run(this.queues.connection, key, `${key}:logs`, keepLogs, ...rows).then(
         () => {},
         () => {},
       );
