@@ -1,4 +1,4 @@
-import { readNmiAnswer } from "@mw/shared/providers/gateway";
+import { readNmiAnswer, readPlainTransaction } from "@mw/shared/providers/gateway";
 import fc from "fast-check";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
@@ -61,5 +61,54 @@ describe("readNmiAnswer", () => {
     expect(readNmiAnswer("<nm_response><transaction a='>'><transaction_id>1</transaction_id></transaction></nm_response>")).toEqual({
       transactions: ["<transaction_id>1</transaction_id>"],
     });
+  });
+});
+
+// One transaction's children, read without the parser when they have NMI's
+// plain shape, against the parser the client uses for the rest.
+const transactionReference = new XMLParser({
+  ignoreAttributes: true,
+  ignoreDeclaration: true,
+  parseTagValue: false,
+  isArray: (_name, jpath) => jpath === "transaction.action",
+});
+const plainText = fc
+  .array(fc.constantFrom("4111", "A1b2", " ", "\n", "&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "é"), { maxLength: 4 })
+  .map((parts) => parts.join(""));
+const names = ["transaction_id", "order_id", "authorization_code", "cc_number", "ponumber", "amount", "action_type", "date"];
+const plainLeaves = fc.uniqueArray(fc.tuple(fc.constantFrom(...names), plainText, fc.boolean()), { selector: ([name]) => name, maxLength: 6 });
+const plainAction = fc.uniqueArray(fc.tuple(fc.constantFrom(...names), plainText, fc.boolean()), { selector: ([name]) => name, minLength: 1, maxLength: 4 });
+const plainTransaction = fc
+  .tuple(plainLeaves, fc.array(plainAction, { maxLength: 3 }), fc.constantFrom("", "\n  ", " "))
+  .filter(([leaves, actions]) => leaves.length + actions.length > 0)
+  .map(([leaves, actions, gap]) => [...leaves.map(element), ...actions.map((leaves) => `<action>${leaves.map(element).join(gap)}</action>`)].join(gap));
+
+describe("readPlainTransaction", () => {
+  it("reads NMI's plain shape as the XML parser does", () => {
+    fc.assert(
+      fc.property(plainTransaction, (xml) => {
+        const plain = readPlainTransaction(xml);
+        expect(plain).not.toBeNull();
+        expect(plain).toEqual((transactionReference.parse(`<transaction>${xml}</transaction>`) as { transaction: unknown }).transaction);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("leaves anything else to the parser", () => {
+    for (const xml of [
+      "<transaction_id>1</transaction_id><transaction_id>2</transaction_id>",
+      "<transaction_id>1</transaction_id><note><![CDATA[a < b]]></note>",
+      "<transaction_id>1</transaction_id><!-- x -->",
+      "<transaction_id a='1'>1</transaction_id>",
+      "<transaction_id>&#233;</transaction_id>",
+      "<transaction_id>1</transaction_id><action></action>",
+      "<transaction_id>1</transaction_id><action/>",
+      "<transaction_id>1</transaction_id><action><amount><x>1</x></amount></action>",
+      "<transaction_id>1</transaction_id>loose text",
+      "",
+    ]) {
+      expect(readPlainTransaction(xml)).toBeNull();
+    }
   });
 });

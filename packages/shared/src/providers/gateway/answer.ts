@@ -127,3 +127,52 @@ export function readNmiAnswer(xml: string): NmiAnswer | null {
     pos = gt + 1;
   }
 }
+
+/** A plain element with text only: `<name>text</name>` or `<name/>`; the text holds no markup and no character reference. */
+const PLAIN_ELEMENT = /\s*<([A-Za-z_][\w.-]*)(?:\/>|>([^<&]*(?:&(?:lt|gt|amp|quot|apos);[^<&]*)*)<\/\1>)/y;
+const ACTION_START = /\s*<action>/y;
+const ACTION_END = /\s*<\/action>/y;
+
+/** Plain children from `pos`; their end, or -1 when something else (a name twice, nesting, CDATA, a comment) comes first. */
+function plainChildren(xml: string, pos: number, into: Record<string, unknown>): number {
+  for (;;) {
+    PLAIN_ELEMENT.lastIndex = pos;
+    const match = PLAIN_ELEMENT.exec(xml);
+    if (!match || match[1] === "action") return pos;
+    const name = match[1]!;
+    if (Object.hasOwn(into, name)) return -1;
+    into[name] = match[2] === undefined ? "" : decodeText(match[2]);
+    pos = PLAIN_ELEMENT.lastIndex;
+  }
+}
+
+/**
+ * The children of one <transaction> as an XML parser reads them (values as
+ * trimmed, decoded text; `action` always a list), for the shape NMI sends:
+ * plain elements and <action> elements of plain elements. Anything else
+ * answers null, and the caller parses it fully.
+ */
+export function readPlainTransaction(xml: string): Record<string, unknown> | null {
+  const transaction: Record<string, unknown> = {};
+  const actions: Record<string, unknown>[] = [];
+  let pos = 0;
+  for (;;) {
+    pos = plainChildren(xml, pos, transaction);
+    if (pos < 0) return null;
+    ACTION_START.lastIndex = pos;
+    if (!ACTION_START.test(xml)) break;
+    const action: Record<string, unknown> = {};
+    pos = plainChildren(xml, ACTION_START.lastIndex, action);
+    if (pos < 0 || Object.keys(action).length === 0) return null;
+    ACTION_END.lastIndex = pos;
+    if (!ACTION_END.test(xml)) return null;
+    actions.push(action);
+    pos = ACTION_END.lastIndex;
+  }
+  if (xml.slice(pos).trim() !== "" || (actions.length === 0 && Object.keys(transaction).length === 0)) return null;
+  if (actions.length > 0) {
+    if (Object.hasOwn(transaction, "action")) return null;
+    transaction.action = actions;
+  }
+  return transaction;
+}
