@@ -3,7 +3,7 @@
 # SIGTERM reaches the process and its exit code is the container's.
 #   docker build -t order-ops .
 #   docker run order-ops                                            # the API
-#   docker run order-ops node --conditions=dist packages/worker/dist/main.js
+#   docker run order-ops node --max-semi-space-size=32 --conditions=dist packages/worker/dist/main.js
 # Migrations run from the build stage (they need the dev tooling):
 #   docker build --target build -t order-ops-build . && docker run order-ops-build pnpm db:migrate
 

@@ -12,6 +12,7 @@ import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";
 import { cpuMillis, ROOT, sampleRss } from "./lib/processes.ts";
 import { reportResult } from "./lib/result.ts";
+import { WORKER_NODE_FLAGS } from "../packages/worker/src/runtime/node-flags.ts";
 
 const DISPUTES = Number(process.env.BENCH_DISPUTES ?? 1000);
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? "1,5,20").split(",").map(Number);
@@ -87,7 +88,7 @@ function ownCpuMillis(): number {
 async function runRound(round: number, concurrency: number) {
   await queue.obliterate({ force: true });
   await seedRound(round);
-  const worker = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "packages/worker/src/main.ts"], {
+  const worker = spawn(process.execPath, [...WORKER_NODE_FLAGS, ...nodeArgs, "--import", "tsx", "packages/worker/src/main.ts"], {
     cwd: ROOT,
     env: { ...process.env, ...env, GATEWAY_QUERY_URL: gateway.url, FRAUD_API_URL: fraud.url, WORKER_CONCURRENCY_DISPUTES: String(concurrency) },
     stdio: ["ignore", "ignore", "inherit"],

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { checkServices, getConfigOrExit } from "@mw/shared";
 import { migrate } from "./migrations/apply.ts";
 import { startLocalServices, type LocalServices } from "./services/local.ts";
+import { WORKER_NODE_FLAGS } from "../packages/worker/src/runtime/node-flags.ts";
 
 const ENV_FILE = new URL("../.env", import.meta.url);
 
@@ -42,8 +43,8 @@ console.log(`database ${result.database}: ${result.applied.length ? `${result.ap
 const children: ChildProcess[] = [];
 let stopping = false;
 
-function run(name: string, entry: string): Promise<void> {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], { stdio: ["inherit", "inherit", "inherit", "ipc"], env: process.env });
+function run(name: string, entry: string, nodeFlags: string[] = []): Promise<void> {
+  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", entry], { stdio: ["inherit", "inherit", "inherit", "ipc"], env: process.env });
   children.push(child);
   child.on("exit", (code, signal) => {
     if (stopping) return;
@@ -71,7 +72,7 @@ async function stop(code: number): Promise<void> {
 
 process.on("SIGINT", () => void stop(0));
 process.on("SIGTERM", () => void stop(0));
-await Promise.all([run("api", "packages/api/src/main.ts"), run("worker", "packages/worker/src/main.ts")]);
+await Promise.all([run("api", "packages/api/src/main.ts"), run("worker", "packages/worker/src/main.ts", WORKER_NODE_FLAGS)]);
 
 const base = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
 console.log(`

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { WORKER_NODE_FLAGS } from "../../packages/worker/src/runtime/node-flags.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -53,7 +54,7 @@ export function cpuMillis(child: ChildProcess): number | undefined {
  * A worker has no HTTP port to poll, so readiness comes over the IPC channel.
  */
 export async function startWorker(env: Record<string, string | undefined>, nodeArgs: string[] = []): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "packages/worker/src/main.ts"], {
+  const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, ...nodeArgs, "--import", "tsx", "packages/worker/src/main.ts"], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "ignore", "inherit", "ipc"],
