@@ -1,7 +1,6 @@
-import { Queue, type Job, type JobsOptions } from "bullmq";
+import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import type { z } from "zod";
-import { Batcher, type BatchItem } from "../batcher.ts";
 import { withTimeout } from "../time.ts";
 import type { JobDefinition } from "./jobs.ts";
 import { QUEUE_NAMES, type QueueName } from "./names.ts";
@@ -16,32 +15,9 @@ import { QUEUE_JOB_OPTIONS } from "./options.ts";
  */
 export const QUEUE_ADD_TIMEOUT_MS = 5_000;
 
-interface Addition {
-  name: string;
-  data: unknown;
-  opts: JobsOptions & { jobId: string };
-}
-
-/**
- * Adds that arrive while an earlier one is on its way to Redis go together
- * in one pipeline (Queue.addBulk): one write and one round trip for many
- * HTTP requests. Only adds with a job id are grouped, so writing a failed
- * group again one by one cannot add a job twice.
- */
-function additions(queue: Queue): Batcher<Addition, Job> {
-  return new Batcher<Addition, Job>({ concurrency: 1, maxBatch: 200 }, async (batch: BatchItem<Addition, Job>[]) => {
-    if (batch.length > 1) {
-      const jobs = await queue.addBulk(batch.map((pending) => pending.item)).catch(() => null);
-      if (jobs) return batch.forEach((pending, index) => pending.resolve(jobs[index]!));
-    }
-    await Promise.all(batch.map(({ item, resolve, reject }) => queue.add(item.name, item.data, item.opts).then(resolve, reject)));
-  });
-}
-
 /** The platform's queues, opened lazily on one shared Redis connection. */
 export class Queues {
   private readonly open = new Map<QueueName, Queue>();
-  private readonly grouped = new Map<QueueName, Batcher<Addition, Job>>();
 
   constructor(
     /** The Redis connection the queues share (also for small coordination keys beside them, like run-and-wait's lock). */
@@ -66,22 +42,12 @@ export class Queues {
   }
 
   /** Validates the payload against the job's schema, then adds it to the job's queue. */
-  async add<Schema extends z.ZodType>(job: JobDefinition<Schema>, data: z.input<Schema>, options: JobsOptions = {}): Promise<Job> {
-    const opts = { ...job.options, ...options };
-    const payload = job.payload.parse(data);
-    const { jobId } = opts;
-    if (jobId === undefined) return withTimeout(this.get(job.queue).add(job.name, payload, opts), QUEUE_ADD_TIMEOUT_MS);
-    let batcher = this.grouped.get(job.queue);
-    if (!batcher) {
-      batcher = additions(this.get(job.queue));
-      this.grouped.set(job.queue, batcher);
-    }
-    return withTimeout(batcher.add({ name: job.name, data: payload, opts: { ...opts, jobId } }), QUEUE_ADD_TIMEOUT_MS);
+  async add<Schema extends z.ZodType>(job: JobDefinition<Schema>, data: z.input<Schema>, options: JobsOptions = {}) {
+    return withTimeout(this.get(job.queue).add(job.name, job.payload.parse(data), { ...job.options, ...options }), QUEUE_ADD_TIMEOUT_MS);
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.open.values()].map((queue) => queue.close()));
     this.open.clear();
-    this.grouped.clear();
   }
 }
