@@ -58,7 +58,31 @@ export function encryptSecret(plaintext: string, key: Buffer): string {
   return [ENVELOPE_VERSION, iv.toString("base64"), cipher.getAuthTag().toString("base64"), body.toString("base64")].join(":");
 }
 
+/**
+ * Envelopes already opened, per key: the dispute pipeline opens the same
+ * merchant and fraud keys for every job, and AES-GCM's setup is a few per
+ * cent of a job's CPU. The process holds these secrets while it uses them
+ * anyway; bounded, and never written anywhere.
+ */
+const opened = new WeakMap<Buffer, Map<string, string>>();
+const MAX_OPENED = 1000;
+
 export function decryptSecret(envelope: string, key: Buffer): string {
+  let cache = opened.get(key);
+  if (!cache) {
+    cache = new Map();
+    opened.set(key, cache);
+  }
+  let secret = cache.get(envelope);
+  if (secret === undefined) {
+    secret = openEnvelope(envelope, key);
+    if (cache.size >= MAX_OPENED) cache.clear();
+    cache.set(envelope, secret);
+  }
+  return secret;
+}
+
+function openEnvelope(envelope: string, key: Buffer): string {
   const [version, iv, tag, body] = envelope.split(":");
   if (version !== ENVELOPE_VERSION || !iv || !tag || body === undefined) throw new Error("not an encrypted secret");
   const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64"));
