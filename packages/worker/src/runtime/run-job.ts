@@ -38,13 +38,14 @@ export async function runJob(
     };
     const result = await handler.process(job, parsed.data, { ...connections, log, progress: progressReporter(job), delay });
     log.info("job completed", { duration_ms: Math.round(performance.now() - started) });
-    await finish("completed");
+    // Sent together: the duration and the log rows need not wait for each other.
+    await Promise.all([finish("completed"), unfollow()]);
     return result;
   } catch (error) {
     if (error instanceof DelayedError) throw error;
     const permanent = isPermanent(error);
     log.error("job failed", { error: (error as Error).message, permanent, duration_ms: Math.round(performance.now() - started) });
-    await finish("failed");
+    await Promise.all([finish("failed"), unfollow()]);
     if (error instanceof AppError && error.permanent) throw new UnrecoverableError(error.message);
     throw error;
   } finally {
