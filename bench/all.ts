@@ -12,13 +12,13 @@ import { RESULT_MARK, type BenchResult } from "./lib/result.ts";
 
 /**
  * Each bench with the environment it runs with here: the issue's rows first, the disputes bench
- * only at the issue's concurrency. bench:knowledge is left out: it measures retrieval quality and
+ * only at the issue's concurrency, three rounds (its figure is their median). bench:knowledge is left out: it measures retrieval quality and
  * an index inside its own process, not a platform process under load.
  */
 const BENCHES: Record<string, Record<string, string>> = {
   orders: {},
   webhook: {},
-  disputes: { BENCH_CONCURRENCY: process.env.BENCH_CONCURRENCY ?? "20" },
+  disputes: { BENCH_CONCURRENCY: process.env.BENCH_CONCURRENCY ?? "20,20,20" },
   recovery: {},
   ai: {},
   urgency: {},

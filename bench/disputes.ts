@@ -146,14 +146,17 @@ try {
   for (const [round, concurrency] of CONCURRENCIES.entries()) rows.push(await runRound(round, concurrency));
   console.log(`\ndisputes: one worker process, ${DISPUTES} disputes per row, ~${5 * PER_DAY} gateway transactions per ±2-day query, fraud submission on every dispute`);
   console.table(rows);
-  // The issue's row is concurrency 20; a run without it reports its highest.
-  const row = rows.find((r) => r.concurrency === 20) ?? rows.at(-1)!;
+  // The issue's row is concurrency 20 (a run without it reports its highest); when it ran
+  // several times (BENCH_CONCURRENCY=20,20,20), the median round.
+  const wanted = rows.filter((r) => r.concurrency === 20);
+  const measured = wanted.length ? wanted : [rows.at(-1)!];
+  const row = [...measured].sort((a, b) => a["disputes/s"] - b["disputes/s"])[Math.floor(measured.length / 2)]!;
   reportResult({
     path: `dispute pipeline, one worker process, concurrency ${row.concurrency}`,
     baseline: null,
-    figure: `${row["disputes/s"]} disputes/s${row.failed ? `, ${row.failed} failed` : ""}`,
+    figure: `${row["disputes/s"]} disputes/s${measured.length > 1 ? ` (median of ${measured.length} rounds: ${measured.map((r) => r["disputes/s"]).join(", ")})` : ""}${row.failed ? `, ${row.failed} failed` : ""}`,
     target: ">= 300 disputes/s per worker process",
-    met: row["disputes/s"] >= 300 && row.failed === 0,
+    met: row["disputes/s"] >= 300 && measured.every((r) => r.failed === 0),
     p99Ms: row["p99 ms"] ?? null,
     rssApiMb: null,
     rssWorkerMb: row["worker RSS MB"] ?? null,
