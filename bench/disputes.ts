@@ -2,7 +2,6 @@
 // pipeline: gateway query, match, linkage, order lookup, fraud submission, chargeback)
 // against the fake NMI gateway and fake Signifyd, at several worker concurrencies.
 // Needs MariaDB and Redis. The fakes run in this process, on the same CPUs as the worker.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { createMerchant, disputeJobId } from "@mw/shared/disputes";
@@ -10,9 +9,8 @@ import { createPrisma, createRedis, encryptSecret, Queues } from "@mw/shared";
 import { freshBenchEnvironment } from "./lib/database.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";
-import { cpuMillis, ROOT, sampleRss } from "./lib/processes.ts";
+import { cpuMillis, sampleRss, startWorker, stopProcess } from "./lib/processes.ts";
 import { reportResult } from "./lib/result.ts";
-import { WORKER_NODE_FLAGS } from "../packages/worker/src/runtime/node-flags.ts";
 
 const DISPUTES = Number(process.env.BENCH_DISPUTES ?? 1000);
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? "1,5,20").split(",").map(Number);
@@ -88,11 +86,10 @@ function ownCpuMillis(): number {
 async function runRound(round: number, concurrency: number) {
   await queue.obliterate({ force: true });
   await seedRound(round);
-  const worker = spawn(process.execPath, [...WORKER_NODE_FLAGS, ...nodeArgs, "--import", "tsx", "packages/worker/src/main.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, GATEWAY_QUERY_URL: gateway.url, FRAUD_API_URL: fraud.url, WORKER_CONCURRENCY_DISPUTES: String(concurrency) },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const worker = await startWorker(
+    { ...process.env, ...env, GATEWAY_QUERY_URL: gateway.url, FRAUD_API_URL: fraud.url, WORKER_CONCURRENCY_DISPUTES: String(concurrency) },
+    nodeArgs,
+  );
   const rss = sampleRss(worker);
   let rssMb: number | undefined;
   // Progress is read from the webhook rows, then from the jobs.
@@ -114,10 +111,7 @@ async function runRound(round: number, concurrency: number) {
     }
   } finally {
     rssMb = rss.stop();
-    await new Promise((resolve) => {
-      worker.once("exit", resolve);
-      worker.kill("SIGTERM");
-    });
+    await stopProcess(worker);
   }
   const durations = jobs.map((job) => job.finishedOn! - job.processedOn!).sort((a, b) => a - b);
   const seconds = (Math.max(...jobs.map((job) => job.finishedOn!)) - Math.min(...jobs.map((job) => job.processedOn!))) / 1000;

@@ -107,24 +107,6 @@ export interface SqlPool {
   end(): Promise<void>;
 }
 
-/** Runs `work` in one transaction on one pooled connection: committed if it returns, rolled back if it throws. */
-export async function withTransaction<T>(sql: SqlPool, work: (conn: mariadb.PoolConnection) => Promise<T>): Promise<T> {
-  const conn = await sql.getConnection();
-  try {
-    await conn.beginTransaction();
-    try {
-      const result = await work(conn);
-      await conn.commit();
-      return result;
-    } catch (error) {
-      await conn.rollback().catch(() => {});
-      throw error;
-    }
-  } finally {
-    await conn.release();
-  }
-}
-
 /** True for any failure of the database or of the way to it: driver errors, pool timeouts, Prisma's request and connection errors. */
 export function isDatabaseError(error: unknown): boolean {
   return (
