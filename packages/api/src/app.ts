@@ -12,45 +12,55 @@ import { expressRequestClasses } from "./http/request-classes.ts";
 import { Metrics } from "./http/metrics.ts";
 import { createRegistry, openApiDocument } from "./http/openapi.ts";
 import { loadToolshed } from "./http/toolshed.ts";
-import { acquirerWebhookRoutes, rawWebhookBody } from "./routes/disputes/acquirer-webhook.ts";
-import { apiKeyRoutes } from "./routes/sites/api-keys.ts";
-import { disputeRoutes } from "./routes/disputes/disputes.ts";
-import { authRoutes } from "./routes/identity/auth.ts";
-import { requireHttps } from "./http/https.ts";
-import { aiRoutes } from "./routes/ai/ai.ts";
-import { aiActions } from "./routes/ai/admin-actions.ts";
-import { aiSettingsRoutes } from "./routes/ai/settings.ts";
-import { dashboardActions } from "./routes/dashboard/admin-actions.ts";
-import { jobActions } from "./routes/queue/admin-actions.ts";
-import { queueUtilityActions } from "./routes/queue/utility-actions.ts";
-import { knowledgeActions } from "./routes/knowledge/admin-actions.ts";
-import { assistantRoutes } from "./routes/knowledge/assistant.ts";
-import { loginPageRoutes } from "./routes/identity/login-page.ts";
-import { BOARD_PATH, boardRoutes } from "./routes/queue/board.ts";
-import { consoleRoutes } from "./routes/console/index.ts";
-import { externalOrderRoutes } from "./routes/orders/external-orders.ts";
+import type { DomainRoutes, RouteRegistrar } from "./http/domain-routes.ts";
 import { healthRoutes } from "./http/health.ts";
-import { inventoryTestingRoutes } from "./routes/inventory/inventory-testing.ts";
-import { imageRoutes } from "./routes/images/images.ts";
-import { itemRoutes } from "./routes/inventory/items.ts";
-import { reviewRoutes } from "./routes/reviews/reviews.ts";
-import { merchantRoutes } from "./routes/disputes/merchants.ts";
-import { orderRoutes } from "./routes/orders/orders.ts";
-import { productWebhookRoutes } from "./routes/inventory/product-webhook.ts";
-import { queueRoutes } from "./routes/queue/queue.ts";
-import { reportRoutes } from "./routes/reports/reports.ts";
-import { siteRoutes } from "./routes/sites/sites.ts";
-import { carrierMappingRoutes } from "./routes/sites/carrier-mappings.ts";
-import { statsRoutes } from "./routes/orders/stats.ts";
-import { orderVolumeRoutes } from "./routes/orders/order-volume.ts";
-import { trackingRoutes } from "./routes/tracking/tracking.ts";
-import { staffNotificationRoutes } from "./routes/notifications/staff-notifications.ts";
-import { ticketChangesRoutes } from "./routes/tickets/changes.ts";
-import { timeConnectionRoutes } from "./routes/timetracking/connection.ts";
-import { timerRoutes } from "./routes/timetracking/timers.ts";
-import { scheduledTimeRoutes } from "./routes/timetracking/scheduled.ts";
-import { ticketSignalRoutes } from "./routes/tickets/signals.ts";
-import { urgencyReadRoutes } from "./routes/tickets/urgency.ts";
+import { requireHttps } from "./http/https.ts";
+import { aiDomain } from "./routes/ai/index.ts";
+import { consoleRoutes } from "./routes/console/index.ts";
+import { dashboardDomain } from "./routes/dashboard/index.ts";
+import { rawWebhookBody } from "./routes/disputes/acquirer-webhook.ts";
+import { disputesDomain } from "./routes/disputes/index.ts";
+import { identityDomain } from "./routes/identity/index.ts";
+import { imagesDomain } from "./routes/images/index.ts";
+import { inventoryDomain } from "./routes/inventory/index.ts";
+import { knowledgeDomain } from "./routes/knowledge/index.ts";
+import { notificationsDomain } from "./routes/notifications/index.ts";
+import { ordersDomain } from "./routes/orders/index.ts";
+import { queueDomain } from "./routes/queue/index.ts";
+import { reportsDomain } from "./routes/reports/index.ts";
+import { reviewsDomain } from "./routes/reviews/index.ts";
+import { sitesDomain } from "./routes/sites/index.ts";
+import { ticketsDomain } from "./routes/tickets/index.ts";
+import { timetrackingDomain } from "./routes/timetracking/index.ts";
+import { trackingDomain } from "./routes/tracking/index.ts";
+
+/** Every domain's routes; the order is the order in which each kind of route is mounted. */
+const DOMAINS: DomainRoutes[] = [
+  disputesDomain,
+  inventoryDomain,
+  ordersDomain,
+  identityDomain,
+  queueDomain,
+  sitesDomain,
+  reviewsDomain,
+  trackingDomain,
+  reportsDomain,
+  aiDomain,
+  ticketsDomain,
+  timetrackingDomain,
+  notificationsDomain,
+  knowledgeDomain,
+  dashboardDomain,
+  imagesDomain,
+];
+
+function all<K extends keyof DomainRoutes>(kind: K): NonNullable<DomainRoutes[K]> {
+  return DOMAINS.flatMap((domain): unknown[] => domain[kind] ?? []) as NonNullable<DomainRoutes[K]>;
+}
+
+function mount(router: ApiRouter, ctx: AppContext, registrars: RouteRegistrar[]): void {
+  for (const register of registrars) register(router, ctx);
+}
 
 /** Throws ToolshedError when a tool cannot be loaded (the API must not start without it). */
 export async function createApp(ctx: AppContext): Promise<Express> {
@@ -65,8 +75,7 @@ export async function createApp(ctx: AppContext): Promise<Express> {
   app.use(metrics.middleware());
   app.use(healthRoutes(ctx, metrics));
   if (httpsRequired(config)) app.use(requireHttps());
-  app.use(loginPageRoutes(ctx, BOARD_PATH));
-  app.use(boardRoutes(ctx));
+  for (const page of all("pages")) app.use(page(ctx));
   app.use(consoleRoutes(ctx));
 
   app.use(`${config.API_ROOT}/webhooks`, rawWebhookBody(config.BODY_LIMIT));
@@ -75,51 +84,27 @@ export async function createApp(ctx: AppContext): Promise<Express> {
   const registry = createRegistry();
   const api = new ApiRouter(ctx, registry, config.API_ROOT);
   // The hot public endpoints first: Express tries routes in registration order.
-  acquirerWebhookRoutes(api, ctx);
-  productWebhookRoutes(api, ctx);
-  externalOrderRoutes(api, ctx);
-  authRoutes(api, ctx);
-  queueRoutes(api, ctx);
-  siteRoutes(api, ctx);
-  carrierMappingRoutes(api, ctx);
-  apiKeyRoutes(api, ctx);
-  itemRoutes(api, ctx);
-  reviewRoutes(api, ctx);
-  orderRoutes(api, ctx);
-  statsRoutes(api, ctx);
-  merchantRoutes(api, ctx);
-  disputeRoutes(api, ctx);
-  trackingRoutes(api, ctx);
-  inventoryTestingRoutes(api, ctx);
-  reportRoutes(api, ctx);
+  mount(api, ctx, all("hot"));
+  mount(api, ctx, all("api"));
   app.use(config.API_ROOT || "/", api.router);
   // Spec 2's REST routes live under REST_ROOT.
   const rest = new ApiRouter(ctx, registry, config.REST_ROOT);
-  aiRoutes(rest, ctx);
-  aiSettingsRoutes(rest, ctx);
-  ticketSignalRoutes(rest, ctx);
-  urgencyReadRoutes(rest, ctx);
-  ticketChangesRoutes(rest, ctx);
-  scheduledTimeRoutes(rest, ctx);
-  orderVolumeRoutes(rest, ctx);
+  mount(rest, ctx, all("rest"));
   app.use(config.REST_ROOT || "/", rest.router);
   // Spec 2, 4.3: the toolshed's tools, each under {REST_ROOT}/tools/v1/<tool>.
   for (const tool of await loadToolshed(ctx, registry)) app.use(tool.mountPath, tool.router);
   // Spec 2's staff AJAX root (design 10.1): errors in the AJAX shape.
   const staffAjax = new ApiRouter(ctx, registry, "/scp/ajax.php");
-  staffNotificationRoutes(staffAjax, ctx);
-  timeConnectionRoutes(staffAjax, ctx);
-  timerRoutes(staffAjax, ctx);
-  assistantRoutes(staffAjax, ctx);
+  mount(staffAjax, ctx, all("staffAjax"));
   app.use("/scp/ajax.php", staffAjax.router);
   // Spec 2's admin AJAX entry point (design 4): actions by name, errors in the AJAX shape.
   const adminAjax = new AdminAjax(ctx);
-  adminAjax.register([...dashboardActions(ctx), ...aiActions(ctx), ...knowledgeActions(ctx), ...jobActions(ctx), ...queueUtilityActions(ctx)]);
+  adminAjax.register(all("adminActions").flatMap((actions) => actions(ctx)));
   adminAjax.document(registry);
   app.use(adminAjax.router(config.BODY_LIMIT));
   // The image API lives outside API_ROOT (spec 1, 4.9); the error handler answers `{error}` there.
   const images = new ApiRouter(ctx, registry, "/api");
-  imageRoutes(images, ctx);
+  mount(images, ctx, all("images"));
   app.use("/api", images.router);
 
   const document = openApiDocument(registry, config.PUBLIC_URL);

@@ -1,0 +1,6 @@
+import type { DomainRoutes } from "../../http/domain-routes.ts";
+import { BOARD_PATH } from "../queue/board.ts";
+import { authRoutes } from "./auth.ts";
+import { loginPageRoutes } from "./login-page.ts";
+
+export const identityDomain: DomainRoutes = { api: [authRoutes], pages: [(ctx) => loginPageRoutes(ctx, BOARD_PATH)] };
