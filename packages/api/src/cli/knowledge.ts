@@ -1,6 +1,6 @@
-import { createRedis, errors, getConfig, jobRef, Queues } from "@mw/shared";
-import { embedDocumentJob, embedDocumentJobId, readDocument, saveDocument, type DocumentSource } from "@mw/shared/knowledge";
-import type { Command } from "./main.ts";
+import { createRedis, errors, jobRef, Queues } from "@mw/shared";
+import { embedDocumentJob, embedDocumentJobId, importDocument, type DocumentSource } from "@mw/shared/knowledge";
+import type { Command } from "./command.ts";
 
 const DOCUMENT_SOURCES = ["wiki", "docs", "brand"] as const;
 
@@ -12,16 +12,12 @@ export const knowledgeCommands: Record<string, Command> = {
       source: { type: "string", required: true, description: "wiki (docs-<id>), docs (<path-slug>) or brand (<domain>)" },
       title: { type: "string", description: "the title (default: the HTML title, the first # heading, or the name)" },
     },
-    async run(prisma, values, args) {
+    async run(deps, values, args) {
       const source = values.source as string;
       if (!DOCUMENT_SOURCES.includes(source as DocumentSource)) throw errors.invalidInput(`--source must be one of ${DOCUMENT_SOURCES.join(", ")}`);
-      const config = getConfig();
-      const location = args[0]!;
-      const read = await readDocument(location, config.HTTP_TIMEOUT_MS);
-      if (!read.content) throw errors.invalidInput(`${location} holds no text`);
-      const document = await saveDocument(prisma, { source: source as DocumentSource, location, title: (values.title as string | undefined) ?? read.title, content: read.content });
-      const redis = createRedis(config.REDIS_URL, { name: "mw-cli" });
-      const queues = new Queues(redis, config.QUEUE_PREFIX);
+      const document = await importDocument(deps, { source: source as DocumentSource, location: args[0]!, title: values.title as string | undefined });
+      const redis = createRedis(deps.config.REDIS_URL, { name: "mw-cli" });
+      const queues = new Queues(redis, deps.config.QUEUE_PREFIX);
       try {
         const job = await queues.add(embedDocumentJob, { document_id: document.id }, { jobId: embedDocumentJobId(document.id, document.updated_at) });
         return { document_id: document.id, vector_id: document.vector_id, source, title: document.title, chars: document.content.length, job_id: jobRef("knowledge", job.id!) };

@@ -1,10 +1,11 @@
 // `pnpm cli <command> [--options]`: operator bootstrap commands. Each prints one line of JSON.
 import { parseArgs } from "node:util";
-import { AppError, createPrisma, getConfigOrExit, type PrismaClient } from "@mw/shared";
+import { AppError, createLogger, createPrisma, getConfigOrExit, type Logger, type PrismaClient } from "@mw/shared";
+import type { Command as DepsCommand } from "./command.ts";
+import { licenseCommands } from "./dashboard.ts";
 import { imageKeyCommands } from "./image-keys.ts";
 import { itemCommands } from "./items.ts";
 import { knowledgeCommands } from "./knowledge.ts";
-import { licenseCommands } from "./licenses.ts";
 import { merchantCommands } from "./merchants.ts";
 import { optionCommands } from "./options.ts";
 import { reviewCommands } from "./reviews.ts";
@@ -21,7 +22,9 @@ export interface Command {
   run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
 }
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands };
+// These already take the CLI's connections (cli/command.ts); the others still take the Prisma client.
+const DEPS_COMMANDS: Record<string, DepsCommand> = { ...licenseCommands, ...knowledgeCommands };
+const COMMANDS: Record<string, Command | DepsCommand> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...DEPS_COMMANDS };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];
@@ -68,8 +71,12 @@ async function main(): Promise<number> {
   }
   const config = getConfigOrExit();
   const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 2 });
+  let logger: Logger | undefined;
+  // The logger only on first use: a command that logs nothing leaves no log file.
+  const deps = { config, prisma, get logger() { return (logger ??= createLogger("cli", config)); } };
+  const depsCommand = DEPS_COMMANDS[name!];
   try {
-    console.log(JSON.stringify(await command.run(prisma, values, positionals)));
+    console.log(JSON.stringify(depsCommand ? await depsCommand.run(deps, values, positionals) : await (command as Command).run(prisma, values, positionals)));
     return 0;
   } catch (error) {
     const message = error instanceof AppError || error instanceof Error ? error.message : String(error);

@@ -127,7 +127,6 @@ const aiSettings = {
   urgency_max_per_run: 2,
   urgency_gate_seconds: 600,
 };
-const assistantConversation = { id: 31, title: "Checkout failing after plugin update", created: "2026-11-25T10:00:00.000Z", updated: "2026-11-25T10:00:04.000Z" };
 const signalTicket = {
   id: 123,
   number: "004512",
@@ -459,42 +458,6 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   },
   "GET /notifications": { response: { success: true, data: { unread: 1, notifications: [notificationRow] } } },
   "POST /notifications/read": { request: { ids: [57] }, response: { success: true, data: { marked: 1 } } },
-  "POST /ai-assistant/chat": {
-    request: { message: "Why does checkout fail on this ticket?", ticket_number: "004512", agent_name: "Sam Staff" },
-    mediaType: "text/event-stream",
-    response: 'data: {"type":"token","content":"Checkout fails because "}\n\ndata: {"type":"token","content":"the payment plugin was updated (#004498)."}\n\ndata: {"type":"done","conversation_id":31,"message_id":208,"cited_tickets":["004498"]}\n\n',
-  },
-  "GET /ai-assistant/conversations": { response: { success: true, data: { conversations: [assistantConversation] } } },
-  "POST /ai-assistant/conversations": { request: { title: "Checkout incidents" }, response: { success: true, data: { ...assistantConversation, title: "Checkout incidents" } } },
-  "GET /ai-assistant/conversations/:id": {
-    response: {
-      success: true,
-      data: {
-        ...assistantConversation,
-        messages: [
-          { id: 207, role: "user", content: "Why does checkout fail on this ticket?", cited_tickets: [], created: "2026-11-25T10:00:00.000Z" },
-          { id: 208, role: "assistant", content: "Checkout fails because the payment plugin was updated (#004498).", cited_tickets: ["004498"], created: "2026-11-25T10:00:04.000Z" },
-        ],
-      },
-    },
-  },
-  "DELETE /ai-assistant/conversations/:id": { response: { success: true, data: { deleted: true, id: 31 } } },
-  "GET /ai-assistant/status": {
-    response: {
-      success: true,
-      data: {
-        version: "1.0.0",
-        chatbot_name: "Support Assistant",
-        provider: { engine: "model", assistant_model: "gemini-2.5-flash", embedding_model: "gemini-embedding-001", dimension: 768 },
-        index: { kind: "embedded", namespace: "", host: null },
-        enabled_sources: ["ticket", "site", "wiki", "docs", "brand"],
-        counts: { ticket: 1480, site: 30, wiki: 6, docs: 3, brand: 1 },
-        stale_vectors: 0,
-        last_embedding_run: { kind: "embeddings", started_at: "2026-11-25T10:00:00.000Z", finished_at: "2026-11-25T10:00:03.000Z", embedded: 4, unchanged: 0 },
-      },
-    },
-  },
-  "POST /ai-assistant/reembed": { request: { ticket_number: "004512" }, response: { success: true, data: { job_id: "knowledge:reembed-ticket.123.1764064800000" } } },
   "GET /timetracking/status": { response: { success: true, data: { connected: true, user: { id: 1001, name: "Sam Staff", email: "sam@agency.example" }, account_id: 424242, token_expires_at: "2026-12-09T09:00:00.000Z" } } },
   "GET /timetracking/connect-url": { response: { success: true, data: { url: "https://id.getharvest.com/oauth2/authorize?client_id=<client id>&response_type=code&state=<state>&redirect_uri=https%3A%2F%2Fdesk.example%2Fscp%2Fajax.php%2Ftimetracking%2Fcallback", expires_in: 600 } } },
   "GET /timetracking/callback": { mediaType: "text/html", response: "<!doctype html><html lang=\"en\">...<h1>Connected to Harvest</h1><p>Connected as Sam Staff (account Agency). You can close this window and return to the ticket.</p>...</html>" },

@@ -64,7 +64,11 @@ function dayOrNull(day: string | null | undefined): Date | null | undefined {
 }
 
 export class Costs {
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly prisma: PrismaClient;
+
+  constructor(deps: { prisma: PrismaClient }) {
+    this.prisma = deps.prisma;
+  }
 
   async find(id: number): Promise<CostRow> {
     const cost = await this.prisma.cost.findUnique({ where: { id }, include: withSites });

@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { defineJob, jobId, jobRef, type JobDefinition, type Queues } from "../platform/index.ts";
-import { siteSecrets } from "./sites.ts";
-
-type SiteRow = Parameters<typeof siteSecrets>[0];
+import { siteSecrets, type ManagedSiteRow } from "./sites.ts";
 
 /** One managed site's job; the URL is there for people reading Bull Board (the processor reads the site's row). */
 const siteJob = z.object({ site_id: z.number().int().positive(), site_url: z.string().max(255) });
@@ -29,7 +27,7 @@ export const SSL_ALERT_DAYS = 14;
 export const sslAlertJobId = (siteId: number, day: string) => jobId("ssl-expiry-alert", siteId, day);
 
 /** What sync_site signs in with; null when the site lacks either (the action refuses it, the job fails). */
-export function wordPressCredentials(site: SiteRow, key: Buffer): { username: string; appPassword: string } | null {
+export function wordPressCredentials(site: ManagedSiteRow, key: Buffer): { username: string; appPassword: string } | null {
   const { wpAppPassword } = siteSecrets(site, key);
   return site.wp_username && wpAppPassword ? { username: site.wp_username, appPassword: wpAppPassword } : null;
 }
@@ -37,7 +35,7 @@ export function wordPressCredentials(site: SiteRow, key: Buffer): { username: st
 export const wpCredentialsMissing = (siteId: number) => `Site ${siteId} has no WordPress user and application password: set wp_username and wp_app_password with update_site.`;
 
 /** What update_cdn purges with; null when the site lacks either. */
-export function cdnCredentials(site: SiteRow, key: Buffer): { zoneId: string; token: string } | null {
+export function cdnCredentials(site: ManagedSiteRow, key: Buffer): { zoneId: string; token: string } | null {
   const { cdnApiToken } = siteSecrets(site, key);
   return site.cdn_zone_id && cdnApiToken ? { zoneId: site.cdn_zone_id, token: cdnApiToken } : null;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { encryptSecret, errors, Prisma, sha256Hex, type PrismaClient } from "../platform/index.ts";
+import { encryptSecret, errors, Prisma, sha256Hex, type Config, type PrismaClient } from "../platform/index.ts";
 import { daysFromNow, daysLeft } from "./expiry.ts";
 import { emptyAsNull, formBool, formDay, formId, formInt, formText } from "./form.ts";
 
@@ -59,10 +59,13 @@ function day(value: string | null | undefined): Date | null | undefined {
 export type LicenseFields = z.output<typeof addLicenseInput>;
 
 export class Licenses {
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly encryptionKey: Buffer,
-  ) {}
+  private readonly prisma: PrismaClient;
+  private readonly encryptionKey: Buffer;
+
+  constructor(deps: { prisma: PrismaClient; config: Pick<Config, "ENCRYPTION_KEY"> }) {
+    this.prisma = deps.prisma;
+    this.encryptionKey = deps.config.ENCRYPTION_KEY;
+  }
 
   async find(id: number): Promise<LicenseRow> {
     const license = await this.prisma.license.findUnique({ where: { id }, include: withCost });

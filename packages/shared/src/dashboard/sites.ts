@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decryptSecret, encryptSecret, errors, type PrismaClient } from "../platform/index.ts";
+import { decryptSecret, encryptSecret, errors, type Config, type PrismaClient } from "../platform/index.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { daysFromNow, daysLeft } from "./expiry.ts";
 import { formId, formInt, formText } from "./form.ts";
@@ -55,10 +55,10 @@ export const listSitesInput = z.object({
 
 export const searchSitesInput = z.object({ q: z.string().trim().min(1).max(191), limit: formInt(1, 50).default(10) });
 
-type SiteRow = Prisma.ManagedSiteGetPayload<object>;
+export type ManagedSiteRow = Prisma.ManagedSiteGetPayload<object>;
 
 /** What a site looks like to the dashboard: secrets only as set or not. */
-export function siteView(site: SiteRow) {
+export function siteView(site: ManagedSiteRow) {
   return {
     id: site.id,
     name: site.name,
@@ -108,7 +108,7 @@ function secretData(input: { wp_app_password?: string | null; cdn_api_token?: st
 }
 
 /** The stored WordPress and CDN credentials of a site, decrypted for the job that uses them. */
-export function siteSecrets(site: SiteRow, key: Buffer) {
+export function siteSecrets(site: ManagedSiteRow, key: Buffer) {
   return {
     wpAppPassword: site.wp_app_password ? decryptSecret(site.wp_app_password, key) : null,
     cdnApiToken: site.cdn_api_token ? decryptSecret(site.cdn_api_token, key) : null,
@@ -119,25 +119,37 @@ function duplicateUrl(url: string) {
   return errors.conflict("site_exists", `A managed site with the URL ${url} already exists.`);
 }
 
-export class ManagedSites {
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly encryptionKey: Buffer,
-  ) {}
+/** Managed sites by id (every one without ids), in id order. */
+export function managedSiteRows(prisma: PrismaClient, siteIds?: number[]): Promise<ManagedSiteRow[]> {
+  return prisma.managedSite.findMany({ where: siteIds ? { id: { in: siteIds } } : {}, orderBy: { id: "asc" } });
+}
 
-  async find(id: number): Promise<SiteRow> {
+export async function managedSiteExists(prisma: PrismaClient, siteId: number): Promise<boolean> {
+  return Boolean(await prisma.managedSite.findUnique({ where: { id: siteId }, select: { id: true } }));
+}
+
+export class ManagedSites {
+  private readonly prisma: PrismaClient;
+  private readonly encryptionKey: Buffer;
+
+  constructor(deps: { prisma: PrismaClient; config: Pick<Config, "ENCRYPTION_KEY"> }) {
+    this.prisma = deps.prisma;
+    this.encryptionKey = deps.config.ENCRYPTION_KEY;
+  }
+
+  async find(id: number): Promise<ManagedSiteRow> {
     const site = await this.prisma.managedSite.findUnique({ where: { id } });
     if (!site) throw errors.notFound(`No managed site ${id}.`);
     return site;
   }
 
-  async add(input: z.output<typeof addSiteInput>): Promise<SiteRow> {
+  async add(input: z.output<typeof addSiteInput>): Promise<ManagedSiteRow> {
     if (await this.prisma.managedSite.findUnique({ where: { url: input.url } })) throw duplicateUrl(input.url);
     const { wp_app_password, cdn_api_token, ...plain } = input;
     return this.prisma.managedSite.create({ data: { ...plain, ...secretData({ wp_app_password, cdn_api_token }, this.encryptionKey) } });
   }
 
-  async update(input: z.output<typeof updateSiteInput>): Promise<SiteRow> {
+  async update(input: z.output<typeof updateSiteInput>): Promise<ManagedSiteRow> {
     const { id, wp_app_password, cdn_api_token, status, ...plain } = input;
     const site = await this.find(id);
     if (plain.url && plain.url !== site.url && (await this.prisma.managedSite.findUnique({ where: { url: plain.url } }))) throw duplicateUrl(plain.url);
@@ -146,7 +158,7 @@ export class ManagedSites {
   }
 
   /** Soft delete: the site stays, with its history, out of the default lists. */
-  async archive(id: number): Promise<SiteRow> {
+  async archive(id: number): Promise<ManagedSiteRow> {
     const site = await this.find(id);
     if (site.status === "archived") return site;
     return this.prisma.managedSite.update({ where: { id }, data: { status: "archived", archived_at: new Date() } });
@@ -170,6 +182,11 @@ export class ManagedSites {
       this.prisma.managedSite.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], skip: (input.page - 1) * input.per_page, take: input.per_page }),
     ]);
     return { sites: rows.map(siteView), total, page: input.page, per_page: input.per_page, total_pages: Math.ceil(total / input.per_page) };
+  }
+
+  /** The sites of a status (or all), by name: the rows the CSV exports list. */
+  forExport(status: (typeof SITE_STATUSES)[number] | "all"): Promise<ManagedSiteRow[]> {
+    return this.prisma.managedSite.findMany({ where: status === "all" ? {} : { status }, orderBy: [{ name: "asc" }, { id: "asc" }] });
   }
 
   /** Quick lookup by name, URL, client or WordPress title, archived sites included (marked by status). */

@@ -3,8 +3,11 @@ import type { AiService } from "../ai/index.ts";
 import type { Config } from "../platform/config.ts";
 import type { PrismaClient } from "../platform/db.ts";
 import { AppError, errors } from "../platform/errors.ts";
+import type { Queues } from "../platform/queues/index.ts";
 import type { GenerateRequest } from "../providers/gemini/index.ts";
 import type { OptionStore } from "../options/index.ts";
+import { staffNameOf, ticketsByNumber } from "../tickets/index.ts";
+import { conversationTitleJob, conversationTitleJobId } from "./jobs.ts";
 import { analyseOrganisation, formatAnalysis, organisationQuestion } from "./organisation.ts";
 import { loadDocumentRecords, loadSiteRecords, loadTicketRecords, ticketVectorId, type KnowledgeRecord } from "./records.ts";
 import type { Knowledge } from "./service.ts";
@@ -15,7 +18,6 @@ export interface ChatDeps {
   redis: Redis;
   options: OptionStore;
   ai: AiService;
-  knowledge: Knowledge;
   config: Pick<Config, "TICKET_SYSTEM_URL" | "QUEUE_PREFIX" | "CHAT_STREAMS_PER_STAFF">;
 }
 
@@ -56,14 +58,6 @@ export function ticketReferences(text: string): string[] {
   return [...new Set([...text.matchAll(/(?<![\w&])#(\d{1,10})\b/g)].map((found) => found[1]!))];
 }
 
-/** Tickets by number as written (`#4512` finds 004512 too), in the order asked. */
-async function ticketsByNumber(prisma: PrismaClient, numbers: string[]): Promise<{ id: number; number: string }[]> {
-  if (!numbers.length) return [];
-  const candidates = numbers.flatMap((number) => [number, number.padStart(6, "0")]);
-  const rows = await prisma.ticket.findMany({ where: { number: { in: candidates } }, select: { id: true, number: true } });
-  return numbers.flatMap((number) => rows.filter((row) => row.number === number || row.number === number.padStart(6, "0")).slice(0, 1));
-}
-
 export function linkOf(record: Pick<KnowledgeRecord, "id" | "source" | "ref">, ticketSystemUrl: string | undefined): string {
   if (record.source === "ticket") return `${ticketSystemUrl?.replace(/\/+$/, "") ?? ""}/scp/tickets.php?id=${record.id.slice("ticket_".length)}`;
   if (record.source === "brand") return /^https?:/.test(record.ref) ? record.ref : `https://${record.ref}`;
@@ -97,7 +91,7 @@ async function recordsOf(prisma: PrismaClient, ids: string[]): Promise<Map<strin
  * sources; at most `ai_max_context_tickets` records in all. Organisation
  * analysis questions bypass the index.
  */
-export async function prepareChat(deps: ChatDeps, request: ChatRequest): Promise<PreparedChat> {
+export async function prepareChat(deps: ChatDeps, knowledge: Knowledge, request: ChatRequest): Promise<PreparedChat> {
   const history = request.conversation_id
     ? (await ownConversation(deps.prisma, request.staffId, request.conversation_id)) &&
       (await deps.prisma.assistantMessage.findMany({ where: { conversation_id: request.conversation_id }, orderBy: { id: "desc" }, take: 50 })).reverse()
@@ -121,7 +115,7 @@ export async function prepareChat(deps: ChatDeps, request: ChatRequest): Promise
     .reverse()
     .flatMap((message) => (Array.isArray(message.cited_tickets) ? (message.cited_tickets as string[]) : []));
   for (const ticket of await ticketsByNumber(deps.prisma, [...new Set(cited)])) wanted.push({ id: ticketVectorId(ticket.id), reason: "carried" });
-  const matches = await deps.knowledge.search(request.message, await enabledSources(deps.options), limit);
+  const matches = await knowledge.search(request.message, await enabledSources(deps.options), limit);
   for (const match of matches) wanted.push({ id: match.id, reason: "match" });
 
   // The first reason a record is wanted for counts: a reference pushes out the weakest match, never the other way round.
@@ -170,7 +164,7 @@ export async function* answerStream(deps: Pick<ChatDeps, "ai">, prepared: Prepar
 }
 
 /** Spec 2, 4.6: the tickets an answer cites, `#<number>` references that exist in the mirror, as their numbers. */
-export async function citedTickets(prisma: PrismaClient, answer: string): Promise<string[]> {
+async function citedTickets(prisma: PrismaClient, answer: string): Promise<string[]> {
   return (await ticketsByNumber(prisma, ticketReferences(answer))).map((ticket) => ticket.number);
 }
 
@@ -179,7 +173,7 @@ export async function citedTickets(prisma: PrismaClient, answer: string): Promis
  * cut stream stores nothing); a new conversation is created here. `first`
  * says the conversation had no messages before (it gets its title then).
  */
-export async function storeExchange(prisma: PrismaClient, request: ChatRequest, answer: string, cited: string[]): Promise<{ conversation_id: number; message_id: number; first: boolean }> {
+async function storeExchange(prisma: PrismaClient, request: ChatRequest, answer: string, cited: string[]): Promise<{ conversation_id: number; message_id: number; first: boolean }> {
   return prisma.$transaction(async (tx) => {
     const conversation = request.conversation_id ? { id: request.conversation_id } : await tx.assistantConversation.create({ data: { staff_id: request.staffId } });
     const first = (await tx.assistantMessage.count({ where: { conversation_id: conversation.id } })) === 0;
@@ -188,6 +182,19 @@ export async function storeExchange(prisma: PrismaClient, request: ChatRequest, 
     await tx.assistantConversation.update({ where: { id: conversation.id }, data: { updated: new Date() } });
     return { conversation_id: conversation.id, message_id: message.id, first };
   });
+}
+
+/** A streamed answer kept: the exchange stored with the tickets it cites, and a new conversation's title job queued. */
+export async function recordAnswer(deps: { prisma: PrismaClient; queues: Queues }, request: ChatRequest, answer: string): Promise<{ conversation_id: number; message_id: number; cited_tickets: string[] }> {
+  const cited = await citedTickets(deps.prisma, answer);
+  const stored = await storeExchange(deps.prisma, request, answer, cited);
+  if (stored.first) await deps.queues.add(conversationTitleJob, { conversation_id: stored.conversation_id }, { jobId: conversationTitleJobId(stored.conversation_id) });
+  return { conversation_id: stored.conversation_id, message_id: stored.message_id, cited_tickets: cited };
+}
+
+/** Whom the chat page names as the agent: the staff member's name in the mirror, null when it does not know them. */
+export function chatAgentName(deps: { prisma: PrismaClient }, staffId: number): Promise<string | null> {
+  return staffNameOf(deps.prisma, staffId);
 }
 
 /**

@@ -1,7 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { htmlToText } from "../ai/index.ts";
+import type { Config } from "../platform/config.ts";
 import type { PrismaClient } from "../platform/db.ts";
+import { errors } from "../platform/errors.ts";
 import { createHttpClient, upstreamCall } from "../platform/http.ts";
 import { truncateCodePoints } from "../platform/text.ts";
 
@@ -55,4 +57,11 @@ export async function readDocument(location: string, timeoutMs: number): Promise
   const heading = html ? /<title[^>]*>([^<]+)<\/title>/i.exec(raw)?.[1] : /^#\s+(.+)$/m.exec(raw)?.[1];
   const fallback = /^https?:/i.test(location) ? new URL(location).hostname + new URL(location).pathname : basename(location);
   return { title: (heading ?? fallback).trim(), content: html ? htmlToText(raw) : raw.trim() };
+}
+
+/** knowledge:add: the file or URL read and stored under its source (a title given wins over the one read); one without text is refused. */
+export async function importDocument(deps: { prisma: PrismaClient; config: Pick<Config, "HTTP_TIMEOUT_MS"> }, input: { source: DocumentSource; location: string; title?: string }) {
+  const read = await readDocument(input.location, deps.config.HTTP_TIMEOUT_MS);
+  if (!read.content) throw errors.invalidInput(`${input.location} holds no text`);
+  return saveDocument(deps.prisma, { source: input.source, location: input.location, title: input.title ?? read.title, content: read.content });
 }

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import type { AiService } from "../ai/index.ts";
 import { terms } from "../ai/index.ts";
-import type { PrismaClient } from "../platform/db.ts";
 import { htmlToText } from "../ai/index.ts";
+import type { PrismaClient } from "../platform/db.ts";
+import { organisationByName, organisationTickets } from "../tickets/index.ts";
 
 /** Spec 2, 4.6 and 8: an organisation analysis reads at most 500 tickets and answers at most 20 themes. */
 export const ANALYSIS_MAX_TICKETS = 500;
@@ -39,9 +40,7 @@ export async function organisationQuestion(prisma: PrismaClient, message: string
   }
   name = name.replace(/^the\s+/i, "").replace(/['’]s$/, "").trim();
   if (!name) return null;
-  const organisation =
-    (await prisma.organisation.findFirst({ where: { name }, select: { id: true, name: true } })) ??
-    (await prisma.organisation.findFirst({ where: { name: { startsWith: name } }, orderBy: { name: "asc" }, select: { id: true, name: true } }));
+  const organisation = await organisationByName(prisma, name);
   return organisation ? { organisation, since, window } : null;
 }
 
@@ -97,11 +96,7 @@ function themesByRules(tickets: { number: string; text: string }[]): Theme[] {
  * keyword counts without a provider key).
  */
 export async function analyseOrganisation(deps: { prisma: PrismaClient; ai: AiService }, question: OrganisationQuestion): Promise<OrganisationAnalysis> {
-  const where = { organisation_id: question.organisation.id, ...(question.since && { opened_at: { gte: question.since } }) };
-  const [total, rows] = await Promise.all([
-    deps.prisma.ticket.count({ where }),
-    deps.prisma.ticket.findMany({ where, orderBy: { opened_at: "desc" }, take: ANALYSIS_MAX_TICKETS, select: { number: true, subject: true, ticket_summary: true } }),
-  ]);
+  const { total, tickets: rows } = await organisationTickets(deps.prisma, question.organisation.id, question.since, ANALYSIS_MAX_TICKETS);
   const tickets = rows.map((row) => ({ number: row.number, text: `${row.subject}${row.ticket_summary ? ` — ${htmlToText(row.ticket_summary).slice(0, 200)}` : ""}` }));
   let themes: Theme[];
   if (!(await deps.ai.hasProvider())) themes = themesByRules(tickets);

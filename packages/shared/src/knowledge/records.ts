@@ -1,7 +1,9 @@
 import { htmlToText } from "../ai/index.ts";
+import { managedSiteRows } from "../dashboard/index.ts";
 import { sha256Hex } from "../platform/crypto.ts";
 import type { PrismaClient } from "../platform/db.ts";
 import { truncateCodePoints } from "../platform/text.ts";
+import { ticketsWithRecentEntries } from "../tickets/index.ts";
 
 /** Spec 2, 2.4: the sources of the index, each with its bit for the search threads' filter. */
 export const SOURCES = ["ticket", "site", "wiki", "docs", "brand"] as const;
@@ -68,10 +70,7 @@ export function ticketRecord(ticket: TicketRow, entries: EntryRow[]): KnowledgeR
 
 /** The tickets' records, read from the mirror (the last 50 entries of each at most). */
 export async function loadTicketRecords(prisma: PrismaClient, ticketIds: number[]): Promise<KnowledgeRecord[]> {
-  const tickets = await prisma.ticket.findMany({
-    where: { id: { in: ticketIds } },
-    select: { id: true, number: true, subject: true, status: true, client_name: true, ticket_summary: true, organisation: { select: { name: true } }, entries: { orderBy: { posted_at: "desc" }, take: 50, select: { type: true, poster_name: true, body: true, format: true, posted_at: true } } },
-  });
+  const tickets = await ticketsWithRecentEntries(prisma, ticketIds);
   return tickets.map((ticket) => ticketRecord(ticket, ticket.entries));
 }
 
@@ -96,8 +95,7 @@ export function siteRecord(site: SiteRow): KnowledgeRecord {
 }
 
 export async function loadSiteRecords(prisma: PrismaClient, siteIds?: number[]): Promise<KnowledgeRecord[]> {
-  const sites = await prisma.managedSite.findMany({ where: siteIds ? { id: { in: siteIds } } : {}, orderBy: { id: "asc" } });
-  return sites.map(siteRecord);
+  return (await managedSiteRows(prisma, siteIds)).map(siteRecord);
 }
 
 type DocumentRow = { id: number; vector_id: string | null; source: string; title: string; location: string; content: string };

@@ -34,9 +34,12 @@ export class Knowledge {
   private pool?: SearchPool;
   private readonly embedded: EmbeddedIndex;
   private pinecone?: { host: string; apiKey: string; index: PineconeIndex };
+  private readonly deps: KnowledgeDeps;
 
-  constructor(private readonly deps: KnowledgeDeps) {
-    this.embedded = new EmbeddedIndex(deps.prisma, () => (this.pool ??= new SearchPool()));
+  /** Keeps only what it uses of `deps` (a process's whole context may be passed). */
+  constructor({ prisma, config, options, ai, logger }: KnowledgeDeps) {
+    this.deps = { prisma, config, options, ai, logger };
+    this.embedded = new EmbeddedIndex(prisma, () => (this.pool ??= new SearchPool()));
   }
 
   /** Pinecone's host and key: the environment over the ticket-system settings. */

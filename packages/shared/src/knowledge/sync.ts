@@ -1,6 +1,8 @@
 import type { Redis } from "ioredis";
+import type { Config } from "../platform/config.ts";
 import type { PrismaClient } from "../platform/db.ts";
 import type { OptionStore } from "../options/index.ts";
+import { allTicketIds, ticketIdsChangedSince } from "../tickets/index.ts";
 import { loadDocumentRecords, loadSiteRecords, loadTicketRecords, SOURCES, ticketVectorId, type Source } from "./records.ts";
 import type { Knowledge, SyncCounts } from "./service.ts";
 
@@ -52,29 +54,25 @@ async function syncTicketIds(knowledge: Knowledge, prisma: PrismaClient, ids: nu
  * the last run (all of them the first time), embedded when their content
  * hash differs. The watermark moves only after a run that finished.
  */
-export async function embedChangedTickets(knowledge: Knowledge, deps: { prisma: PrismaClient; redis: Redis; prefix: string }, progress: Progress): Promise<SyncCounts> {
+export async function embedChangedTickets(knowledge: Knowledge, deps: { prisma: PrismaClient; redis: Redis; config: Pick<Config, "QUEUE_PREFIX"> }, progress: Progress): Promise<SyncCounts> {
   const started = new Date();
-  const stored = await deps.redis.get(watermarkKey(deps.prefix));
-  const since = stored ? new Date(stored) : null;
-  let ids: number[];
-  if (!since) {
-    ids = (await deps.prisma.ticket.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((row) => row.id);
-  } else {
-    const [tickets, entries] = await Promise.all([
-      deps.prisma.ticket.findMany({ where: { updated_at: { gte: since } }, select: { id: true } }),
-      deps.prisma.ticketEntry.findMany({ where: { created_at: { gte: since } }, select: { ticket_id: true }, distinct: ["ticket_id"] }),
-    ]);
-    ids = [...new Set([...tickets.map((row) => row.id), ...entries.map((row) => row.ticket_id)])].sort((a, b) => a - b);
-  }
+  const key = watermarkKey(deps.config.QUEUE_PREFIX);
+  const stored = await deps.redis.get(key);
+  const ids = stored ? await ticketIdsChangedSince(deps.prisma, new Date(stored)) : await allTicketIds(deps.prisma);
   const counts = await syncTicketIds(knowledge, deps.prisma, ids, progress);
   // A minute of overlap: a ticket written while this run read is looked at again (its hash makes that cheap).
-  await deps.redis.set(watermarkKey(deps.prefix), new Date(started.getTime() - 60_000).toISOString());
+  await deps.redis.set(key, new Date(started.getTime() - 60_000).toISOString());
   return counts;
 }
 
 /** One ticket embedded again whatever its hash says (spec 2, 4.6 `reembed`). */
-export async function reembedTicket(knowledge: Knowledge, prisma: PrismaClient, ticketId: number): Promise<SyncCounts> {
-  return knowledge.sync(await loadTicketRecords(prisma, [ticketId]), { force: true });
+export async function reembedTicket(knowledge: Knowledge, deps: { prisma: PrismaClient }, ticketId: number): Promise<SyncCounts> {
+  return knowledge.sync(await loadTicketRecords(deps.prisma, [ticketId]), { force: true });
+}
+
+/** A document added by knowledge:add, embedded when its content changed. */
+export async function syncDocument(knowledge: Knowledge, deps: { prisma: PrismaClient }, documentId: number): Promise<SyncCounts> {
+  return knowledge.sync(await loadDocumentRecords(deps.prisma, [documentId]));
 }
 
 /**
@@ -82,11 +80,11 @@ export async function reembedTicket(knowledge: Knowledge, prisma: PrismaClient, 
  * change): tickets, managed sites and documents, each embedded when its
  * content, model or index changed; records whose origin is gone are removed.
  */
-export async function syncAll(knowledge: Knowledge, prisma: PrismaClient, progress: Progress): Promise<SyncCounts & { removed: number }> {
-  const ticketIds = (await prisma.ticket.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((row) => row.id);
-  const tickets = await syncTicketIds(knowledge, prisma, ticketIds, progress);
-  const sites = await loadSiteRecords(prisma);
-  const documents = await loadDocumentRecords(prisma);
+export async function syncAll(knowledge: Knowledge, deps: { prisma: PrismaClient }, progress: Progress): Promise<SyncCounts & { removed: number }> {
+  const ticketIds = await allTicketIds(deps.prisma);
+  const tickets = await syncTicketIds(knowledge, deps.prisma, ticketIds, progress);
+  const sites = await loadSiteRecords(deps.prisma);
+  const documents = await loadDocumentRecords(deps.prisma);
   const others = await knowledge.sync([...sites, ...documents]);
   await progress(ticketIds.length, ticketIds.length, "sites and documents");
   let removed = await knowledge.prune("ticket", new Set(ticketIds.map(ticketVectorId)));
@@ -96,10 +94,10 @@ export async function syncAll(knowledge: Knowledge, prisma: PrismaClient, progre
 }
 
 /** One managed site (vector_sync_site); a site deleted since is removed from the index. */
-export async function syncSite(knowledge: Knowledge, prisma: PrismaClient, siteId: number): Promise<SyncCounts & { removed: number }> {
-  const records = await loadSiteRecords(prisma, [siteId]);
+export async function syncSite(knowledge: Knowledge, deps: { prisma: PrismaClient }, siteId: number): Promise<SyncCounts & { removed: number }> {
+  const records = await loadSiteRecords(deps.prisma, [siteId]);
   if (!records.length) {
-    const all = await loadSiteRecords(prisma);
+    const all = await loadSiteRecords(deps.prisma);
     return { embedded: 0, unchanged: 0, removed: await knowledge.prune("site", new Set(all.map((record) => record.id))) };
   }
   return { ...(await knowledge.sync(records, { force: true })), removed: 0 };

@@ -3,3 +3,4 @@ export * from "./request.ts";
 export * from "./tables.ts";
 export type { Report } from "../generated/prisma/client.ts";
 export * from "./jobs.ts";
+export * from "./dashboard-summary.ts";

@@ -1,4 +1,5 @@
 import express, { type Router } from "express";
+import { chatAgentName } from "@mw/shared/knowledge";
 import type { AppContext } from "../../context.ts";
 import { signedIn, viewer } from "./guard.ts";
 import { renderPage } from "./render.ts";
@@ -17,13 +18,13 @@ export function chatPages(ctx: AppContext): Router {
     const staffId = viewer(res).principal.staffId;
     const ticket = typeof req.query.ticket === "string" && TICKET_NUMBER.test(req.query.ticket) ? req.query.ticket : null;
     const conversation = typeof req.query.c === "string" && /^\d{1,10}$/.test(req.query.c) ? req.query.c : null;
-    const staff = staffId === null ? null : await ctx.prisma.staff.findUnique({ where: { id: staffId }, select: { name: true } });
+    const name = staffId === null ? null : await chatAgentName(ctx, staffId);
     renderPage(res, "chat", {
       title: "Assistant",
       linked: staffId !== null,
       ticket,
       conversation,
-      agentName: staff?.name ?? viewer(res).principal.login,
+      agentName: name ?? viewer(res).principal.login,
       scripts: staffId === null ? [] : ["chat.js"],
     });
   });

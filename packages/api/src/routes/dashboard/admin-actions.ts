@@ -1,4 +1,4 @@
-import { formatDay, jobRef } from "@mw/shared";
+import { jobRef } from "@mw/shared";
 import {
   addCostInput,
   addLicenseInput,
@@ -20,7 +20,7 @@ import {
   updateLicenseInput,
   updateSiteInput,
 } from "@mw/shared/dashboard";
-import { reportJobs, requestReport } from "@mw/shared/reports";
+import { reportJobs, requestDashboardSummary } from "@mw/shared/reports";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { adminAction, type AdminAction } from "../../http/admin-ajax.ts";
@@ -46,9 +46,9 @@ function deleteAction(name: string, group: string, summary: string, exampleId: n
 
 /** Spec 2, 4.4: the Sites, Costs, Licenses and Reports groups, and search_sites (design 10.6, 10.8). */
 export function dashboardActions(ctx: AppContext): AdminAction[] {
-  const sites = new ManagedSites(ctx.prisma, ctx.config.ENCRYPTION_KEY);
-  const costs = new Costs(ctx.prisma);
-  const licenses = new Licenses(ctx.prisma, ctx.config.ENCRYPTION_KEY);
+  const sites = new ManagedSites(ctx);
+  const costs = new Costs(ctx);
+  const licenses = new Licenses(ctx);
   const siteWithCosts = async (id: number) => ({ ...siteView(await sites.find(id)), ...(await costs.ofSite(id)) });
   const siteDetail = siteData.extend({ costs: z.array(costData), monthly_total: z.array(z.object({ currency: z.string(), amount: z.number() })) });
 
@@ -211,8 +211,7 @@ export function dashboardActions(ctx: AppContext): AdminAction[] {
       data: z.object({ job_id: z.string(), report_id: z.number().int(), queued: z.boolean() }),
       example: { input: {}, data: { job_id: "reports:report.12.1764064800000", report_id: 12, queued: true } },
       handler: async () => {
-        const today = formatDay(new Date());
-        const { report, jobId, queued } = await requestReport(ctx.prisma, ctx.queues, "dashboard-summary", { from: today, to: today });
+        const { report, jobId, queued } = await requestDashboardSummary(ctx);
         return { job_id: jobRef(reportJobs["dashboard-summary"].queue, jobId), report_id: report.id, queued };
       },
     }),

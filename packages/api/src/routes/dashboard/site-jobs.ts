@@ -8,6 +8,7 @@ import {
   INDEX_NOT_CONFIGURED,
   indexCheckJob,
   ManagedSites,
+  type ManagedSiteRow,
   NO_BROWSER,
   requestDashboardJob,
   screenshotJob,
@@ -30,8 +31,6 @@ const example = <I>(input: I, job: string) => ({ input, data: { job_id: `dashboa
 /** The server lacks what an action needs (a browser, an API); the request itself was fine. */
 const notConfigured = (code: string, message: string) => new AppError(503, code, message);
 
-type Site = Awaited<ReturnType<ManagedSites["find"]>>;
-
 /**
  * Design 10.6: the long managed-site actions run as jobs on the `dashboard`
  * queue; each answers the job id at once (follow it with get_job, or in Bull
@@ -39,13 +38,13 @@ type Site = Awaited<ReturnType<ManagedSites["find"]>>;
  * the server's configuration) is refused here, before any job exists.
  */
 export function siteJobActions(ctx: AppContext): AdminAction[] {
-  const sites = new ManagedSites(ctx.prisma, ctx.config.ENCRYPTION_KEY);
+  const sites = new ManagedSites(ctx);
   const key = ctx.config.ENCRYPTION_KEY;
-  const queue = (job: JobDefinition, site: Site, extra: Record<string, unknown> = {}, dedupe: (string | number)[] = [site.id]) =>
+  const queue = (job: JobDefinition, site: ManagedSiteRow, extra: Record<string, unknown> = {}, dedupe: (string | number)[] = [site.id]) =>
     requestDashboardJob(ctx.queues, job, { site_id: site.id, site_url: site.url, ...extra }, dedupe);
 
   /** An action on one site (`{id}`) that starts `job` unless `refuse` finds a reason not to. */
-  const siteAction = (name: string, group: string, summary: string, job: JobDefinition, refuse: (site: Site) => AppError | undefined = () => undefined) =>
+  const siteAction = (name: string, group: string, summary: string, job: JobDefinition, refuse: (site: ManagedSiteRow) => AppError | undefined = () => undefined) =>
     adminAction({
       name,
       group,

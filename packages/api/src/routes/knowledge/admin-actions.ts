@@ -1,6 +1,6 @@
 import { AppError, errors, jobRef } from "@mw/shared";
 import { EMBEDDING_DIMENSIONS } from "@mw/shared/ai";
-import { SOURCES, syncAllJob, syncAllJobId, syncSiteJob, syncSiteJobId } from "@mw/shared/knowledge";
+import { requestSiteSync, SOURCES, syncAllJob, syncAllJobId } from "@mw/shared/knowledge";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { adminAction, type AdminAction } from "../../http/admin-ajax.ts";
@@ -54,9 +54,9 @@ export function knowledgeActions(ctx: AppContext): AdminAction[] {
       data: queued,
       example: { input: { site_id: 3 }, data: { job_id: "knowledge:sync-site.3.1764064800000", queued: true } },
       handler: async ({ site_id }) => {
-        if (!(await ctx.prisma.managedSite.findUnique({ where: { id: site_id }, select: { id: true } }))) throw errors.notFound(`Site ${site_id} not found.`);
-        const job = await ctx.queues.add(syncSiteJob, { site_id }, { jobId: syncSiteJobId(site_id, Date.now()) });
-        return { job_id: jobRef("knowledge", job.id!), queued: true };
+        const requested = await requestSiteSync(ctx, site_id);
+        if (requested.outcome === "no_site") throw errors.notFound(`Site ${site_id} not found.`);
+        return { job_id: jobRef("knowledge", requested.jobId), queued: true };
       },
     }),
     adminAction({

@@ -4,17 +4,16 @@ import { AI_SERVICE_VERSION, EMBEDDING_DIMENSIONS } from "@mw/shared/ai";
 import {
   acquireChatSlot,
   answerStream,
-  citedTickets,
-  conversationTitleJob,
-  conversationTitleJobId,
+  conversationWithMessages,
+  deleteConversation,
   enabledSources,
   lastRun,
+  listConversations,
   prepareChat,
-  reembedTicketJob,
-  reembedTicketJobId,
+  recordAnswer,
+  requestTicketReembed,
   SOURCES,
-  storeExchange,
-  type ChatDeps,
+  startConversation,
 } from "@mw/shared/knowledge";
 import { z } from "zod";
 import { staffIdOf } from "../../auth/authenticate.ts";
@@ -46,6 +45,8 @@ export const assistantStatus = z.object({
     .nullable(),
 });
 
+const CONVERSATION_EXAMPLE = { id: 31, title: "Checkout failing after plugin update", created: "2026-11-25T10:00:00.000Z", updated: "2026-11-25T10:00:04.000Z" };
+
 const iso = (date: Date) => date.toISOString();
 const conversationView = (row: { id: number; title: string | null; created: Date; updated: Date }) => ({ id: row.id, title: row.title, created: iso(row.created), updated: iso(row.updated) });
 
@@ -55,8 +56,6 @@ function sse(res: Response, event: Record<string, unknown>): void {
 
 /** Spec 2, 4.6 under the staff AJAX root: the assistant's chat stream, conversations, status and re-embedding. */
 export function assistantRoutes(api: ApiRouter, ctx: AppContext): void {
-  const deps = (): ChatDeps => ({ prisma: ctx.prisma, redis: ctx.redis, options: ctx.options, ai: ctx.ai, knowledge: knowledgeOf(ctx), config: ctx.config });
-
   api.route({
     method: "post",
     path: "/ai-assistant/chat",
@@ -69,22 +68,26 @@ export function assistantRoutes(api: ApiRouter, ctx: AppContext): void {
       404: { description: "The conversation is not one of yours" },
       429: { description: "rate_limited: your other answers are still streaming (per-staff limit)" },
     },
+    example: {
+      request: { message: "Why does checkout fail on this ticket?", ticket_number: "004512", agent_name: "Sam Staff" },
+      mediaType: "text/event-stream",
+      response: 'data: {"type":"token","content":"Checkout fails because "}\n\ndata: {"type":"token","content":"the payment plugin was updated (#004498)."}\n\ndata: {"type":"done","conversation_id":31,"message_id":208,"cited_tickets":["004498"]}\n\n',
+    },
     handler: async ({ body }, _req, res) => {
       const staffId = staffIdOf(res);
-      const chat = deps();
-      const release = await acquireChatSlot(chat, staffId);
+      const release = await acquireChatSlot(ctx, staffId);
       const cancel = new AbortController();
       res.on("close", () => {
         if (!res.writableFinished) cancel.abort();
       });
       try {
         const request = { staffId, ...body };
-        const prepared = await prepareChat(chat, request);
+        const prepared = await prepareChat(ctx, knowledgeOf(ctx), request);
         res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", connection: "keep-alive", "x-accel-buffering": "no" });
         res.flushHeaders();
         let answer = "";
         try {
-          for await (const piece of answerStream(chat, prepared, cancel.signal)) {
+          for await (const piece of answerStream(ctx, prepared, cancel.signal)) {
             answer += piece;
             sse(res, { type: "token", content: piece });
           }
@@ -92,10 +95,8 @@ export function assistantRoutes(api: ApiRouter, ctx: AppContext): void {
             ctx.logger.info("assistant answer cancelled: the client went away", { staff_id: staffId });
             return undefined;
           }
-          const cited = await citedTickets(ctx.prisma, answer);
-          const stored = await storeExchange(ctx.prisma, request, answer, cited);
-          if (stored.first) await ctx.queues.add(conversationTitleJob, { conversation_id: stored.conversation_id }, { jobId: conversationTitleJobId(stored.conversation_id) });
-          sse(res, { type: "done", conversation_id: stored.conversation_id, message_id: stored.message_id, cited_tickets: cited });
+          const recorded = await recordAnswer(ctx, request, answer);
+          sse(res, { type: "done", ...recorded });
         } catch (error) {
           if (cancel.signal.aborted) return undefined;
           ctx.logger.warn("assistant answer failed", { staff_id: staffId, error: (error as Error).message });
@@ -116,8 +117,9 @@ export function assistantRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "ai-assistant",
     access: "staff_or_manage_options",
     responses: { 200: { description: "At most 100", schema: ok(z.object({ conversations: z.array(conversation) })) } },
+    example: { response: { success: true, data: { conversations: [CONVERSATION_EXAMPLE] } } },
     handler: async (_input, _req, res) => {
-      const rows = await ctx.prisma.assistantConversation.findMany({ where: { staff_id: staffIdOf(res) }, orderBy: [{ updated: "desc" }, { id: "desc" }], take: 100 });
+      const rows = await listConversations(ctx, staffIdOf(res));
       return { success: true as const, data: { conversations: rows.map(conversationView) } };
     },
   });
@@ -131,7 +133,8 @@ export function assistantRoutes(api: ApiRouter, ctx: AppContext): void {
     body: z.object({ title: z.string().trim().min(1).max(255).optional() }),
     status: 201,
     responses: { 201: { description: "The conversation", schema: ok(conversation) } },
-    handler: async ({ body }, _req, res) => ({ success: true as const, data: conversationView(await ctx.prisma.assistantConversation.create({ data: { staff_id: staffIdOf(res), title: body.title ?? null } })) }),
+    example: { request: { title: "Checkout incidents" }, response: { success: true, data: { ...CONVERSATION_EXAMPLE, title: "Checkout incidents" } } },
+    handler: async ({ body }, _req, res) => ({ success: true as const, data: conversationView(await startConversation(ctx, staffIdOf(res), body.title ?? null)) }),
   });
 
   api.route({
@@ -142,8 +145,20 @@ export function assistantRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     params: z.object({ id: z.coerce.number().int().positive() }),
     responses: { 200: { description: "The conversation and its messages, oldest first", schema: ok(conversation.extend({ messages: z.array(message) })) }, 404: { description: "Not one of your conversations" } },
+    example: {
+      response: {
+        success: true,
+        data: {
+          ...CONVERSATION_EXAMPLE,
+          messages: [
+            { id: 207, role: "user", content: "Why does checkout fail on this ticket?", cited_tickets: [], created: "2026-11-25T10:00:00.000Z" },
+            { id: 208, role: "assistant", content: "Checkout fails because the payment plugin was updated (#004498).", cited_tickets: ["004498"], created: "2026-11-25T10:00:04.000Z" },
+          ],
+        },
+      },
+    },
     handler: async ({ params }, _req, res) => {
-      const row = await ctx.prisma.assistantConversation.findFirst({ where: { id: params.id, staff_id: staffIdOf(res) }, include: { messages: { orderBy: { id: "asc" } } } });
+      const row = await conversationWithMessages(ctx, staffIdOf(res), params.id);
       if (!row) throw errors.notFound("Conversation not found.");
       const messages = row.messages.map((item) => ({ id: item.id, role: item.role as "user" | "assistant", content: item.content, cited_tickets: (item.cited_tickets as string[] | null) ?? [], created: iso(item.created) }));
       return { success: true as const, data: { ...conversationView(row), messages } };
@@ -158,9 +173,9 @@ export function assistantRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     params: z.object({ id: z.coerce.number().int().positive() }),
     responses: { 200: { description: "Deleted", schema: ok(z.object({ deleted: z.literal(true), id: z.number().int() })) }, 404: { description: "Not one of your conversations" } },
+    example: { response: { success: true, data: { deleted: true, id: 31 } } },
     handler: async ({ params }, _req, res) => {
-      const { count } = await ctx.prisma.assistantConversation.deleteMany({ where: { id: params.id, staff_id: staffIdOf(res) } });
-      if (!count) throw errors.notFound("Conversation not found.");
+      if (!(await deleteConversation(ctx, staffIdOf(res), params.id))) throw errors.notFound("Conversation not found.");
       return { success: true as const, data: { deleted: true as const, id: params.id } };
     },
   });
@@ -172,6 +187,21 @@ export function assistantRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "ai-assistant",
     access: "staff_or_manage_options",
     responses: { 200: { description: "Status", schema: ok(assistantStatus) } },
+    example: {
+      response: {
+        success: true,
+        data: {
+          version: "1.0.0",
+          chatbot_name: "Support Assistant",
+          provider: { engine: "model", assistant_model: "gemini-2.5-flash", embedding_model: "gemini-embedding-001", dimension: 768 },
+          index: { kind: "embedded", namespace: "", host: null },
+          enabled_sources: ["ticket", "site", "wiki", "docs", "brand"],
+          counts: { ticket: 1480, site: 30, wiki: 6, docs: 3, brand: 1 },
+          stale_vectors: 0,
+          last_embedding_run: { kind: "embeddings", started_at: "2026-11-25T10:00:00.000Z", finished_at: "2026-11-25T10:00:03.000Z", embedded: 4, unchanged: 0 },
+        },
+      },
+    },
     handler: async () => {
       const knowledge = knowledgeOf(ctx);
       const [hasProvider, embeddingModel, index, pinecone, counts, stale, run, sources, chatbot, assistantModel] = await Promise.all([
@@ -210,11 +240,11 @@ export function assistantRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     body: z.object({ ticket_number: z.coerce.string().trim().min(1).max(32) }),
     responses: { 200: { description: "The job, for get_job", schema: ok(z.object({ job_id: z.string() })) }, 404: { description: "No ticket with that number in the mirror" } },
+    example: { request: { ticket_number: "004512" }, response: { success: true, data: { job_id: "knowledge:reembed-ticket.123.1764064800000" } } },
     handler: async ({ body }) => {
-      const ticket = await ctx.prisma.ticket.findFirst({ where: { number: { in: [body.ticket_number, body.ticket_number.padStart(6, "0")] } }, select: { id: true } });
-      if (!ticket) throw errors.notFound(`Ticket ${body.ticket_number} not found.`);
-      const job = await ctx.queues.add(reembedTicketJob, { ticket_id: ticket.id }, { jobId: reembedTicketJobId(ticket.id, Date.now()) });
-      return { success: true as const, data: { job_id: jobRef("knowledge", job.id!) } };
+      const requested = await requestTicketReembed(ctx, body.ticket_number);
+      if (requested.outcome === "no_ticket") throw errors.notFound(`Ticket ${body.ticket_number} not found.`);
+      return { success: true as const, data: { job_id: jobRef("knowledge", requested.jobId) } };
     },
   });
 }

@@ -7,7 +7,7 @@ const byContext = new WeakMap<AppContext, Knowledge>();
 export function knowledgeOf(ctx: AppContext): Knowledge {
   let knowledge = byContext.get(ctx);
   if (!knowledge) {
-    knowledge = new Knowledge({ prisma: ctx.prisma, config: ctx.config, options: ctx.options, ai: ctx.ai, logger: ctx.logger });
+    knowledge = new Knowledge(ctx);
     byContext.set(ctx, knowledge);
   }
   return knowledge;

@@ -1,9 +1,8 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { AppError, createHttpClient, upstreamCall, type PayloadOf } from "@mw/shared";
-import type { siteAuditJob } from "@mw/shared/dashboard";
+import { siteForJob, storeAudit, type siteAuditJob } from "@mw/shared/dashboard";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
-import { managedSite } from "./site.ts";
 
 const MAX_REDIRECTS = 10;
 
@@ -91,10 +90,10 @@ export async function auditUrl(url: string, timeoutMs: number): Promise<SiteAudi
 
 /** run_audit (issue 16): the audit of the site's URL, stored as its `last_audit`; a rerun replaces it. */
 export async function runAudit(_job: Job, payload: PayloadOf<typeof siteAuditJob>, ctx: JobContext) {
-  const site = await managedSite(ctx, payload.site_id);
+  const site = await siteForJob(ctx, payload.site_id);
   await ctx.progress(0, 1, `requesting ${site.url}`);
   const audit = await auditUrl(site.url, ctx.config.HTTP_TIMEOUT_MS);
-  await ctx.prisma.managedSite.update({ where: { id: site.id }, data: { last_audit: { ...audit }, last_audit_at: new Date() } });
+  await storeAudit(ctx, site.id, audit);
   await ctx.progress(1, 1, `${audit.status} in ${audit.total_ms} ms`);
   return { site_id: site.id, ...audit };
 }

@@ -1,13 +1,12 @@
 import { AppError, type PayloadOf } from "@mw/shared";
-import { cdnCredentials, cdnCredentialsMissing, type cdnPurgeJob } from "@mw/shared/dashboard";
+import { cdnCredentials, cdnCredentialsMissing, siteForJob, type cdnPurgeJob } from "@mw/shared/dashboard";
 import { purgeZone } from "@mw/shared/providers/cdn";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
-import { managedSite } from "./site.ts";
 
 /** update_cdn: purge everything in the site's zone (purging twice is harmless). */
 export async function purgeCdn(_job: Job, payload: PayloadOf<typeof cdnPurgeJob>, ctx: JobContext) {
-  const site = await managedSite(ctx, payload.site_id);
+  const site = await siteForJob(ctx, payload.site_id);
   const cdn = cdnCredentials(site, ctx.config.ENCRYPTION_KEY);
   if (!cdn) throw AppError.permanent(cdnCredentialsMissing(site.id), "cdn_not_configured");
   await ctx.progress(0, 1, `purging zone ${cdn.zoneId}`);

@@ -1,9 +1,8 @@
 import { existsSync } from "node:fs";
 import { AppError, type Config, type PayloadOf } from "@mw/shared";
-import { NO_BROWSER, type screenshotJob } from "@mw/shared/dashboard";
+import { NO_BROWSER, siteForJob, storeScreenshot, type screenshotJob } from "@mw/shared/dashboard";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
-import { managedSite } from "./site.ts";
 
 const VIEWPORT = { width: 1366, height: 768 };
 
@@ -45,13 +44,13 @@ export async function capture(executablePath: string, url: string, timeoutMs: nu
 /** take_screenshot (issue 16): the PNG stored under a key of its own job (a rerun overwrites it), named in the result and on the site. */
 export async function takeScreenshot(job: Job, payload: PayloadOf<typeof screenshotJob>, ctx: JobContext) {
   const executablePath = browserPath(ctx.config);
-  const site = await managedSite(ctx, payload.site_id);
+  const site = await siteForJob(ctx, payload.site_id);
   await ctx.progress(0, 2, `opening ${site.url}`);
   const shot = await capture(executablePath, site.url, ctx.config.SCREENSHOT_TIMEOUT_MS);
   const key = `screenshots/site-${site.id}/${job.id ?? Date.now()}.png`;
   await ctx.storage.put(key, shot.png, "image/png");
   const takenAt = new Date();
-  await ctx.prisma.managedSite.update({ where: { id: site.id }, data: { screenshot_key: key, screenshot_at: takenAt } });
+  await storeScreenshot(ctx, site.id, key, takenAt);
   await ctx.progress(2, 2, "stored");
   return { site_id: site.id, url: site.url, storage_key: key, bytes: shot.png.length, page_status: shot.status, loaded: shot.loaded, taken_at: takenAt.toISOString() };
 }

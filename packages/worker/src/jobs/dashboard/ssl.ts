@@ -1,11 +1,21 @@
 import { isIP } from "node:net";
 import { connect, type PeerCertificate } from "node:tls";
-import { AppError, formatDay, forEachLimited, truncateCodePoints, type PayloadOf } from "@mw/shared";
-import { daysFromNow, daysLeft, SSL_ALERT_DAYS, sslAlertJobId, type sslCheckAllJob, type sslCheckJob } from "@mw/shared/dashboard";
+import { AppError, formatDay, forEachLimited, type PayloadOf } from "@mw/shared";
+import {
+  activeHttpsSites,
+  daysFromNow,
+  daysLeft,
+  siteForJob,
+  SSL_ALERT_DAYS,
+  sslAlertJobId,
+  storeCertificate,
+  type ManagedSiteRow,
+  type sslCheckAllJob,
+  type sslCheckJob,
+} from "@mw/shared/dashboard";
 import { alertEmailJob } from "@mw/shared/notifications";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
-import { managedSite } from "./site.ts";
 
 /** Sites whose certificates one sweep checks at once. */
 const SWEEP_CONCURRENCY = 5;
@@ -74,26 +84,24 @@ export function probeCertificate(siteUrl: string, timeoutMs: number): Promise<Ce
   });
 }
 
-type Site = Awaited<ReturnType<typeof managedSite>>;
-
 /** Checks one site and stores issuer, expiry and when it was checked on its row (a rerun overwrites them). */
-async function checkSite(ctx: JobContext, site: Site): Promise<Certificate> {
+async function checkSite(ctx: JobContext, site: ManagedSiteRow): Promise<Certificate> {
   if (!site.url.startsWith("https://")) throw AppError.permanent(`Site ${site.id} (${site.url}) is not served over https: it has no certificate to check.`, "not_https");
   const cert = await probeCertificate(site.url, ctx.config.HTTP_TIMEOUT_MS);
-  await ctx.prisma.managedSite.update({ where: { id: site.id }, data: { ssl_issuer: cert.issuer && truncateCodePoints(cert.issuer, 255), ssl_expires_at: new Date(cert.expires_at), ssl_checked_at: new Date() } });
+  await storeCertificate(ctx, site.id, cert);
   return cert;
 }
 
 /** check_ssl {id}. */
 export async function checkSsl(_job: Job, payload: PayloadOf<typeof sslCheckJob>, ctx: JobContext) {
-  const site = await managedSite(ctx, payload.site_id);
+  const site = await siteForJob(ctx, payload.site_id);
   await ctx.progress(0, 1, `TLS handshake with ${site.url}`);
   const cert = await checkSite(ctx, site);
   await ctx.progress(1, 1, `${cert.days_left} days left`);
   return { site_id: site.id, url: site.url, ...cert };
 }
 
-function alertFor(site: Site, cert: Certificate) {
+function alertFor(site: ManagedSiteRow, cert: Certificate) {
   const when = cert.days_left < 0 ? `expired ${-cert.days_left} day(s) ago` : `expires in ${cert.days_left} day(s)`;
   return {
     subject: `Certificate of ${site.name} ${when}`.slice(0, 200),
@@ -115,7 +123,7 @@ function alertFor(site: Site, cert: Certificate) {
  * site per day (its job id), however often the sweep runs.
  */
 export async function checkAllSsl(_job: Job, _payload: PayloadOf<typeof sslCheckAllJob>, ctx: JobContext) {
-  const sites = await ctx.prisma.managedSite.findMany({ where: { status: "active", url: { startsWith: "https://" } }, orderBy: { id: "asc" } });
+  const sites = await activeHttpsSites(ctx);
   const day = formatDay(new Date());
   const failed: { site_id: number; url: string; error: string }[] = [];
   const expiring: { site_id: number; url: string; days_left: number; expires_at: string }[] = [];

@@ -1,7 +1,6 @@
-import { getConfig } from "@mw/shared";
 import { addLicenseInput, Licenses } from "@mw/shared/dashboard";
+import type { Command } from "./command.ts";
 import { csvRecords } from "./csv-file.ts";
-import type { Command } from "./main.ts";
 
 /** A CSV row as add_license takes it: the same fields, empty cells meaning none. */
 function licenseFields(record: Record<string, string>) {
@@ -21,8 +20,8 @@ export const licenseCommands: Record<string, Command> = {
       "create or update licenses from a CSV file (product,license_key,seats,expires_on,cost_id,notes); a row with a product and key already stored updates that license, so a second import changes nothing; bad rows are reported and skipped",
     arguments: [{ name: "FILE.csv", description: "a header row, then one license per line; expires_on as YYYY-MM-DD, cost_id an existing cost's id (may be empty)" }],
     options: {},
-    async run(prisma, _values, [file]) {
-      const licenses = new Licenses(prisma, getConfig().ENCRYPTION_KEY);
+    async run(deps, _values, [file]) {
+      const licenses = new Licenses(deps);
       const summary = { success: true, rows: 0, created: 0, updated: 0, skipped: 0 };
       for await (const record of csvRecords(file!)) {
         summary.rows += 1;

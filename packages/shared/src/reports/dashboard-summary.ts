@@ -1,0 +1,8 @@
+import { formatDay, type PrismaClient, type Queues } from "../platform/index.ts";
+import { requestReport } from "./request.ts";
+
+/** The dashboard's generate_report: today's dashboard summary, queued unless its job has yet to run. */
+export function requestDashboardSummary(deps: { prisma: PrismaClient; queues: Queues }) {
+  const today = formatDay(new Date());
+  return requestReport(deps.prisma, deps.queues, "dashboard-summary", { from: today, to: today });
+}
