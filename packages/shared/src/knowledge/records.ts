@@ -21,7 +21,7 @@ export function sourceMask(sources: readonly Source[]): number {
  */
 export const EMBEDDING_INPUT_CHARS = 7000;
 
-/** One record of the index: its spec 2.4 id, source, what a reader sees of it, and the text that is embedded. */
+/** One record of the index: its spec 2, 2.4 id, source, what a reader sees of it, and the text that is embedded. */
 export interface KnowledgeRecord {
   id: string;
   source: Source;

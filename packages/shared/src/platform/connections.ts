@@ -13,7 +13,7 @@ export interface Connections {
   config: Config;
   logger: Logger;
   prisma: PrismaClient;
-  /** Driver pool for the hot paths only (order intake, the webhook receiver, the dispute pipeline; see createSqlPool). */
+  /** Driver pool for the hot paths only (order intake and the storefront order import, the acquirer webhook receiver, the dispute pipeline; see createSqlPool). */
   sql: SqlPool;
   redis: Redis;
   /** Auto-pipelined connection for request-path counters and caches (rate limits, the urgency cache); never for BullMQ. */

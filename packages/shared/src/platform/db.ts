@@ -76,14 +76,18 @@ export async function retryOnDeadlock<T>(transaction: () => Promise<T>, attempts
 }
 
 /**
- * A plain driver pool for the few hot write paths where Prisma's per-query
- * overhead is the bottleneck (order intake: docs/decisions.md). Everything
- * else goes through Prisma.
+ * A plain driver pool for the few hot paths where Prisma's per-query overhead
+ * is the bottleneck (docs/decisions.md): `storeOrder`, which writes both the
+ * orders pushed to `POST /external/orders` and those the storefront order
+ * import (`orders-import` job) brings in; the acquirer webhook receiver's
+ * grouped audit-row insert (`receiveAcquirerWebhook`); and the dispute
+ * pipeline's reads and its one-transaction write (`process-dispute` job).
+ * Everything else goes through Prisma.
  */
 export function createSqlPool(databaseUrl: string, settings: PoolSettings & { lockWaitSeconds?: number } = {}): SqlPool {
   let pool: mariadb.Pool | undefined;
-  // Opened by the first write that needs it, as Prisma opens its own: a process that never
-  // takes an order or a webhook holds no driver connection.
+  // Opened by the first query that needs it, as Prisma opens its own: a process that never
+  // stores an order, takes an acquirer webhook or processes a dispute holds no driver connection.
   const open = () =>
     (pool ??= mariadb.createPool({
       ...poolConfig(databaseUrl, settings),
@@ -91,8 +95,8 @@ export function createSqlPool(databaseUrl: string, settings: PoolSettings & { lo
       initSql: `SET SESSION innodb_lock_wait_timeout = ${settings.lockWaitSeconds ?? 10}`,
       bigIntAsNumber: true,
       insertIdAsNumber: true,
-      // Order intake sends a whole transaction as one query (orders/store.ts). Values
-      // still go through placeholders, escaped by the driver, never into the text.
+      // `storeOrder` and the dispute pipeline's write each send a whole transaction as one
+      // query. Values still go through placeholders, escaped by the driver, never into the text.
       multipleStatements: true,
     }));
   return {
@@ -101,7 +105,7 @@ export function createSqlPool(databaseUrl: string, settings: PoolSettings & { lo
   };
 }
 
-/** The driver pool as the hot write paths use it. */
+/** The driver pool as the hot paths use it. */
 export interface SqlPool {
   getConnection(): Promise<mariadb.PoolConnection>;
   end(): Promise<void>;

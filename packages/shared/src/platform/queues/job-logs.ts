@@ -17,6 +17,7 @@ const MAX_ROWS = 500;
  * BullMQ's addLog for several rows in one call: appended only while the job
  * exists (a removed job gets no orphan log key), then trimmed to keepLogs.
  * KEYS: job hash, job logs; ARGV: keepLogs ('' for all), rows...
+ * test/platform/job-logs.test.ts fails when BullMQ moves or reshapes these keys.
  */
 const ADD_LOG_ROWS = new LuaScript(
   `if redis.call("EXISTS", KEYS[1]) == 1 then
