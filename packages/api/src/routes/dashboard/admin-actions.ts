@@ -212,7 +212,7 @@ export function dashboardActions(ctx: AppContext): AdminAction[] {
       example: { input: {}, data: { job_id: "reports:report.12.1764064800000", report_id: 12, queued: true } },
       handler: async () => {
         const today = formatDay(new Date());
-        const { report, jobId, queued } = await requestReport(ctx.prisma, ctx.queues, "dashboard-summary", { from: today, to: today });
+        const { report, jobId, queued } = await requestReport(ctx, "dashboard-summary", { from: today, to: today });
         return { job_id: jobRef(reportJobs["dashboard-summary"].queue, jobId), report_id: report.id, queued };
       },
     }),
