@@ -1,7 +1,8 @@
 // `pnpm cli <command> [--options]`: operator bootstrap commands. Each prints one line of JSON.
 import { parseArgs } from "node:util";
-import { AppError, createPrisma, getConfigOrExit, type PrismaClient } from "@mw/shared";
-import { imageKeyCommands } from "./image-keys.ts";
+import { AppError, createLogger, createPrisma, getConfigOrExit, type Logger, type PrismaClient } from "@mw/shared";
+import type { CliDeps, Command as DepsCommand } from "./command.ts";
+import { imageKeyCommands } from "./images.ts";
 import { itemCommands } from "./items.ts";
 import { knowledgeCommands } from "./knowledge.ts";
 import { licenseCommands } from "./licenses.ts";
@@ -21,7 +22,10 @@ export interface Command {
   run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
 }
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands };
+/** Commands already on command.ts's Command: they take the CLI's connections, the others still the Prisma client. */
+const DEPS_COMMANDS: Record<string, DepsCommand> = { ...imageKeyCommands, ...reviewCommands };
+
+const COMMANDS: Record<string, Command | DepsCommand> = { ...userCommands, ...itemCommands, ...merchantCommands, ...DEPS_COMMANDS, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];
@@ -68,8 +72,18 @@ async function main(): Promise<number> {
   }
   const config = getConfigOrExit();
   const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 2 });
+  let logger: Logger | undefined;
+  // The logger is opened only for a command that logs: its file transport would otherwise be opened for nothing.
+  const deps: CliDeps = {
+    config,
+    prisma,
+    get logger() {
+      return (logger ??= createLogger("cli", config));
+    },
+  };
   try {
-    console.log(JSON.stringify(await command.run(prisma, values, positionals)));
+    const result = name! in DEPS_COMMANDS ? await DEPS_COMMANDS[name!]!.run(deps, values, positionals) : await (command as Command).run(prisma, values, positionals);
+    console.log(JSON.stringify(result));
     return 0;
   } catch (error) {
     const message = error instanceof AppError || error instanceof Error ? error.message : String(error);
