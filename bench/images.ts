@@ -29,7 +29,7 @@ await prisma.$executeRawUnsafe(
   `INSERT INTO serial_numbers (id, serial_number, date_of_sealing, image_key)
    SELECT seq, CONCAT('BENCH-', seq), '2024-01-01 00:00:00', CONCAT('bench/img-', seq % ${IMAGES}, '.jpg') FROM seq_1_to_${SERIALS}`,
 );
-const { key } = await issueImageApiKey(prisma, "bench");
+const { key } = await issueImageApiKey({ prisma }, "bench");
 await prisma.$disconnect();
 
 const base = "http://127.0.0.1:3911";

@@ -17,7 +17,7 @@ const prisma = createPrisma(databaseUrl, { connectionLimit: 2 });
 const skus = Array.from({ length: 200 }, (_, i) => `BENCH-${i}`);
 await upsertItems(prisma, skus.map((sku) => ({ sku, name: sku, price: 9.99, stock: 100 })));
 const site = await prisma.site.create({ data: { name: "Bench shop", platform: "storefront_a", site_url: "https://bench.example" } });
-const { key } = await issueSiteApiKey(prisma, site.id, "bench");
+const { key } = await issueSiteApiKey({ prisma }, site.id, "bench");
 await prisma.$disconnect();
 
 let seq = 0;

@@ -88,7 +88,7 @@ describe("pnpm cli image-key:*", () => {
   });
 
   it("revokes a key at once, and says so when there is no active key to revoke", async () => {
-    const issued = await issueImageApiKey(api.ctx.prisma, "to revoke");
+    const issued = await issueImageApiKey(api.ctx, "to revoke");
     expect((await imageStatus(issued.key)).status).toBe(400);
     const revoked = await cli("image-key:revoke", "--id", String(issued.id));
     expect(revoked.code).toBe(0);

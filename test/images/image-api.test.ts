@@ -94,10 +94,10 @@ beforeAll(async () => {
   });
   prisma = local.ctx.prisma;
   await prisma.serialNumber.deleteMany();
-  ({ key } = await issueImageApiKey(prisma, "image tests"));
-  const revoked = await issueImageApiKey(prisma, "revoked");
+  ({ key } = await issueImageApiKey({ prisma }, "image tests"));
+  const revoked = await issueImageApiKey({ prisma }, "revoked");
   revokedKey = revoked.key;
-  await revokeImageApiKey(prisma, revoked.id);
+  await revokeImageApiKey({ prisma }, revoked.id);
 
   await storeLocal("images/SN-LOCAL-1.jpg", JPEG);
   fakeS3.putObject(BUCKET, "images/SN-S3-1.jpg", JPEG);

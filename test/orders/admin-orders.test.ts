@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createUser } from "@mw/shared/identity";
-import { recordSyncError } from "@mw/shared";
+import { recordSyncError } from "@mw/shared/orders";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
 import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";
@@ -221,7 +221,7 @@ describe("GET /stats", () => {
     await post(`ST-${process.pid}-3`);
     await api.ctx.prisma.order.updateMany({ where: { number: `ST-${process.pid}-2` }, data: { imported: 1, imported_at: new Date() } });
     await api.ctx.prisma.order.updateMany({ where: { number: `ST-${process.pid}-3` }, data: { imported: 1, imported_at: new Date("2020-01-01"), verified: 1 } });
-    await recordSyncError(api.ctx.prisma, { source: "erp_export", order_number: `ST-${process.pid}-1`, message: "ERP answered HTTP 422: blocked" });
+    await recordSyncError(api.ctx, { source: "erp_export", order_number: `ST-${process.pid}-1`, message: "ERP answered HTTP 422: blocked" });
 
     const after = (await call("GET", "/stats")).body as unknown as typeof before;
     expect(after.sites).toEqual({

@@ -145,7 +145,7 @@ describe("storefront_b (WooCommerce)", () => {
     fakeB.shop.addOrder({ number: `W${RUN}done`, status: "completed", lines: [{ sku: SKU, quantity: 1 }] });
 
     // The ERP pushes one of them first, with its own content.
-    const { key: siteKey } = await issueSiteApiKey(prisma, siteId, "erp");
+    const { key: siteKey } = await issueSiteApiKey({ prisma }, siteId, "erp");
     const pushed = await fetch(`${api.url}/middleware/v1/external/orders`, {
       method: "POST",
       headers: { authorization: `Bearer ${siteKey}`, "content-type": "application/json" },

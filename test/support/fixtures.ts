@@ -18,7 +18,7 @@ export async function createSiteWithKey(
       is_active: overrides.is_active ?? true,
     },
   });
-  const { row, key } = await issueSiteApiKey(prisma, site.id, "test");
+  const { row, key } = await issueSiteApiKey({ prisma }, site.id, "test");
   return { siteId: site.id, key, keyId: row.id };
 }
 

@@ -1,9 +1,9 @@
 // `pnpm cli <command> [--options]`: operator bootstrap commands. Each prints one line of JSON.
 import { parseArgs } from "node:util";
 import { AppError, createLogger, createPrisma, getConfigOrExit, type Logger, type PrismaClient } from "@mw/shared";
-import type { Command as DepsCommand } from "./command.ts";
+import type { CliDeps, Command as DepsCommand } from "./command.ts";
 import { licenseCommands } from "./dashboard.ts";
-import { imageKeyCommands } from "./image-keys.ts";
+import { imageKeyCommands } from "./images.ts";
 import { itemCommands } from "./items.ts";
 import { knowledgeCommands } from "./knowledge.ts";
 import { merchantCommands } from "./merchants.ts";
@@ -22,9 +22,10 @@ export interface Command {
   run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
 }
 
-// These already take the CLI's connections (cli/command.ts); the others still take the Prisma client.
-const DEPS_COMMANDS: Record<string, DepsCommand> = { ...licenseCommands, ...knowledgeCommands };
-const COMMANDS: Record<string, Command | DepsCommand> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...DEPS_COMMANDS };
+/** Commands already on command.ts's Command: they take the CLI's connections, the others still the Prisma client. */
+const DEPS_COMMANDS: Record<string, DepsCommand> = { ...imageKeyCommands, ...reviewCommands, ...licenseCommands, ...knowledgeCommands };
+
+const COMMANDS: Record<string, Command | DepsCommand> = { ...userCommands, ...itemCommands, ...merchantCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...DEPS_COMMANDS };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];
@@ -72,11 +73,17 @@ async function main(): Promise<number> {
   const config = getConfigOrExit();
   const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 2 });
   let logger: Logger | undefined;
-  // The logger only on first use: a command that logs nothing leaves no log file.
-  const deps = { config, prisma, get logger() { return (logger ??= createLogger("cli", config)); } };
-  const depsCommand = DEPS_COMMANDS[name!];
+  // The logger is opened only for a command that logs: its file transport would otherwise be opened for nothing.
+  const deps: CliDeps = {
+    config,
+    prisma,
+    get logger() {
+      return (logger ??= createLogger("cli", config));
+    },
+  };
   try {
-    console.log(JSON.stringify(depsCommand ? await depsCommand.run(deps, values, positionals) : await (command as Command).run(prisma, values, positionals)));
+    const result = name! in DEPS_COMMANDS ? await DEPS_COMMANDS[name!]!.run(deps, values, positionals) : await (command as Command).run(prisma, values, positionals);
+    console.log(JSON.stringify(result));
     return 0;
   } catch (error) {
     const message = error instanceof AppError || error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
 import { addReview, reviewInput } from "@mw/shared/reviews";
 import { errors } from "@mw/shared";
-import type { Command } from "./main.ts";
+import { itemIdBySku } from "@mw/shared/inventory";
+import type { Command } from "./command.ts";
 
 export const reviewCommands: Record<string, Command> = {
   "review:add": {
@@ -13,7 +14,7 @@ export const reviewCommands: Record<string, Command> = {
       title: { type: "string", description: "a headline" },
       date: { type: "string", description: "publication day YYYY-MM-DD (default today)" },
     },
-    async run(prisma, values) {
+    async run(deps, values) {
       const parsed = reviewInput.safeParse({
         author: values.author,
         rating: Number(values.rating),
@@ -22,10 +23,10 @@ export const reviewCommands: Record<string, Command> = {
         date_published: values.date,
       });
       if (!parsed.success) throw errors.invalidInput(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
-      const item = await prisma.item.findUnique({ where: { sku: String(values.sku) }, select: { id: true } });
-      if (!item) throw errors.notFound(`no item with SKU ${String(values.sku)}`);
-      const review = await addReview(prisma, item.id, parsed.data);
-      return { id: review.id, item_id: item.id };
+      const itemId = await itemIdBySku(deps, String(values.sku));
+      if (itemId === null) throw errors.notFound(`no item with SKU ${String(values.sku)}`);
+      const review = await addReview(deps, itemId, parsed.data);
+      return { id: review.id, item_id: itemId };
     },
   },
 };

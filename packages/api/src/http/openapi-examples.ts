@@ -15,53 +15,8 @@ export interface OperationExample {
 
 const at = "2026-11-20 10:15:00";
 const page = { total: 1, page: 1, per_page: 20, total_pages: 1 };
-const billing = { first_name: "Ada", last_name: "Lovelace", address1: "1 Analytical Way", city: "Springfield", state: "IL", postal_code: "62701", country: "US", email: "ada@example.com", phone: "555-0100" };
-const siteBody = {
-  name: "Main shop",
-  platform: "storefront_a",
-  site_url: "https://store-abc123.mybigcommerce.com",
-  api_key: "<client id>",
-  api_secret: "<access token>",
-  orders_sync: true,
-  inventory_sync: true,
-  tracking_sync: true,
-};
-const siteRow = {
-  id: 1,
-  name: "Main shop",
-  platform: "storefront_a",
-  site_url: "https://store-abc123.mybigcommerce.com",
-  is_active: true,
-  orders_sync: true,
-  inventory_sync: true,
-  tracking_sync: true,
-  tracking_enabled: true,
-};
-const apiKey = { id: 4, label: "ERP", key_prefix: "mwk_8Glfzdpi", created_at: at, last_used_at: null, revoked_at: null };
 const merchant = { id: 2, mid: "12345", name: "Main MID", created_at: at, updated_at: at };
-const carrierMapping = { id: 6, platform: "storefront_a", erp_carrier_code: "UPS", platform_carrier_code: "ups" };
 const item = { id: 17, sku: "TEE-BLK-M", name: "T-shirt, black, M", price: 19.9, stock: 40, updated_at: at };
-const review = { id: 3, author: "Grace H.", rating: 5, title: "Fits well", body: "Soft and true to size.", date_published: "2026-11-18", created_at: at };
-const orderRow = {
-  id: 812,
-  site: 1,
-  site_name: "Main shop",
-  number: "100045",
-  trans_id: "TX-778899",
-  erp_sales_order_number: "SO-100001",
-  dateadded: "2026-11-20 00:00:00",
-  payment_method: "pay_1",
-  imported: 1,
-  verified: 1,
-  ship_status: 0,
-  fully_import_from_website: 1,
-  pay_1: "1",
-  pay_2: "0",
-  pay_3: "0",
-  pay_4: "0",
-  pay_5: "0",
-  pay_6: "0",
-};
 const linkage = {
   id: 31,
   case_id: "CB-2026-0042",
@@ -92,20 +47,6 @@ const chargeback = {
   reason_desc: null,
   fraud_submitted_at: at,
   created_at: at,
-};
-const report = {
-  id: 9,
-  type: "order-intake-daily",
-  key: "order-intake-daily:2026-11-19",
-  from: "2026-11-19",
-  to: "2026-11-19",
-  status: "completed",
-  row_count: 42,
-  job_id: "report.9.1795535133854",
-  error: null,
-  created_at: at,
-  started_at: at,
-  finished_at: "2026-11-20 10:15:02",
 };
 const aiSettings = {
   ai_api_key_set: true,
@@ -175,21 +116,6 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     response: { success: true, message: "Webhook received; the product's stock refresh is queued.", webhook_id: 77 },
     status: 202,
   },
-  "POST /external/orders": {
-    request: {
-      order_number: "100045",
-      date: "2026-11-20",
-      payment_method: "pay_1",
-      transaction_id: "TX-778899",
-      billing_address: billing,
-      line_items: [
-        { line_number: 1, sku: "TEE-BLK-M", quantity: 2, unit_price: 19.9 },
-        { line_number: 2, sku: "SHIPPING", quantity: 1, unit_price: 4.95 },
-      ],
-    },
-    response: { success: true, order_number: "100045", message: "Order created." },
-    status: 201,
-  },
   "POST /auth/login": {
     request: { login: "admin", password: "correct horse battery" },
     response: { success: true, nonce: "5f0c9b7e2d", user: { id: 1, login: "admin", capabilities: ["manage_middleware", "manage_options"] } },
@@ -220,53 +146,6 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       ...page,
     },
   },
-  "GET /sites": {
-    response: [
-      {
-        ...siteRow,
-        order_last_run: at,
-        inventory_last_run: "2026-11-20 10:00:03",
-        tracking_last_run: "2026-11-20 10:00:05",
-      },
-    ],
-  },
-  "POST /sites": { request: siteBody, response: { id: 1, message: "Site created." } },
-  "GET /sites/:id": {
-    response: {
-      ...siteRow,
-      api_credentials: { client_id: "<client id>", access_token: "<access token>" },
-      health_check_url: null,
-      status_filters: "9,3",
-      auto_complete: true,
-      send_customer_email: true,
-      channel_filter: null,
-      out_of_stock_threshold: 0,
-      fraud_team_id: null,
-      fraud_api_key_set: false,
-      webhook_secret_set: true,
-      api_base_url: null,
-      order_volume_window_hours: 24,
-      order_volume_min: 1,
-    },
-  },
-  "PUT /sites/:id": { request: { tracking_sync: false, status_filters: "9,3,11", order_volume_min: 5 }, response: { success: true, message: "Site updated." } },
-  "DELETE /sites/:id": { response: { success: true, message: "Site deleted." } },
-  "POST /sites/:id/toggle-status": { response: { success: true, message: "Site deactivated.", is_active: false } },
-  "POST /sites/:id/test-connection": {
-    response: { success: true, message: "Connection successful.", details: { platform: "storefront_a", store_name: "Main shop", api_version: "v2/v3" } },
-  },
-  "GET /carrier-mappings": { response: { carrier_mappings: [carrierMapping], ...page } },
-  "PUT /carrier-mappings": {
-    request: { platform: "storefront_a", erp_carrier_code: "UPS", platform_carrier_code: "ups" },
-    response: { success: true, message: "Carrier mapping saved.", carrier_mapping: carrierMapping },
-  },
-  "DELETE /carrier-mappings/:id": { response: { success: true, message: "Carrier mapping deleted." } },
-  "POST /sites/:id/api-keys": {
-    request: { label: "ERP" },
-    response: { ...apiKey, key: "mwk_8Glfzdpiwrx3qQSWqruOxBvXd8OzujUvNFOvysJfXCA", message: "Store this key now: it cannot be shown again." },
-  },
-  "GET /sites/:id/api-keys": { response: { api_keys: [{ ...apiKey, last_used_at: at }], ...page } },
-  "DELETE /sites/:id/api-keys/:keyId": { response: { success: true, message: "API key revoked." } },
   "POST /items": {
     request: [
       { sku: "TEE-BLK-M", name: "T-shirt, black, M", price: 19.9, stock: 40 },
@@ -275,42 +154,6 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     response: { success: true, created: 1, updated: 1 },
   },
   "GET /items": { response: { items: [item], ...page } },
-  "GET /items/:id/schema-markup": {
-    mediaType: "text/html",
-    response: '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"T-shirt, black, M","sku":"TEE-BLK-M"}</script>',
-  },
-  "POST /items/:id/reviews": {
-    request: { author: "Grace H.", rating: 5, title: "Fits well", body: "Soft and true to size.", date_published: "2026-11-18" },
-    response: { id: 3, message: "Review added." },
-  },
-  "GET /items/:id/reviews": { response: { reviews: [review], ...page } },
-  "DELETE /items/:id/reviews/:reviewId": { response: { success: true, message: "Review deleted." } },
-  "GET /orders": { response: { orders: [orderRow], ...page } },
-  "GET /orders/:id": {
-    response: {
-      ...orderRow,
-      contact_id: 27111,
-      shipping_agent_code: "FEDEX",
-      shipping_agent_service: "GROUND_HOME_DELIVERY",
-      imported_at: "2026-11-20 10:15:03",
-      created_at: at,
-      line_items: [
-        { id: 4411, line: 1, sku: "TEE-BLK-M", quantity: 2, price: 19.9, coupon_code: null, discount_amount: 0, weight: 0 },
-        { id: 4412, line: 2, sku: "SHIPPING", quantity: 1, price: 4.95, coupon_code: null, discount_amount: 0, weight: 0 },
-      ],
-      addresses: [
-        { id: 1622, type: 1, first_name: "Ada", last_name: "Lovelace", company: null, address1: "1 Analytical Way", address2: null, city: "Springfield", state: "IL", postal_code: "62701", country: "US", phone: "555-0100", email: "ada@example.com" },
-        { id: 1623, type: 0, first_name: "Ada", last_name: "Lovelace", company: null, address1: "1 Analytical Way", address2: null, city: "Springfield", state: "IL", postal_code: "62701", country: "US", phone: "555-0100", email: "ada@example.com" },
-      ],
-    },
-  },
-  "GET /stats": {
-    response: {
-      sites: { total: 2, active: 2, storefront_a: 1, storefront_b: 1 },
-      orders: { pending_insert: 3, pending_verify: 1, imported_today: 57 },
-      errors: { count: 1, recent: [{ order_number: "100051", message: "ERP answered HTTP 422: Item 'MUG-OLD' does not exist.", created_at: at }] },
-    },
-  },
   "POST /merchant-accounts": { request: { mid: "12345", security_key: "<gateway security key>", name: "Main MID" }, response: merchant },
   "GET /merchant-accounts": { response: { merchant_accounts: [merchant], ...page } },
   "PUT /merchant-accounts/:id": { request: { name: "Main MID (US)" }, response: { ...merchant, name: "Main MID (US)" } },
@@ -345,13 +188,6 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     request: { site_id: "all" },
     response: { success: true, queued: [{ site_id: 1, job_id: "inventory-sync.1.test.1795535133854" }], failed: [{ site_id: 2, message: "Inventory sync is off for this site." }] },
   },
-  "POST /reports": {
-    request: { type: "order-intake-daily", date: "2026-11-19" },
-    response: { success: true, report_id: 9, job_id: "report.9.1795535133854", key: "order-intake-daily:2026-11-19", message: "Report queued." },
-  },
-  "GET /reports": { response: { reports: [report], ...page } },
-  "GET /reports/:id": { response: report },
-  "GET /reports/:id/download": { mediaType: "text/csv", response: "order_number,site,dateadded,total\n100045,Main shop,2026-11-19 14:02:11,44.75\n" },
   "POST /ai/rewrite": {
     request: { text: "hi, we fixed the checkout , it should work now.", instructions: "Make it friendly and professional." },
     response: { success: true, rewritten_text: "Hello! We have fixed the checkout, and it should be working again now.", engine: "model", model: "gemini-2.5-flash" },
@@ -485,15 +321,4 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   "POST /platform/v1/time_sync": { response: { success: true, message: "Synced 12 clients, 40 projects, 6 tasks and 2318 time entries.", data: { clients: 12, projects: 40, tasks: 6, time_entries: 2318 } } },
   "POST /platform/v1/update_milestones": { response: { success: true, alerts_sent: 2 } },
   "POST /platform/v1/update_milestones_tasks": { response: { success: true, alerts_sent: 0 } },
-  "POST /platform/v1/trigger-order-volume-tests": {
-    response: {
-      success: true,
-      results: [
-        { site: "Main shop", status: "SUCCESS", message: "Order volume is normal" },
-        { site: "Outlet", status: "FAILURE", message: "Order volume fell below half of the usual level for this weekday" },
-      ],
-    },
-  },
-  "GET /image": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2026-03-14 15:30:00" } },
-  "GET /image-random": { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2025-08-02 09:12:44" } },
 };

@@ -1,19 +1,20 @@
 import { randomToken, safeEqual, sha256Hex } from "../platform/crypto.ts";
+import type { Connections } from "../platform/connections.ts";
 import type { PrismaClient } from "../platform/db.ts";
 import { touchLastUsed } from "../platform/last-used.ts";
 
 const KEY_PREFIX = "mwi_";
 
 /** Issues an image-API key: 32 random bytes, returned once; only the SHA-256 is stored. */
-export async function issueImageApiKey(prisma: PrismaClient, label: string): Promise<{ id: number; key: string }> {
+export async function issueImageApiKey(deps: Pick<Connections, "prisma">, label: string): Promise<{ id: number; key: string }> {
   const key = `${KEY_PREFIX}${randomToken(32)}`;
-  const row = await prisma.imageApiKey.create({ data: { label, key_hash: sha256Hex(key) }, select: { id: true } });
+  const row = await deps.prisma.imageApiKey.create({ data: { label, key_hash: sha256Hex(key) }, select: { id: true } });
   return { id: row.id, key };
 }
 
 /** Revokes a key for good; false when no active key has that id. */
-export async function revokeImageApiKey(prisma: PrismaClient, id: number): Promise<boolean> {
-  const revoked = await prisma.imageApiKey.updateMany({ where: { id, revoked_at: null }, data: { revoked_at: new Date() } });
+export async function revokeImageApiKey(deps: Pick<Connections, "prisma">, id: number): Promise<boolean> {
+  const revoked = await deps.prisma.imageApiKey.updateMany({ where: { id, revoked_at: null }, data: { revoked_at: new Date() } });
   return revoked.count > 0;
 }
 

@@ -1,1 +1,2 @@
 export * from "./api-keys.ts";
+export * from "./serial-numbers.ts";

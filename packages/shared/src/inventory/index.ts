@@ -5,3 +5,5 @@ export * from "./product-webhooks/outbox.ts";
 export * from "./product-webhooks/receiver.ts";
 export * from "./product-webhooks/signature.ts";
 export * from "./jobs.ts";
+export * from "./item-lookups.ts";
+export * from "./synced-skus.ts";

@@ -1,4 +1,5 @@
-import type { PrismaClient } from "../platform/db.ts";
+import type { Connections } from "../platform/connections.ts";
+import { orderVolumeSites } from "../sites/index.ts";
 
 const HOUR = 3_600_000;
 const WEEK = 7 * 24 * HOUR;
@@ -30,8 +31,8 @@ const ORDER_VOLUME_MESSAGES = {
 } as const;
 
 /** Orders received (stored here: `created_at`) in the `hours` before `end`. */
-function countWindow(prisma: PrismaClient, siteId: number, end: Date, hours: number): Promise<number> {
-  return prisma.order.count({ where: { site_id: siteId, created_at: { gt: new Date(end.getTime() - hours * HOUR), lte: end } } });
+function countWindow(deps: Pick<Connections, "prisma">, siteId: number, end: Date, hours: number): Promise<number> {
+  return deps.prisma.order.count({ where: { site_id: siteId, created_at: { gt: new Date(end.getTime() - hours * HOUR), lte: end } } });
 }
 
 /** The verdict: the minimum is checked first, as it is the site's own explicit floor. */
@@ -47,18 +48,14 @@ function judgeOrderVolume(orders: number, minimum: number, weekdayAverage: numbe
  * `order_volume_window_hours`, compared with its `order_volume_min` and with
  * the same window 1 to 4 weeks earlier.
  */
-export async function runOrderVolumeTests(prisma: PrismaClient, now: Date): Promise<OrderVolumeResult[]> {
-  const sites = await prisma.site.findMany({
-    where: { is_active: true },
-    select: { id: true, name: true, order_volume_window_hours: true, order_volume_min: true },
-    orderBy: [{ name: "asc" }, { id: "asc" }],
-  });
+export async function runOrderVolumeTests(deps: Pick<Connections, "prisma">, now: Date): Promise<OrderVolumeResult[]> {
+  const sites = await orderVolumeSites(deps);
   const results: OrderVolumeResult[] = [];
   for (const site of sites) {
     const hours = site.order_volume_window_hours;
     const [orders, ...earlier] = await Promise.all([
-      countWindow(prisma, site.id, now, hours),
-      ...WEEKS_BACK.map((weeks) => countWindow(prisma, site.id, new Date(now.getTime() - weeks * WEEK), hours)),
+      countWindow(deps, site.id, now, hours),
+      ...WEEKS_BACK.map((weeks) => countWindow(deps, site.id, new Date(now.getTime() - weeks * WEEK), hours)),
     ]);
     const weekdayAverage = earlier.reduce((sum, count) => sum + count, 0) / WEEKS_BACK.length;
     results.push({

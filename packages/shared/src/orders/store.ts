@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { PoolConnection } from "mariadb";
+import type { Connections } from "../platform/connections.ts";
 import { isDeadlock, isUniqueViolation, type PrismaClient, type SqlPool } from "../platform/db.ts";
 import { Batcher, type BatchItem } from "../platform/batcher.ts";
 import type { NormalisedAddress, NormalisedOrder } from "./submission.ts";
@@ -92,7 +93,7 @@ function lineValues(orderId: number, { order }: ToStore): unknown[] {
 /**
  * Group commit for orders, as the acquirer receiver has for its rows
  * (GroupInsert): orders that arrive while earlier ones are being written go
- * together in one transaction of five statements whatever their number (see
+ * together in one transaction of six statements whatever their number (see
  * `pipeline`), so a batch costs two round trips and one log flush. If any statement of a batch fails, the batch is rolled back and each
  * order is written again alone, where a duplicate number is told apart from
  * an error: an order's rows are keyed by the id its own INSERT got, so they
@@ -196,11 +197,11 @@ const writers = new WeakMap<SqlPool, OrderWriter>();
  * client retry) and `conflict` when it differs; the unique (site_id, number)
  * index decides races between concurrent submissions.
  */
-export async function storeOrder(prisma: PrismaClient, sql: SqlPool, siteId: number, order: NormalisedOrder): Promise<StoreOutcome> {
-  let writer = writers.get(sql);
+export async function storeOrder(deps: Pick<Connections, "prisma" | "sql">, siteId: number, order: NormalisedOrder): Promise<StoreOutcome> {
+  let writer = writers.get(deps.sql);
   if (!writer) {
-    writer = new OrderWriter(prisma, sql);
-    writers.set(sql, writer);
+    writer = new OrderWriter(deps.prisma, deps.sql);
+    writers.set(deps.sql, writer);
   }
   return writer.store({ siteId, order, hash: orderHash(order) });
 }

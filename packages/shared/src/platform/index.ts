@@ -26,7 +26,6 @@ export * from "./redis-outage.ts";
 export * from "./redis.ts";
 export * from "./shutdown.ts";
 export * from "./storage/index.ts";
-export * from "./sync-errors.ts";
 export * from "./text.ts";
 export * from "./time.ts";
 export * from "./version.ts";

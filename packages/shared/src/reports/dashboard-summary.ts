@@ -4,5 +4,5 @@ import { requestReport } from "./request.ts";
 /** The dashboard's generate_report: today's dashboard summary, queued unless its job has yet to run. */
 export function requestDashboardSummary(deps: { prisma: PrismaClient; queues: Queues }) {
   const today = formatDay(new Date());
-  return requestReport(deps.prisma, deps.queues, "dashboard-summary", { from: today, to: today });
+  return requestReport(deps, "dashboard-summary", { from: today, to: today });
 }

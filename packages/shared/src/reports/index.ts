@@ -1,5 +1,6 @@
 export * from "./period.ts";
 export * from "./request.ts";
+export * from "./report-rows.ts";
 export * from "./tables.ts";
 export type { Report } from "../generated/prisma/client.ts";
 export * from "./jobs.ts";

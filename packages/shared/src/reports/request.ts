@@ -1,6 +1,5 @@
-import type { PrismaClient } from "../platform/db.ts";
+import type { Connections } from "../platform/connections.ts";
 import { isUniqueViolation } from "../platform/db.ts";
-import type { Queues } from "../platform/index.ts";
 import { reportJobId, reportJobs } from "./jobs.ts";
 import { reportKey, type ReportPeriod, type ReportType } from "./period.ts";
 
@@ -13,7 +12,8 @@ const PENDING_STATES = new Set(["waiting", "active", "delayed", "prioritized", "
  * reports queue named after the type, whose `description` is the report key.
  * A report whose job has not run yet is not queued twice.
  */
-export async function requestReport(prisma: PrismaClient, queues: Queues, type: ReportType, period: ReportPeriod) {
+export async function requestReport(deps: Pick<Connections, "prisma" | "queues">, type: ReportType, period: ReportPeriod) {
+  const { prisma, queues } = deps;
   const key = reportKey(type, period);
   const find = () => prisma.report.findUnique({ where: { report_key: key } });
   let report = await find();

@@ -1,4 +1,5 @@
-import type { PrismaClient } from "../platform/db.ts";
+import { itemNaming } from "../inventory/index.ts";
+import type { Connections } from "../platform/connections.ts";
 import { formatDay } from "../platform/time.ts";
 
 /** Reviews published in the markup: the newest ones; the aggregate rating still counts them all. */
@@ -34,11 +35,11 @@ function reviewFragment(reviews: ReviewRow[]): Fragment {
 }
 
 /** The item as a schema.org Product with its review and aggregate-rating fragments merged in; null for an unknown item. */
-export async function productMarkup(prisma: PrismaClient, itemId: number): Promise<Fragment | null> {
+export async function productMarkup(deps: Pick<Connections, "prisma">, itemId: number): Promise<Fragment | null> {
   const [item, stats, reviews] = await Promise.all([
-    prisma.item.findUnique({ where: { id: itemId }, select: { sku: true, name: true } }),
-    prisma.itemReview.aggregate({ where: { item_id: itemId }, _count: { _all: true }, _avg: { rating: true } }),
-    prisma.itemReview.findMany({ where: { item_id: itemId }, orderBy: [{ date_published: "desc" }, { id: "desc" }], take: MARKUP_REVIEWS }),
+    itemNaming(deps, itemId),
+    deps.prisma.itemReview.aggregate({ where: { item_id: itemId }, _count: { _all: true }, _avg: { rating: true } }),
+    deps.prisma.itemReview.findMany({ where: { item_id: itemId }, orderBy: [{ date_published: "desc" }, { id: "desc" }], take: MARKUP_REVIEWS }),
   ]);
   if (!item) return null;
   return {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PrismaClient } from "../platform/db.ts";
+import type { Connections } from "../platform/connections.ts";
 import { formatDay, isoDay, utcDay } from "../platform/time.ts";
 
 /** A customer review of an item (POST /items/{id}/reviews, cli review:add). */
@@ -14,8 +14,10 @@ export const reviewInput = z.object({
 
 export type ReviewInput = z.output<typeof reviewInput>;
 
-export async function addReview(prisma: PrismaClient, itemId: number, input: ReviewInput) {
-  return prisma.itemReview.create({
+type Db = Pick<Connections, "prisma">;
+
+export async function addReview(deps: Db, itemId: number, input: ReviewInput) {
+  return deps.prisma.itemReview.create({
     data: {
       item_id: itemId,
       author: input.author,
@@ -25,4 +27,20 @@ export async function addReview(prisma: PrismaClient, itemId: number, input: Rev
       date_published: utcDay(input.date_published ?? formatDay(new Date())),
     },
   });
+}
+
+/** One page of the item's reviews, newest first. */
+export async function listReviews(deps: Db, itemId: number, window: { skip: number; take: number }) {
+  const where = { item_id: itemId };
+  const [total, rows] = await Promise.all([
+    deps.prisma.itemReview.count({ where }),
+    deps.prisma.itemReview.findMany({ where, orderBy: [{ date_published: "desc" }, { id: "desc" }], ...window }),
+  ]);
+  return { total, rows };
+}
+
+/** Removes a review of the item (it leaves the markup at once); false when the item has no such review. */
+export async function removeReview(deps: Db, itemId: number, reviewId: number): Promise<boolean> {
+  const removed = await deps.prisma.itemReview.deleteMany({ where: { id: reviewId, item_id: itemId } });
+  return removed.count > 0;
 }

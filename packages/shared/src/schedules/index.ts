@@ -33,3 +33,4 @@ export async function missingSchedules(queues: Queues): Promise<JobDefinition[]>
   const present = await Promise.all(SCHEDULED_JOBS.map((job) => queues.get(job.queue).getJobScheduler(job.name)));
   return SCHEDULED_JOBS.filter((_, i) => !present[i]);
 }
+export * from "./site-schedules.ts";

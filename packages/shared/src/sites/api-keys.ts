@@ -1,4 +1,5 @@
 import { randomToken, sha256Hex } from "../platform/crypto.ts";
+import type { Connections } from "../platform/connections.ts";
 import type { PrismaClient } from "../platform/db.ts";
 import type { Invalidation, InvalidatedCache } from "../platform/invalidation.ts";
 import { touchLastUsed } from "../platform/last-used.ts";
@@ -15,9 +16,9 @@ export interface SiteKeyPrincipal {
  * SHA-256 is stored, so a lookup by hash is both the check and the constant-
  * time part (no secret-dependent comparison happens in our code).
  */
-export async function issueSiteApiKey(prisma: PrismaClient, siteId: number, label: string) {
+export async function issueSiteApiKey(deps: Pick<Connections, "prisma">, siteId: number, label: string) {
   const key = `${KEY_PREFIX}${randomToken(32)}`;
-  const row = await prisma.siteApiKey.create({
+  const row = await deps.prisma.siteApiKey.create({
     data: { site_id: siteId, label, key_hash: sha256Hex(key), key_prefix: key.slice(0, 12) },
   });
   return { row, key };
@@ -25,6 +26,25 @@ export async function issueSiteApiKey(prisma: PrismaClient, siteId: number, labe
 
 /** Channel of the site-key caches: published after a key is revoked or a site (with its keys) deleted. */
 export const SITE_KEYS_CHANGED = "site-keys";
+
+/** One page of a site's keys, newest first (never the keys themselves: only their hash is stored). */
+export async function listSiteApiKeys(deps: Pick<Connections, "prisma">, siteId: number, window: { skip: number; take: number }) {
+  const where = { site_id: siteId };
+  const [total, rows] = await Promise.all([deps.prisma.siteApiKey.count({ where }), deps.prisma.siteApiKey.findMany({ where, orderBy: { id: "desc" }, ...window })]);
+  return { total, rows };
+}
+
+/**
+ * Revokes a key of the site, effective on the next request in every process
+ * (SITE_KEYS_CHANGED is published before this returns); false when the site
+ * has no such key.
+ */
+export async function revokeSiteApiKey(deps: Pick<Connections, "prisma" | "invalidation">, siteId: number, keyId: number): Promise<boolean> {
+  const result = await deps.prisma.siteApiKey.updateMany({ where: { id: keyId, site_id: siteId }, data: { revoked_at: new Date() } });
+  if (result.count === 0) return false;
+  await deps.invalidation.publish(SITE_KEYS_CHANGED);
+  return true;
+}
 
 interface CachedKey extends SiteKeyPrincipal {
   lastUsedAt: Date | null;

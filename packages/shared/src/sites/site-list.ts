@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { Prisma, type PrismaClient } from "../platform/db.ts";
+import type { Connections } from "../platform/connections.ts";
+import { Prisma } from "../platform/db.ts";
 import { formatDateTime } from "../platform/time.ts";
 import type { Site } from "../generated/prisma/client.ts";
 import { platformSchema } from "./input.ts";
@@ -44,9 +45,9 @@ interface SiteListRowSql {
  * statement: the subquery reads one entry of the sync_runs (site, kind,
  * status, started_at) index per site.
  */
-export async function listSites(prisma: PrismaClient, active: boolean | undefined): Promise<SiteListRow[]> {
+export async function listSites(deps: Pick<Connections, "prisma">, active: boolean | undefined): Promise<SiteListRow[]> {
   const where = active === undefined ? Prisma.empty : Prisma.sql`WHERE s.is_active = ${active}`;
-  const rows = await prisma.$queryRaw<SiteListRowSql[]>`
+  const rows = await deps.prisma.$queryRaw<SiteListRowSql[]>`
     SELECT s.id, s.name, s.platform, s.site_url, s.is_active, s.orders_sync, s.inventory_sync, s.tracking_sync, s.tracking_enabled,
            s.order_last_run, s.inventory_last_run,
            (SELECT r.finished_at FROM sync_runs r

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PrismaClient } from "../platform/index.ts";
+import type { Connections } from "../platform/connections.ts";
 
 const count = z.number().int().min(0);
 
@@ -65,15 +65,15 @@ type CountsOf<K extends SyncKind> = z.infer<(typeof SYNC_RUN_COUNTS)[K]>;
  * site list show what the last runs did (and a run that died mid-way stays
  * visible as `running` with no `finished_at`).
  */
-export async function startRun(prisma: PrismaClient, siteId: number, kind: SyncKind, jobId: string | undefined): Promise<number> {
-  const run = await prisma.syncRun.create({ data: { site_id: siteId, kind, job_id: jobId ?? null, status: "running" }, select: { id: true } });
+export async function startRun(deps: Pick<Connections, "prisma">, siteId: number, kind: SyncKind, jobId: string | undefined): Promise<number> {
+  const run = await deps.prisma.syncRun.create({ data: { site_id: siteId, kind, job_id: jobId ?? null, status: "running" }, select: { id: true } });
   return run.id;
 }
 
 /** `updateMany`, not `update`: a site deleted during its run takes the row with it, and that must not fail the job a second time. */
-export async function finishRun<K extends SyncKind>(prisma: PrismaClient, runId: number, kind: K, result: { counts: CountsOf<K>; error?: string }): Promise<void> {
+export async function finishRun<K extends SyncKind>(deps: Pick<Connections, "prisma">, runId: number, kind: K, result: { counts: CountsOf<K>; error?: string }): Promise<void> {
   const counts = SYNC_RUN_COUNTS[kind].parse(result.counts);
-  await prisma.syncRun.updateMany({
+  await deps.prisma.syncRun.updateMany({
     where: { id: runId },
     data: { status: result.error === undefined ? "completed" : "failed", counts, error: result.error ?? null, finished_at: new Date() },
   });

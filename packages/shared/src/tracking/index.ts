@@ -1,2 +1,3 @@
 export * from "./schedule.ts";
 export * from "./jobs.ts";
+export * from "./posted-tracking.ts";

@@ -1,2 +1,3 @@
 export * from "./deliveries.ts";
 export * from "./jobs.ts";
+export * from "./acquirer-outcomes.ts";

@@ -1,8 +1,8 @@
 import express, { type Router } from "express";
 import { z } from "zod";
+import { systemStats } from "@mw/shared/orders";
 import type { AppContext } from "../../context.ts";
 import { JOB_STATES, jobCountsByQueue } from "../../http/metrics.ts";
-import { systemStats } from "../orders/stats.ts";
 import { BOARD_PATH } from "../queue/board.ts";
 import { signedIn } from "./guard.ts";
 import { findJobsByKey, KEY_KINDS, type KeyKind } from "./job-search.ts";
@@ -20,7 +20,7 @@ export function operationsPages(ctx: AppContext): Router {
 
   router.get("/operations", operators, async (req, res) => {
     const query = search.parse(req.query);
-    const [stats, queues, jobs] = await Promise.all([systemStats(ctx.prisma), jobCountsByQueue(ctx.queues), query.key ? findJobsByKey(ctx, query.kind, query.key) : null]);
+    const [stats, queues, jobs] = await Promise.all([systemStats(ctx), jobCountsByQueue(ctx.queues), query.key ? findJobsByKey(ctx, query.kind, query.key) : null]);
     renderPage(res, "operations", { title: "Operations", stats, queues, states: JOB_STATES, kinds: KEY_KINDS, query, jobs, boardPath: BOARD_PATH });
   });
   return router;

@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { buffer } from "node:stream/consumers";
 import type { Request } from "express";
 import { formatDateTime, imageErrors, isObjectNotFound, sha256Hex, type StoredObject } from "@mw/shared";
+import { findSerial, serialImageKey } from "@mw/shared/images";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -9,7 +10,6 @@ import { sendObject } from "../../http/send-object.ts";
 
 /** Spec 1, 4.9: the random endpoint draws ids from this fixed range of the serial-number table. */
 const RANDOM_SERIAL_ID_MAX = 240157;
-const SERIAL_NUMBER_MAX = 64;
 /** A serial's image does not change once sealed; a short private lifetime still lets a re-upload show within minutes. */
 const SERIAL_CACHE_CONTROL = "private, max-age=300";
 
@@ -41,6 +41,7 @@ export function imageRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "images",
     access: "image_key",
     documentQuery: z.object({ serial_number: z.string(), api_key: z.string() }),
+    example: { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2026-03-14 15:30:00" } },
     responses: {
       200: { description: "The image and its sealing date", schema: imageResult },
       304: { description: "Not modified (If-None-Match matched the ETag)" },
@@ -50,7 +51,7 @@ export function imageRoutes(api: ApiRouter, ctx: AppContext): void {
     handler: async (_input, req, res) => {
       const serial = queryString(req, "serial_number");
       if (!serial) throw imageErrors.serialRequired();
-      const row = serial.length <= SERIAL_NUMBER_MAX ? await ctx.prisma.serialNumber.findUnique({ where: { serial_number: serial } }) : null;
+      const row = await findSerial(ctx, serial);
       if (!row) throw imageErrors.serialNotFound();
       const object = await openImage(ctx, row.image_key);
       const dateOfSealing = formatDateTime(row.date_of_sealing)!;
@@ -79,19 +80,20 @@ export function imageRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "images",
     access: "image_key",
     documentQuery: z.object({ api_key: z.string() }),
+    example: { response: { image: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAA...", date_of_sealing: "2025-08-02 09:12:44" } },
     responses: {
       200: { description: "The JPEG (Content-Type image/jpeg)" },
       404: { description: "Serial number not found (the drawn id has no row) / Serial Number Image File not found / Could not Retrieve the image. Please retry again" },
     },
     handler: async (_input, _req, res) => {
       const id = randomInt(1, RANDOM_SERIAL_ID_MAX + 1);
-      const row = await ctx.prisma.serialNumber.findUnique({ where: { id }, select: { image_key: true } });
-      if (!row) throw imageErrors.serialNotFound();
-      const object = await openImage(ctx, row.image_key);
+      const imageKey = await serialImageKey(ctx, id);
+      if (!imageKey) throw imageErrors.serialNotFound();
+      const object = await openImage(ctx, imageKey);
       // Every request may answer another image: nothing to cache or revalidate.
       res.set({ "Content-Type": "image/jpeg", "Cache-Control": "no-store" });
       if (object.size !== null) res.set("Content-Length", String(object.size));
-      await sendObject(ctx.logger, object, row.image_key, res);
+      await sendObject(ctx.logger, object, imageKey, res);
       return undefined;
     },
   });

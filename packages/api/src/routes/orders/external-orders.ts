@@ -1,5 +1,5 @@
-import { AppError, errors, type PayloadOf } from "@mw/shared";
-import { isSystemSku, orderExportJob, orderExportJobId, orderSubmissionSchema, parseSubmission, storeOrder } from "@mw/shared/orders";
+import { AppError, errors } from "@mw/shared";
+import { orderSubmissionSchema, receiveOrder } from "@mw/shared/orders";
 import { z } from "zod";
 import { siteKeyOf } from "../../auth/site-key.ts";
 import type { AppContext } from "../../context.ts";
@@ -7,7 +7,9 @@ import type { ApiRouter } from "../../http/api-router.ts";
 
 const answer = z.object({ success: z.boolean(), order_number: z.string(), message: z.string() });
 
-/** POST /external/orders (spec 1, 4.1): validate, check SKUs, store in one transaction, queue the export, answer. */
+const exampleBilling = { first_name: "Ada", last_name: "Lovelace", address1: "1 Analytical Way", city: "Springfield", state: "IL", postal_code: "62701", country: "US", email: "ada@example.com", phone: "555-0100" };
+
+/** POST /external/orders (spec 1, 4.1): the intake (receiveOrder) and its answers. */
 export function externalOrderRoutes(api: ApiRouter, ctx: AppContext): void {
   api.route({
     method: "post",
@@ -17,6 +19,21 @@ export function externalOrderRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "site_key",
     // parseSubmission validates (its error order and truncation rules are the spec's); the schema documents.
     documentBody: orderSubmissionSchema,
+    example: {
+      request: {
+        order_number: "100045",
+        date: "2026-11-20",
+        payment_method: "pay_1",
+        transaction_id: "TX-778899",
+        billing_address: exampleBilling,
+        line_items: [
+          { line_number: 1, sku: "TEE-BLK-M", quantity: 2, unit_price: 19.9 },
+          { line_number: 2, sku: "SHIPPING", quantity: 1, unit_price: 4.95 },
+        ],
+      },
+      response: { success: true, order_number: "100045", message: "Order created." },
+      status: 201,
+    },
     responses: {
       201: { description: "Stored and queued for export to the ERP", schema: answer },
       200: { description: "Already stored with the same content (a retry)", schema: answer },
@@ -27,44 +44,21 @@ export function externalOrderRoutes(api: ApiRouter, ctx: AppContext): void {
     },
     handler: async (_input, req, res) => {
       const { siteId } = siteKeyOf(res);
-      const order = parseSubmission(req.body, ctx.config.DEFAULT_CARRIER_CODE);
-      const unknown = await guardDb(() => ctx.knownSkus.unknown(order.lines.map((line) => line.sku).filter((sku) => !isSystemSku(sku))));
-      if (unknown.length) {
-        throw new AppError(422, "unknown_skus", `Unknown SKU(s): ${unknown.join(", ")}`, { unknown_skus: unknown });
+      const result = await receiveOrder(ctx, siteId, req.body);
+      const { order } = result;
+      switch (result.outcome) {
+        case "unknown_skus":
+          throw new AppError(422, "unknown_skus", `Unknown SKU(s): ${result.unknownSkus.join(", ")}`, { unknown_skus: result.unknownSkus });
+        case "duplicate":
+          throw errors.conflict("duplicate_order", `Order ${order.number} already exists for this site with different content.`);
+        case "same":
+          res.status(200);
+          return { success: true, order_number: order.number, message: "Order already received." };
+        case "created":
+          ctx.logger.info("order received", { site_id: siteId, order_id: result.orderId, order_number: order.number, lines: order.lines.length });
+          res.status(201);
+          return { success: true, order_number: order.number, message: "Order created." };
       }
-      const outcome = await guardDb(() => storeOrder(ctx.prisma, ctx.sql, siteId, order));
-      if (outcome.kind === "conflict") {
-        throw errors.conflict("duplicate_order", `Order ${order.number} already exists for this site with different content.`);
-      }
-      // A retry of an order whose export was never queued gets it queued now; the job id makes this a no-op otherwise.
-      if (outcome.kind === "created" || outcome.imported === 0) {
-        await queueExport(ctx, { order_id: outcome.orderId, order_number: order.number, site_id: siteId });
-      }
-      if (outcome.kind === "same") {
-        res.status(200);
-        return { success: true, order_number: order.number, message: "Order already received." };
-      }
-      ctx.logger.info("order received", { site_id: siteId, order_id: outcome.orderId, order_number: order.number, lines: order.lines.length });
-      res.status(201);
-      return { success: true, order_number: order.number, message: "Order created." };
     },
   });
-}
-
-async function guardDb<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw new AppError(500, "db_error", "The order could not be stored: database error.", {}, { cause: error });
-  }
-}
-
-async function queueExport(ctx: AppContext, order: PayloadOf<typeof orderExportJob> & { site_id: number }): Promise<void> {
-  try {
-    await ctx.queues.add(orderExportJob, order, { jobId: orderExportJobId(order.order_id) });
-  } catch (error) {
-    // The order is stored and the periodic sweep will export it; a retry of this request queues it at once.
-    throw errors.queueUnavailable("The order was stored but its export could not be queued", error);
-  }
 }

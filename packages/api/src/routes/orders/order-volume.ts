@@ -19,6 +19,15 @@ export function orderVolumeRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "scheduled",
     access: "public",
     documentQuery: scheduledAsyncQuery,
+    example: {
+      response: {
+        success: true,
+        results: [
+          { site: "Main shop", status: "SUCCESS", message: "Order volume is normal" },
+          { site: "Outlet", status: "FAILURE", message: "Order volume fell below half of the usual level for this weekday" },
+        ],
+      },
+    },
     responses: {
       200: { description: "One result per active site, by name", schema: z.object({ success: z.literal(true), results: z.array(result) }) },
       202: { description: "Still running after SCHEDULED_WAIT_SECONDS, or ?async=1", schema: scheduledQueued },

@@ -1,5 +1,5 @@
-import { errors, formatDateTime, Prisma } from "@mw/shared";
-import { PAYMENT_METHODS } from "@mw/shared/orders";
+import { errors, formatDateTime } from "@mw/shared";
+import { findOrderDetail, listOrders, PAYMENT_METHODS, type OrderWithSite } from "@mw/shared/orders";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -65,8 +65,6 @@ const orderDetail = orderRow.extend({
   addresses: z.array(addressRow),
 });
 
-type OrderWithSite = Prisma.OrderGetPayload<{ include: { site: { select: { name: true } } } }>;
-
 function listFields(order: OrderWithSite): z.infer<typeof orderRow> {
   return {
     id: order.id,
@@ -90,6 +88,28 @@ function listFields(order: OrderWithSite): z.infer<typeof orderRow> {
   };
 }
 
+const exampleOrder = {
+  id: 812,
+  site: 1,
+  site_name: "Main shop",
+  number: "100045",
+  trans_id: "TX-778899",
+  erp_sales_order_number: "SO-100001",
+  dateadded: "2026-11-20 00:00:00",
+  payment_method: "pay_1",
+  imported: 1,
+  verified: 1,
+  ship_status: 0,
+  fully_import_from_website: 1,
+  pay_1: "1",
+  pay_2: "0",
+  pay_3: "0",
+  pay_4: "0",
+  pay_5: "0",
+  pay_6: "0",
+};
+const exampleAddress = { first_name: "Ada", last_name: "Lovelace", company: null, address1: "1 Analytical Way", address2: null, city: "Springfield", state: "IL", postal_code: "62701", country: "US", phone: "555-0100", email: "ada@example.com" };
+
 /** The admin order viewer (spec 1, 4.4). */
 export function orderRoutes(api: ApiRouter, ctx: AppContext): void {
   api.route({
@@ -105,32 +125,10 @@ export function orderRoutes(api: ApiRouter, ctx: AppContext): void {
       ship_status: flag.optional().describe("0 not shipped, 1 shipped"),
       search: z.string().trim().min(1).max(50).optional().describe("substring of order number, ERP sales order number or transaction id"),
     }),
+    example: { response: pageOf("orders", [exampleOrder], 1, { page: 1, per_page: 20 }) },
     responses: { 200: { description: "One page of orders", schema: pageSchema("orders", orderRow) } },
     handler: async ({ query }) => {
-      const where: Prisma.OrderWhereInput = {
-        site_id: query.site_id,
-        imported: query.imported,
-        payment_method: query.payment_method,
-        ship_status: query.ship_status,
-        ...(query.search
-          ? {
-              OR: [
-                { number: { contains: query.search } },
-                { erp_sales_order_number: { contains: query.search } },
-                { trans_id: { contains: query.search } },
-              ],
-            }
-          : {}),
-      };
-      const [total, rows] = await Promise.all([
-        ctx.prisma.order.count({ where }),
-        ctx.prisma.order.findMany({
-          where,
-          include: { site: { select: { name: true } } },
-          orderBy: [{ dateadded: "desc" }, { id: "desc" }],
-          ...pageWindow(query),
-        }),
-      ]);
+      const { total, rows } = await listOrders(ctx, query, pageWindow(query));
       return pageOf("orders", rows.map(listFields), total, query);
     },
   });
@@ -142,16 +140,27 @@ export function orderRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "orders",
     access: "manage_middleware",
     params: z.object({ id: z.coerce.number().int().positive() }),
+    example: {
+      response: {
+        ...exampleOrder,
+        contact_id: 27111,
+        shipping_agent_code: "FEDEX",
+        shipping_agent_service: "GROUND_HOME_DELIVERY",
+        imported_at: "2026-11-20 10:15:03",
+        created_at: "2026-11-20 10:15:00",
+        line_items: [
+          { id: 4411, line: 1, sku: "TEE-BLK-M", quantity: 2, price: 19.9, coupon_code: null, discount_amount: 0, weight: 0 },
+          { id: 4412, line: 2, sku: "SHIPPING", quantity: 1, price: 4.95, coupon_code: null, discount_amount: 0, weight: 0 },
+        ],
+        addresses: [
+          { id: 1622, type: 1, ...exampleAddress },
+          { id: 1623, type: 0, ...exampleAddress },
+        ],
+      },
+    },
     responses: { 200: { description: "The order", schema: orderDetail }, 404: { description: "No such order" } },
     handler: async ({ params }) => {
-      const order = await ctx.prisma.order.findUnique({
-        where: { id: params.id },
-        include: {
-          site: { select: { name: true } },
-          lines: { orderBy: { line: "asc" } },
-          addresses: { orderBy: { type: "desc" } },
-        },
-      });
+      const order = await findOrderDetail(ctx, params.id);
       if (!order) throw errors.notFound("Order not found.");
       return {
         ...listFields(order),

@@ -1,4 +1,4 @@
-import { formatDateTime, startOfUtcDay, type PrismaClient } from "@mw/shared";
+import { systemStats } from "@mw/shared/orders";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -13,36 +13,6 @@ const stats = z.object({
   }),
 });
 
-const RECENT_ERRORS = 10;
-
-/** The numbers of GET /stats (spec 1, 4.3), also shown on the operators' console page. */
-export async function systemStats(prisma: PrismaClient): Promise<z.infer<typeof stats>> {
-  const dayAgo = new Date(Date.now() - 24 * 3600_000);
-  const [byPlatform, active, pendingInsert, pendingVerify, importedToday, errorCount, recent] = await Promise.all([
-    prisma.site.groupBy({ by: ["platform"], _count: { _all: true } }),
-    prisma.site.count({ where: { is_active: true } }),
-    prisma.order.count({ where: { imported: 0 } }),
-    prisma.order.count({ where: { imported: 1, verified: 0 } }),
-    prisma.order.count({ where: { imported: 1, imported_at: { gte: startOfUtcDay() } } }),
-    prisma.syncError.count({ where: { created_at: { gte: dayAgo } } }),
-    prisma.syncError.findMany({ orderBy: { id: "desc" }, take: RECENT_ERRORS }),
-  ]);
-  const perPlatform = (platform: string) => byPlatform.find((row) => row.platform === platform)?._count._all ?? 0;
-  return {
-    sites: {
-      total: perPlatform("storefront_a") + perPlatform("storefront_b"),
-      active,
-      storefront_a: perPlatform("storefront_a"),
-      storefront_b: perPlatform("storefront_b"),
-    },
-    orders: { pending_insert: pendingInsert, pending_verify: pendingVerify, imported_today: importedToday },
-    errors: {
-      count: errorCount,
-      recent: recent.map((row) => ({ order_number: row.order_number, message: row.message, created_at: formatDateTime(row.created_at)! })),
-    },
-  };
-}
-
 /** GET /stats (spec 1, 4.3). */
 export function statsRoutes(api: ApiRouter, ctx: AppContext): void {
   api.route({
@@ -51,7 +21,14 @@ export function statsRoutes(api: ApiRouter, ctx: AppContext): void {
     summary: "Counts of sites, orders and recent failures",
     tag: "stats",
     access: "manage_middleware",
+    example: {
+      response: {
+        sites: { total: 2, active: 2, storefront_a: 1, storefront_b: 1 },
+        orders: { pending_insert: 3, pending_verify: 1, imported_today: 57 },
+        errors: { count: 1, recent: [{ order_number: "100051", message: "ERP answered HTTP 422: Item 'MUG-OLD' does not exist.", created_at: "2026-11-20 10:15:00" }] },
+      },
+    },
     responses: { 200: { description: "System statistics", schema: stats } },
-    handler: () => systemStats(ctx.prisma),
+    handler: () => systemStats(ctx),
   });
 }

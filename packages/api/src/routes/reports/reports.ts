@@ -1,13 +1,22 @@
 import { errors, formatDateTime, isObjectNotFound } from "@mw/shared";
-import { REPORT_TYPES, reportFileName, reportPeriod, reportRequest, requestReport, type ReportType } from "@mw/shared/reports";
-import type { Report } from "@mw/shared/reports";
+import {
+  listReports,
+  REPORT_STATUSES,
+  REPORT_TYPES,
+  reportFileName,
+  reportPeriod,
+  reportRequest,
+  requestReport,
+  requireReport,
+  type Report,
+  type ReportStatus,
+  type ReportType,
+} from "@mw/shared/reports";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
 import { pageOf, pageQuery, pageSchema, pageWindow } from "../../http/pagination.ts";
 import { sendObject } from "../../http/send-object.ts";
-
-const STATUSES = ["queued", "running", "completed", "failed"] as const;
 
 const reportRow = z.object({
   id: z.number().int(),
@@ -15,7 +24,7 @@ const reportRow = z.object({
   key: z.string().describe("the report key, also the job description"),
   from: z.string(),
   to: z.string(),
-  status: z.enum(STATUSES),
+  status: z.enum(REPORT_STATUSES),
   row_count: z.number().int().nullable(),
   job_id: z.string().nullable(),
   error: z.string().nullable(),
@@ -32,7 +41,7 @@ function present(report: Report): z.infer<typeof reportRow> {
     key: report.report_key,
     from: period.from,
     to: period.to,
-    status: report.status as (typeof STATUSES)[number],
+    status: report.status as ReportStatus,
     row_count: report.row_count,
     job_id: report.job_id,
     error: report.error,
@@ -44,11 +53,21 @@ function present(report: Report): z.infer<typeof reportRow> {
 
 const reportId = z.object({ id: z.coerce.number().int().positive() });
 
-async function findReport(ctx: AppContext, id: number): Promise<Report> {
-  const report = await ctx.prisma.report.findUnique({ where: { id } });
-  if (!report) throw errors.notFound("Report not found.");
-  return report;
-}
+const exampleAt = "2026-11-20 10:15:00";
+const exampleReport = {
+  id: 9,
+  type: "order-intake-daily",
+  key: "order-intake-daily:2026-11-19",
+  from: "2026-11-19",
+  to: "2026-11-19",
+  status: "completed",
+  row_count: 42,
+  job_id: "report.9.1795535133854",
+  error: null,
+  created_at: exampleAt,
+  started_at: exampleAt,
+  finished_at: "2026-11-20 10:15:02",
+};
 
 /** Report jobs (reports queue): queue one, list them, download the CSV. */
 export function reportRoutes(api: ApiRouter, ctx: AppContext): void {
@@ -60,6 +79,10 @@ export function reportRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "manage_middleware",
     body: reportRequest,
     status: 202,
+    example: {
+      request: { type: "order-intake-daily", date: "2026-11-19" },
+      response: { success: true, report_id: 9, job_id: "report.9.1795535133854", key: "order-intake-daily:2026-11-19", message: "Report queued." },
+    },
     responses: {
       202: {
         description: "Queued (or already waiting to run)",
@@ -67,7 +90,7 @@ export function reportRoutes(api: ApiRouter, ctx: AppContext): void {
       },
     },
     handler: async ({ body }) => {
-      const { report, jobId, queued } = await requestReport(ctx.prisma, ctx.queues, body.type, body.period);
+      const { report, jobId, queued } = await requestReport(ctx, body.type, body.period);
       ctx.logger.info("report requested", { report_id: report.id, key: report.report_key, job_id: jobId, queued });
       return { success: true as const, report_id: report.id, job_id: jobId, key: report.report_key, message: queued ? "Report queued." : "Report already queued." };
     },
@@ -79,14 +102,11 @@ export function reportRoutes(api: ApiRouter, ctx: AppContext): void {
     summary: "List reports, newest first",
     tag: "reports",
     access: "manage_middleware",
-    query: pageQuery.extend({ type: z.enum(REPORT_TYPES).optional(), status: z.enum(STATUSES).optional() }),
+    query: pageQuery.extend({ type: z.enum(REPORT_TYPES).optional(), status: z.enum(REPORT_STATUSES).optional() }),
+    example: { response: pageOf("reports", [exampleReport], 1, { page: 1, per_page: 20 }) },
     responses: { 200: { description: "One page of reports", schema: pageSchema("reports", reportRow) } },
     handler: async ({ query }) => {
-      const where = { type: query.type, status: query.status };
-      const [total, rows] = await Promise.all([
-        ctx.prisma.report.count({ where }),
-        ctx.prisma.report.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], ...pageWindow(query) }),
-      ]);
+      const { total, rows } = await listReports(ctx, query, pageWindow(query));
       return pageOf("reports", rows.map(present), total, query);
     },
   });
@@ -98,8 +118,9 @@ export function reportRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "reports",
     access: "manage_middleware",
     params: reportId,
+    example: { response: exampleReport },
     responses: { 200: { description: "The report", schema: reportRow }, 404: { description: "No such report" } },
-    handler: async ({ params }) => present(await findReport(ctx, params.id)),
+    handler: async ({ params }) => present(await requireReport(ctx, params.id)),
   });
 
   api.route({
@@ -109,6 +130,7 @@ export function reportRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "reports",
     access: "manage_middleware",
     params: reportId,
+    example: { mediaType: "text/csv", response: "order_number,site,dateadded,total\n100045,Main shop,2026-11-19 14:02:11,44.75\n" },
     responses: {
       200: { description: "text/csv with a header row" },
       404: { description: "No such report, or its file is gone from storage" },
@@ -116,7 +138,7 @@ export function reportRoutes(api: ApiRouter, ctx: AppContext): void {
       503: { description: "Storage failed" },
     },
     handler: async ({ params }, _req, res) => {
-      const report = await findReport(ctx, params.id);
+      const report = await requireReport(ctx, params.id);
       if (report.status !== "completed" || !report.storage_key) {
         throw errors.conflict("report_not_ready", `Report ${report.id} is ${report.status}.`, { report_status: report.status });
       }

@@ -1,5 +1,6 @@
-import { addReview, jsonLdScript, productMarkup, reviewInput } from "@mw/shared/reviews";
+import { addReview, jsonLdScript, listReviews, productMarkup, removeReview, reviewInput } from "@mw/shared/reviews";
 import { errors, formatDateTime, formatDay } from "@mw/shared";
+import { itemExists } from "@mw/shared/inventory";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -18,8 +19,10 @@ const reviewRow = z.object({
 });
 
 async function requireItem(ctx: AppContext, id: number): Promise<void> {
-  if (!(await ctx.prisma.item.count({ where: { id } }))) throw errors.notFound("Item not found.");
+  if (!(await itemExists(ctx, id))) throw errors.notFound("Item not found.");
 }
+
+const exampleReview = { id: 3, author: "Grace H.", rating: 5, title: "Fits well", body: "Soft and true to size.", date_published: "2026-11-18", created_at: "2026-11-20 10:15:00" };
 
 /** Reviews per item and the schema.org markup they feed (spec 1, 4.4). */
 export function reviewRoutes(api: ApiRouter, ctx: AppContext): void {
@@ -30,9 +33,13 @@ export function reviewRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "items",
     access: "manage_middleware",
     params: itemId,
+    example: {
+      mediaType: "text/html",
+      response: '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"T-shirt, black, M","sku":"TEE-BLK-M"}</script>',
+    },
     responses: { 200: { description: "text/html: one <script type=\"application/ld+json\"> element" }, 404: { description: "No such item" } },
     handler: async ({ params }, _req, res) => {
-      const product = await productMarkup(ctx.prisma, params.id);
+      const product = await productMarkup(ctx, params.id);
       if (!product) throw errors.notFound("Item not found.");
       res.type("html").send(jsonLdScript(product));
       return undefined;
@@ -48,13 +55,17 @@ export function reviewRoutes(api: ApiRouter, ctx: AppContext): void {
     params: itemId,
     body: reviewInput,
     status: 201,
+    example: {
+      request: { author: "Grace H.", rating: 5, title: "Fits well", body: "Soft and true to size.", date_published: "2026-11-18" },
+      response: { id: 3, message: "Review added." },
+    },
     responses: {
       201: { description: "The review's id", schema: z.object({ id: z.number().int(), message: z.string() }) },
       404: { description: "No such item" },
     },
     handler: async ({ params, body }) => {
       await requireItem(ctx, params.id);
-      const review = await addReview(ctx.prisma, params.id, body);
+      const review = await addReview(ctx, params.id, body);
       return { id: review.id, message: "Review added." };
     },
   });
@@ -67,14 +78,11 @@ export function reviewRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "manage_middleware",
     params: itemId,
     query: pageQuery,
+    example: { response: pageOf("reviews", [exampleReview], 1, { page: 1, per_page: 20 }) },
     responses: { 200: { description: "One page of reviews", schema: pageSchema("reviews", reviewRow) }, 404: { description: "No such item" } },
     handler: async ({ params, query }) => {
       await requireItem(ctx, params.id);
-      const where = { item_id: params.id };
-      const [total, rows] = await Promise.all([
-        ctx.prisma.itemReview.count({ where }),
-        ctx.prisma.itemReview.findMany({ where, orderBy: [{ date_published: "desc" }, { id: "desc" }], ...pageWindow(query) }),
-      ]);
+      const { total, rows } = await listReviews(ctx, params.id, pageWindow(query));
       const reviews = rows.map((row) => ({
         id: row.id,
         author: row.author,
@@ -95,10 +103,10 @@ export function reviewRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "items",
     access: "manage_middleware",
     params: z.object({ id: z.coerce.number().int().positive(), reviewId: z.coerce.number().int().positive() }),
+    example: { response: { success: true, message: "Review deleted." } },
     responses: { 200: { description: "Removed", schema: z.object({ success: z.literal(true), message: z.string() }) }, 404: { description: "No such review of this item" } },
     handler: async ({ params }) => {
-      const removed = await ctx.prisma.itemReview.deleteMany({ where: { id: params.reviewId, item_id: params.id } });
-      if (!removed.count) throw errors.notFound("Review not found.");
+      if (!(await removeReview(ctx, params.id, params.reviewId))) throw errors.notFound("Review not found.");
       return { success: true as const, message: "Review removed." };
     },
   });

@@ -1,5 +1,5 @@
 import { errors, formatDateTime } from "@mw/shared";
-import { issueSiteApiKey, SITE_KEYS_CHANGED } from "@mw/shared/sites";
+import { issueSiteApiKey, listSiteApiKeys, requireSite, revokeSiteApiKey } from "@mw/shared/sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -16,10 +16,8 @@ const keyRow = z.object({
   revoked_at: z.string().nullable(),
 });
 
-async function requireSite(ctx: AppContext, id: number): Promise<void> {
-  const site = await ctx.prisma.site.findUnique({ where: { id }, select: { id: true } });
-  if (!site) throw errors.notFound("Site not found.");
-}
+const exampleAt = "2026-11-20 10:15:00";
+const exampleKey = { id: 4, label: "ERP", key_prefix: "mwk_8Glfzdpi", created_at: exampleAt, last_used_at: null, revoked_at: null };
 
 /** Per-site API keys for order intake (spec 1, section 5): shown once, stored as SHA-256, revoked at once. */
 export function apiKeyRoutes(api: ApiRouter, ctx: AppContext): void {
@@ -32,6 +30,10 @@ export function apiKeyRoutes(api: ApiRouter, ctx: AppContext): void {
     params: siteParams,
     body: z.object({ label: z.string().trim().min(1).max(100) }),
     status: 201,
+    example: {
+      request: { label: "ERP" },
+      response: { ...exampleKey, key: "mwk_8Glfzdpiwrx3qQSWqruOxBvXd8OzujUvNFOvysJfXCA", message: "Store this key now: it cannot be shown again." },
+    },
     responses: {
       201: {
         description: "The new key; it cannot be shown again",
@@ -41,7 +43,7 @@ export function apiKeyRoutes(api: ApiRouter, ctx: AppContext): void {
     },
     handler: async ({ params, body }) => {
       await requireSite(ctx, params.id);
-      const { row, key } = await issueSiteApiKey(ctx.prisma, params.id, body.label);
+      const { row, key } = await issueSiteApiKey(ctx, params.id, body.label);
       ctx.logger.info("site API key created", { site_id: params.id, key_id: row.id, label: row.label });
       return {
         id: row.id,
@@ -64,14 +66,11 @@ export function apiKeyRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "manage_middleware",
     params: siteParams,
     query: pageQuery,
+    example: { response: pageOf("api_keys", [{ ...exampleKey, last_used_at: exampleAt }], 1, { page: 1, per_page: 20 }) },
     responses: { 200: { description: "One page of keys, newest first", schema: pageSchema("api_keys", keyRow) } },
     handler: async ({ params, query }) => {
       await requireSite(ctx, params.id);
-      const where = { site_id: params.id };
-      const [total, rows] = await Promise.all([
-        ctx.prisma.siteApiKey.count({ where }),
-        ctx.prisma.siteApiKey.findMany({ where, orderBy: { id: "desc" }, ...pageWindow(query) }),
-      ]);
+      const { total, rows } = await listSiteApiKeys(ctx, params.id, pageWindow(query));
       const keys = rows.map((row) => ({
         id: row.id,
         label: row.label,
@@ -91,18 +90,13 @@ export function apiKeyRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "sites",
     access: "manage_middleware",
     params: siteParams.extend({ keyId: z.coerce.number().int().positive() }),
+    example: { response: { success: true, message: "API key revoked." } },
     responses: {
       200: { description: "Revoked", schema: z.object({ success: z.literal(true), message: z.string() }) },
       404: { description: "No such key for this site" },
     },
     handler: async ({ params }) => {
-      const result = await ctx.prisma.siteApiKey.updateMany({
-        where: { id: params.keyId, site_id: params.id },
-        data: { revoked_at: new Date() },
-      });
-      if (result.count === 0) throw errors.notFound("API key not found.");
-      await ctx.invalidation.publish(SITE_KEYS_CHANGED);
-      // Revoking twice keeps the first revocation time.
+      if (!(await revokeSiteApiKey(ctx, params.id, params.keyId))) throw errors.notFound("API key not found.");
       ctx.logger.info("site API key revoked", { site_id: params.id, key_id: params.keyId });
       return { success: true as const, message: "API key revoked." };
     },

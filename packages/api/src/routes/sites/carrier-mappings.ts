@@ -1,5 +1,5 @@
-import { errors, isUniqueViolation } from "@mw/shared";
-import { platformSchema } from "@mw/shared/sites";
+import { errors } from "@mw/shared";
+import { deleteCarrierMapping, listCarrierMappings, platformSchema, saveCarrierMapping } from "@mw/shared/sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -20,6 +20,8 @@ const carrierMappingBody = z.object({
   platform_carrier_code: z.string().trim().min(1).max(50),
 });
 
+const exampleMapping = { id: 6, platform: "storefront_a", erp_carrier_code: "UPS", platform_carrier_code: "ups" };
+
 /** The ERP carrier code to platform carrier code mappings the tracking sync uses. */
 export function carrierMappingRoutes(api: ApiRouter, ctx: AppContext): void {
   api.route({
@@ -29,13 +31,10 @@ export function carrierMappingRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "sites",
     access: "manage_middleware",
     query: pageQuery.extend({ platform: platformSchema.optional() }),
+    example: { response: pageOf("carrier_mappings", [exampleMapping], 1, { page: 1, per_page: 20 }) },
     responses: { 200: { description: "One page of mappings", schema: pageSchema("carrier_mappings", carrierMapping) } },
     handler: async ({ query }) => {
-      const where = query.platform ? { platform: query.platform } : {};
-      const [total, rows] = await Promise.all([
-        ctx.prisma.carrierMapping.count({ where }),
-        ctx.prisma.carrierMapping.findMany({ where, orderBy: [{ platform: "asc" }, { erp_carrier_code: "asc" }], ...pageWindow(query) }),
-      ]);
+      const { total, rows } = await listCarrierMappings(ctx, query.platform, pageWindow(query));
       return pageOf("carrier_mappings", rows, total, query);
     },
   });
@@ -47,19 +46,13 @@ export function carrierMappingRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "sites",
     access: "manage_middleware",
     body: carrierMappingBody,
+    example: {
+      request: { platform: "storefront_a", erp_carrier_code: "UPS", platform_carrier_code: "ups" },
+      response: { success: true, message: "Carrier mapping saved.", carrier_mapping: exampleMapping },
+    },
     responses: { 200: { description: "Saved", schema: outcome.extend({ carrier_mapping: carrierMapping }) } },
     handler: async ({ body }) => {
-      const upsert = () =>
-        ctx.prisma.carrierMapping.upsert({
-          where: { platform_erp_carrier_code: { platform: body.platform, erp_carrier_code: body.erp_carrier_code } },
-          create: body,
-          update: { platform_carrier_code: body.platform_carrier_code },
-        });
-      // Two first saves of one code race on the unique key; the loser's retry finds the row and updates it.
-      const row = await upsert().catch((error: unknown) => {
-        if (isUniqueViolation(error)) return upsert();
-        throw error;
-      });
+      const row = await saveCarrierMapping(ctx, body);
       ctx.logger.info("carrier mapping saved", { ...body });
       return { success: true as const, message: "Carrier mapping saved.", carrier_mapping: row };
     },
@@ -72,10 +65,10 @@ export function carrierMappingRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "sites",
     access: "manage_middleware",
     params: idParams,
+    example: { response: { success: true, message: "Carrier mapping deleted." } },
     responses: { 200: { description: "Deleted", schema: outcome }, 404: { description: "No such mapping" } },
     handler: async ({ params }) => {
-      const { count } = await ctx.prisma.carrierMapping.deleteMany({ where: { id: params.id } });
-      if (count === 0) throw errors.notFound("Carrier mapping not found.");
+      if (!(await deleteCarrierMapping(ctx, params.id))) throw errors.notFound("Carrier mapping not found.");
       ctx.logger.info("carrier mapping deleted", { carrier_mapping_id: params.id });
       return { success: true as const, message: "Carrier mapping deleted." };
     },

@@ -1,18 +1,21 @@
-import { errors, Prisma, withTimeout } from "@mw/shared";
-import { SITE_KEYS_CHANGED, type Site } from "@mw/shared/sites";
+import { errors } from "@mw/shared";
+import { countSiteOrders } from "@mw/shared/orders";
+import { SITE_SCHEDULES } from "@mw/shared/schedules";
 import {
+  createSite,
+  deleteSite,
   listSites,
   openCredentials,
   platformSchema,
-  siteCreateData,
+  requireSite,
   siteCreateInput,
   siteListRow,
-  siteUpdateData,
   siteUpdateInput,
   testSiteConnection,
+  toggleSiteStatus,
+  updateSite,
+  type Site,
 } from "@mw/shared/sites";
-import { trackingSchedule } from "@mw/shared/tracking";
-import { ordersImportSchedule } from "@mw/shared/orders";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -62,40 +65,23 @@ function siteRecord(site: Site, key: Buffer): z.infer<typeof siteRecordSchema> {
   };
 }
 
-function knownError(error: unknown, code: string): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === code;
-}
-
-async function findSite(ctx: AppContext, id: number): Promise<Site> {
-  const site = await ctx.prisma.site.findUnique({ where: { id } });
-  if (!site) throw errors.notFound("Site not found.");
-  return site;
-}
-
-const SCHEDULE_UPDATE_TIMEOUT_MS = 3000;
-
-/**
- * After a save, the site's per-site job schedulers (tracking sync, order
- * import) follow its row. The save is committed and stays the answer; a
- * scheduler that cannot be updated (Redis down) is logged, shows as
- * `next_run: null` in GET /tracking/status, and is put right by the next save
- * or the next worker start (reconcile). Bounded in time: BullMQ waits without
- * end for a Redis it never reached.
- */
-async function keepSchedulesInStep(ctx: AppContext, siteId: number): Promise<void> {
-  try {
-    await withTimeout(
-      Promise.all([trackingSchedule.sync(ctx.prisma, ctx.queues, siteId), ordersImportSchedule.sync(ctx.prisma, ctx.queues, siteId)]),
-      SCHEDULE_UPDATE_TIMEOUT_MS,
-    );
-  } catch (error) {
-    ctx.logger.error("site schedules not updated after a site change; the next save or worker start corrects them", { site_id: siteId, error });
-  }
-}
+const exampleAt = "2026-11-20 10:15:00";
+const exampleSite = {
+  id: 1,
+  name: "Main shop",
+  platform: "storefront_a",
+  site_url: "https://store-abc123.mybigcommerce.com",
+  is_active: true,
+  orders_sync: true,
+  inventory_sync: true,
+  tracking_sync: true,
+  tracking_enabled: true,
+};
 
 /** Sites (spec 1, 4.2). */
 export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
   const key = ctx.config.ENCRYPTION_KEY;
+  const writes = { ...ctx, siteSchedules: SITE_SCHEDULES };
 
   api.route({
     method: "get",
@@ -104,9 +90,12 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "sites",
     access: "manage_middleware",
     query: z.object({ active: z.enum(["0", "1"]).optional().describe("1: active sites only, 0: inactive only") }),
+    example: {
+      response: [{ ...exampleSite, order_last_run: exampleAt, inventory_last_run: "2026-11-20 10:00:03", tracking_last_run: "2026-11-20 10:00:05" }],
+    },
     responses: { 200: { description: "Sites ordered by name (a bare array)", schema: z.array(siteListRow) } },
     handler: async ({ query }, _req, res) => {
-      const rows = await listSites(ctx.prisma, query.active === undefined ? undefined : query.active === "1");
+      const rows = await listSites(ctx, query.active === undefined ? undefined : query.active === "1");
       // The order page may keep its list 5 minutes (spec 1, section 8); the admin list must show a toggle at once.
       res.set("Cache-Control", query.active === "1" ? "private, max-age=300" : "private, no-cache");
       return rows;
@@ -120,8 +109,26 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "sites",
     access: "manage_middleware",
     params: idParams,
+    example: {
+      response: {
+        ...exampleSite,
+        api_credentials: { client_id: "<client id>", access_token: "<access token>" },
+        health_check_url: null,
+        status_filters: "9,3",
+        auto_complete: true,
+        send_customer_email: true,
+        channel_filter: null,
+        out_of_stock_threshold: 0,
+        fraud_team_id: null,
+        fraud_api_key_set: false,
+        webhook_secret_set: true,
+        api_base_url: null,
+        order_volume_window_hours: 24,
+        order_volume_min: 1,
+      },
+    },
     responses: { 200: { description: "The site", schema: siteRecordSchema }, 404: { description: "No such site" } },
-    handler: async ({ params }) => siteRecord(await findSite(ctx, params.id), key),
+    handler: async ({ params }) => siteRecord(await requireSite(ctx, params.id), key),
   });
 
   api.route({
@@ -132,14 +139,22 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "manage_middleware",
     body: siteCreateInput,
     status: 201,
+    example: {
+      request: {
+        name: "Main shop",
+        platform: "storefront_a",
+        site_url: "https://store-abc123.mybigcommerce.com",
+        api_key: "<client id>",
+        api_secret: "<access token>",
+        orders_sync: true,
+        inventory_sync: true,
+        tracking_sync: true,
+      },
+      response: { id: 1, message: "Site created." },
+    },
     responses: { 201: { description: "Created", schema: z.object({ id: z.number().int(), message: z.string() }) } },
     handler: async ({ body }) => {
-      const data = siteCreateData(body, key);
-      const site = await ctx.prisma.site.create({ data, select: { id: true } }).catch((error: unknown) => {
-        throw errors.cannotSave("rest_cannot_create", "The site could not be created.", error);
-      });
-      ctx.logger.info("site created", { site_id: site.id, platform: body.platform, name: body.name });
-      await keepSchedulesInStep(ctx, site.id);
+      const site = await createSite(writes, body);
       return { id: site.id, message: "Site created." };
     },
   });
@@ -152,15 +167,10 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "manage_middleware",
     params: idParams,
     body: siteUpdateInput,
+    example: { request: { tracking_sync: false, status_filters: "9,3,11", order_volume_min: 5 }, response: { success: true, message: "Site updated." } },
     responses: { 200: { description: "Updated", schema: outcome }, 404: { description: "No such site" } },
     handler: async ({ params, body }) => {
-      const data = siteUpdateData(body, await findSite(ctx, params.id), key);
-      await ctx.prisma.site.update({ where: { id: params.id }, data }).catch((error: unknown) => {
-        if (knownError(error, "P2025")) throw errors.notFound("Site not found.");
-        throw errors.cannotSave("rest_cannot_update", "The site could not be updated.", error);
-      });
-      ctx.logger.info("site updated", { site_id: params.id, fields: Object.keys(body) });
-      await keepSchedulesInStep(ctx, params.id);
+      await updateSite(writes, params.id, body);
       return { success: true as const, message: "Site updated." };
     },
   });
@@ -172,22 +182,18 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "sites",
     access: "manage_middleware",
     params: idParams,
+    example: { response: { success: true, message: "Site deleted." } },
     responses: {
       200: { description: "Deleted, with its API keys", schema: outcome },
       404: { description: "No such site" },
       409: { description: "The site has orders (rest_site_has_orders)" },
     },
     handler: async ({ params }) => {
-      await ctx.prisma.site.delete({ where: { id: params.id }, select: { id: true } }).catch(async (error: unknown) => {
-        if (knownError(error, "P2025")) throw errors.notFound("Site not found.");
-        if (!knownError(error, "P2003")) throw error;
-        // Orders keep their site (ON DELETE RESTRICT): they are history the ERP export and the stats still read.
-        const orders = await ctx.prisma.order.count({ where: { site_id: params.id } });
+      const { outcome } = await deleteSite(writes, params.id);
+      if (outcome === "has_orders") {
+        const orders = await countSiteOrders(ctx, params.id);
         throw errors.conflict("rest_site_has_orders", `The site has ${orders} order(s) and cannot be deleted; deactivate it instead.`, { orders });
-      });
-      await ctx.invalidation.publish(SITE_KEYS_CHANGED);
-      ctx.logger.info("site deleted", { site_id: params.id });
-      await keepSchedulesInStep(ctx, params.id);
+      }
       return { success: true as const, message: "Site deleted." };
     },
   });
@@ -199,18 +205,14 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "sites",
     access: "manage_middleware",
     params: idParams,
+    example: { response: { success: true, message: "Site deactivated.", is_active: false } },
     responses: {
       200: { description: "The new state", schema: outcome.extend({ is_active: z.boolean() }) },
       404: { description: "No such site" },
     },
     handler: async ({ params }) => {
-      // One statement, so two operators toggling at once flip twice rather than both writing the same value.
-      const changed = await ctx.prisma.$executeRaw`UPDATE sites SET is_active = NOT is_active, updated_at = UTC_TIMESTAMP(3) WHERE id = ${params.id}`;
-      const site = changed ? await ctx.prisma.site.findUnique({ where: { id: params.id }, select: { is_active: true } }) : null;
-      if (!site) throw errors.notFound("Site not found.");
-      ctx.logger.info("site toggled", { site_id: params.id, is_active: site.is_active });
-      await keepSchedulesInStep(ctx, params.id);
-      return { success: true as const, is_active: site.is_active, message: site.is_active ? "Site activated." : "Site deactivated." };
+      const { is_active } = await toggleSiteStatus(writes, params.id);
+      return { success: true as const, is_active, message: is_active ? "Site activated." : "Site deactivated." };
     },
   });
 
@@ -221,6 +223,9 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "sites",
     access: "manage_middleware",
     params: idParams,
+    example: {
+      response: { success: true, message: "Connection successful.", details: { platform: "storefront_a", store_name: "Main shop", api_version: "v2/v3" } },
+    },
     responses: {
       200: {
         description: "The result of the call, successful or not",
@@ -233,7 +238,7 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
       404: { description: "No such site" },
     },
     handler: async ({ params }) => {
-      const result = await testSiteConnection(await findSite(ctx, params.id), ctx.config);
+      const result = await testSiteConnection(await requireSite(ctx, params.id), ctx.config);
       ctx.logger.info("site connection tested", { site_id: params.id, success: result.success, result: result.message });
       return result;
     },

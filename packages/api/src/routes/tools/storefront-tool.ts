@@ -1,6 +1,7 @@
 import { errors, type Config } from "@mw/shared";
-import { trackingSyncEnabled, trackingRunCounts, type Platform, type Site } from "@mw/shared/sites";
-import { trackingOrderPushJob, trackingOrderPushJobId, type TrackingOrderPushResult } from "@mw/shared/tracking";
+import { findSiteOrder } from "@mw/shared/orders";
+import { requireSite, trackingSyncEnabled, trackingRunCounts, type Platform, type Site } from "@mw/shared/sites";
+import { postedTracking, trackingOrderPushJob, trackingOrderPushJobId, type TrackingOrderPushResult } from "@mw/shared/tracking";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -60,8 +61,7 @@ export function storefrontToolRoutes(api: ApiRouter, ctx: AppContext, lookups: S
 
   /** The site, when it exists and is one of this tool's platform. */
   async function siteOf(siteId: number): Promise<Site> {
-    const site = await ctx.prisma.site.findUnique({ where: { id: siteId } });
-    if (!site) throw errors.notFound("Site not found.");
+    const site = await requireSite(ctx, siteId);
     if (site.platform !== platform) throw errors.invalidParam("site_id", `site ${siteId} is a ${site.platform} site; this tool works on ${platform} sites`);
     return site;
   }
@@ -103,10 +103,7 @@ export function storefrontToolRoutes(api: ApiRouter, ctx: AppContext, lookups: S
       const site = await siteOf(params.site_id);
       const order = await lookups.findOrder(site, config, params.number);
       if (!order) throw errors.notFound(`Order ${params.number} was not found on ${platform} site ${site.id}.`);
-      const [stored, records] = await Promise.all([
-        ctx.prisma.order.findUnique({ where: { site_id_number: { site_id: site.id, number: order.number } }, select: { erp_sales_order_number: true, ship_status: true } }),
-        ctx.prisma.shipmentRecord.findMany({ where: { site_id: site.id, platform_order_id: order.id }, select: { tracking_number: true, platform_shipment_id: true }, orderBy: { id: "asc" } }),
-      ]);
+      const [stored, records] = await Promise.all([findSiteOrder(ctx, site.id, order.number), postedTracking(ctx, site.id, order.id)]);
       return {
         site_id: site.id,
         platform,
@@ -159,7 +156,7 @@ export function storefrontToolRoutes(api: ApiRouter, ctx: AppContext, lookups: S
     handler: async ({ params }, req, res) => {
       const site = await siteOf(params.site_id);
       if (!trackingSyncEnabled(site)) throw errors.invalidParam("site_id", "tracking sync is off for this site: it needs is_active, tracking_sync and tracking_enabled");
-      const order = await ctx.prisma.order.findUnique({ where: { site_id_number: { site_id: site.id, number: params.number } }, select: { id: true, erp_sales_order_number: true } });
+      const order = await findSiteOrder(ctx, site.id, params.number);
       if (!order) throw errors.notFound(`Order ${params.number} of site ${site.id} was never pushed to the middleware, so it has no ERP tracking.`);
       if (!order.erp_sales_order_number) throw errors.conflict("order_not_exported", `Order ${params.number} is not in the ERP yet, so it has no tracking to push.`);
       const outcome = await runScheduled(ctx, req, res, trackingOrderPushJob, { site_id: site.id, order_number: params.number }, `The tracking re-push of order ${params.number}`, {

@@ -1,7 +1,8 @@
 import { CATALOGUE_SHRANK, type inventorySkuCleanupJob, type inventorySyncJob, type itemHistoryCleanupJob } from "@mw/shared/inventory";
-import { AppError, chunks, recordSyncError, type PayloadOf } from "@mw/shared";
+import { AppError, chunks, type PayloadOf } from "@mw/shared";
+import { recordSyncError } from "@mw/shared/orders";
 import { ErpClient } from "@mw/shared/providers/erp";
-import { inventorySyncEnabled, finishRun, startRun } from "@mw/shared/sites";
+import { inventorySyncEnabled, finishRun, markLastRun, startRun } from "@mw/shared/sites";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import { InventoryRun } from "./run.ts";
@@ -31,7 +32,7 @@ export async function inventorySync(job: Job, payload: PayloadOf<typeof inventor
     log.info("inventory sync skipped: inventory sync is not enabled for the site", { is_active: site.is_active, inventory_sync: site.inventory_sync });
     return { skipped: "inventory_disabled" };
   }
-  const runId = await startRun(ctx.prisma, site.id, "inventory", job.id);
+  const runId = await startRun(ctx, site.id, "inventory", job.id);
   const run = new InventoryRun(site, ctx, log.child({ run_id: runId }), payload.product_ids);
   try {
     const { unknown_to_erp } = await run.execute();
@@ -39,16 +40,16 @@ export async function inventorySync(job: Job, payload: PayloadOf<typeof inventor
       const first = run.failures[0]!;
       throw AppError.permanent(`inventory sync of site ${site.id}: ${run.failures.length} of ${run.counts.items} items failed (first: ${first.sku}: ${first.message})`, "inventory_incomplete");
     }
-    await finishRun(ctx.prisma, runId, "inventory", { counts: run.counts });
+    await finishRun(ctx, runId, "inventory", { counts: run.counts });
     // The site list's inventory_last_run is the last time the whole catalogue was in step, not a webhook's few products.
-    if (!payload.product_ids) await ctx.prisma.site.updateMany({ where: { id: site.id }, data: { inventory_last_run: new Date() } });
+    if (!payload.product_ids) await markLastRun(ctx, site.id, "inventory", new Date());
     log.info("inventory sync finished", { ...run.counts, unknown_to_erp, products: payload.product_ids?.length ?? "all" });
     return { run_id: runId, counts: run.counts, unknown_to_erp };
   } catch (error) {
     const message = (error as Error).message;
-    await finishRun(ctx.prisma, runId, "inventory", { counts: run.counts, error: message }).catch((finish: unknown) => log.error("could not close the sync run", { error: (finish as Error).message }));
+    await finishRun(ctx, runId, "inventory", { counts: run.counts, error: message }).catch((finish: unknown) => log.error("could not close the sync run", { error: (finish as Error).message }));
     if (endsJob(job, error)) {
-      await recordSyncError(ctx.prisma, { source: "inventory_sync", site_id: site.id, message }).catch((record: unknown) => log.error("could not record the inventory sync failure", { error: (record as Error).message }));
+      await recordSyncError(ctx, { source: "inventory_sync", site_id: site.id, message }).catch((record: unknown) => log.error("could not record the inventory sync failure", { error: (record as Error).message }));
     }
     throw error;
   }

@@ -1,10 +1,8 @@
-import type { orderVerifyJob } from "@mw/shared/orders";
-import { AppError, recordSyncError, type PayloadOf } from "@mw/shared";
+import { findOrderWithDetails, markOrderVerified, recordSyncErrorOnce, toSalesOrder, VERIFY_SOURCE, type orderVerifyJob } from "@mw/shared/orders";
+import { AppError, type PayloadOf } from "@mw/shared";
 import { ErpClient, erpNotConfigured, type SalesOrder, type SalesOrderInput, type SalesOrderLine } from "@mw/shared/providers/erp";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
-import { toSalesOrder } from "./order-export.ts";
-import { VERIFY_SOURCE } from "./verification-queue.ts";
 
 const money = (value: number) => value.toFixed(2);
 /** Differences a sync error spells out: enough to act on, and the message stays whole within the errors table's limit. */
@@ -49,7 +47,7 @@ export function differences(sent: SalesOrderInput, held: { order: SalesOrder; li
  * ERP call (transient errors retry).
  */
 export async function orderVerify(_job: Job, payload: PayloadOf<typeof orderVerifyJob>, ctx: JobContext) {
-  const order = await ctx.prisma.order.findUnique({ where: { id: payload.order_id }, include: { lines: { orderBy: { line: "asc" } }, addresses: true } });
+  const order = await findOrderWithDetails(ctx, payload.order_id);
   if (!order) throw AppError.permanent(`order ${payload.order_id} does not exist`, "order_not_found");
   const log = ctx.log.child({ order_id: order.id, order_number: order.number, site_id: order.site_id });
   if (order.verified === 1) {
@@ -71,11 +69,10 @@ export async function orderVerify(_job: Job, payload: PayloadOf<typeof orderVeri
     const message = `Order ${order.number} does not match ERP sales order ${salesOrder}: ${found.slice(0, LISTED_DIFFERENCES).join("; ")}${more}`;
     log.warn("ERP sales order does not match the order", { erp_sales_order_number: salesOrder, differences: found });
     // A read-back run again (its job id expired, an export job re-added) finds the same difference: operators see it once.
-    const known = await ctx.prisma.syncError.findFirst({ where: { source: VERIFY_SOURCE, order_number: order.number, site_id: order.site_id, message }, select: { id: true } });
-    if (!known) await recordSyncError(ctx.prisma, { source: VERIFY_SOURCE, order_number: order.number, site_id: order.site_id, message });
+    await recordSyncErrorOnce(ctx, { source: VERIFY_SOURCE, order_number: order.number, site_id: order.site_id, message });
     return { verified: false, differences: found };
   }
-  await ctx.prisma.order.updateMany({ where: { id: order.id, verified: 0 }, data: { verified: 1 } });
+  await markOrderVerified(ctx, order.id);
   log.info("order verified against the ERP", { erp_sales_order_number: salesOrder });
   return { verified: true, erp_sales_order_number: salesOrder };
 }

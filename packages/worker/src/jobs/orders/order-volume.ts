@@ -6,7 +6,7 @@ import type { JobContext } from "../../runtime/processor.ts";
 
 /** Every active site's test, with the windows ending now, logged with its numbers (the job's Logs tab). */
 async function testAll(ctx: JobContext, now: Date) {
-  const results = await runOrderVolumeTests(ctx.prisma, now);
+  const results = await runOrderVolumeTests(ctx, now);
   for (const { site, site_id, status, orders, minimum, weekday_average, window_hours } of results) {
     ctx.log.info("order volume tested", { site, site_id, status, orders, minimum, weekday_average, window_hours });
   }

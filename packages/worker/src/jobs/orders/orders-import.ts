@@ -3,16 +3,17 @@ import {
   orderExportJob,
   orderExportJobId,
   parseSubmission,
+  recordSyncError,
   storefrontAOrderBody,
   storefrontBOrderBody,
   storeOrder,
   type ordersImportJob,
   type SubmissionBody,
 } from "@mw/shared/orders";
-import { AppError, recordSyncError, type Logger, type PayloadOf } from "@mw/shared";
+import { AppError, type Logger, type PayloadOf } from "@mw/shared";
 import { unknownSkus } from "@mw/shared/inventory";
 import { wooStatuses } from "@mw/shared/providers/storefront-b";
-import { finishRun, orderImportEnabled, startRun, storefrontAClientFor, storefrontBClientFor, type OrderImportCounts, type Site } from "@mw/shared/sites";
+import { finishRun, markLastRun, orderImportEnabled, startRun, storefrontAClientFor, storefrontBClientFor, type OrderImportCounts, type Site } from "@mw/shared/sites";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 
@@ -83,7 +84,7 @@ export async function ordersImport(job: Job, payload: PayloadOf<typeof ordersImp
   }
   const started = new Date();
   const since = site.order_last_run ? new Date(site.order_last_run.getTime() - IMPORT_OVERLAP_MS) : undefined;
-  const runId = await startRun(ctx.prisma, site.id, "orders", job.id);
+  const runId = await startRun(ctx, site.id, "orders", job.id);
   const counts: OrderImportCounts = { orders: 0, imported: 0, already_stored: 0, rejected: 0 };
   try {
     log.info("reading storefront orders", { modified_since: since?.toISOString() ?? "any time" });
@@ -93,12 +94,12 @@ export async function ordersImport(job: Job, payload: PayloadOf<typeof ordersImp
       counts[await importOne(ctx, site, order, log)] += 1;
       await ctx.progress(i + 1, listed.length, "orders");
     }
-    await ctx.prisma.site.updateMany({ where: { id: site.id }, data: { order_last_run: started } });
-    await finishRun(ctx.prisma, runId, "orders", { counts });
+    await markLastRun(ctx, site.id, "orders", started);
+    await finishRun(ctx, runId, "orders", { counts });
     log.info("order import finished", counts);
     return { run_id: runId, counts };
   } catch (error) {
-    await finishRun(ctx.prisma, runId, "orders", { counts, error: (error as Error).message }).catch((finish: unknown) =>
+    await finishRun(ctx, runId, "orders", { counts, error: (error as Error).message }).catch((finish: unknown) =>
       log.error("could not close the sync run", { error: (finish as Error).message }),
     );
     throw error;
@@ -115,7 +116,7 @@ async function refuse(ctx: JobContext, site: Site, number: string, message: stri
     where: { source: SOURCE, site_id: site.id, order_number: orderNumber, message, created_at: { gte: new Date(Date.now() - REFUSAL_REPEAT_MS) } },
     select: { id: true },
   });
-  if (!known) await recordSyncError(ctx.prisma, { source: SOURCE, site_id: site.id, order_number: orderNumber, message });
+  if (!known) await recordSyncError(ctx, { source: SOURCE, site_id: site.id, order_number: orderNumber, message });
   return "rejected";
 }
 
@@ -132,7 +133,7 @@ async function importOne(ctx: JobContext, site: Site, listed: Listed, log: Logge
   if (stored) return "already_stored";
   const unknown = await unknownSkus(ctx.prisma, order.lines.map((line) => line.sku).filter((sku) => !isSystemSku(sku)));
   if (unknown.length) return refuse(ctx, site, order.number, `storefront order ${order.number}: Unknown SKU(s): ${unknown.join(", ")}`, log);
-  const outcome = await storeOrder(ctx.prisma, ctx.sql, site.id, order);
+  const outcome = await storeOrder(ctx, site.id, order);
   // The ERP pushed it between our look and our insert: stored once, by whoever came first.
   if (outcome.kind !== "created") return "already_stored";
   await ctx.queues.add(orderExportJob, { order_id: outcome.orderId, order_number: order.number, site_id: site.id }, { jobId: orderExportJobId(outcome.orderId) });

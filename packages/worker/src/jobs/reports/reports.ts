@@ -1,6 +1,18 @@
 import type { reportJobs, reportsDailyJob } from "@mw/shared/reports";
 import { AppError, formatDay, type PayloadOf } from "@mw/shared";
-import { DAILY_REPORT_TYPES, REPORT_BUILDERS, REPORT_TYPES, reportPeriod, reportStorageKey, requestReport, type ReportType } from "@mw/shared/reports";
+import {
+  DAILY_REPORT_TYPES,
+  findReport,
+  REPORT_BUILDERS,
+  REPORT_TYPES,
+  reportCompleted,
+  reportFailed,
+  reportPeriod,
+  reportRunning,
+  reportStorageKey,
+  requestReport,
+  type ReportType,
+} from "@mw/shared/reports";
 import type { Job } from "bullmq";
 import { stringify } from "csv-stringify/sync";
 import { endsJob } from "../../runtime/attempts.ts";
@@ -14,34 +26,28 @@ const DAY_MS = 86_400_000;
  * key and the same row, both overwritten.
  */
 export async function runReport(job: Job, payload: PayloadOf<(typeof reportJobs)[ReportType]>, ctx: JobContext) {
-  const report = await ctx.prisma.report.findUnique({ where: { id: payload.report_id } });
+  const report = await findReport(ctx, payload.report_id);
   if (!report) throw AppError.permanent(`report ${payload.report_id} does not exist`, "report_not_found");
   const type = report.type as ReportType;
   if (type !== job.name || !REPORT_TYPES.includes(type)) throw AppError.permanent(`report ${report.id} is a ${report.type} report, not ${job.name}`, "report_mismatch");
   const period = reportPeriod.parse(report.params);
   const log = ctx.log.child({ report_id: report.id, report_key: report.report_key });
-  await ctx.prisma.report.update({ where: { id: report.id }, data: { status: "running", started_at: new Date(), finished_at: null, job_id: job.id ?? null, error: null } });
+  await reportRunning(ctx, report.id, job.id);
   try {
     await ctx.progress(0, 3, "querying");
-    const table = await REPORT_BUILDERS[type](ctx.prisma, period);
+    const table = await REPORT_BUILDERS[type](ctx, period);
     await ctx.progress(1, 3, `writing ${table.rows.length} rows`);
     const csv = stringify(table.rows, { header: true, columns: table.columns });
     const key = reportStorageKey(type, period);
     await ctx.storage.put(key, csv, "text/csv; charset=utf-8");
     await ctx.progress(2, 3, "stored");
-    await ctx.prisma.report.update({
-      where: { id: report.id },
-      data: { status: "completed", row_count: table.rows.length, storage_key: key, finished_at: new Date() },
-    });
+    await reportCompleted(ctx, report.id, { rows: table.rows.length, storageKey: key });
     await ctx.progress(3, 3, "done");
     log.info("report stored", { rows: table.rows.length, storage_key: key });
     return { report_id: report.id, key: report.report_key, rows: table.rows.length, storage_key: key };
   } catch (error) {
-    const final = endsJob(job, error);
     // A retry will come: the row says so. The last word is `failed` with the reason.
-    await ctx.prisma.report
-      .update({ where: { id: report.id }, data: { status: final ? "failed" : "queued", error: (error as Error).message, finished_at: final ? new Date() : null } })
-      .catch((update: unknown) => log.error("could not record the report failure", { error: (update as Error).message }));
+    await reportFailed(ctx, report.id, { error: (error as Error).message, final: endsJob(job, error) }).catch((update: unknown) => log.error("could not record the report failure", { error: (update as Error).message }));
     throw error;
   }
 }
@@ -51,7 +57,7 @@ export async function reportsDaily(_job: Job, _payload: PayloadOf<typeof reports
   const day = formatDay(new Date(Date.now() - DAY_MS));
   const queued = [];
   for (const type of DAILY_REPORT_TYPES) {
-    const { report, jobId } = await requestReport(ctx.prisma, ctx.queues, type, { from: day, to: day });
+    const { report, jobId } = await requestReport(ctx, type, { from: day, to: day });
     queued.push({ report_id: report.id, key: report.report_key, job_id: jobId });
   }
   ctx.log.info("daily reports queued", { day, reports: queued.length });

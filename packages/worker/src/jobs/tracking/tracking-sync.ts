@@ -1,6 +1,7 @@
 import { trackingHealthPingJobId, type trackingSyncJob } from "@mw/shared/tracking";
 import { healthPingJob } from "@mw/shared/notifications";
-import { AppError, recordSyncError, type PayloadOf, type Logger } from "@mw/shared";
+import { AppError, type PayloadOf, type Logger } from "@mw/shared";
+import { recordSyncError } from "@mw/shared/orders";
 import { finishRun, startRun, trackingSyncEnabled, type Site } from "@mw/shared/sites";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
@@ -29,12 +30,12 @@ export async function trackingSync(job: Job, payload: PayloadOf<typeof trackingS
     log.info("tracking sync skipped: tracking is not enabled for the site", { is_active: site.is_active, tracking_sync: site.tracking_sync, tracking_enabled: site.tracking_enabled });
     return { skipped: "tracking_disabled" };
   }
-  const runId = await startRun(ctx.prisma, site.id, "tracking", job.id);
+  const runId = await startRun(ctx, site.id, "tracking", job.id);
   const run = new TrackingRun(site, ctx, log.child({ run_id: runId }));
   try {
     await run.execute();
     if (run.failures.length) throw incomplete(site, run.failures, run.counts.orders);
-    await finishRun(ctx.prisma, runId, "tracking", { counts: run.counts });
+    await finishRun(ctx, runId, "tracking", { counts: run.counts });
     if (site.health_check_url) {
       await ctx.queues.add(healthPingJob, { url: site.health_check_url, site_id: site.id }, { jobId: trackingHealthPingJobId(site.id, runId) });
     }
@@ -42,7 +43,7 @@ export async function trackingSync(job: Job, payload: PayloadOf<typeof trackingS
     return { run_id: runId, counts: run.counts };
   } catch (error) {
     const message = (error as Error).message;
-    await finishRun(ctx.prisma, runId, "tracking", { counts: run.counts, error: message }).catch((finish: unknown) => log.error("could not close the sync run", { error: (finish as Error).message }));
+    await finishRun(ctx, runId, "tracking", { counts: run.counts, error: message }).catch((finish: unknown) => log.error("could not close the sync run", { error: (finish as Error).message }));
     if (endsJob(job, error)) await recordFailures(ctx, site, run.failures, error, log);
     throw error;
   }
@@ -61,7 +62,7 @@ async function recordFailures(ctx: JobContext, site: Site, failures: OrderFailur
   const ownFailure = !(error instanceof AppError && error.code === "tracking_incomplete");
   const entries: { order_number: string | null; message: string }[] = [...failures, ...(ownFailure ? [{ order_number: null, message: (error as Error).message }] : [])];
   try {
-    for (const entry of entries) await recordSyncError(ctx.prisma, { source: SOURCE, site_id: site.id, order_number: entry.order_number, message: entry.message });
+    for (const entry of entries) await recordSyncError(ctx, { source: SOURCE, site_id: site.id, order_number: entry.order_number, message: entry.message });
   } catch (error) {
     log.error("could not record the tracking sync failure", { error: (error as Error).message });
   }

@@ -1,24 +1,24 @@
 import { errors } from "@mw/shared";
 import { issueImageApiKey, revokeImageApiKey } from "@mw/shared/images";
-import type { Command } from "./main.ts";
+import type { Command } from "./command.ts";
 
 export const imageKeyCommands: Record<string, Command> = {
   "image-key:create": {
     summary: "issue a key for the image API (/api/image, /api/image-random); printed once, only its hash is kept",
     options: { label: { type: "string", required: true, description: "who or what the key is for" } },
-    async run(prisma, values) {
+    async run(deps, values) {
       const label = String(values.label).trim();
       if (!label || label.length > 100) throw errors.invalidInput("--label must be 1 to 100 characters");
-      return issueImageApiKey(prisma, label);
+      return issueImageApiKey(deps, label);
     },
   },
   "image-key:revoke": {
     summary: "revoke an image-API key for good; effective on the next request",
     options: { id: { type: "string", required: true, description: "the key's id (printed by image-key:create)" } },
-    async run(prisma, values) {
+    async run(deps, values) {
       const id = Number(values.id);
       if (!Number.isInteger(id) || id < 1) throw errors.invalidInput("--id must be a positive integer");
-      if (!(await revokeImageApiKey(prisma, id))) throw errors.notFound(`no active image-API key with id ${id}`);
+      if (!(await revokeImageApiKey(deps, id))) throw errors.notFound(`no active image-API key with id ${id}`);
       return { id, revoked: true };
     },
   },

@@ -1,0 +1,56 @@
+import type { Connections } from "../platform/connections.ts";
+import type { Prisma } from "../platform/db.ts";
+import type { PaymentMethod } from "./submission.ts";
+
+type Db = Pick<Connections, "prisma">;
+
+/** An order with its site's name. */
+export type OrderWithSite = Prisma.OrderGetPayload<{ include: { site: { select: { name: true } } } }>;
+
+/** The admin viewer's filters; absent members do not filter. */
+export interface OrderFilter {
+  site_id?: number;
+  imported?: number;
+  payment_method?: PaymentMethod;
+  ship_status?: number;
+  /** A substring of the order number, the ERP sales order number or the transaction id. */
+  search?: string;
+}
+
+/** One page of orders, newest first. */
+export async function listOrders(deps: Db, filter: OrderFilter, window: { skip: number; take: number }): Promise<{ total: number; rows: OrderWithSite[] }> {
+  const { search } = filter;
+  const where: Prisma.OrderWhereInput = {
+    site_id: filter.site_id,
+    imported: filter.imported,
+    payment_method: filter.payment_method,
+    ship_status: filter.ship_status,
+    ...(search ? { OR: [{ number: { contains: search } }, { erp_sales_order_number: { contains: search } }, { trans_id: { contains: search } }] } : {}),
+  };
+  const [total, rows] = await Promise.all([
+    deps.prisma.order.count({ where }),
+    deps.prisma.order.findMany({ where, include: { site: { select: { name: true } } }, orderBy: [{ dateadded: "desc" }, { id: "desc" }], ...window }),
+  ]);
+  return { total, rows };
+}
+
+/** One order with its site's name, its lines by line number and its addresses (billing first); null when there is none. */
+export function findOrderDetail(deps: Db, id: number) {
+  return deps.prisma.order.findUnique({
+    where: { id },
+    include: { site: { select: { name: true } }, lines: { orderBy: { line: "asc" } }, addresses: { orderBy: { type: "desc" } } },
+  });
+}
+
+/** The site's order of that number as far as the ERP is concerned; null when the site never sent it. */
+export function findSiteOrder(deps: Db, siteId: number, number: string) {
+  return deps.prisma.order.findUnique({
+    where: { site_id_number: { site_id: siteId, number } },
+    select: { id: true, erp_sales_order_number: true, ship_status: true },
+  });
+}
+
+/** How many orders the site has. */
+export function countSiteOrders(deps: Db, siteId: number): Promise<number> {
+  return deps.prisma.order.count({ where: { site_id: siteId } });
+}

@@ -1,0 +1,26 @@
+import type { Connections } from "../platform/connections.ts";
+import { formatDateTime, startOfUtcDay } from "../platform/time.ts";
+import { siteCounts } from "../sites/index.ts";
+import { recentSyncErrors } from "./sync-errors.ts";
+
+const RECENT_ERRORS = 10;
+
+/** The numbers of GET /stats (spec 1, 4.3), also shown on the operators' console page. */
+export async function systemStats(deps: Pick<Connections, "prisma">) {
+  const dayAgo = new Date(Date.now() - 24 * 3600_000);
+  const [sites, pendingInsert, pendingVerify, importedToday, errors] = await Promise.all([
+    siteCounts(deps),
+    deps.prisma.order.count({ where: { imported: 0 } }),
+    deps.prisma.order.count({ where: { imported: 1, verified: 0 } }),
+    deps.prisma.order.count({ where: { imported: 1, imported_at: { gte: startOfUtcDay() } } }),
+    recentSyncErrors(deps, dayAgo, RECENT_ERRORS),
+  ]);
+  return {
+    sites,
+    orders: { pending_insert: pendingInsert, pending_verify: pendingVerify, imported_today: importedToday },
+    errors: {
+      count: errors.count,
+      recent: errors.recent.map((row) => ({ order_number: row.order_number, message: row.message, created_at: formatDateTime(row.created_at)! })),
+    },
+  };
+}

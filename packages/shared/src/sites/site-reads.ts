@@ -1,0 +1,41 @@
+import type { Connections } from "../platform/connections.ts";
+import { errors } from "../platform/errors.ts";
+import type { Platform, Site } from "../generated/prisma/client.ts";
+
+type Db = Pick<Connections, "prisma">;
+
+/** The site, or null when there is none with that id. */
+export function findSite(deps: Db, id: number): Promise<Site | null> {
+  return deps.prisma.site.findUnique({ where: { id } });
+}
+
+/** The site; 404 "Site not found." when there is none. */
+export async function requireSite(deps: Db, id: number): Promise<Site> {
+  const site = await findSite(deps, id);
+  if (!site) throw errors.notFound("Site not found.");
+  return site;
+}
+
+/** How many sites there are, how many are active, and how many of each platform (GET /stats). */
+export async function siteCounts(deps: Db): Promise<{ total: number; active: number } & Record<Platform, number>> {
+  const [byPlatform, active] = await Promise.all([
+    deps.prisma.site.groupBy({ by: ["platform"], _count: { _all: true } }),
+    deps.prisma.site.count({ where: { is_active: true } }),
+  ]);
+  const perPlatform = (platform: Platform) => byPlatform.find((row) => row.platform === platform)?._count._all ?? 0;
+  return {
+    total: perPlatform("storefront_a") + perPlatform("storefront_b"),
+    active,
+    storefront_a: perPlatform("storefront_a"),
+    storefront_b: perPlatform("storefront_b"),
+  };
+}
+
+/** Every active site with its order-volume test settings, by name. */
+export function orderVolumeSites(deps: Db): Promise<Pick<Site, "id" | "name" | "order_volume_window_hours" | "order_volume_min">[]> {
+  return deps.prisma.site.findMany({
+    where: { is_active: true },
+    select: { id: true, name: true, order_volume_window_hours: true, order_volume_min: true },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+  });
+}
