@@ -1,11 +1,12 @@
 // `pnpm cli <command> [--options]`: operator bootstrap commands. Each prints one line of JSON.
 import { parseArgs } from "node:util";
-import { AppError, createPrisma, getConfigOrExit, type PrismaClient } from "@mw/shared";
+import { AppError, createLogger, createPrisma, getConfig, getConfigOrExit, type Logger, type PrismaClient } from "@mw/shared";
+import type { CliDeps, Command as DepsCommand } from "./command.ts";
+import { merchantCommands } from "./disputes.ts";
 import { imageKeyCommands } from "./image-keys.ts";
-import { itemCommands } from "./items.ts";
+import { itemCommands } from "./inventory.ts";
 import { knowledgeCommands } from "./knowledge.ts";
 import { licenseCommands } from "./licenses.ts";
-import { merchantCommands } from "./merchants.ts";
 import { optionCommands } from "./options.ts";
 import { reviewCommands } from "./reviews.ts";
 import { staffCommands } from "./staff.ts";
@@ -21,7 +22,29 @@ export interface Command {
   run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
 }
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands };
+/** Commands written against ./command.ts take the connections rather than the Prisma client; until all are, they get them here. */
+function withDeps(commands: Record<string, DepsCommand>): Record<string, Command> {
+  return Object.fromEntries(
+    Object.entries(commands).map(([name, command]) => {
+      const run: Command["run"] = (prisma, values, args) => {
+        const config = getConfig();
+        let logger: Logger | undefined;
+        const deps: CliDeps = {
+          config,
+          prisma,
+          // Opened only for a command that logs: a logger writes its file in LOG_DIR.
+          get logger() {
+            return (logger ??= createLogger("cli", config));
+          },
+        };
+        return command.run(deps, values, args);
+      };
+      return [name, { ...command, run }];
+    }),
+  );
+}
+
+const COMMANDS: Record<string, Command> = { ...userCommands, ...withDeps(itemCommands), ...withDeps(merchantCommands), ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];

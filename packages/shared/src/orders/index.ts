@@ -4,3 +4,7 @@ export * from "./jobs.ts";
 export * from "./import-schedule.ts";
 export * from "./storefront-orders.ts";
 export * from "./order-volume.ts";
+export * from "./transaction-orders.ts";
+export * from "./pending-skus.ts";
+export * from "./shipping-state.ts";
+export * from "./storefront-import.ts";

@@ -1,2 +1,5 @@
+export * from "./manual-sync.ts";
 export * from "./schedule.ts";
+export * from "./shipment-records.ts";
+export * from "./sync-failures.ts";
 export * from "./jobs.ts";

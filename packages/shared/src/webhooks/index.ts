@@ -1,2 +1,5 @@
+export * from "./acquirer-events.ts";
 export * from "./deliveries.ts";
 export * from "./jobs.ts";
+export * from "./outbox.ts";
+export * from "./stored-events.ts";
