@@ -38,7 +38,7 @@ function saleDay(i: number): Date {
   return new Date(FIRST_DAY + Math.floor(i / PER_DAY) * DAY_MS + (i % PER_DAY) * 60_000);
 }
 
-await createMerchant(prisma, encryptionKey, { mid: MID, security_key: GATEWAY_KEY });
+await createMerchant({ prisma }, encryptionKey, { mid: MID, security_key: GATEWAY_KEY });
 const site = await prisma.site.create({
   data: { name: "Bench shop", platform: "storefront_a", site_url: "https://bench.example", fraud_team_id: "bench-team", fraud_api_key: encryptSecret(FRAUD_KEY, encryptionKey) },
 });

@@ -15,7 +15,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const { env, databaseUrl } = await freshBenchEnvironment("orders", { PORT: "3901" });
 const prisma = createPrisma(databaseUrl, { connectionLimit: 2 });
 const skus = Array.from({ length: 200 }, (_, i) => `BENCH-${i}`);
-await upsertItems(prisma, skus.map((sku) => ({ sku, name: sku, price: 9.99, stock: 100 })));
+await upsertItems({ prisma }, skus.map((sku) => ({ sku, name: sku, price: 9.99, stock: 100 })));
 const site = await prisma.site.create({ data: { name: "Bench shop", platform: "storefront_a", site_url: "https://bench.example" } });
 const { key } = await issueSiteApiKey({ prisma }, site.id, "bench");
 await prisma.$disconnect();

@@ -34,7 +34,7 @@ const queues = new Queues(redis, env.QUEUE_PREFIX);
 const gateway = await new FakeGateway().start();
 const fraud = await new FakeFraud(new Map([[FRAUD_KEY, "bench-team"]])).start();
 
-await createMerchant(prisma, key, { mid: MID, security_key: GATEWAY_KEY });
+await createMerchant({ prisma }, key, { mid: MID, security_key: GATEWAY_KEY });
 const site = await prisma.site.create({
   data: { name: "Bench shop", platform: "storefront_a", site_url: "https://bench.example", fraud_team_id: "bench-team", fraud_api_key: encryptSecret(FRAUD_KEY, key) },
 });

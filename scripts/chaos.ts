@@ -34,7 +34,7 @@ const dbProxy = await new TcpProxy(Number(database.port || 3306), database.hostn
 const redis = new ChaosRedis(await freePort());
 const apiPort = await freePort();
 
-await createMerchant(prisma, encryptionKey, { mid: MID, security_key: GATEWAY_KEY });
+await createMerchant({ prisma }, encryptionKey, { mid: MID, security_key: GATEWAY_KEY });
 const site = await prisma.site.create({
   data: { name: "Chaos shop", platform: "storefront_a", site_url: "https://chaos.example", fraud_team_id: "chaos-team", fraud_api_key: encryptSecret(FRAUD_KEY, encryptionKey) },
 });

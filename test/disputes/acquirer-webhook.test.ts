@@ -204,12 +204,12 @@ describe("outbox: a crash between the audit row and the enqueue", () => {
     const delivered = await deliver(dispute());
     await api.ctx.prisma.webhookEvent.update({ where: { id: delivered.body.webhook_id as number }, data: { received_at: new Date(Date.now() - 120_000) } });
 
-    expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toEqual({ queued: 1, retried: 0 });
+    expect(await sweepDisputeOutbox(api.ctx)).toEqual({ queued: 1, retried: 0 });
     const queue = api.ctx.queues.get("disputes");
     expect(await queue.getJob(`dispute.${stranded.event_id}`)).toMatchObject({ data: { webhook_id: stranded.id } });
     for (const row of [fresh, processed, ancient]) expect(await queue.getJob(`dispute.${row.event_id}`)).toBeUndefined();
     expect(await queue.getJobCounts("waiting")).toEqual({ waiting: 2 });
-    expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toEqual({ queued: 0, retried: 0 });
+    expect(await sweepDisputeOutbox(api.ctx)).toEqual({ queued: 0, retried: 0 });
   });
 
   it("retries through the sweeper a dispute whose job stalled twice, and leaves one that failed for good to an operator", async () => {
@@ -222,7 +222,7 @@ describe("outbox: a crash between the audit row and the enqueue", () => {
     await queue.add("process-dispute", { webhook_id: permanent.id }, { jobId: `dispute.${permanent.event_id}`, attempts: 5 });
     await failForGood(queue, `dispute.${permanent.event_id}`);
 
-    expect(await sweepDisputeOutbox(api.ctx.prisma, api.ctx.queues)).toEqual({ queued: 0, retried: 1 });
+    expect(await sweepDisputeOutbox(api.ctx)).toEqual({ queued: 0, retried: 1 });
     expect(await queue.getJobState(`dispute.${stalled.event_id}`)).toBe("waiting");
     expect(await queue.getJob(`dispute.${stalled.event_id}`)).toMatchObject({ attemptsMade: 0, data: { webhook_id: stalled.id } });
     expect(await queue.getJobState(`dispute.${permanent.event_id}`)).toBe("failed");

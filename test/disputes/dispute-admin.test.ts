@@ -41,7 +41,7 @@ describe("merchant accounts", () => {
     const row = await api.ctx.prisma.merchantAccount.findUniqueOrThrow({ where: { mid: id } });
     expect(row.security_key).not.toContain("sk-live");
     expect(decryptSecret(row.security_key, api.ctx.config.ENCRYPTION_KEY)).toBe("sk-live-abcdef123456");
-    expect(await gatewayKeyFor(api.ctx.prisma, api.ctx.config.ENCRYPTION_KEY, `00${id}`)).toBe("sk-live-abcdef123456");
+    expect(await gatewayKeyFor(api.ctx, api.ctx.config.ENCRYPTION_KEY, `00${id}`)).toBe("sk-live-abcdef123456");
 
     const list = await call("GET", "/merchant-accounts?per_page=100");
     expect(JSON.stringify(list.body)).not.toContain("sk-live");
@@ -52,11 +52,11 @@ describe("merchant accounts", () => {
 
     const updated = await call("PUT", `/merchant-accounts/${created.body.id}`, { security_key: "sk-rotated" });
     expect(updated).toMatchObject({ status: 200, body: { mid: id, name: "Main MID" } });
-    expect(await gatewayKeyFor(api.ctx.prisma, api.ctx.config.ENCRYPTION_KEY, id)).toBe("sk-rotated");
+    expect(await gatewayKeyFor(api.ctx, api.ctx.config.ENCRYPTION_KEY, id)).toBe("sk-rotated");
 
     expect((await call("DELETE", `/merchant-accounts/${created.body.id}`)).status).toBe(200);
     expect((await call("DELETE", `/merchant-accounts/${created.body.id}`)).status).toBe(404);
-    expect(await gatewayKeyFor(api.ctx.prisma, api.ctx.config.ENCRYPTION_KEY, id)).toBeNull();
+    expect(await gatewayKeyFor(api.ctx, api.ctx.config.ENCRYPTION_KEY, id)).toBeNull();
   });
 
   it("refuses an invalid MID naming the field", async () => {
@@ -70,7 +70,7 @@ describe("merchant accounts", () => {
     expect((await run.exited()).code).toBe(0);
     expect(JSON.parse(run.output().trim())).toMatchObject({ mid: id, name: "CLI" });
     expect(run.output()).not.toContain("sk-cli-secret");
-    expect(await gatewayKeyFor(api.ctx.prisma, api.ctx.config.ENCRYPTION_KEY, id)).toBe("sk-cli-secret");
+    expect(await gatewayKeyFor(api.ctx, api.ctx.config.ENCRYPTION_KEY, id)).toBe("sk-cli-secret");
   });
 });
 

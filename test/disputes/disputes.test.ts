@@ -85,9 +85,9 @@ beforeAll(async () => {
   smtp = await new FakeSmtp().start();
 
   const key = api.ctx.config.ENCRYPTION_KEY;
-  await createMerchant(prisma, key, { mid: MID, security_key: GATEWAY_KEY });
-  await createMerchant(prisma, key, { mid: REFUSED_MID, security_key: REFUSED_KEY });
-  await createMerchant(prisma, key, { mid: HANGING_MID, security_key: HANGING_KEY });
+  await createMerchant({ prisma }, key, { mid: MID, security_key: GATEWAY_KEY });
+  await createMerchant({ prisma }, key, { mid: REFUSED_MID, security_key: REFUSED_KEY });
+  await createMerchant({ prisma }, key, { mid: HANGING_MID, security_key: HANGING_KEY });
   gateway.addTransaction(HANGING_KEY, { transaction_id: `${RUN}9000`, authorization_code: "HANG01", date: new Date("2026-11-01T12:00:00Z") });
 
   const fraudSite = await prisma.site.create({

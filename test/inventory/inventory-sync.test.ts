@@ -1,5 +1,4 @@
-import { upsertItems } from "@mw/shared/inventory";
-import { queueScheduledInventorySyncs } from "@mw/worker/jobs/inventory/inventory-sweep";
+import { queueScheduledInventorySyncs, upsertItems } from "@mw/shared/inventory";
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
 import type { Job, Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -286,17 +285,17 @@ describe("scheduled full inventory sync", () => {
     // The ERP answers slowly, so the first hour's sync is still waiting or running when the next hour's sweep comes.
     erp.delayMs = 1000;
 
-    const first = await queueScheduledInventorySyncs(prisma, harness.queues, hour);
+    const first = await queueScheduledInventorySyncs({ prisma, queues: harness.queues }, hour);
     const firstId = `inventory-sync.${siteId}.scheduled.${hour}`;
     expect(first.syncs).toEqual([{ site_id: siteId, job_id: firstId }]);
-    const next = await queueScheduledInventorySyncs(prisma, harness.queues, hour + HOUR + 5);
+    const next = await queueScheduledInventorySyncs({ prisma, queues: harness.queues }, hour + HOUR + 5);
     expect(next.syncs).toEqual([{ site_id: siteId, job_id: firstId }]);
     expect(await fullSyncsOf(siteId)).toEqual([firstId]);
     expect(["waiting", "active"]).toContain(await queue.getJobState(firstId));
 
     expect(await (await settled(queue, (await queue.getJob(firstId))!, harness.worker)).getState()).toBe("completed");
     erp.delayMs = 0;
-    const later = await queueScheduledInventorySyncs(prisma, harness.queues, hour + 2 * HOUR);
+    const later = await queueScheduledInventorySyncs({ prisma, queues: harness.queues }, hour + 2 * HOUR);
     const laterId = `inventory-sync.${siteId}.scheduled.${hour + 2 * HOUR}`;
     expect(later.syncs).toEqual([{ site_id: siteId, job_id: laterId }]);
     expect(await (await settled(queue, (await queue.getJob(laterId))!, harness.worker)).getState()).toBe("completed");
@@ -319,7 +318,7 @@ describe("inventory housekeeping", () => {
     const { siteId } = await storefrontASite(prisma, key, fakeA);
     // The catalogue other tests of this database left is all in the ERP, so only this test's SKUs are judged.
     for (const item of await prisma.item.findMany({ select: { sku: true } })) erp.addItem(item.sku, 1);
-    await upsertItems(prisma, ["KEEP-1", "GONE-1", "GONE-2", "GONE-PENDING"].map((sku) => ({ sku, name: sku, price: 1, stock: 1 })));
+    await upsertItems({ prisma }, ["KEEP-1", "GONE-1", "GONE-2", "GONE-PENDING"].map((sku) => ({ sku, name: sku, price: 1, stock: 1 })));
     erp.addItem("keep-1", 3);
     await exportedOrder(prisma, siteId, `PEND-${process.pid}`, "SO-PENDING");
     const pending = await prisma.order.findFirstOrThrow({ where: { site_id: siteId, number: `PEND-${process.pid}` } });
@@ -350,7 +349,7 @@ describe("inventory housekeeping", () => {
   });
 
   it("inventory-sku-cleanup refuses to empty the catalogue when the ERP lists no items", async () => {
-    await upsertItems(prisma, [{ sku: "SAFE-1", name: "Safe", price: 1, stock: 1 }]);
+    await upsertItems({ prisma }, [{ sku: "SAFE-1", name: "Safe", price: 1, stock: 1 }]);
     const job = await run("inventory-sku-cleanup");
     expect(await job.getState()).toBe("failed");
     expect(job.failedReason).toBe("SKU cleanup refused: the ERP lists no items, so the catalogue is left as it is");

@@ -24,7 +24,7 @@ export async function createSiteWithKey(
 
 export async function seedItems(prisma: PrismaClient, skus: string[]): Promise<void> {
   await upsertItems(
-    prisma,
+    { prisma },
     skus.map((sku) => ({ sku, name: `Item ${sku}`, price: 10, stock: 5 })),
   );
 }

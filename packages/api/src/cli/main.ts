@@ -3,10 +3,10 @@ import { parseArgs } from "node:util";
 import { AppError, createLogger, createPrisma, getConfigOrExit, type Logger, type PrismaClient } from "@mw/shared";
 import type { CliDeps, Command as DepsCommand } from "./command.ts";
 import { licenseCommands } from "./dashboard.ts";
+import { merchantCommands } from "./disputes.ts";
 import { imageKeyCommands } from "./images.ts";
-import { itemCommands } from "./items.ts";
+import { itemCommands } from "./inventory.ts";
 import { knowledgeCommands } from "./knowledge.ts";
-import { merchantCommands } from "./merchants.ts";
 import { optionCommands } from "./options.ts";
 import { reviewCommands } from "./reviews.ts";
 import { staffCommands } from "./staff.ts";
@@ -23,9 +23,9 @@ export interface Command {
 }
 
 /** Commands already on command.ts's Command: they take the CLI's connections, the others still the Prisma client. */
-const DEPS_COMMANDS: Record<string, DepsCommand> = { ...imageKeyCommands, ...reviewCommands, ...licenseCommands, ...knowledgeCommands };
+const DEPS_COMMANDS: Record<string, DepsCommand> = { ...imageKeyCommands, ...reviewCommands, ...licenseCommands, ...knowledgeCommands, ...itemCommands, ...merchantCommands };
 
-const COMMANDS: Record<string, Command | DepsCommand> = { ...userCommands, ...itemCommands, ...merchantCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...DEPS_COMMANDS };
+const COMMANDS: Record<string, Command | DepsCommand> = { ...userCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...DEPS_COMMANDS };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];

@@ -68,7 +68,7 @@ export class Metrics {
       labelNames: ["source"],
       registers: [this.registry],
       async collect() {
-        const counts = await countAbandonedWebhooks(prisma);
+        const counts = await countAbandonedWebhooks({ prisma });
         for (const [source, count] of Object.entries(counts)) this.set({ source }, count);
       },
     });

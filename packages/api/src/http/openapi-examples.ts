@@ -15,39 +15,6 @@ export interface OperationExample {
 
 const at = "2026-11-20 10:15:00";
 const page = { total: 1, page: 1, per_page: 20, total_pages: 1 };
-const merchant = { id: 2, mid: "12345", name: "Main MID", created_at: at, updated_at: at };
-const item = { id: 17, sku: "TEE-BLK-M", name: "T-shirt, black, M", price: 19.9, stock: 40, updated_at: at };
-const linkage = {
-  id: 31,
-  case_id: "CB-2026-0042",
-  case_number: "N-0042",
-  mid: "12345",
-  gateway_transaction_id: "10458823311",
-  gateway_order_id: "100045",
-  order_number: "100045",
-  match_strategy: "auth_code_date",
-  amount: 49.9,
-  auth_code: "A1B2C3",
-  arn: null,
-  transaction_date: "2026-11-02",
-  reason_code: "10.4",
-  reason_desc: null,
-  dispute_status: null,
-  linked_at: at,
-  created_at: at,
-};
-const chargeback = {
-  id: 12,
-  case_id: "CB-2026-0042",
-  mid: "12345",
-  gateway_transaction_id: "10458823311",
-  order_number: "100045",
-  amount: 49.9,
-  reason_code: "10.4",
-  reason_desc: null,
-  fraud_submitted_at: at,
-  created_at: at,
-};
 const aiSettings = {
   ai_api_key_set: true,
   ai_security_key_set: false,
@@ -97,25 +64,8 @@ const snapshotRow = {
 };
 const timeEntry = { entry_id: 88001, project_id: 4411, task: { id: 501, name: "Support" }, hours: 0, notes: null as string | null, is_running: true, spent_date: "2026-11-25" };
 const notificationRow = { id: 57, kind: "critical", ticket_id: 123, title: "CRITICAL: ticket #004512", body: "Checkout returns 500 for all customers (90%)", read: false, created: "2026-11-20T09:21:05.002Z" };
-const queued = { success: true, queued: [{ site_id: 1, job_id: "tracking-sync.1.manual.1795535133854" }] };
 
 export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
-  "POST /webhooks/acquirer": {
-    request: {
-      event_type: "dispute.created",
-      timestamp: "2026-11-20T10:15:00Z",
-      account_id: "12345",
-      api_response: JSON.stringify({ case_id: "CB-2026-0042", case_number: "N-0042" }),
-      request_payload: JSON.stringify({ mid: "0012345", auth_code: "A1B2C3", transaction_date: "2026-11-02", amount: "49.90", card_number: "411111******1111", reason_code: "10.4" }),
-    },
-    response: { success: true, message: "Webhook received and queued for processing.", webhook_id: 1 },
-    status: 202,
-  },
-  "POST /webhooks/products/:site_id": {
-    request: { scope: "store/product/updated", store_id: "1025646", data: { type: "product", id: 205 }, hash: "3f2a9c1e", created_at: 1795535133, producer: "stores/abc123" },
-    response: { success: true, message: "Webhook received; the product's stock refresh is queued.", webhook_id: 77 },
-    status: 202,
-  },
   "POST /auth/login": {
     request: { login: "admin", password: "correct horse battery" },
     response: { success: true, nonce: "5f0c9b7e2d", user: { id: 1, login: "admin", capabilities: ["manage_middleware", "manage_options"] } },
@@ -145,48 +95,6 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       ],
       ...page,
     },
-  },
-  "POST /items": {
-    request: [
-      { sku: "TEE-BLK-M", name: "T-shirt, black, M", price: 19.9, stock: 40 },
-      { sku: "MUG-LOGO", name: "Mug with logo", price: 12.5, stock: 25 },
-    ],
-    response: { success: true, created: 1, updated: 1 },
-  },
-  "GET /items": { response: { items: [item], ...page } },
-  "POST /merchant-accounts": { request: { mid: "12345", security_key: "<gateway security key>", name: "Main MID" }, response: merchant },
-  "GET /merchant-accounts": { response: { merchant_accounts: [merchant], ...page } },
-  "PUT /merchant-accounts/:id": { request: { name: "Main MID (US)" }, response: { ...merchant, name: "Main MID (US)" } },
-  "DELETE /merchant-accounts/:id": { response: { success: true, message: "Merchant account deleted." } },
-  "POST /disputes/replay": {
-    request: { case_id: "CB-2026-0042" },
-    response: { success: true, webhook_id: 1, job: { id: "dispute.acquirer_case_CB-2026-0042.replay.1795535133854", queue: "disputes", state: "waiting" } },
-  },
-  "GET /disputes/linkages": { response: { linkages: [linkage], ...page } },
-  "GET /disputes/linkages/:id": { response: { ...linkage, acquirer_data: { case_id: "CB-2026-0042", amount: "49.90" }, gateway_data: { transaction_id: "10458823311", condition: "complete" } } },
-  "GET /disputes/chargebacks": { response: { chargebacks: [chargeback], ...page } },
-  "GET /disputes/chargebacks/:id": { response: { ...chargeback, fraud_response: { id: "cb_8812" }, acquirer_data: { case_id: "CB-2026-0042" }, action_log: [] } },
-  "POST /tracking/sync/:site_id": { response: queued },
-  "POST /tracking/sync-all": { response: { success: true, queued: [...queued.queued, { site_id: 2, job_id: "tracking-sync.2.manual.1795535133854" }] } },
-  "GET /tracking/status/:site_id": {
-    response: {
-      site_id: 1,
-      enabled: true,
-      last_run: {
-        job_id: "repeat:tracking-sync.1:1795535100000",
-        status: "completed",
-        started_at: "2026-11-20 10:00:00",
-        finished_at: "2026-11-20 10:00:05",
-        counts: { orders: 12, shipments_created: 4, already_posted: 3, skipped_carrier: 1, skipped_invalid: 0, unmapped_carrier: 0, not_linked: 1, not_exported: 1, awaiting_shipment: 2, claimed_by_other_run: 0, completed: 4, errors: 0 },
-        error: null,
-      },
-      next_run: "2026-11-20 10:30:00",
-      last_error: null,
-    },
-  },
-  "POST /testing/inventory/sync": {
-    request: { site_id: "all" },
-    response: { success: true, queued: [{ site_id: 1, job_id: "inventory-sync.1.test.1795535133854" }], failed: [{ site_id: 2, message: "Inventory sync is off for this site." }] },
   },
   "POST /ai/rewrite": {
     request: { text: "hi, we fixed the checkout , it should work now.", instructions: "Make it friendly and professional." },

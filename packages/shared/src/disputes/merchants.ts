@@ -1,6 +1,7 @@
 import { z } from "zod";
+import type { Connections } from "../platform/connections.ts";
 import { decryptSecret, encryptSecret } from "../platform/crypto.ts";
-import { isUniqueViolation, type PrismaClient } from "../platform/db.ts";
+import { isUniqueViolation } from "../platform/db.ts";
 import { errors, type AppError } from "../platform/errors.ts";
 
 /** The acquirer drops leading zeros from merchant ids (spec 1, 2.6), so ids are stored and looked up without them. */
@@ -25,16 +26,18 @@ export interface MerchantView {
   updated_at: Date;
 }
 
-export const MERCHANT_VIEW = { id: true, mid: true, name: true, created_at: true, updated_at: true } as const;
+const MERCHANT_VIEW = { id: true, mid: true, name: true, created_at: true, updated_at: true } as const;
 
 function conflict(mid: string): AppError {
   return errors.conflict("merchant_exists", `A merchant account for MID ${mid} already exists.`);
 }
 
-export async function createMerchant(prisma: PrismaClient, key: Buffer, input: MerchantInput): Promise<MerchantView> {
+type Deps = Pick<Connections, "prisma">;
+
+export async function createMerchant(deps: Deps, key: Buffer, input: MerchantInput): Promise<MerchantView> {
   const mid = normaliseMid(input.mid);
   try {
-    return await prisma.merchantAccount.create({
+    return await deps.prisma.merchantAccount.create({
       data: { mid, name: input.name ?? null, security_key: encryptSecret(input.security_key, key) },
       select: MERCHANT_VIEW,
     });
@@ -44,10 +47,10 @@ export async function createMerchant(prisma: PrismaClient, key: Buffer, input: M
   }
 }
 
-export async function updateMerchant(prisma: PrismaClient, key: Buffer, id: number, input: Partial<MerchantInput>): Promise<MerchantView> {
+export async function updateMerchant(deps: Deps, key: Buffer, id: number, input: Partial<MerchantInput>): Promise<MerchantView> {
   const mid = input.mid === undefined ? undefined : normaliseMid(input.mid);
   try {
-    const result = await prisma.merchantAccount.updateMany({
+    const result = await deps.prisma.merchantAccount.updateMany({
       where: { id },
       data: {
         mid,
@@ -60,12 +63,23 @@ export async function updateMerchant(prisma: PrismaClient, key: Buffer, id: numb
     if (isUniqueViolation(error)) throw conflict(mid!);
     throw error;
   }
-  return prisma.merchantAccount.findUniqueOrThrow({ where: { id }, select: MERCHANT_VIEW });
+  return deps.prisma.merchantAccount.findUniqueOrThrow({ where: { id }, select: MERCHANT_VIEW });
+}
+
+/** Accounts by MID, with how many there are in all. */
+export async function listMerchants(deps: Deps, page: { skip: number; take: number }): Promise<{ total: number; rows: MerchantView[] }> {
+  const [total, rows] = await Promise.all([deps.prisma.merchantAccount.count(), deps.prisma.merchantAccount.findMany({ select: MERCHANT_VIEW, orderBy: { mid: "asc" }, ...page })]);
+  return { total, rows };
+}
+
+export async function deleteMerchant(deps: Deps, id: number): Promise<void> {
+  const result = await deps.prisma.merchantAccount.deleteMany({ where: { id } });
+  if (result.count === 0) throw errors.notFound("Merchant account not found.");
 }
 
 /** The gateway security key for an acquirer merchant id, or null when no account is configured. */
-export async function gatewayKeyFor(prisma: PrismaClient, key: Buffer, mid: string): Promise<string | null> {
-  const account = await prisma.merchantAccount.findUnique({ where: { mid: normaliseMid(mid) }, select: { security_key: true } });
+export async function gatewayKeyFor(deps: Deps, key: Buffer, mid: string): Promise<string | null> {
+  const account = await deps.prisma.merchantAccount.findUnique({ where: { mid: normaliseMid(mid) }, select: { security_key: true } });
   return account ? decryptSecret(account.security_key, key) : null;
 }
 

@@ -1,6 +1,6 @@
-import type { PrismaClient } from "../platform/db.ts";
+import type { Connections } from "../platform/connections.ts";
 import { retryUnlessFailedForGood, type Queues } from "../platform/index.ts";
-import { strandedWebhooks } from "../webhooks/index.ts";
+import { strandedAcquirerEvents } from "../webhooks/index.ts";
 import { disputeJobId, processDisputeJob } from "./jobs.ts";
 
 /**
@@ -19,19 +19,14 @@ export async function queueDispute(queues: Queues, row: { id: number; event_id: 
  * it, or the gateway stayed down through every attempt) is retried. Answers
  * how many rows got a new job and how many were retried.
  */
-export async function sweepDisputeOutbox(prisma: PrismaClient, queues: Queues, limit = 1000): Promise<{ queued: number; retried: number }> {
-  const rows = await prisma.webhookEvent.findMany({
-    where: strandedWebhooks("acquirer"),
-    orderBy: { id: "asc" },
-    take: limit,
-    select: { id: true, event_id: true },
-  });
-  const queue = queues.get(processDisputeJob.queue);
+export async function sweepDisputeOutbox(deps: Pick<Connections, "prisma" | "queues">, limit = 1000): Promise<{ queued: number; retried: number }> {
+  const rows = await strandedAcquirerEvents(deps, limit);
+  const queue = deps.queues.get(processDisputeJob.queue);
   const swept = { queued: 0, retried: 0 };
   for (const row of rows) {
     const verdict = await retryUnlessFailedForGood(queue, disputeJobId(row));
     if (verdict === "missing") {
-      await queueDispute(queues, row);
+      await queueDispute(deps.queues, row);
       swept.queued += 1;
     } else if (verdict === "retried") {
       swept.retried += 1;

@@ -1,48 +1,30 @@
+import type { Connections } from "../platform/connections.ts";
 import { sha256Hex } from "../platform/crypto.ts";
-import { isUniqueViolation, type PrismaClient, type SqlPool } from "../platform/db.ts";
-import { GroupInsert } from "../platform/group-insert.ts";
-import type { Logger } from "../platform/logger.ts";
-import type { Queues } from "../platform/queues/queues.ts";
+import { isUniqueViolation } from "../platform/db.ts";
 import { truncateCodePoints } from "../platform/text.ts";
-import { parseWebhookPayload, webhookDbError as dbError, webhookQueueError as queueError, type WebhookAnswer } from "../webhooks/index.ts";
+import { findWebhookEvent, parseWebhookPayload, storeAcquirerEvent, webhookDbError as dbError, webhookQueueError as queueError } from "../webhooks/index.ts";
 import { acquirerEventId } from "./event-id.ts";
 import { queueDispute } from "./outbox.ts";
 
-interface Deps {
-  prisma: PrismaClient;
-  sql: SqlPool;
-  queues: Queues;
-  logger: Logger;
-}
+type Deps = Pick<Connections, "prisma" | "sql" | "queues" | "logger">;
 
-const INSERT_EVENT =
-  "INSERT INTO webhook_events (source, event_type, event_id, payload, payload_hash, remote_addr, received_at) VALUES ('acquirer', ?, ?, ?, ?, ?, NOW(3))";
-
-/** One group-commit writer per pool: deliveries that arrive together share a commit (see GroupInsert). */
-const writers = new WeakMap<SqlPool, GroupInsert>();
-function eventWriter(sql: SqlPool): GroupInsert {
-  let writer = writers.get(sql);
-  if (!writer) {
-    writer = new GroupInsert(sql, INSERT_EVENT, { concurrency: 2, maxBatch: 100 });
-    writers.set(sql, writer);
-  }
-  return writer;
-}
+/** What became of a delivery: stored and its job queued, or a repeat of an event already stored. */
+export type AcquirerDelivery = { outcome: "queued"; webhookId: number } | { outcome: "already_received" };
 
 /**
  * POST /webhooks/acquirer (spec 1, 4.5) with the outbox of design section 3:
- * the audit row is committed first, then its job is added, then 202. A crash
- * between the two leaves an unprocessed row without a job, which the sweeper
- * (and a redelivery of the event) queues. A repeated event answers 200.
+ * the audit row is committed first, then its job is added. A crash between
+ * the two leaves an unprocessed row without a job, which the sweeper (and a
+ * redelivery of the event) queues.
  */
-export async function receiveAcquirerWebhook(deps: Deps, raw: Buffer, remoteAddr: string | undefined): Promise<WebhookAnswer> {
+export async function receiveAcquirerWebhook(deps: Deps, raw: Buffer, remoteAddr: string | undefined): Promise<AcquirerDelivery> {
   const text = raw.toString("utf8");
   const payload = parseWebhookPayload(text);
   const eventId = acquirerEventId(payload);
   const eventType = typeof payload.event_type === "string" ? truncateCodePoints(payload.event_type, 100) : null;
   let id: number;
   try {
-    id = await eventWriter(deps.sql).insert([eventType, eventId, text, sha256Hex(raw), remoteAddr?.slice(0, 45) ?? null]);
+    id = await storeAcquirerEvent(deps, { event_type: eventType, event_id: eventId, payload: text, payload_hash: sha256Hex(raw), remote_addr: remoteAddr?.slice(0, 45) ?? null });
   } catch (error) {
     if (!isUniqueViolation(error)) throw dbError(error);
     return redelivered(deps, eventId!);
@@ -53,13 +35,13 @@ export async function receiveAcquirerWebhook(deps: Deps, raw: Buffer, remoteAddr
     throw queueError(error);
   }
   deps.logger.debug("acquirer webhook queued", { webhook_id: id, event_id: eventId, event_type: eventType });
-  return { status: 202, body: { success: true, message: "Webhook received and queued for processing.", webhook_id: id } };
+  return { outcome: "queued", webhookId: id };
 }
 
-async function redelivered(deps: Deps, eventId: string): Promise<WebhookAnswer> {
+async function redelivered(deps: Deps, eventId: string): Promise<AcquirerDelivery> {
   let row: { id: number; event_id: string | null; processed_at: Date | null } | null;
   try {
-    row = await deps.prisma.webhookEvent.findUnique({ where: { event_id: eventId }, select: { id: true, event_id: true, processed_at: true } });
+    row = await findWebhookEvent(deps, eventId);
   } catch (error) {
     throw dbError(error);
   }
@@ -72,5 +54,5 @@ async function redelivered(deps: Deps, eventId: string): Promise<WebhookAnswer> 
     }
   }
   deps.logger.info("acquirer webhook already received", { event_id: eventId, webhook_id: row?.id });
-  return { status: 200, body: { success: true, message: "Event already received." } };
+  return { outcome: "already_received" };
 }

@@ -1,4 +1,5 @@
 export * from "./items.ts";
+export * from "./item-history.ts";
 export * from "./known-skus.ts";
 export * from "./product-webhooks/event.ts";
 export * from "./product-webhooks/outbox.ts";
@@ -7,3 +8,6 @@ export * from "./product-webhooks/signature.ts";
 export * from "./jobs.ts";
 export * from "./item-lookups.ts";
 export * from "./synced-skus.ts";
+export * from "./scheduled-syncs.ts";
+export * from "./sync-failures.ts";
+export * from "./test-syncs.ts";

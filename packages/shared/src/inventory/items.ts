@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { Prisma, type PrismaClient } from "../platform/db.ts";
+import type { Item } from "../generated/prisma/client.ts";
+import { chunks } from "../platform/collections.ts";
+import type { Connections } from "../platform/connections.ts";
+import { Prisma } from "../platform/db.ts";
 
 /** One catalogue item as the ERP sends it (POST /items, items:import). */
 export const itemInput = z.object({
@@ -18,12 +21,12 @@ export const MAX_ITEMS_PER_UPSERT = 5000;
  * (INSERT ... ON DUPLICATE KEY UPDATE). A SKU given twice keeps its last
  * values. Answers how many SKUs were new and how many already existed.
  */
-export async function upsertItems(prisma: PrismaClient, items: ItemInput[]): Promise<{ created: number; updated: number }> {
+export async function upsertItems(deps: Pick<Connections, "prisma">, items: ItemInput[]): Promise<{ created: number; updated: number }> {
   const bySku = new Map<string, ItemInput>();
   for (const item of items) bySku.set(item.sku.toLowerCase(), item);
   const unique = [...bySku.values()];
   if (unique.length === 0) return { created: 0, updated: 0 };
-  return prisma.$transaction(async (tx) => {
+  return deps.prisma.$transaction(async (tx) => {
     const existing = await tx.item.count({ where: { sku: { in: unique.map((item) => item.sku) } } });
     for (let start = 0; start < unique.length; start += 1000) {
       const chunk = unique.slice(start, start + 1000);
@@ -33,4 +36,25 @@ export async function upsertItems(prisma: PrismaClient, items: ItemInput[]): Pro
     }
     return { created: unique.length - existing, updated: existing };
   });
+}
+
+/** Items by SKU, those whose SKU or name contains `search` when given, with how many match in all. */
+export async function listItems(deps: Pick<Connections, "prisma">, search: string | undefined, page: { skip: number; take: number }): Promise<{ total: number; rows: Item[] }> {
+  const where = search ? { OR: [{ sku: { contains: search } }, { name: { contains: search } }] } : {};
+  const [total, rows] = await Promise.all([deps.prisma.item.count({ where }), deps.prisma.item.findMany({ where, orderBy: { sku: "asc" }, ...page })]);
+  return { total, rows };
+}
+
+/** Every catalogue item's id and SKU. */
+export async function catalogueItems(deps: Pick<Connections, "prisma">): Promise<{ id: number; sku: string }[]> {
+  return deps.prisma.item.findMany({ select: { id: true, sku: true } });
+}
+
+const DELETE_BATCH = 5000;
+
+/** Removes these catalogue items, a batch at a time; answers how many went. */
+export async function deleteItems(deps: Pick<Connections, "prisma">, ids: number[]): Promise<number> {
+  let deleted = 0;
+  for (const batch of chunks(ids, DELETE_BATCH)) deleted += (await deps.prisma.item.deleteMany({ where: { id: { in: batch } } })).count;
+  return deleted;
 }

@@ -1,3 +1,4 @@
+import type { Connections } from "../platform/connections.ts";
 import type { PrismaClient } from "../platform/db.ts";
 import type { Invalidation, InvalidatedCache } from "../platform/invalidation.ts";
 
@@ -39,9 +40,9 @@ async function catalogueHas(prisma: PrismaClient, skus: string[]): Promise<Set<s
 }
 
 /** Non-system SKUs of an order that the catalogue does not have, in order of first appearance, read from the database. */
-export async function unknownSkus(prisma: PrismaClient, skus: string[]): Promise<string[]> {
+export async function unknownSkus(deps: Pick<Connections, "prisma">, skus: string[]): Promise<string[]> {
   const wanted = [...new Set(skus)];
   if (wanted.length === 0) return [];
-  const known = await catalogueHas(prisma, wanted);
+  const known = await catalogueHas(deps.prisma, wanted);
   return wanted.filter((sku) => !known.has(sku.toLowerCase()));
 }

@@ -11,3 +11,7 @@ export * from "./export-state.ts";
 export * from "./sync-errors.ts";
 export * from "./system-stats.ts";
 export * from "./intake-report.ts";
+export * from "./transaction-orders.ts";
+export * from "./pending-skus.ts";
+export * from "./shipping-state.ts";
+export * from "./storefront-import.ts";

@@ -25,6 +25,7 @@ export * from "./rotating-file.ts";
 export * from "./redis-outage.ts";
 export * from "./redis.ts";
 export * from "./shutdown.ts";
+export * from "./sql.ts";
 export * from "./storage/index.ts";
 export * from "./text.ts";
 export * from "./time.ts";

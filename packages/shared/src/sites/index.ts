@@ -12,3 +12,5 @@ export * from "./storefront-refusals.ts";
 export * from "./sync-eligibility.ts";
 export * from "./sync-runs.ts";
 export { Platform, type CarrierMapping, type Site, type SiteApiKey } from "../generated/prisma/client.ts";
+export * from "./sync-job.ts";
+export * from "./sync-reads.ts";

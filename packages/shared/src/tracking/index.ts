@@ -1,3 +1,6 @@
+export * from "./manual-sync.ts";
 export * from "./schedule.ts";
+export * from "./shipment-records.ts";
+export * from "./sync-failures.ts";
 export * from "./jobs.ts";
 export * from "./posted-tracking.ts";

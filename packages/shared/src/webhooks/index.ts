@@ -1,3 +1,6 @@
+export * from "./acquirer-events.ts";
 export * from "./deliveries.ts";
 export * from "./jobs.ts";
 export * from "./acquirer-outcomes.ts";
+export * from "./outbox.ts";
+export * from "./stored-events.ts";

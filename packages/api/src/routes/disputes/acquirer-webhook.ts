@@ -65,11 +65,23 @@ export function acquirerWebhookRoutes(api: ApiRouter, ctx: AppContext): void {
       500: { description: "db_error" },
       503: { description: "queue_unavailable: stored, not yet queued; retrying is safe" },
     },
+    example: {
+      request: {
+        event_type: "dispute.created",
+        timestamp: "2026-11-20T10:15:00Z",
+        account_id: "12345",
+        api_response: JSON.stringify({ case_id: "CB-2026-0042", case_number: "N-0042" }),
+        request_payload: JSON.stringify({ mid: "0012345", auth_code: "A1B2C3", transaction_date: "2026-11-02", amount: "49.90", card_number: "411111******1111", reason_code: "10.4" }),
+      },
+      response: { success: true, message: "Webhook received and queued for processing.", webhook_id: 1 },
+      status: 202,
+    },
     handler: async (_input, req, res) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const answer = await receiveAcquirerWebhook(ctx, raw, req.ip);
-      res.status(answer.status);
-      return answer.body;
+      const delivery = await receiveAcquirerWebhook(ctx, raw, req.ip);
+      if (delivery.outcome === "already_received") return { success: true as const, message: "Event already received." };
+      res.status(202);
+      return { success: true as const, message: "Webhook received and queued for processing.", webhook_id: delivery.webhookId };
     },
   });
 }

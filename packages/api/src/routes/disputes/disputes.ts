@@ -1,5 +1,14 @@
-import { errors, formatDateTime, type Prisma } from "@mw/shared";
-import { disputeReplayJobId, processDisputeJob } from "@mw/shared/disputes";
+import { formatDateTime } from "@mw/shared";
+import {
+  getChargeback,
+  getLinkage,
+  listChargebacks,
+  listLinkages,
+  processDisputeJob,
+  replayDispute,
+  type Chargeback,
+  type DisputeLinkage,
+} from "@mw/shared/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -14,14 +23,6 @@ const listQuery = pageQuery.extend({
   from: day.optional().describe("first day, inclusive (UTC)"),
   to: day.optional().describe("last day, inclusive (UTC)"),
 });
-
-function dayRange(from?: string, to?: string): { gte?: Date; lt?: Date } | undefined {
-  if (!from && !to) return undefined;
-  return {
-    ...(from ? { gte: new Date(`${from}T00:00:00Z`) } : {}),
-    ...(to ? { lt: new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000) } : {}),
-  };
-}
 
 /** Stored JSON text back as JSON; text that is not JSON stays text. */
 function json(text: string | null): unknown {
@@ -66,10 +67,41 @@ const chargebackRow = z.object({
   created_at: z.string(),
 });
 
-type Linkage = Prisma.DisputeLinkageGetPayload<object>;
-type Chargeback = Prisma.ChargebackGetPayload<object>;
+const at = "2026-11-20 10:15:00";
+const pageExample = { total: 1, page: 1, per_page: 20, total_pages: 1 };
+const linkageExample = {
+  id: 31,
+  case_id: "CB-2026-0042",
+  case_number: "N-0042",
+  mid: "12345",
+  gateway_transaction_id: "10458823311",
+  gateway_order_id: "100045",
+  order_number: "100045",
+  match_strategy: "auth_code_date",
+  amount: 49.9,
+  auth_code: "A1B2C3",
+  arn: null,
+  transaction_date: "2026-11-02",
+  reason_code: "10.4",
+  reason_desc: null,
+  dispute_status: null,
+  linked_at: at,
+  created_at: at,
+};
+const chargebackExample = {
+  id: 12,
+  case_id: "CB-2026-0042",
+  mid: "12345",
+  gateway_transaction_id: "10458823311",
+  order_number: "100045",
+  amount: 49.9,
+  reason_code: "10.4",
+  reason_desc: null,
+  fraud_submitted_at: at,
+  created_at: at,
+};
 
-function linkageView(row: Linkage): z.infer<typeof linkageRow> {
+function linkageView(row: DisputeLinkage): z.infer<typeof linkageRow> {
   return {
     id: row.id,
     case_id: row.case_id,
@@ -106,7 +138,6 @@ function chargebackView(row: Chargeback): z.infer<typeof chargebackRow> {
   };
 }
 
-
 /** Dispute replay and the read side of linkages and chargebacks (spec 1, 4.6; design section 9). */
 export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {
   api.route({
@@ -127,14 +158,13 @@ export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {
       },
       404: { description: "No received dispute with that webhook id or case id" },
     },
+    example: {
+      request: { case_id: "CB-2026-0042" },
+      response: { success: true, webhook_id: 1, job: { id: "dispute.acquirer_case_CB-2026-0042.replay.1795535133854", queue: "disputes", state: "waiting" } },
+    },
     handler: async ({ body }) => {
-      const where = "webhook_id" in body ? { id: body.webhook_id, source: "acquirer" } : { event_id: `acquirer_case_${body.case_id}`, source: "acquirer" };
-      const row = await ctx.prisma.webhookEvent.findFirst({ where, select: { id: true, event_id: true } });
-      if (!row) throw errors.notFound("No received dispute matches.");
-      const id = disputeReplayJobId(row, Date.now());
-      await ctx.queues.add(processDisputeJob, { webhook_id: row.id }, { jobId: id });
-      ctx.logger.info("dispute replayed", { webhook_id: row.id, job_id: id });
-      return { success: true as const, webhook_id: row.id, job: { id, queue: processDisputeJob.queue, state: "waiting" } };
+      const { webhookId, jobId } = await replayDispute(ctx, body);
+      return { success: true as const, webhook_id: webhookId, job: { id: jobId, queue: processDisputeJob.queue, state: "waiting" } };
     },
   });
 
@@ -146,12 +176,9 @@ export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "manage_middleware",
     query: listQuery,
     responses: { 200: { description: "One page", schema: pageSchema("linkages", linkageRow) } },
+    example: { response: { linkages: [linkageExample], ...pageExample } },
     handler: async ({ query }) => {
-      const where: Prisma.DisputeLinkageWhereInput = { case_id: query.case_id, order_number: query.order_number, linked_at: dayRange(query.from, query.to) };
-      const [total, rows] = await Promise.all([
-        ctx.prisma.disputeLinkage.count({ where }),
-        ctx.prisma.disputeLinkage.findMany({ where, orderBy: { id: "desc" }, ...pageWindow(query) }),
-      ]);
+      const { total, rows } = await listLinkages(ctx, query, pageWindow(query));
       return pageOf("linkages", rows.map(linkageView), total, query);
     },
   });
@@ -164,9 +191,11 @@ export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "manage_middleware",
     params: idParams,
     responses: { 200: { description: "The linkage", schema: linkageRow.extend({ acquirer_data: z.unknown(), gateway_data: z.unknown() }) } },
+    example: {
+      response: { ...linkageExample, acquirer_data: { case_id: "CB-2026-0042", amount: "49.90" }, gateway_data: { transaction_id: "10458823311", condition: "complete" } },
+    },
     handler: async ({ params }) => {
-      const row = await ctx.prisma.disputeLinkage.findUnique({ where: { id: params.id } });
-      if (!row) throw errors.notFound("Linkage not found.");
+      const row = await getLinkage(ctx, params.id);
       return { ...linkageView(row), acquirer_data: json(row.acquirer_data), gateway_data: json(row.gateway_data) };
     },
   });
@@ -179,12 +208,9 @@ export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "manage_middleware",
     query: listQuery,
     responses: { 200: { description: "One page", schema: pageSchema("chargebacks", chargebackRow) } },
+    example: { response: { chargebacks: [chargebackExample], ...pageExample } },
     handler: async ({ query }) => {
-      const where: Prisma.ChargebackWhereInput = { case_id: query.case_id, order_number: query.order_number, created_at: dayRange(query.from, query.to) };
-      const [total, rows] = await Promise.all([
-        ctx.prisma.chargeback.count({ where }),
-        ctx.prisma.chargeback.findMany({ where, orderBy: { id: "desc" }, ...pageWindow(query) }),
-      ]);
+      const { total, rows } = await listChargebacks(ctx, query, pageWindow(query));
       return pageOf("chargebacks", rows.map(chargebackView), total, query);
     },
   });
@@ -202,9 +228,9 @@ export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {
         schema: chargebackRow.extend({ fraud_response: z.unknown(), acquirer_data: z.unknown(), action_log: z.unknown() }),
       },
     },
+    example: { response: { ...chargebackExample, fraud_response: { id: "cb_8812" }, acquirer_data: { case_id: "CB-2026-0042" }, action_log: [] } },
     handler: async ({ params }) => {
-      const row = await ctx.prisma.chargeback.findUnique({ where: { id: params.id } });
-      if (!row) throw errors.notFound("Chargeback not found.");
+      const row = await getChargeback(ctx, params.id);
       return { ...chargebackView(row), fraud_response: json(row.fraud_response), acquirer_data: json(row.acquirer_data), action_log: json(row.action_log) };
     },
   });

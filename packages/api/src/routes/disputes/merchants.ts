@@ -1,11 +1,10 @@
-import { errors, formatDateTime } from "@mw/shared";
-import { createMerchant, MERCHANT_VIEW, merchantInput, updateMerchant, type MerchantView } from "@mw/shared/disputes";
+import { formatDateTime } from "@mw/shared";
+import { createMerchant, deleteMerchant, listMerchants, merchantInput, updateMerchant, type MerchantView } from "@mw/shared/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
 import { pageOf, pageQuery, pageSchema, pageWindow } from "../../http/pagination.ts";
 import { idParams } from "../../http/route-schemas.ts";
-
 
 const merchantRow = z.object({
   id: z.number().int(),
@@ -14,6 +13,10 @@ const merchantRow = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+
+const at = "2026-11-20 10:15:00";
+const merchantExample = { id: 2, mid: "12345", name: "Main MID", created_at: at, updated_at: at };
+const pageExample = { total: 1, page: 1, per_page: 20, total_pages: 1 };
 
 function view(row: MerchantView): z.infer<typeof merchantRow> {
   return { ...row, created_at: formatDateTime(row.created_at)!, updated_at: formatDateTime(row.updated_at)! };
@@ -32,8 +35,9 @@ export function merchantRoutes(api: ApiRouter, ctx: AppContext): void {
     body: merchantInput,
     status: 201,
     responses: { 201: { description: "Created", schema: merchantRow }, 409: { description: "merchant_exists" } },
+    example: { request: { mid: "12345", security_key: "<gateway security key>", name: "Main MID" }, response: merchantExample },
     handler: async ({ body }) => {
-      const row = await createMerchant(ctx.prisma, key, body);
+      const row = await createMerchant(ctx, key, body);
       ctx.logger.info("merchant account created", { merchant_id: row.id, mid: row.mid });
       return view(row);
     },
@@ -47,11 +51,9 @@ export function merchantRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "manage_middleware",
     query: pageQuery,
     responses: { 200: { description: "One page", schema: pageSchema("merchant_accounts", merchantRow) } },
+    example: { response: { merchant_accounts: [merchantExample], ...pageExample } },
     handler: async ({ query }) => {
-      const [total, rows] = await Promise.all([
-        ctx.prisma.merchantAccount.count(),
-        ctx.prisma.merchantAccount.findMany({ select: MERCHANT_VIEW, orderBy: { mid: "asc" }, ...pageWindow(query) }),
-      ]);
+      const { total, rows } = await listMerchants(ctx, pageWindow(query));
       return pageOf("merchant_accounts", rows.map(view), total, query);
     },
   });
@@ -65,8 +67,9 @@ export function merchantRoutes(api: ApiRouter, ctx: AppContext): void {
     params: idParams,
     body: merchantInput.partial(),
     responses: { 200: { description: "Updated", schema: merchantRow }, 404: { description: "No such account" } },
+    example: { request: { name: "Main MID (US)" }, response: { ...merchantExample, name: "Main MID (US)" } },
     handler: async ({ params, body }) => {
-      const row = await updateMerchant(ctx.prisma, key, params.id, body);
+      const row = await updateMerchant(ctx, key, params.id, body);
       ctx.logger.info("merchant account updated", { merchant_id: row.id, fields: Object.keys(body) });
       return view(row);
     },
@@ -80,9 +83,9 @@ export function merchantRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "manage_middleware",
     params: idParams,
     responses: { 200: { description: "Deleted", schema: z.object({ success: z.literal(true), message: z.string() }) } },
+    example: { response: { success: true, message: "Merchant account deleted." } },
     handler: async ({ params }) => {
-      const result = await ctx.prisma.merchantAccount.deleteMany({ where: { id: params.id } });
-      if (result.count === 0) throw errors.notFound("Merchant account not found.");
+      await deleteMerchant(ctx, params.id);
       ctx.logger.info("merchant account deleted", { merchant_id: params.id });
       return { success: true as const, message: "Merchant account deleted." };
     },

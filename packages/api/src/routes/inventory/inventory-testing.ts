@@ -1,6 +1,5 @@
 import { errors } from "@mw/shared";
-import { inventorySyncJob, testInventorySyncJobId } from "@mw/shared/inventory";
-import { INVENTORY_SYNC_SITES, inventorySyncEnabled } from "@mw/shared/sites";
+import { queueTestInventorySyncs } from "@mw/shared/inventory";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -17,22 +16,6 @@ function siteSelector(value: unknown): number | "all" {
   if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw errors.invalidParam("site_id", `must be ${SELECTOR_RULE}`);
   return id;
 }
-
-interface Candidate {
-  id: number;
-  is_active: boolean;
-  inventory_sync: boolean;
-  api_credentials: string | null;
-}
-
-/** Why a site gets no full inventory sync, or null when it may have one. */
-function refusal(site: Candidate): string | null {
-  if (!inventorySyncEnabled(site)) return site.is_active ? "Inventory sync is off for this site." : "The site is inactive.";
-  if (!site.api_credentials) return "The site has no API credentials.";
-  return null;
-}
-
-const SELECT = { id: true, is_active: true, inventory_sync: true, api_credentials: true } as const;
 
 /** POST /testing/inventory/sync (spec 1, 4.8): full inventory-sync jobs by hand. */
 export function inventoryTestingRoutes(api: ApiRouter, ctx: AppContext): void {
@@ -51,36 +34,14 @@ export function inventoryTestingRoutes(api: ApiRouter, ctx: AppContext): void {
       },
       404: { description: "No site with that id" },
     },
+    example: {
+      request: { site_id: "all" },
+      response: { success: true, queued: [{ site_id: 1, job_id: "inventory-sync.1.test.1795535133854" }], failed: [{ site_id: 2, message: "Inventory sync is off for this site." }] },
+    },
     handler: async ({ query }, req) => {
       const body = req.body as Record<string, unknown> | undefined;
       const selector = siteSelector(body && typeof body === "object" && body.site_id !== undefined ? body.site_id : query.site_id);
-      let sites: Candidate[];
-      if (selector === "all") {
-        sites = await ctx.prisma.site.findMany({ where: INVENTORY_SYNC_SITES, select: SELECT, orderBy: { id: "asc" } });
-      } else {
-        const site = await ctx.prisma.site.findUnique({ where: { id: selector }, select: SELECT });
-        if (!site) throw errors.notFound("Site not found.");
-        sites = [site];
-      }
-      const at = Date.now();
-      const queued: { site_id: number; job_id: string }[] = [];
-      const failed: { site_id: number; message: string }[] = [];
-      for (const site of sites) {
-        const reason = refusal(site);
-        if (reason) {
-          failed.push({ site_id: site.id, message: reason });
-          continue;
-        }
-        const id = testInventorySyncJobId(site.id, at);
-        try {
-          await ctx.queues.add(inventorySyncJob, { site_id: site.id }, { jobId: id });
-          queued.push({ site_id: site.id, job_id: id });
-        } catch (error) {
-          ctx.logger.error("inventory sync could not be queued", { site_id: site.id, error });
-          failed.push({ site_id: site.id, message: "The job could not be queued; retry later." });
-        }
-      }
-      ctx.logger.info("inventory sync queued by hand", { site_id: selector, queued, failed });
+      const { queued, failed } = await queueTestInventorySyncs(ctx, selector);
       return { success: failed.length === 0, queued, failed };
     },
   });

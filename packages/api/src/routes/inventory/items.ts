@@ -1,5 +1,5 @@
 import { formatDateTime } from "@mw/shared";
-import { itemInput, MAX_ITEMS_PER_UPSERT, upsertItems } from "@mw/shared/inventory";
+import { itemInput, listItems, MAX_ITEMS_PER_UPSERT, upsertItems } from "@mw/shared/inventory";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -13,6 +13,8 @@ const itemRow = z.object({
   stock: z.number().int(),
   updated_at: z.string(),
 });
+
+const pageExample = { total: 1, page: 1, per_page: 20, total_pages: 1 };
 
 /** The item catalogue the ERP owns; order intake checks SKUs against it. */
 export function itemRoutes(api: ApiRouter, ctx: AppContext): void {
@@ -29,8 +31,15 @@ export function itemRoutes(api: ApiRouter, ctx: AppContext): void {
         schema: z.object({ success: z.literal(true), created: z.number().int(), updated: z.number().int() }),
       },
     },
+    example: {
+      request: [
+        { sku: "TEE-BLK-M", name: "T-shirt, black, M", price: 19.9, stock: 40 },
+        { sku: "MUG-LOGO", name: "Mug with logo", price: 12.5, stock: 25 },
+      ],
+      response: { success: true, created: 1, updated: 1 },
+    },
     handler: async ({ body }) => {
-      const counts = await upsertItems(ctx.prisma, body);
+      const counts = await upsertItems(ctx, body);
       ctx.logger.info("items upserted", counts);
       return { success: true as const, ...counts };
     },
@@ -44,12 +53,9 @@ export function itemRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "manage_middleware",
     query: pageQuery.extend({ search: z.string().trim().min(1).max(64).optional().describe("substring of SKU or name") }),
     responses: { 200: { description: "One page of items", schema: pageSchema("items", itemRow) } },
+    example: { response: { items: [{ id: 17, sku: "TEE-BLK-M", name: "T-shirt, black, M", price: 19.9, stock: 40, updated_at: "2026-11-20 10:15:00" }], ...pageExample } },
     handler: async ({ query }) => {
-      const where = query.search ? { OR: [{ sku: { contains: query.search } }, { name: { contains: query.search } }] } : {};
-      const [total, rows] = await Promise.all([
-        ctx.prisma.item.count({ where }),
-        ctx.prisma.item.findMany({ where, orderBy: { sku: "asc" }, ...pageWindow(query) }),
-      ]);
+      const { total, rows } = await listItems(ctx, query.search, pageWindow(query));
       const items = rows.map((row) => ({
         id: row.id,
         sku: row.sku,

@@ -1,4 +1,4 @@
-import { receiveProductWebhook } from "@mw/shared/inventory";
+import { receiveProductWebhook, type ProductEventOutcome } from "@mw/shared/inventory";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -14,6 +14,12 @@ const productPayload = z.looseObject({
   id: z.number().int().optional().describe("storefront_b: the product (the body is the product)"),
   parent_id: z.number().int().optional().describe("storefront_b: the parent product of a variation"),
 });
+
+const STORED: Record<ProductEventOutcome, string> = {
+  refresh: "Webhook received; the product's stock refresh is queued.",
+  ignored: "Webhook received; it names no product whose stock needs a refresh.",
+  sync_off: "Webhook received; the site does not sync inventory, so nothing was queued.",
+};
 
 export function productWebhookRoutes(api: ApiRouter, ctx: AppContext): void {
   api.route({
@@ -40,11 +46,19 @@ export function productWebhookRoutes(api: ApiRouter, ctx: AppContext): void {
       500: { description: "db_error" },
       503: { description: "queue_unavailable: stored, not queued; the outbox sweep (or a redelivery) queues it" },
     },
+    example: {
+      request: { scope: "store/product/updated", store_id: "1025646", data: { type: "product", id: 205 }, hash: "3f2a9c1e", created_at: 1795535133, producer: "stores/abc123" },
+      response: { success: true, message: "Webhook received; the product's stock refresh is queued.", webhook_id: 77 },
+      status: 202,
+    },
     handler: async ({ params }, req, res) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const answer = await receiveProductWebhook(ctx, params.site_id, raw, req.headers, req.ip);
-      res.status(answer.status);
-      return answer.body;
+      const delivery = await receiveProductWebhook(ctx, params.site_id, raw, req.headers, req.ip);
+      if (delivery.outcome === "stored") {
+        res.status(202);
+        return { success: true as const, message: STORED[delivery.event], webhook_id: delivery.webhookId };
+      }
+      return { success: true as const, message: delivery.outcome === "ping" ? "Webhook ping received." : "Event already received." };
     },
   });
 }

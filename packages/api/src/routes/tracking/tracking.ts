@@ -1,6 +1,6 @@
-import { errors, formatDateTime } from "@mw/shared";
-import { readRunCounts, TRACKING_SYNC_SITES, trackingRunCounts, trackingSyncEnabled } from "@mw/shared/sites";
-import { manualTrackingSyncJobId, trackingSchedulerId, trackingSyncJob } from "@mw/shared/tracking";
+import { formatDateTime } from "@mw/shared";
+import { readRunCounts, trackingRunCounts } from "@mw/shared/sites";
+import { queueTrackingSync, queueTrackingSyncOfAll, trackingStatus } from "@mw/shared/tracking";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -30,27 +30,10 @@ const statusSchema = z.object({
   last_error: z.object({ message: z.string(), at: z.string(), job_id: z.string().nullable() }).nullable().describe("the latest failed run"),
 });
 
-
+const queuedExample = { success: true, queued: [{ site_id: 1, job_id: "tracking-sync.1.manual.1795535133854" }] };
 
 /** Manual tracking syncs and a site's tracking state (spec 1, 4.7). */
 export function trackingRoutes(api: ApiRouter, ctx: AppContext): void {
-  const tracking = ctx.queues.get(trackingSyncJob.queue);
-
-  /** A job that runs before the waiting scheduled ones (lifo: head of the line). */
-  async function queueNow(siteIds: number[]): Promise<{ site_id: number; job_id: string }[]> {
-    const at = Date.now();
-    const queued = [];
-    for (const siteId of siteIds) {
-      const id = manualTrackingSyncJobId(siteId, at);
-      await ctx.queues.add(trackingSyncJob, { site_id: siteId }, { jobId: id, lifo: true }).catch((error: unknown) => {
-        throw errors.queueUnavailable("The tracking sync could not be queued", error);
-      });
-      queued.push({ site_id: siteId, job_id: id });
-    }
-    ctx.logger.info("tracking sync queued by hand", { queued });
-    return queued;
-  }
-
   api.route({
     method: "post",
     path: "/tracking/sync/:site_id",
@@ -64,14 +47,8 @@ export function trackingRoutes(api: ApiRouter, ctx: AppContext): void {
       404: { description: "No such site" },
       503: { description: "queue_unavailable" },
     },
-    handler: async ({ params }) => {
-      const site = await ctx.prisma.site.findUnique({ where: { id: params.site_id }, select: { is_active: true, tracking_sync: true, tracking_enabled: true } });
-      if (!site) throw errors.notFound("Site not found.");
-      if (!trackingSyncEnabled(site)) {
-        throw errors.invalidParam("site_id", "tracking sync is off for this site: it needs is_active, tracking_sync and tracking_enabled");
-      }
-      return { success: true, queued: await queueNow([params.site_id]) };
-    },
+    example: { response: queuedExample },
+    handler: async ({ params }) => ({ success: true, queued: await queueTrackingSync(ctx, params.site_id) }),
   });
 
   api.route({
@@ -81,10 +58,8 @@ export function trackingRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "tracking",
     access: "manage_middleware",
     responses: { 200: { description: "Queued, one job per site", schema: queuedSchema }, 503: { description: "queue_unavailable" } },
-    handler: async () => {
-      const sites = await ctx.prisma.site.findMany({ where: TRACKING_SYNC_SITES, select: { id: true }, orderBy: { id: "asc" } });
-      return { success: true, queued: await queueNow(sites.map((site) => site.id)) };
-    },
+    example: { response: { success: true, queued: [...queuedExample.queued, { site_id: 2, job_id: "tracking-sync.2.manual.1795535133854" }] } },
+    handler: async () => ({ success: true, queued: await queueTrackingSyncOfAll(ctx) }),
   });
 
   api.route({
@@ -95,19 +70,27 @@ export function trackingRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "manage_middleware",
     params: siteParams,
     responses: { 200: { description: "Tracking state", schema: statusSchema }, 404: { description: "No such site" } },
+    example: {
+      response: {
+        site_id: 1,
+        enabled: true,
+        last_run: {
+          job_id: "repeat:tracking-sync.1:1795535100000",
+          status: "completed",
+          started_at: "2026-11-20 10:00:00",
+          finished_at: "2026-11-20 10:00:05",
+          counts: { orders: 12, shipments_created: 4, already_posted: 3, skipped_carrier: 1, skipped_invalid: 0, unmapped_carrier: 0, not_linked: 1, not_exported: 1, awaiting_shipment: 2, claimed_by_other_run: 0, completed: 4, errors: 0 },
+          error: null,
+        },
+        next_run: "2026-11-20 10:30:00",
+        last_error: null,
+      },
+    },
     handler: async ({ params }): Promise<z.infer<typeof statusSchema>> => {
-      const siteId = params.site_id;
-      const site = await ctx.prisma.site.findUnique({ where: { id: siteId }, select: { is_active: true, tracking_sync: true, tracking_enabled: true } });
-      if (!site) throw errors.notFound("Site not found.");
-      const latest = { orderBy: [{ started_at: "desc" as const }, { id: "desc" as const }] };
-      const [last, lastFailed, scheduler] = await Promise.all([
-        ctx.prisma.syncRun.findFirst({ where: { site_id: siteId, kind: "tracking" }, ...latest }),
-        ctx.prisma.syncRun.findFirst({ where: { site_id: siteId, kind: "tracking", status: "failed" }, ...latest }),
-        tracking.getJobScheduler(trackingSchedulerId(siteId)),
-      ]);
+      const { enabled, last, lastFailed, nextRunAt } = await trackingStatus(ctx, params.site_id);
       return {
-        site_id: siteId,
-        enabled: trackingSyncEnabled(site),
+        site_id: params.site_id,
+        enabled,
         last_run: last && {
           job_id: last.job_id,
           status: last.status,
@@ -116,7 +99,7 @@ export function trackingRoutes(api: ApiRouter, ctx: AppContext): void {
           counts: readRunCounts("tracking", last.counts),
           error: last.error,
         },
-        next_run: scheduler?.next ? formatDateTime(new Date(scheduler.next)) : null,
+        next_run: nextRunAt ? formatDateTime(new Date(nextRunAt)) : null,
         last_error: lastFailed && {
           message: lastFailed.error ?? "",
           at: formatDateTime(lastFailed.finished_at ?? lastFailed.started_at)!,

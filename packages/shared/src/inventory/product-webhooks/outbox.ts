@@ -1,6 +1,6 @@
-import type { PrismaClient } from "../../platform/db.ts";
+import type { Connections } from "../../platform/connections.ts";
 import type { Queues } from "../../platform/index.ts";
-import { strandedWebhooks } from "../../webhooks/index.ts";
+import { markWebhookProcessed, strandedProductEvents } from "../../webhooks/index.ts";
 import { inventorySyncJob, productRefreshJobId, productRefreshKey } from "../jobs.ts";
 import { productIdOf } from "./event.ts";
 
@@ -19,30 +19,21 @@ export async function queueProductRefresh(queues: Queues, siteId: number, produc
   return job.id!;
 }
 
-/** A `refresh` row is processed once its refresh is in Redis (whoever added it: the receiver, a redelivery or the sweep). */
-export async function markRefreshQueued(prisma: PrismaClient, webhookId: number): Promise<void> {
-  await prisma.webhookEvent.updateMany({ where: { id: webhookId, processed_at: null }, data: { processed_at: new Date() } });
-}
-
 /**
  * The product half of the outbox sweep: a `refresh` row still unprocessed
  * past the grace period lost its job (Redis refused it, or the receiver
  * stopped between the two writes), and the storefronts do not redeliver a
  * webhook they were answered 503 for. Queues the refresh again (a no-op for
- * one that did reach Redis) and marks the row. Answers how many rows.
+ * one that did reach Redis) and marks the row: a `refresh` row is processed
+ * once its refresh is in Redis, whoever added it. Answers how many rows.
  */
-export async function sweepProductOutbox(prisma: PrismaClient, queues: Queues, limit = 1000): Promise<number> {
-  const rows = await prisma.webhookEvent.findMany({
-    where: { ...strandedWebhooks("products"), outcome: "refresh" },
-    orderBy: { id: "asc" },
-    take: limit,
-    select: { id: true, site_id: true, payload: true },
-  });
+export async function sweepProductOutbox(deps: Pick<Connections, "prisma" | "queues">, limit = 1000): Promise<number> {
+  const rows = await strandedProductEvents(deps, "refresh", limit);
   for (const row of rows) {
     // The receiver stored the row as a refresh because its JSON object names a product of a site.
     const productId = productIdOf(JSON.parse(row.payload) as Record<string, unknown>)!;
-    await queueProductRefresh(queues, row.site_id!, productId, row.id);
-    await markRefreshQueued(prisma, row.id);
+    await queueProductRefresh(deps.queues, row.site_id!, productId, row.id);
+    await markWebhookProcessed(deps, row.id);
   }
   return rows.length;
 }

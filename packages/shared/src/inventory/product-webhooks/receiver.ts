@@ -1,35 +1,26 @@
 import type { IncomingHttpHeaders } from "node:http";
+import type { Connections } from "../../platform/connections.ts";
 import { decryptSecret, sha256Hex } from "../../platform/crypto.ts";
-import { isUniqueViolation, type PrismaClient } from "../../platform/db.ts";
+import { isUniqueViolation } from "../../platform/db.ts";
 import { errors } from "../../platform/errors.ts";
-import type { Logger } from "../../platform/logger.ts";
-import type { Queues } from "../../platform/queues/queues.ts";
-import { parseWebhookPayload, webhookDbError, webhookQueueError, type WebhookAnswer } from "../../webhooks/index.ts";
+import { findWebhookSite, inventorySyncEnabled } from "../../sites/index.ts";
+import { findWebhookEvent, markWebhookProcessed, parseWebhookPayload, storeProductEvent, webhookDbError, webhookQueueError } from "../../webhooks/index.ts";
 import { describeProductEvent, type ProductEvent } from "./event.ts";
-import { markRefreshQueued, queueProductRefresh } from "./outbox.ts";
+import { queueProductRefresh } from "./outbox.ts";
 import { isWooPing, verifyProductWebhook } from "./signature.ts";
-import { inventorySyncEnabled } from "../../sites/sync-eligibility.ts";
 
-interface Deps {
-  prisma: PrismaClient;
-  queues: Queues;
-  logger: Logger;
-  config: { ENCRYPTION_KEY: Buffer };
-}
+type Deps = Pick<Connections, "prisma" | "queues" | "logger"> & { config: { ENCRYPTION_KEY: Buffer } };
 
 /** What the receiver did with a stored event (`webhook_events.outcome`). */
-type Outcome = "refresh" | "ignored" | "sync_off";
+export type ProductEventOutcome = "refresh" | "ignored" | "sync_off";
 
-function outcomeOf(event: ProductEvent, site: { is_active: boolean; inventory_sync: boolean }): Outcome {
+function outcomeOf(event: ProductEvent, site: { is_active: boolean; inventory_sync: boolean }): ProductEventOutcome {
   if (event.product_id === null || event.deleted) return "ignored";
   return inventorySyncEnabled(site) ? "refresh" : "sync_off";
 }
 
-const MESSAGES: Record<Outcome, string> = {
-  refresh: "Webhook received; the product's stock refresh is queued.",
-  ignored: "Webhook received; it names no product whose stock needs a refresh.",
-  sync_off: "Webhook received; the site does not sync inventory, so nothing was queued.",
-};
+/** What became of a delivery: a WooCommerce ping, stored (with what it asked for), or a repeat of an event already stored. */
+export type ProductDelivery = { outcome: "ping" } | { outcome: "stored"; webhookId: number; event: ProductEventOutcome } | { outcome: "already_received" };
 
 /**
  * POST /webhooks/products/{site_id} (spec 1, 4.10): checks the delivery
@@ -46,15 +37,12 @@ export async function receiveProductWebhook(
   raw: Buffer,
   headers: IncomingHttpHeaders,
   remoteAddr: string | undefined,
-): Promise<WebhookAnswer> {
-  const site = await deps.prisma.site.findUnique({
-    where: { id: siteId },
-    select: { id: true, platform: true, webhook_secret: true, is_active: true, inventory_sync: true },
-  });
+): Promise<ProductDelivery> {
+  const site = await findWebhookSite(deps, siteId);
   if (!site) throw errors.notFound("Site not found.");
   if (site.platform === "storefront_b" && isWooPing(raw)) {
     deps.logger.info("product webhook ping", { site_id: site.id, body: raw.toString("utf8").trim() });
-    return { status: 200, body: { success: true, message: "Webhook ping received." } };
+    return { outcome: "ping" };
   }
   const secret = site.webhook_secret ? decryptSecret(site.webhook_secret, deps.config.ENCRYPTION_KEY) : null;
   if (!secret || !verifyProductWebhook(site.platform, raw, headers, secret)) {
@@ -76,51 +64,46 @@ export async function receiveProductWebhook(
   const outcome = outcomeOf(event, site);
   let id: number;
   try {
-    const row = await deps.prisma.webhookEvent.create({
-      data: {
-        source: "products",
-        site_id: site.id,
-        event_type: event.event_type,
-        event_id: eventId,
-        payload: text,
-        payload_hash: payloadHash,
-        remote_addr: remoteAddr?.slice(0, 45) ?? null,
-        processed_at: outcome === "refresh" ? null : new Date(),
-        outcome,
-      },
-      select: { id: true },
+    id = await storeProductEvent(deps, {
+      site_id: site.id,
+      event_type: event.event_type,
+      event_id: eventId,
+      payload: text,
+      payload_hash: payloadHash,
+      remote_addr: remoteAddr?.slice(0, 45) ?? null,
+      processed_at: outcome === "refresh" ? null : new Date(),
+      outcome,
     });
-    id = row.id;
   } catch (error) {
     if (!isUniqueViolation(error)) throw webhookDbError(error);
     return redelivered(deps, site.id, eventId!, event);
   }
   if (outcome === "refresh") await refresh(deps, site.id, event.product_id!, id);
   deps.logger.info("product webhook received", { site_id: site.id, webhook_id: id, event_type: event.event_type, product_id: event.product_id, outcome });
-  return { status: 202, body: { success: true, message: MESSAGES[outcome], webhook_id: id } };
+  return { outcome: "stored", webhookId: id, event: outcome };
 }
 
-/** Queues the row's refresh, then marks it; a failed mark only leaves the sweep a refresh to re-add (a no-op). */
+/** Queues the row's refresh, then marks it processed; a failed mark only leaves the sweep a refresh to re-add (a no-op). */
 async function refresh(deps: Deps, siteId: number, productId: string, webhookId: number): Promise<void> {
   try {
     await queueProductRefresh(deps.queues, siteId, productId, webhookId);
   } catch (error) {
     throw webhookQueueError(error);
   }
-  await markRefreshQueued(deps.prisma, webhookId).catch((error: unknown) =>
+  await markWebhookProcessed(deps, webhookId).catch((error: unknown) =>
     deps.logger.warn("product webhook queued but not marked processed; the outbox sweep will", { webhook_id: webhookId, error }),
   );
 }
 
-async function redelivered(deps: Deps, siteId: number, eventId: string, event: ProductEvent): Promise<WebhookAnswer> {
+async function redelivered(deps: Deps, siteId: number, eventId: string, event: ProductEvent): Promise<ProductDelivery> {
   let row: { id: number; processed_at: Date | null; outcome: string | null } | null;
   try {
-    row = await deps.prisma.webhookEvent.findUnique({ where: { event_id: eventId }, select: { id: true, processed_at: true, outcome: true } });
+    row = await findWebhookEvent(deps, eventId);
   } catch (error) {
     throw webhookDbError(error);
   }
   // The first delivery was stored but its refresh not queued (a 503): queue it now rather than wait for the sweep.
   if (row && row.outcome === "refresh" && !row.processed_at) await refresh(deps, siteId, event.product_id!, row.id);
   deps.logger.info("product webhook already received", { site_id: siteId, event_id: eventId, webhook_id: row?.id });
-  return { status: 200, body: { success: true, message: "Event already received." } };
+  return { outcome: "already_received" };
 }

@@ -1,8 +1,4 @@
-export interface LogEntry {
-  at: string;
-  step: string;
-  message: string;
-}
+import type { ActionLogEntry } from "@mw/shared/disputes";
 
 /**
  * The chargeback's action log (spec 1, 2.5) and the attempt's step log (spec
@@ -12,7 +8,7 @@ export interface LogEntry {
  * transport (docs/decisions.md, "Dispute pipeline throughput").
  */
 export class ActionLog {
-  readonly entries: LogEntry[] = [];
+  readonly entries: ActionLogEntry[] = [];
   /** Each entry with its details, and `level: "error"` on a failed step, for the attempt's log line. */
   readonly steps: Record<string, unknown>[] = [];
 

@@ -1,18 +1,27 @@
 import { AppError, type PayloadOf } from "@mw/shared";
-import { disputeAlertJobId, readDisputeDetails, type DisputeDetails, type DisputeOutcome, type processDisputeJob } from "@mw/shared/disputes";
+import {
+  chargebackStatement,
+  disputeAlertJobId,
+  loadDisputeWebhook,
+  readDisputeDetails,
+  readStoredCase,
+  storeCase,
+  type DisputeDetails,
+  type DisputeOutcome,
+  type DisputeWebhook,
+  type processDisputeJob,
+} from "@mw/shared/disputes";
 import { alertEmailJob } from "@mw/shared/notifications";
+import { recordWebhookOutcome } from "@mw/shared/webhooks";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import type { JobContext } from "../../runtime/processor.ts";
 import { ActionLog } from "./action-log.ts";
 import { alertFor } from "./alert-email.ts";
-import { chargebackStatement } from "./chargeback.ts";
 import { notifyFraudService } from "./fraud-submission.ts";
 import { linkOrder } from "./linkage.ts";
 import { matchTransaction } from "./match-transaction.ts";
-import { loadDisputeWebhook, recordDetails, type DisputeWebhook } from "./read-details.ts";
-import { query, writeTogether, type Statement } from "./sql.ts";
-import { readStoredCase } from "./stored-case.ts";
+import { recordDetails } from "./read-details.ts";
 
 /** Failures whose AppError code is itself the outcome; every other failure ends as `failed`. */
 const FAILURE_OUTCOMES = new Set<string>(["no_account", "invalid_dispute"]);
@@ -39,7 +48,7 @@ export async function processDispute(job: Job, payload: PayloadOf<typeof process
     const final = endsJob(job, error);
     log.error("dispute processing failed", { error: (error as Error).message, outcome, final, steps: steps.steps });
     // An attempt that BullMQ will retry leaves the row open; only the last word is recorded.
-    if (final) await markProcessed(ctx, webhook.id, outcome).catch((mark: unknown) => log.error("could not record the outcome", { error: (mark as Error).message }));
+    if (final) await recordWebhookOutcome(ctx, webhook.id, outcome).catch((mark: unknown) => log.error("could not record the outcome", { error: (mark as Error).message }));
     throw error;
   }
 }
@@ -51,7 +60,7 @@ async function runPipeline(webhook: DisputeWebhook, details: DisputeDetails, ste
   const stored = await readStoredCase(ctx, details);
   const { match, range } = await matchTransaction(ctx, steps, details, stored.securityKey);
   if (!match.transaction) {
-    await markProcessed(ctx, webhook.id, match.outcome);
+    await recordWebhookOutcome(ctx, webhook.id, match.outcome);
     return { outcome: match.outcome, case_id: caseId, transaction_id: null, order_number: null, fraud: "skipped" };
   }
   const tx = match.transaction;
@@ -65,18 +74,11 @@ async function runPipeline(webhook: DisputeWebhook, details: DisputeDetails, ste
   const { order, linkage } = await linkOrder(ctx, steps, details, tx, linked);
 
   const { fraud, submission, failure } = await notifyFraudService(ctx, steps, details, tx, order, previous?.fraud_submitted_at ?? null);
-  const chargeback = chargebackStatement(steps, previous, { acquirerData: webhook.payload, details, tx, orderNumber: order?.number ?? null, submission });
+  steps.info("chargeback", previous ? "Chargeback record updated" : "Chargeback record stored");
+  const chargeback = chargebackStatement(previous, steps.entries, { acquirerData: webhook.payload, details, tx, orderNumber: order?.number ?? null, submission });
   // Linkage, chargeback and (when nothing failed) the processed mark: one transaction, one round trip.
-  await writeTogether(ctx, failure ? [linkage, chargeback] : [linkage, chargeback, processedStatement(webhook.id, match.outcome)]);
+  await storeCase(ctx, linkage, chargeback, failure ? undefined : { webhookId: webhook.id, outcome: match.outcome });
   // The chargeback keeps the failed attempt in its log; the job then fails or retries visibly.
   if (failure) throw failure;
   return { outcome: match.outcome, case_id: caseId, transaction_id: tx.transaction_id, order_number: order?.number ?? null, fraud };
-}
-
-function processedStatement(webhookId: number, outcome: DisputeOutcome): Statement {
-  return ["UPDATE webhook_events SET processed_at = NOW(3), outcome = ? WHERE id = ?", [outcome, webhookId]];
-}
-
-async function markProcessed(ctx: JobContext, webhookId: number, outcome: DisputeOutcome): Promise<void> {
-  await query(ctx, ...processedStatement(webhookId, outcome));
 }

@@ -1,8 +1,17 @@
-import { CATALOGUE_SHRANK, type inventorySkuCleanupJob, type inventorySyncJob, type itemHistoryCleanupJob } from "@mw/shared/inventory";
-import { AppError, chunks, type PayloadOf } from "@mw/shared";
-import { recordSyncError } from "@mw/shared/orders";
+import {
+  CATALOGUE_SHRANK,
+  catalogueItems,
+  deleteItemHistoryBefore,
+  deleteItems,
+  recordInventorySyncFailure,
+  type inventorySkuCleanupJob,
+  type inventorySyncJob,
+  type itemHistoryCleanupJob,
+} from "@mw/shared/inventory";
+import { AppError, type PayloadOf } from "@mw/shared";
+import { skusOfPendingOrders } from "@mw/shared/orders";
 import { ErpClient } from "@mw/shared/providers/erp";
-import { inventorySyncEnabled, finishRun, markLastRun, startRun } from "@mw/shared/sites";
+import { markLastRun, startSiteSync } from "@mw/shared/sites";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import { InventoryRun } from "./run.ts";
@@ -11,7 +20,6 @@ import type { JobContext } from "../../runtime/processor.ts";
 const DAY_MS = 86_400_000;
 /** Spec 1, section 8: item history is kept 3 days. */
 const HISTORY_DAYS = 3;
-const DELETE_BATCH = 5000;
 
 /**
  * `inventory-sync` (spec 1, 4.8): ERP stock onto one site's storefront. The
@@ -23,16 +31,9 @@ const DELETE_BATCH = 5000;
  */
 export async function inventorySync(job: Job, payload: PayloadOf<typeof inventorySyncJob>, ctx: JobContext) {
   const log = ctx.log.child({ site_id: payload.site_id });
-  const site = await ctx.prisma.site.findUnique({ where: { id: payload.site_id } });
-  if (!site) {
-    log.info("inventory sync skipped: the site no longer exists");
-    return { skipped: "site_not_found" };
-  }
-  if (!inventorySyncEnabled(site)) {
-    log.info("inventory sync skipped: inventory sync is not enabled for the site", { is_active: site.is_active, inventory_sync: site.inventory_sync });
-    return { skipped: "inventory_disabled" };
-  }
-  const runId = await startRun(ctx, site.id, "inventory", job.id);
+  const sync = await startSiteSync(ctx, "inventory", payload.site_id, job.id, log);
+  if ("skipped" in sync) return sync;
+  const { site, runId } = sync;
   const run = new InventoryRun(site, ctx, log.child({ run_id: runId }), payload.product_ids);
   try {
     const { unknown_to_erp } = await run.execute();
@@ -40,16 +41,15 @@ export async function inventorySync(job: Job, payload: PayloadOf<typeof inventor
       const first = run.failures[0]!;
       throw AppError.permanent(`inventory sync of site ${site.id}: ${run.failures.length} of ${run.counts.items} items failed (first: ${first.sku}: ${first.message})`, "inventory_incomplete");
     }
-    await finishRun(ctx, runId, "inventory", { counts: run.counts });
-    // The site list's inventory_last_run is the last time the whole catalogue was in step, not a webhook's few products.
+    await sync.finish(run.counts);
     if (!payload.product_ids) await markLastRun(ctx, site.id, "inventory", new Date());
     log.info("inventory sync finished", { ...run.counts, unknown_to_erp, products: payload.product_ids?.length ?? "all" });
     return { run_id: runId, counts: run.counts, unknown_to_erp };
   } catch (error) {
     const message = (error as Error).message;
-    await finishRun(ctx, runId, "inventory", { counts: run.counts, error: message }).catch((finish: unknown) => log.error("could not close the sync run", { error: (finish as Error).message }));
+    await sync.fail(run.counts, message);
     if (endsJob(job, error)) {
-      await recordSyncError(ctx, { source: "inventory_sync", site_id: site.id, message }).catch((record: unknown) => log.error("could not record the inventory sync failure", { error: (record as Error).message }));
+      await recordInventorySyncFailure(ctx, site.id, message).catch((record: unknown) => log.error("could not record the inventory sync failure", { error: (record as Error).message }));
     }
     throw error;
   }
@@ -72,14 +72,13 @@ export async function inventorySkuCleanup(_job: Job, _payload: PayloadOf<typeof 
   }
   const erpSkus = new Set((await erp.listItems()).map((item) => item.number.toLowerCase()));
   if (erpSkus.size === 0) throw AppError.permanent("SKU cleanup refused: the ERP lists no items, so the catalogue is left as it is", "erp_catalogue_empty");
-  const catalogue = await ctx.prisma.item.findMany({ select: { id: true, sku: true } });
+  const catalogue = await catalogueItems(ctx);
   const missing = catalogue.filter((item) => !erpSkus.has(item.sku.toLowerCase()));
   const pending = await skusOfPendingOrders(ctx, missing.map((item) => item.sku));
   const doomed = missing.filter((item) => !pending.has(item.sku.toLowerCase()));
   const summary = { catalogue: catalogue.length, erp_items: erpSkus.size, not_in_erp: missing.length, kept_for_pending_orders: missing.length - doomed.length };
   ctx.log.info("SKU cleanup dry run", { ...summary, to_delete: doomed.length, sample: doomed.slice(0, 20).map((item) => item.sku) });
-  let deleted = 0;
-  for (const batch of chunks(doomed, DELETE_BATCH)) deleted += (await ctx.prisma.item.deleteMany({ where: { id: { in: batch.map((item) => item.id) } } })).count;
+  const deleted = await deleteItems(ctx, doomed.map((item) => item.id));
   // Every process forgets the SKUs it knew, so an order naming a removed item is refused at once.
   // Also when nothing was removed: a retry after a failed publish must still send it.
   await ctx.invalidation.publish(CATALOGUE_SHRANK);
@@ -87,25 +86,10 @@ export async function inventorySkuCleanup(_job: Job, _payload: PayloadOf<typeof 
   return { ...summary, deleted };
 }
 
-/** The SKUs among `skus` that lines of orders not yet exported name (lower case). */
-async function skusOfPendingOrders(ctx: JobContext, skus: string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (const batch of chunks(skus, DELETE_BATCH)) {
-    const lines = await ctx.prisma.orderLine.findMany({ where: { sku: { in: batch }, order: { imported: 0 } }, select: { sku: true }, distinct: ["sku"] });
-    for (const line of lines) found.add(line.sku.toLowerCase());
-  }
-  return found;
-}
-
-/** Nightly (spec 1, section 8): item history older than 3 days goes, a batch at a time so no statement holds locks for long. */
+/** Nightly (spec 1, section 8): item history older than 3 days goes. */
 export async function itemHistoryCleanup(_job: Job, _payload: PayloadOf<typeof itemHistoryCleanupJob>, ctx: JobContext) {
   const cutoff = new Date(Date.now() - HISTORY_DAYS * DAY_MS);
-  let deleted = 0;
-  for (;;) {
-    const count = await ctx.prisma.$executeRaw`DELETE FROM item_history WHERE synced_at < ${cutoff} ORDER BY id LIMIT ${DELETE_BATCH}`;
-    deleted += count;
-    if (count < DELETE_BATCH) break;
-  }
+  const deleted = await deleteItemHistoryBefore(ctx, cutoff);
   ctx.log.info("item history older than 3 days removed", { deleted, cutoff: cutoff.toISOString() });
   return { deleted };
 }

@@ -1,4 +1,5 @@
-import { chunks, type Logger } from "@mw/shared";
+import type { Logger } from "@mw/shared";
+import { recordItemHistory } from "@mw/shared/inventory";
 import { ErpClient, erpNotConfigured } from "@mw/shared/providers/erp";
 import type { InventoryCounts, Site } from "@mw/shared/sites";
 import type { JobContext } from "../../runtime/processor.ts";
@@ -9,8 +10,6 @@ export interface ItemFailure {
   sku: string;
   message: string;
 }
-
-const HISTORY_BATCH = 1000;
 
 /**
  * One inventory sync of one site (spec 1, 4.8): ERP stock levels onto the
@@ -76,10 +75,10 @@ export class InventoryRun {
   }
 
   private async recordHistory(pushed: StockChange[]): Promise<void> {
-    for (const batch of chunks(pushed, HISTORY_BATCH)) {
-      await this.ctx.prisma.itemHistory.createMany({
-        data: batch.map((change) => ({ site_id: this.site.id, sku: change.unit.sku.slice(0, 64), erp_stock: change.erpStock, pushed_stock: change.quantity })),
-      });
-    }
+    await recordItemHistory(
+      this.ctx,
+      this.site.id,
+      pushed.map((change) => ({ sku: change.unit.sku, erp_stock: change.erpStock, pushed_stock: change.quantity })),
+    );
   }
 }

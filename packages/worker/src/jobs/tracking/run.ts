@@ -1,11 +1,22 @@
-import { AppError, chunks, forEachLimited, groupBy, type Logger, type PrismaClient } from "@mw/shared";
+import { AppError, forEachLimited, groupBy, type Logger } from "@mw/shared";
+import { markOrdersShipped, salesOrderNumbers } from "@mw/shared/orders";
 import { ErpClient, erpNotConfigured } from "@mw/shared/providers/erp";
-import type { Platform, Site, TrackingCounts } from "@mw/shared/sites";
+import type { Site, TrackingCounts } from "@mw/shared/sites";
 import type { SalesShipment } from "@mw/shared/providers/erp";
 import type { JobContext } from "../../runtime/processor.ts";
-import { createdNothing, isRefusal } from "@mw/shared/sites";
+import { carrierCodes, createdNothing, isRefusal } from "@mw/shared/sites";
+import {
+  awaitsCompletion,
+  claimTrackingNumber,
+  confirmTrackingNumber,
+  loadShipmentRecords,
+  markCustomerNotified,
+  markOrdersCompleted,
+  releaseClaim,
+  retakeStaleClaim,
+  type ShipmentRecordRow,
+} from "@mw/shared/tracking";
 import { planTrackings, type PlannedTracking } from "./plan.ts";
-import { awaitsCompletion, claim, confirm, IN_LIST, loadRecords, markCompleted, notified, release, retake, type ShipmentRecordRow } from "./records.ts";
 import { openTrackingStorefront } from "./open-storefront.ts";
 import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingStorefront } from "./storefront.ts";
 
@@ -52,7 +63,6 @@ export class TrackingRun {
     errors: 0,
   };
   readonly failures: OrderFailure[] = [];
-  private readonly prisma: PrismaClient;
   /** A re-push: numbers recorded as posted are looked for on the storefront rather than trusted. */
   private recheck = false;
 
@@ -60,9 +70,7 @@ export class TrackingRun {
     private readonly site: Site,
     private readonly ctx: JobContext,
     private readonly log: Logger,
-  ) {
-    this.prisma = ctx.prisma;
-  }
+  ) {}
 
   async execute(): Promise<void> {
     const { erp, storefront, carriers } = await this.open();
@@ -106,15 +114,15 @@ export class TrackingRun {
     const erp = ErpClient.fromConfig(this.ctx.config);
     if (!erp) throw erpNotConfigured();
     const storefront = await openTrackingStorefront(this.site, this.ctx.config, this.log);
-    return { erp, storefront, carriers: await carrierMap(this.prisma, this.site.platform) };
+    return { erp, storefront, carriers: await carrierCodes(this.ctx, this.site.platform) };
   }
 
   /** What is known of `open` orders' ERP side, and our records of `all` of them. */
   private async knownOf(erp: ErpClient, open: TrackingOrder[], all: TrackingOrder[]): Promise<Known> {
-    const salesOrders = await this.salesOrderNumbers(open);
+    const salesOrders = await salesOrderNumbers(this.ctx, this.site.id, open.map((order) => order.number));
     const exported = [...new Set(salesOrders.values())].filter((number): number is string => number !== null);
     const shipments = groupBy(await erp.listSalesShipments(exported), (shipment) => shipment.orderNumber);
-    const records = await loadRecords(this.prisma, this.site.id, all.map((order) => order.id));
+    const records = await loadShipmentRecords(this.ctx, this.site.id, all.map((order) => order.id));
     return { salesOrders, shipments, records };
   }
 
@@ -140,9 +148,9 @@ export class TrackingRun {
     const refused = await storefront.complete(toComplete);
     const completed = toComplete.filter((order) => !refused.has(order.id));
     for (const order of toComplete) if (refused.has(order.id)) this.fail(order, refused.get(order.id)!);
-    await markCompleted(this.prisma, this.site.id, completed.map((order) => order.id));
+    await markOrdersCompleted(this.ctx, this.site.id, completed.map((order) => order.id));
     this.counts.completed = completed.length;
-    await this.markShipped(withTracking);
+    await markOrdersShipped(this.ctx, this.site.id, withTracking);
   }
 
   /**
@@ -173,7 +181,7 @@ export class TrackingRun {
           continue;
         }
         log.info("tracking number recorded as posted is not on the storefront (removed there?); posting it again", { platform_shipment_id: record.platform_shipment_id });
-      } else if (record && (Date.now() - record.created_at.getTime() < CLAIM_STALE_MS || !(await retake(this.prisma, this.site.id, record)))) {
+      } else if (record && (Date.now() - record.created_at.getTime() < CLAIM_STALE_MS || !(await retakeStaleClaim(this.ctx, this.site.id, record)))) {
         log.info("tracking number is being posted by another run; left to it");
         this.counts.claimed_by_other_run += 1;
         continue;
@@ -182,7 +190,7 @@ export class TrackingRun {
         if (found) {
           // Our own claim: its run stopped after posting, before it could tell the customer.
           const notify = record !== undefined && storefront.notify !== undefined;
-          await confirm(this.prisma, this.site.id, order.id, tracking, found, notify);
+          await confirmTrackingNumber(this.ctx, this.site.id, order.id, tracking, found, notify);
           log.info("tracking number is on the storefront already; recorded", { platform_shipment_id: found });
           this.counts.already_posted += 1;
           onStorefront += 1;
@@ -190,7 +198,7 @@ export class TrackingRun {
           continue;
         }
       }
-      if (!record && !(await claim(this.prisma, this.site.id, order.id, tracking))) {
+      if (!record && !(await claimTrackingNumber(this.ctx, this.site.id, order.id, tracking))) {
         log.info("tracking number was claimed by another run; left to it");
         this.counts.claimed_by_other_run += 1;
         continue;
@@ -210,10 +218,10 @@ export class TrackingRun {
       // A refusal of the whole post created nothing, so the claim goes. After a timeout or a dropped
       // connection the post may have landed, and after a refusal of part of it (storefront_a: one
       // address of several) some of it did: the claim stays for a later run to check against the storefront.
-      if (createdNothing(error)) await release(this.prisma, this.site.id, order.id, tracking.trackingNumber);
+      if (createdNothing(error)) await releaseClaim(this.ctx, this.site.id, order.id, tracking.trackingNumber);
       throw error;
     }
-    await confirm(this.prisma, this.site.id, order.id, tracking, id, storefront.notify !== undefined);
+    await confirmTrackingNumber(this.ctx, this.site.id, order.id, tracking, id, storefront.notify !== undefined);
     this.counts.shipments_created += 1;
     if (!tracking.platformCarrier) this.counts.unmapped_carrier += 1;
     log.info("tracking number posted", { platform_shipment_id: id, erp_carrier: tracking.erpCarrier, platform_carrier: tracking.platformCarrier });
@@ -233,7 +241,7 @@ export class TrackingRun {
       log.warn("the customer could not be told about the tracking number; the next run tries again", { error: (error as Error).message });
       return;
     }
-    await notified(this.prisma, this.site.id, order.id, tracking.trackingNumber);
+    await markCustomerNotified(this.ctx, this.site.id, order.id, tracking.trackingNumber);
   }
 
   private fail(order: TrackingOrder, error: AppError): void {
@@ -241,33 +249,6 @@ export class TrackingRun {
     this.failures.push({ order_number: order.number, message: error.message });
     this.log.error("order could not be synced", { order_id: order.id, order_number: order.number, error: error.message });
   }
-
-  /**
-   * Our order number to its ERP sales order number, for the storefront orders
-   * that were pushed to us: null while the order is not exported yet. An
-   * order we never received is absent.
-   */
-  private async salesOrderNumbers(orders: TrackingOrder[]): Promise<Map<string, string | null>> {
-    const found = new Map<string, string | null>();
-    for (const numbers of chunks([...new Set(orders.map((order) => order.number))], IN_LIST)) {
-      const rows = await this.prisma.order.findMany({ where: { site_id: this.site.id, number: { in: numbers } }, select: { number: true, erp_sales_order_number: true } });
-      for (const row of rows) found.set(row.number, row.erp_sales_order_number);
-    }
-    return found;
-  }
-
-  /** Orders whose tracking is on the storefront are shipped (`ship_status` 1). */
-  private async markShipped(numbers: string[]): Promise<void> {
-    for (const group of chunks(numbers, IN_LIST)) {
-      await this.prisma.order.updateMany({ where: { site_id: this.site.id, number: { in: group }, ship_status: 0 }, data: { ship_status: 1 } });
-    }
-  }
-}
-
-/** ERP carrier code (upper case) to the platform's code. */
-async function carrierMap(prisma: PrismaClient, platform: Platform): Promise<Map<string, string>> {
-  const rows = await prisma.carrierMapping.findMany({ where: { platform }, select: { erp_carrier_code: true, platform_carrier_code: true } });
-  return new Map(rows.map((row) => [row.erp_carrier_code.toUpperCase(), row.platform_carrier_code]));
 }
 
 /**

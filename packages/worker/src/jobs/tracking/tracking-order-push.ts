@@ -1,5 +1,5 @@
 import { AppError, type PayloadOf } from "@mw/shared";
-import { trackingSyncEnabled } from "@mw/shared/sites";
+import { findSite, trackingSyncEnabled } from "@mw/shared/sites";
 import type { TrackingOrderPushResult, trackingOrderPushJob } from "@mw/shared/tracking";
 import type { JobContext } from "../../runtime/processor.ts";
 import { TrackingRun } from "./run.ts";
@@ -13,7 +13,7 @@ import { TrackingRun } from "./run.ts";
  */
 export async function trackingOrderPush(_job: unknown, payload: PayloadOf<typeof trackingOrderPushJob>, ctx: JobContext): Promise<TrackingOrderPushResult> {
   const log = ctx.log.child({ site_id: payload.site_id, order_number: payload.order_number });
-  const site = await ctx.prisma.site.findUnique({ where: { id: payload.site_id } });
+  const site = await findSite(ctx, payload.site_id);
   if (!site) return { skipped: "site_not_found" };
   if (!trackingSyncEnabled(site)) return { skipped: "tracking_disabled" };
   const run = new TrackingRun(site, ctx, log);

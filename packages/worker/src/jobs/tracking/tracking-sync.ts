@@ -1,14 +1,11 @@
-import { trackingHealthPingJobId, type trackingSyncJob } from "@mw/shared/tracking";
+import { recordTrackingFailures, trackingHealthPingJobId, type trackingSyncJob } from "@mw/shared/tracking";
 import { healthPingJob } from "@mw/shared/notifications";
 import { AppError, type PayloadOf, type Logger } from "@mw/shared";
-import { recordSyncError } from "@mw/shared/orders";
-import { finishRun, startRun, trackingSyncEnabled, type Site } from "@mw/shared/sites";
+import { startSiteSync, type Site } from "@mw/shared/sites";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import { TrackingRun, type OrderFailure } from "./run.ts";
 import type { JobContext } from "../../runtime/processor.ts";
-
-const SOURCE = "tracking_sync";
 
 /**
  * `tracking-sync` (spec 1, 4.7): ERP tracking numbers onto one site's
@@ -21,29 +18,21 @@ const SOURCE = "tracking_sync";
  */
 export async function trackingSync(job: Job, payload: PayloadOf<typeof trackingSyncJob>, ctx: JobContext) {
   const log = ctx.log.child({ site_id: payload.site_id });
-  const site = await ctx.prisma.site.findUnique({ where: { id: payload.site_id } });
-  if (!site) {
-    log.info("tracking sync skipped: the site no longer exists");
-    return { skipped: "site_not_found" };
-  }
-  if (!trackingSyncEnabled(site)) {
-    log.info("tracking sync skipped: tracking is not enabled for the site", { is_active: site.is_active, tracking_sync: site.tracking_sync, tracking_enabled: site.tracking_enabled });
-    return { skipped: "tracking_disabled" };
-  }
-  const runId = await startRun(ctx, site.id, "tracking", job.id);
+  const sync = await startSiteSync(ctx, "tracking", payload.site_id, job.id, log);
+  if ("skipped" in sync) return sync;
+  const { site, runId } = sync;
   const run = new TrackingRun(site, ctx, log.child({ run_id: runId }));
   try {
     await run.execute();
     if (run.failures.length) throw incomplete(site, run.failures, run.counts.orders);
-    await finishRun(ctx, runId, "tracking", { counts: run.counts });
+    await sync.finish(run.counts);
     if (site.health_check_url) {
       await ctx.queues.add(healthPingJob, { url: site.health_check_url, site_id: site.id }, { jobId: trackingHealthPingJobId(site.id, runId) });
     }
     log.info("tracking sync finished", run.counts);
     return { run_id: runId, counts: run.counts };
   } catch (error) {
-    const message = (error as Error).message;
-    await finishRun(ctx, runId, "tracking", { counts: run.counts, error: message }).catch((finish: unknown) => log.error("could not close the sync run", { error: (finish as Error).message }));
+    await sync.fail(run.counts, (error as Error).message);
     if (endsJob(job, error)) await recordFailures(ctx, site, run.failures, error, log);
     throw error;
   }
@@ -60,9 +49,8 @@ function incomplete(site: Site, failures: OrderFailure[], orders: number): AppEr
 /** Operators see each failed order in GET /stats, and the run's own failure when it was not just those orders. */
 async function recordFailures(ctx: JobContext, site: Site, failures: OrderFailure[], error: unknown, log: Logger): Promise<void> {
   const ownFailure = !(error instanceof AppError && error.code === "tracking_incomplete");
-  const entries: { order_number: string | null; message: string }[] = [...failures, ...(ownFailure ? [{ order_number: null, message: (error as Error).message }] : [])];
   try {
-    for (const entry of entries) await recordSyncError(ctx, { source: SOURCE, site_id: site.id, order_number: entry.order_number, message: entry.message });
+    await recordTrackingFailures(ctx, site.id, [...failures, ...(ownFailure ? [{ order_number: null, message: (error as Error).message }] : [])]);
   } catch (error) {
     log.error("could not record the tracking sync failure", { error: (error as Error).message });
   }

@@ -12,12 +12,12 @@ import type { JobContext } from "../../runtime/processor.ts";
  * retries dispute jobs that failed without a permanent verdict.
  */
 export async function outboxSweep(_job: Job, _payload: PayloadOf<typeof outboxSweepJob>, ctx: JobContext) {
-  const { queued, retried } = await sweepDisputeOutbox(ctx.prisma, ctx.queues);
+  const { queued, retried } = await sweepDisputeOutbox(ctx);
   if (queued) ctx.log.warn("queued dispute webhooks that had been stored without a job", { queued });
   if (retried) ctx.log.warn("retried dispute webhooks whose job had failed without a permanent verdict", { retried });
-  const refreshes = await sweepProductOutbox(ctx.prisma, ctx.queues);
+  const refreshes = await sweepProductOutbox(ctx);
   if (refreshes) ctx.log.warn("queued product refreshes that had been stored without a job", { refreshes });
-  const abandoned = await countAbandonedWebhooks(ctx.prisma);
+  const abandoned = await countAbandonedWebhooks(ctx);
   if (abandoned.acquirer || abandoned.products) {
     ctx.log.warn("webhooks left unprocessed past the sweep's 24-hour window: replay them", { abandoned });
   }

@@ -1,7 +1,7 @@
 import { errors } from "@mw/shared";
 import { itemInput, upsertItems, type ItemInput } from "@mw/shared/inventory";
 import { csvRecords } from "./csv-file.ts";
-import type { Command } from "./main.ts";
+import type { Command } from "./command.ts";
 
 /**
  * Reads a CSV with a header row naming at least sku, name, price and stock.
@@ -31,9 +31,9 @@ export const itemCommands: Record<string, Command> = {
     summary: "create or update catalogue items from a CSV file (columns sku,name,price,stock)",
     arguments: [{ name: "FILE.csv", description: "path of the CSV file" }],
     options: {},
-    async run(prisma, _values, [file]) {
+    async run(deps, _values, [file]) {
       const items = await readItems(file!);
-      return { success: true, rows: items.length, ...(await upsertItems(prisma, items)) };
+      return { success: true, rows: items.length, ...(await upsertItems(deps, items)) };
     },
   },
 };

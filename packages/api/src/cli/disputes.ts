@@ -1,6 +1,6 @@
-import { errors, getConfig } from "@mw/shared";
+import { errors } from "@mw/shared";
 import { createMerchant, merchantInput } from "@mw/shared/disputes";
-import type { Command } from "./main.ts";
+import type { Command } from "./command.ts";
 
 export const merchantCommands: Record<string, Command> = {
   "merchant:add": {
@@ -10,10 +10,10 @@ export const merchantCommands: Record<string, Command> = {
       "security-key": { type: "string", required: true, description: "the gateway security key" },
       name: { type: "string", description: "a name to recognise the account by" },
     },
-    async run(prisma, values) {
+    async run(deps, values) {
       const parsed = merchantInput.safeParse({ mid: values.mid, security_key: values["security-key"], name: values.name });
       if (!parsed.success) throw errors.invalidInput(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
-      const row = await createMerchant(prisma, getConfig().ENCRYPTION_KEY, parsed.data);
+      const row = await createMerchant(deps, deps.config.ENCRYPTION_KEY, parsed.data);
       return { id: row.id, mid: row.mid, name: row.name };
     },
   },

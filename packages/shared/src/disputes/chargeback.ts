@@ -1,14 +1,15 @@
-import type { DisputeDetails } from "@mw/shared/disputes";
-import { truncateCodePoints } from "@mw/shared";
-import type { FraudSubmission } from "@mw/shared/providers/fraud";
-import type { GatewayTransaction } from "@mw/shared/providers/gateway";
-import type { ActionLog, LogEntry } from "./action-log.ts";
-import type { Statement } from "./sql.ts";
+import type { Statement } from "../platform/sql.ts";
+import { truncateCodePoints } from "../platform/text.ts";
+import type { FraudSubmission } from "../providers/fraud/index.ts";
+import type { GatewayTransaction } from "../providers/gateway/index.ts";
+import type { DisputeDetails } from "./details.ts";
+import type { StoredChargeback } from "./stored-case.ts";
 
-/** What an earlier run of the case stored. */
-export interface StoredChargeback {
-  fraud_submitted_at: Date | null;
-  action_log: string;
+/** One entry of a chargeback's action log (spec 1, 2.5). */
+export interface ActionLogEntry {
+  at: string;
+  step: string;
+  message: string;
 }
 
 export interface ChargebackRecord {
@@ -31,9 +32,8 @@ function upsertChargeback(submitted: boolean): string {
 }
 const UPSERT = { submitted: upsertChargeback(true), unsubmitted: upsertChargeback(false) };
 
-/** The statement that stores the case's chargeback; its action log is the earlier runs' entries followed by this run's. */
-export function chargebackStatement(steps: ActionLog, previous: StoredChargeback | null, record: ChargebackRecord): Statement {
-  steps.info("chargeback", previous ? "Chargeback record updated" : "Chargeback record stored");
+/** The statement that stores the case's chargeback; its action log is the earlier runs' entries followed by this run's `entries`. */
+export function chargebackStatement(previous: StoredChargeback | null, entries: ActionLogEntry[], record: ChargebackRecord): Statement {
   const { details, tx, submission } = record;
   const values: Record<(typeof CHARGEBACK_COLUMNS)[number], unknown> = {
     mid: details.mid,
@@ -43,17 +43,17 @@ export function chargebackStatement(steps: ActionLog, previous: StoredChargeback
     reason_code: details.reasonCode,
     reason_desc: details.reasonDesc,
     acquirer_data: record.acquirerData,
-    action_log: JSON.stringify([...parseLog(previous?.action_log), ...steps.entries]),
+    action_log: JSON.stringify([...parseLog(previous?.action_log), ...entries]),
   };
   const params = [details.caseId, ...CHARGEBACK_COLUMNS.map((column) => values[column])];
   return submission ? [UPSERT.submitted, [...params, JSON.stringify(submission.response)]] : [UPSERT.unsubmitted, params];
 }
 
-function parseLog(text: string | undefined): LogEntry[] {
+function parseLog(text: string | undefined): ActionLogEntry[] {
   if (!text) return [];
   try {
     const entries: unknown = JSON.parse(text);
-    return Array.isArray(entries) ? (entries as LogEntry[]) : [];
+    return Array.isArray(entries) ? (entries as ActionLogEntry[]) : [];
   } catch {
     return [];
   }

@@ -1,4 +1,4 @@
-import type { JobContext } from "../../runtime/processor.ts";
+import type { SqlPool } from "./db.ts";
 
 /**
  * One statement on the driver pool, text protocol: a single round trip,
@@ -6,8 +6,8 @@ import type { JobContext } from "../../runtime/processor.ts";
  * times the CPU (docs/decisions.md, "Dispute pipeline throughput").
  * Parameters are escaped by the driver.
  */
-export async function query<T>(ctx: Pick<JobContext, "sql">, sql: string, params: unknown[]): Promise<T> {
-  const conn = await ctx.sql.getConnection();
+export async function poolQuery<T>(deps: { sql: SqlPool }, sql: string, params: unknown[]): Promise<T> {
+  const conn = await deps.sql.getConnection();
   try {
     return (await conn.query(sql, params)) as T;
   } finally {
@@ -24,8 +24,8 @@ export type Statement = [sql: string, params: unknown[]];
  * The server stops at the first failing statement, before the COMMIT, and the
  * transaction is rolled back before the connection goes back to the pool.
  */
-export async function writeTogether(ctx: Pick<JobContext, "sql">, statements: Statement[]): Promise<void> {
-  const conn = await ctx.sql.getConnection();
+export async function writeTogether(deps: { sql: SqlPool }, statements: Statement[]): Promise<void> {
+  const conn = await deps.sql.getConnection();
   try {
     await conn.query(["START TRANSACTION", ...statements.map(([sql]) => sql), "COMMIT"].join(";\n"), statements.flatMap(([, params]) => params));
   } catch (error) {

@@ -1,0 +1,90 @@
+import type { z } from "zod";
+import type { Site } from "../generated/prisma/client.ts";
+import type { Connections } from "../platform/connections.ts";
+import type { Logger } from "../platform/logger.ts";
+import { inventorySyncEnabled, orderImportEnabled, trackingSyncEnabled } from "./sync-eligibility.ts";
+import { finishRun, startRun, type SYNC_RUN_COUNTS, type SyncKind } from "./sync-runs.ts";
+
+type Deps = Pick<Connections, "prisma">;
+type CountsOf<K extends SyncKind> = z.infer<(typeof SYNC_RUN_COUNTS)[K]>;
+
+/** How each per-site sync job names itself in its log, whether a site wants it, and what it answers when the site does not. */
+const SYNC_JOBS = {
+  tracking: {
+    name: "tracking sync",
+    off: "tracking is not enabled for the site",
+    skipped: "tracking_disabled",
+    enabled: trackingSyncEnabled,
+    flags: (site: Site) => ({ is_active: site.is_active, tracking_sync: site.tracking_sync, tracking_enabled: site.tracking_enabled }),
+  },
+  inventory: {
+    name: "inventory sync",
+    off: "inventory sync is not enabled for the site",
+    skipped: "inventory_disabled",
+    enabled: inventorySyncEnabled,
+    flags: (site: Site) => ({ is_active: site.is_active, inventory_sync: site.inventory_sync }),
+  },
+  orders: {
+    name: "order import",
+    off: "orders sync is off for the site",
+    skipped: "orders_sync_off",
+    enabled: orderImportEnabled,
+    flags: (site: Site) => ({ is_active: site.is_active, orders_sync: site.orders_sync }),
+  },
+} as const;
+
+/** Why a sync job did nothing: the site is gone, or no longer wants that sync. */
+export type SyncSkipped<K extends SyncKind> = { skipped: "site_not_found" | (typeof SYNC_JOBS)[K]["skipped"] };
+
+/** One run of a per-site sync job: the site as read when it started, and its `sync_runs` row. */
+export class SiteSyncRun<K extends SyncKind> {
+  constructor(
+    private readonly deps: Deps,
+    private readonly kind: K,
+    private readonly log: Logger,
+    readonly site: Site,
+    readonly runId: number,
+    /** Taken just before the run's row was written. */
+    readonly startedAt: Date,
+  ) {}
+
+  /** Closes the run as completed with its counts. */
+  async finish(counts: CountsOf<K>): Promise<void> {
+    await finishRun(this.deps, this.runId, this.kind, { counts });
+  }
+
+  /** Closes the run as failed; a failure to close it is logged, so the run's own error is the one that surfaces. */
+  async fail(counts: CountsOf<K>, message: string): Promise<void> {
+    await finishRun(this.deps, this.runId, this.kind, { counts, error: message }).catch((finish: unknown) =>
+      this.log.error("could not close the sync run", { error: (finish as Error).message }),
+    );
+  }
+}
+
+/**
+ * The opening every per-site sync job shares (tracking sync, inventory sync,
+ * order import): the site is read again, so a job queued before the site was
+ * disabled or deleted ends quietly (logged, answered as `skipped`); else the
+ * run's `sync_runs` row is written.
+ */
+export async function startSiteSync<K extends SyncKind>(
+  deps: Deps,
+  kind: K,
+  siteId: number,
+  jobId: string | undefined,
+  log: Logger,
+): Promise<SyncSkipped<K> | SiteSyncRun<K>> {
+  const job = SYNC_JOBS[kind];
+  const site = await deps.prisma.site.findUnique({ where: { id: siteId } });
+  if (!site) {
+    log.info(`${job.name} skipped: the site no longer exists`);
+    return { skipped: "site_not_found" };
+  }
+  if (!job.enabled(site)) {
+    log.info(`${job.name} skipped: ${job.off}`, job.flags(site));
+    return { skipped: job.skipped } as SyncSkipped<K>;
+  }
+  const startedAt = new Date();
+  const runId = await startRun(deps, site.id, kind, jobId);
+  return new SiteSyncRun(deps, kind, log, site, runId, startedAt);
+}

@@ -1,0 +1,15 @@
+import type { Connections } from "../platform/connections.ts";
+import { recordSyncError } from "../orders/index.ts";
+
+const SOURCE = "tracking_sync";
+
+/** A tracking sync's failure: an order's, or the run's own (no order number). */
+export interface TrackingFailure {
+  order_number: string | null;
+  message: string;
+}
+
+/** A tracking sync that failed for good: operators see each failure in GET /stats. */
+export async function recordTrackingFailures(deps: Pick<Connections, "prisma">, siteId: number, failures: TrackingFailure[]): Promise<void> {
+  for (const failure of failures) await recordSyncError(deps, { source: SOURCE, site_id: siteId, order_number: failure.order_number, message: failure.message });
+}
