@@ -50,7 +50,7 @@ import { timeConnectionRoutes } from "./routes/timetracking/connection.ts";
 import { timerRoutes } from "./routes/timetracking/timers.ts";
 import { scheduledTimeRoutes } from "./routes/timetracking/scheduled.ts";
 import { ticketSignalRoutes } from "./routes/tickets/signals.ts";
-import { urgencyReadRoutes } from "./routes/tickets/urgency.ts";
+import { urgencyReadRoutes } from "./routes/urgency/reads.ts";
 
 /** Throws ToolshedError when a tool cannot be loaded (the API must not start without it). */
 export async function createApp(ctx: AppContext): Promise<Express> {

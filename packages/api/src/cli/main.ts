@@ -1,6 +1,7 @@
 // `pnpm cli <command> [--options]`: operator bootstrap commands. Each prints one line of JSON.
 import { parseArgs } from "node:util";
-import { AppError, createPrisma, getConfigOrExit, type PrismaClient } from "@mw/shared";
+import { AppError, createLogger, createPrisma, getConfigOrExit, type Logger, type PrismaClient } from "@mw/shared";
+import type { CliDeps, Command as DepsCommand } from "./command.ts";
 import { imageKeyCommands } from "./image-keys.ts";
 import { itemCommands } from "./items.ts";
 import { knowledgeCommands } from "./knowledge.ts";
@@ -8,9 +9,8 @@ import { licenseCommands } from "./licenses.ts";
 import { merchantCommands } from "./merchants.ts";
 import { optionCommands } from "./options.ts";
 import { reviewCommands } from "./reviews.ts";
-import { staffCommands } from "./staff.ts";
-import { ticketCommands } from "./tickets.ts";
-import { timeCommands } from "./time.ts";
+import { staffCommands, ticketCommands } from "./tickets.ts";
+import { timeCommands } from "./timetracking.ts";
 import { userCommands } from "./users.ts";
 
 export interface Command {
@@ -21,7 +21,10 @@ export interface Command {
   run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
 }
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands };
+/** The commands that already take the CLI's connections (command.ts) rather than the Prisma client. */
+const DEPS_COMMANDS: Record<string, DepsCommand> = { ...ticketCommands, ...staffCommands, ...timeCommands };
+
+const COMMANDS: Record<string, Command | DepsCommand> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];
@@ -68,14 +71,24 @@ async function main(): Promise<number> {
   }
   const config = getConfigOrExit();
   const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 2 });
+  let logger: Logger | undefined;
   try {
-    console.log(JSON.stringify(await command.run(prisma, values, positionals)));
+    const deps: CliDeps = {
+      config,
+      prisma,
+      get logger() {
+        return (logger ??= createLogger("cli", config));
+      },
+    };
+    const result = DEPS_COMMANDS[name!] ? await DEPS_COMMANDS[name!]!.run(deps, values, positionals) : await (command as Command).run(prisma, values, positionals);
+    console.log(JSON.stringify(result));
     return 0;
   } catch (error) {
     const message = error instanceof AppError || error instanceof Error ? error.message : String(error);
     console.error(JSON.stringify({ error: message }));
     return 1;
   } finally {
+    logger?.close();
     await prisma.$disconnect();
   }
 }
