@@ -30,7 +30,7 @@ class PlatformBridgePlugin extends Plugin {
         // osTicket drops the side-loaded config after bootstrap: keep this instance's.
         $config = $this->getConfig();
         (new PlatformForwarder($config))->connect();
-        (new PlatformStaffProxy($config, __DIR__.'/assets'))->connect();
+        (new PlatformStaffProxy($config))->connect();
         Signal::connect('cron', function () use ($config) {
             $client = PlatformClient::fromConfig($config);
             if (!$client) return;

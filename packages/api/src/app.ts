@@ -33,6 +33,7 @@ import { sitesDomain } from "./routes/sites/index.ts";
 import { ticketsDomain } from "./routes/tickets/index.ts";
 import { timetrackingDomain } from "./routes/timetracking/index.ts";
 import { trackingDomain } from "./routes/tracking/index.ts";
+import { urgencyDomain } from "./routes/urgency/index.ts";
 
 /** Every domain's routes; the order is the order in which each kind of route is mounted. */
 const DOMAINS: DomainRoutes[] = [
@@ -47,6 +48,7 @@ const DOMAINS: DomainRoutes[] = [
   reportsDomain,
   aiDomain,
   ticketsDomain,
+  urgencyDomain,
   timetrackingDomain,
   notificationsDomain,
   knowledgeDomain,

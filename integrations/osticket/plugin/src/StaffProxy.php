@@ -6,12 +6,12 @@
  * agent, whose identity is signed with the shared key (header
  * `X-Ticket-Staff: <staff id>:<unix time>:<hex HMAC-SHA256 of
  * "<staff id>\n<unix time>\n<METHOD>\n<path and query>">`). The time panel's
- * script is served from the plugin itself.
+ * script is the platform's own, served from here.
  */
 class PlatformStaffProxy {
     const VERSION = '1.0.0';
 
-    function __construct(private $config, private string $assets) {}
+    function __construct(private $config) {}
 
     function connect(): void {
         Signal::connect('ajax.scp', function ($dispatcher) {
@@ -77,11 +77,22 @@ class PlatformStaffProxy {
         exit;
     }
 
-    /** The panel's script: from the plugin, nothing from the internet. */
+    /**
+     * The panel's script: the platform's, the one its console uses, fetched
+     * here so the browser loads nothing from elsewhere.
+     */
     function script(): void {
+        $client = PlatformClient::fromConfig($this->config);
+        $answer = $client ? $client->call('GET', $client->url('/console/assets/time-panel.js'), array(), null, 5.0, null, null, false) : null;
         header('Content-Type: application/javascript; charset=utf-8');
+        if (!$answer || !$answer->ok()) {
+            http_response_code(502);
+            header('Cache-Control: no-store');
+            echo "/* The platform's time panel could not be loaded. */\n";
+            exit;
+        }
         header('Cache-Control: private, max-age=3600');
-        readfile($this->assets.'/time-panel.js');
+        echo $answer->body;
         exit;
     }
 

@@ -9,9 +9,8 @@ import { itemCommands } from "./inventory.ts";
 import { knowledgeCommands } from "./knowledge.ts";
 import { optionCommands } from "./options.ts";
 import { reviewCommands } from "./reviews.ts";
-import { staffCommands } from "./staff.ts";
-import { ticketCommands } from "./tickets.ts";
-import { timeCommands } from "./time.ts";
+import { staffCommands, ticketCommands } from "./tickets.ts";
+import { timeCommands } from "./timetracking.ts";
 import { userCommands } from "./users.ts";
 
 export interface Command {
@@ -23,9 +22,9 @@ export interface Command {
 }
 
 /** Commands already on command.ts's Command: they take the CLI's connections, the others still the Prisma client. */
-const DEPS_COMMANDS: Record<string, DepsCommand> = { ...imageKeyCommands, ...reviewCommands, ...licenseCommands, ...knowledgeCommands, ...itemCommands, ...merchantCommands };
+const DEPS_COMMANDS: Record<string, DepsCommand> = { ...imageKeyCommands, ...reviewCommands, ...licenseCommands, ...knowledgeCommands, ...itemCommands, ...merchantCommands, ...ticketCommands, ...staffCommands, ...timeCommands };
 
-const COMMANDS: Record<string, Command | DepsCommand> = { ...userCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...DEPS_COMMANDS };
+const COMMANDS: Record<string, Command | DepsCommand> = { ...userCommands, ...optionCommands, ...DEPS_COMMANDS };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];
@@ -90,6 +89,7 @@ async function main(): Promise<number> {
     console.error(JSON.stringify({ error: message }));
     return 1;
   } finally {
+    logger?.close();
     await prisma.$disconnect();
   }
 }

@@ -1,12 +1,15 @@
 import { createReadStream } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { createRedis, getConfig, Queues, type PrismaClient } from "@mw/shared";
-import { OptionStore } from "@mw/shared/options";
-import { applySignal, requestAnalysis, ticketSignal } from "@mw/shared/tickets";
-import type { Command } from "./main.ts";
+import { createRedis, Queues } from "@mw/shared";
+import { openOptionStore } from "@mw/shared/options";
+import { applyStaffRecord, staffSignalBody, ticketSignal } from "@mw/shared/tickets";
+import { receiveTicketSignal } from "@mw/shared/urgency";
+import type { CliDeps, Command } from "./command.ts";
+import { csvRecords } from "./csv-file.ts";
 
 const PROGRESS_EVERY_MS = 2_000;
+const FLAG = /^(1|true|yes|y)$/i;
 
 interface ImportSummary {
   success: boolean;
@@ -19,57 +22,68 @@ interface ImportSummary {
 
 /**
  * Backfills the mirror from a JSON Lines file of signals (design 10.1), one
- * at a time as it streams: each line is applied as the signal endpoint would
- * (idempotent, so a file may be imported again); a bad line is reported on
- * stderr with its number and skipped. With `analyse`, each ticket that
- * received an entry is queued for one urgency analysis at the end.
+ * at a time as it streams: each line is taken as the signal endpoint takes it
+ * (idempotent, so a file may be imported again, with the time-tracking
+ * follow-ups); a bad line is reported on stderr with its number and skipped.
+ * With `analyse`, each ticket that received an entry gets its urgency
+ * analysis job (one per ticket).
  */
-async function importSignals(prisma: PrismaClient, file: string, analyse: boolean): Promise<ImportSummary> {
+async function importSignals(deps: CliDeps, file: string, analyse: boolean): Promise<ImportSummary> {
   const summary: ImportSummary = { success: true, lines: 0, applied: 0, unchanged: 0, skipped: 0, analyses_queued: 0 };
-  const toAnalyse = new Set<number>();
-  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
-  let reported = Date.now();
-  for await (const line of lines) {
-    summary.lines += 1;
-    if (!line.trim()) continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      summary.skipped += 1;
-      process.stderr.write(`line ${summary.lines}: not JSON, skipped\n`);
-      continue;
+  const analysed = new Set<number>();
+  const redis = createRedis(deps.config.REDIS_URL, { name: "mw-cli" });
+  const queues = new Queues(redis, deps.config.QUEUE_PREFIX);
+  const intake = { ...deps, queues, options: openOptionStore(deps) };
+  try {
+    const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+    let reported = Date.now();
+    for await (const line of lines) {
+      summary.lines += 1;
+      if (!line.trim()) continue;
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch {
+        summary.skipped += 1;
+        process.stderr.write(`line ${summary.lines}: not JSON, skipped\n`);
+        continue;
+      }
+      const parsed = ticketSignal.safeParse(json);
+      if (!parsed.success) {
+        summary.skipped += 1;
+        const issue = parsed.error.issues[0]!;
+        process.stderr.write(`line ${summary.lines}: ${issue.path.join(".") || "line"}: ${issue.message}, skipped\n`);
+        continue;
+      }
+      const outcome = await receiveTicketSignal(intake, parsed.data, { analyse });
+      if (outcome.changed) summary.applied += 1;
+      else summary.unchanged += 1;
+      if (outcome.queued && outcome.analyse) analysed.add(outcome.analyse.ticket_id);
+      if (Date.now() - reported >= PROGRESS_EVERY_MS) {
+        reported = Date.now();
+        process.stderr.write(`${summary.lines} lines read: ${summary.applied} applied, ${summary.unchanged} unchanged, ${summary.skipped} skipped\n`);
+      }
     }
-    const parsed = ticketSignal.safeParse(json);
-    if (!parsed.success) {
-      summary.skipped += 1;
-      const issue = parsed.error.issues[0]!;
-      process.stderr.write(`line ${summary.lines}: ${issue.path.join(".") || "line"}: ${issue.message}, skipped\n`);
-      continue;
-    }
-    const outcome = await applySignal(prisma, parsed.data);
-    if (outcome.changed) summary.applied += 1;
-    else summary.unchanged += 1;
-    if (outcome.analyse) toAnalyse.add(outcome.analyse.ticket_id);
-    if (Date.now() - reported >= PROGRESS_EVERY_MS) {
-      reported = Date.now();
-      process.stderr.write(`${summary.lines} lines read: ${summary.applied} applied, ${summary.unchanged} unchanged, ${summary.skipped} skipped\n`);
-    }
+  } finally {
+    await queues.close();
+    await redis.quit();
   }
-  if (analyse && toAnalyse.size) {
-    const config = getConfig();
-    const redis = createRedis(config.REDIS_URL, { name: "mw-cli" });
-    const queues = new Queues(redis, config.QUEUE_PREFIX);
-    try {
-      const deps = { prisma, queues, options: new OptionStore(prisma, config.ENCRYPTION_KEY) };
-      for (const ticketId of toAnalyse) await requestAnalysis(deps, ticketId);
-      summary.analyses_queued = toAnalyse.size;
-    } finally {
-      await queues.close();
-      await redis.quit();
-    }
-  }
+  summary.analyses_queued = analysed.size;
   return summary;
+}
+
+/** A CSV cell as the staff record wants it: empty is absent, numbers and yes/no flags read as such. */
+function staffRecord(record: Record<string, string>) {
+  const number = (value: string | undefined) => (value === undefined || value === "" ? undefined : Number(value));
+  return {
+    id: number(record.id),
+    name: record.name,
+    email: record.email || null,
+    phone: record.phone || null,
+    department_id: number(record.department_id) ?? null,
+    is_project_manager: FLAG.test(record.is_project_manager ?? ""),
+    is_department_manager: FLAG.test(record.is_department_manager ?? ""),
+  };
 }
 
 export const ticketCommands: Record<string, Command> = {
@@ -77,9 +91,33 @@ export const ticketCommands: Record<string, Command> = {
     summary: "backfill tickets, thread entries and staff from a JSON Lines file of ticket-system signals (bad lines are reported and skipped)",
     arguments: [{ name: "FILE.jsonl", description: "one signal per line, as POST /tickets/v1/signals takes it" }],
     options: { analyse: { type: "boolean", description: "queue one urgency analysis for each ticket that received entries" } },
-    async run(prisma, values, [file]) {
+    async run(deps, values, [file]) {
       // pnpm runs scripts from the repository root; INIT_CWD is where the user typed the command.
-      return importSignals(prisma, path.resolve(process.env.INIT_CWD ?? process.cwd(), file!), values.analyse === true);
+      return importSignals(deps, path.resolve(process.env.INIT_CWD ?? process.cwd(), file!), values.analyse === true);
+    },
+  },
+};
+
+export const staffCommands: Record<string, Command> = {
+  "staff:import": {
+    summary: "create or update the staff directory from a CSV file (id,name,email,phone,department_id,is_project_manager,is_department_manager); bad rows are reported and skipped",
+    arguments: [{ name: "FILE.csv", description: "a header row, then one staff member per line; id is the ticket system's staff id" }],
+    options: {},
+    async run(deps, _values, [file]) {
+      const summary = { success: true, rows: 0, applied: 0, unchanged: 0, skipped: 0 };
+      for await (const record of csvRecords(file!)) {
+        summary.rows += 1;
+        const parsed = staffSignalBody.safeParse(staffRecord(record));
+        if (!parsed.success) {
+          summary.skipped += 1;
+          const issue = parsed.error.issues[0]!;
+          process.stderr.write(`row ${summary.rows + 1}: ${issue.path.join(".") || "row"}: ${issue.message}, skipped\n`);
+          continue;
+        }
+        if (await applyStaffRecord(deps, parsed.data)) summary.applied += 1;
+        else summary.unchanged += 1;
+      }
+      return summary;
     },
   },
 };

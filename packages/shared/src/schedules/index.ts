@@ -4,7 +4,7 @@ import { embeddingsJob } from "../knowledge/jobs.ts";
 import { inventorySkuCleanupJob, inventorySweepJob, itemHistoryCleanupJob } from "../inventory/jobs.ts";
 import { orderSweepJob, orderVolumeDailyJob } from "../orders/jobs.ts";
 import { reportsDailyJob } from "../reports/jobs.ts";
-import { urgencySweepJob } from "../tickets/jobs.ts";
+import { urgencySweepJob } from "../urgency/index.ts";
 import { timeImportJob } from "../timetracking/jobs.ts";
 import { outboxSweepJob } from "../webhooks/jobs.ts";
 

@@ -1,4 +1,5 @@
-import type { Prisma, PrismaClient } from "../platform/db.ts";
+import type { Connections } from "../platform/connections.ts";
+import type { Prisma } from "../platform/db.ts";
 
 /** The ticket system's custom fields the platform writes (spec 2, 2.4), by their variable names. */
 export interface TicketFields {
@@ -53,7 +54,7 @@ export async function recordTicketChange(db: Prisma.TransactionClient, ticketId:
  * change younger than a few seconds that an older, uncommitted one might
  * still precede. `next_cursor` is where the next read starts.
  */
-export async function changesAfter(prisma: PrismaClient, after: number, limit: number) {
+export async function changesAfter({ prisma }: Pick<Connections, "prisma">, after: number, limit: number) {
   const settled = new Date(Date.now() - CHANGES_SETTLE_MS);
   const rows = await prisma.ticketChange.findMany({ where: { id: { gt: after }, created: { lte: settled } }, orderBy: { id: "asc" }, take: limit });
   const numbers = new Map(

@@ -1,6 +1,9 @@
-export * from "./jobs.ts";
+export type { Staff, Ticket } from "../generated/prisma/client.ts";
+export * from "./ai-fields.ts";
+export * from "./changes.ts";
 export * from "./reads.ts";
 export * from "./signals.ts";
-export * from "./urgency-queue.ts";
-export * from "./changes.ts";
+export * from "./staff.ts";
+export * from "./ticket-lookup.ts";
+export * from "./time-fields.ts";
 export * from "./knowledge-sources.ts";

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import type { Connections } from "../platform/connections.ts";
 import { isUniqueViolation, type Prisma } from "../platform/db.ts";
-
-/** The client or a transaction: the signal endpoint stores a signal and its queue row in one commit. */
-type Db = Prisma.TransactionClient;
 import { truncateCodePoints } from "../platform/text.ts";
+
+/** The client or a transaction: a signal is stored with its urgency queue row in one commit. */
+type Db = Prisma.TransactionClient;
 
 // PHP encodes database values as strings ("123", "0"): the ticket system's side may send either form.
 const id = z.coerce.number<string | number>().int().positive();
@@ -181,4 +182,9 @@ export async function applySignal(prisma: Db, signal: TicketSignal): Promise<Sig
   });
   if (!inserted.count) return { changed: ticketChanged };
   return { changed: true, analyse: { ticket_id: signal.ticket.id, entry_type: entry.type, staff_id: entry.staff_id ?? null } };
+}
+
+/** A staff directory record (`pnpm cli staff:import`), applied as a `staff.updated` signal; answers whether anything stored changed. */
+export async function applyStaffRecord({ prisma }: Pick<Connections, "prisma">, staff: z.output<typeof staffSignalBody>): Promise<boolean> {
+  return (await applySignal(prisma, { signal: "staff.updated", staff })).changed;
 }

@@ -59,6 +59,15 @@ export async function completeConnection(deps: TimeDeps, input: { code?: string;
   return { staffId: Number(staff), name: [user.first_name, user.last_name].filter(Boolean).join(" ") || (user.email ?? String(user.id)), account: account.name };
 }
 
+/** Spec 2, 4.5: whether the staff member is connected to Harvest and as whom, after refreshing an expiring token. */
+export async function connectionStatus(deps: TimeDeps, staffId: number) {
+  const auth = await staffHarvestAuth(deps, staffId);
+  if (!auth) return { connected: false };
+  const me = await (await harvestClient(deps)).me(auth);
+  const row = await deps.prisma.staffOauthConnection.findUniqueOrThrow({ where: { staff_id: staffId } });
+  return { connected: true, user: { id: me.id, name: [me.first_name, me.last_name].filter(Boolean).join(" "), email: me.email ?? null }, account_id: row.account_id, token_expires_at: row.token_expires_at.toISOString() };
+}
+
 export async function disconnectStaff(deps: Pick<TimeDeps, "prisma">, staffId: number): Promise<boolean> {
   const { count } = await deps.prisma.staffOauthConnection.deleteMany({ where: { staff_id: staffId } });
   return count > 0;

@@ -1,6 +1,6 @@
 import type { Prisma } from "../platform/db.ts";
 import type { HarvestAuth, HarvestClient, HarvestProject, HarvestTimeEntry } from "../providers/harvest/index.ts";
-import { recordTicketChange } from "../tickets/index.ts";
+import { staffWithEmail, ticketsOnProjects, writeTimeTotals } from "../tickets/index.ts";
 import { budgetMultiplier, shouldLock } from "./budget.ts";
 import { harvestClient, syncAuth, type TimeDeps } from "./settings.ts";
 
@@ -27,7 +27,7 @@ async function projectManager(deps: TimeDeps, harvest: HarvestClient, auth: Harv
     if (!assignment.is_project_manager) continue;
     const user = await harvest.user(auth, assignment.user.id);
     if (!user.email) continue;
-    const staff = await deps.prisma.staff.findFirst({ where: { email: user.email } });
+    const staff = await staffWithEmail(deps, user.email);
     if (staff) return staff.id;
   }
   return fallback;
@@ -68,7 +68,7 @@ export async function importTime(deps: TimeDeps, onProject?: (done: number, tota
   const auth = await syncAuth(deps.options);
   const harvest = await harvestClient(deps);
   const projects: HarvestProject[] = await harvest.projects(auth, { is_active: true });
-  const tickets = await deps.prisma.ticket.findMany({ where: { time_project_id: { in: projects.map((project) => project.id) } }, orderBy: { id: "asc" } });
+  const tickets = await ticketsOnProjects(deps, projects.map((project) => project.id));
   const counts: ImportCounts = { projects: 0, tickets: tickets.length, entries_added: 0, entries_updated: 0, entries_removed: 0, locked: [] };
   const lockEvents: number[] = [];
   const linked = projects.filter((project) => tickets.some((ticket) => ticket.time_project_id === project.id));
@@ -84,11 +84,7 @@ export async function importTime(deps: TimeDeps, onProject?: (done: number, tota
       const event = await deps.prisma.$transaction(async (tx) => {
         await applyProject(tx, ticket.id, entries, counts);
         const changed = Number(ticket.hours_used) !== hoursUsed || lock || (budget !== null && Number(ticket.budget_hours) !== budget);
-        await tx.ticket.update({
-          where: { id: ticket.id },
-          data: { hours_used: hoursUsed.toFixed(2), ...(project.budget != null && project.budget < MAX_HOURS && { budget_hours: project.budget.toFixed(2) }), ...(lock && { locked: true, unlocked_budget: null, unlocked_hours: null }) },
-        });
-        if (changed) await recordTicketChange(tx, ticket.id);
+        await writeTimeTotals(tx, ticket.id, { hours_used: hoursUsed.toFixed(2), ...(project.budget != null && project.budget < MAX_HOURS && { budget_hours: project.budget.toFixed(2) }), lock }, changed);
         return lock ? tx.timeEvent.create({ data: { ticket_id: ticket.id, kind: "locked", hours_used: hoursUsed.toFixed(2), budget: (budget ?? 0).toFixed(2), staff_id: manager } }) : null;
       });
       if (event) {

@@ -1,13 +1,12 @@
+import type { Connections } from "../platform/connections.ts";
 import { AppError } from "../platform/errors.ts";
-import type { PrismaClient } from "../platform/db.ts";
-import { recordTicketChange } from "../tickets/index.ts";
+import { ticketById, writeUnlock, type Ticket } from "../tickets/index.ts";
+
+type Deps = Pick<Connections, "prisma">;
 
 /** The staff member who may unlock: the project manager the lock named, else the department manager. */
-export async function lockOwner(prisma: PrismaClient, ticketId: number): Promise<number | null> {
-  const [ticket, event] = await Promise.all([
-    prisma.ticket.findUniqueOrThrow({ where: { id: ticketId } }),
-    prisma.timeEvent.findFirst({ where: { ticket_id: ticketId, kind: "locked" }, orderBy: [{ at: "desc" }, { id: "desc" }] }),
-  ]);
+export async function lockOwner({ prisma }: Deps, ticket: Pick<Ticket, "id" | "department_manager_staff_id">): Promise<number | null> {
+  const event = await prisma.timeEvent.findFirst({ where: { ticket_id: ticket.id, kind: "locked" }, orderBy: [{ at: "desc" }, { id: "desc" }] });
   return event?.staff_id ?? ticket.department_manager_staff_id;
 }
 
@@ -16,22 +15,21 @@ export async function lockOwner(prisma: PrismaClient, ticketId: number): Promise
  * unlock is remembered with the budget and hours of the moment (design 10.8:
  * it sticks until the budget changes or hours grow by another 10 %).
  */
-export async function unlockTicket(prisma: PrismaClient, ticketId: number, staffId: number) {
-  const ticket = await prisma.ticket.findUnique({ where: { id: ticketId } });
+export async function unlockTicket(deps: Deps, ticketId: number, staffId: number) {
+  const ticket = await ticketById(deps, ticketId);
   if (!ticket) throw new AppError(404, "time_refused", `No ticket ${ticketId}.`);
   if (!ticket.locked) throw new AppError(400, "time_refused", `Ticket #${ticket.number} is not locked.`);
-  if ((await lockOwner(prisma, ticketId)) !== staffId) throw new AppError(403, "time_refused", `Only the project manager of ticket #${ticket.number} can unlock it.`);
+  if ((await lockOwner(deps, ticket)) !== staffId) throw new AppError(403, "time_refused", `Only the project manager of ticket #${ticket.number} can unlock it.`);
   const budget = ticket.budget_hours === null ? 0 : Number(ticket.budget_hours);
-  await prisma.$transaction(async (tx) => {
-    await tx.ticket.update({ where: { id: ticketId }, data: { locked: false, unlocked_budget: budget.toFixed(2), unlocked_hours: ticket.hours_used } });
+  await deps.prisma.$transaction(async (tx) => {
+    await writeUnlock(tx, ticketId, { budget: budget.toFixed(2), hours_used: ticket.hours_used.toString() });
     await tx.timeEvent.create({ data: { ticket_id: ticketId, kind: "unlocked", hours_used: ticket.hours_used, budget: budget.toFixed(2), staff_id: staffId } });
-    await recordTicketChange(tx, ticketId);
   });
   return { ticket_id: ticketId, locked: false };
 }
 
 /** Spec 2, 4.5 rule 5: a ticket's imported entries and lock events, ordered by when they happened, not by id. */
-export async function timeTimeline(prisma: PrismaClient, ticketId: number) {
+export async function timeTimeline({ prisma }: Deps, ticketId: number) {
   const [entries, events] = await Promise.all([prisma.projectTimeEntry.findMany({ where: { ticket_id: ticketId } }), prisma.timeEvent.findMany({ where: { ticket_id: ticketId } })]);
   const items = [
     ...entries.map((entry) => ({ type: "entry" as const, at: entry.spent_date.toISOString(), entry_id: Number(entry.provider_entry_id), user_id: entry.user_id, hours: Number(entry.hours), notes: entry.notes })),

@@ -1,3 +1,4 @@
+import type { Connections } from "../platform/connections.ts";
 import type { PrismaClient } from "../platform/db.ts";
 import { isUniqueViolation } from "../platform/db.ts";
 
@@ -29,7 +30,7 @@ async function claim(prisma: PrismaClient, projectId: number, taskId: number, ho
 }
 
 /** Spec 2, 4.2 `/update_milestones`: projects with a budget, from the mirror /time_sync fills. */
-export async function projectMilestones(prisma: PrismaClient): Promise<MilestoneAlertText[]> {
+export async function projectMilestones({ prisma }: Pick<Connections, "prisma">): Promise<MilestoneAlertText[]> {
   const projects = await prisma.harvestProjectMirror.findMany({ where: { is_active: true, budget: { gt: 0 } } });
   const alerts: MilestoneAlertText[] = [];
   for (const project of projects) {
@@ -41,7 +42,7 @@ export async function projectMilestones(prisma: PrismaClient): Promise<Milestone
 }
 
 /** Spec 2, 4.2 `/update_milestones_tasks`: task assignments with their own budget. */
-export async function taskMilestones(prisma: PrismaClient): Promise<MilestoneAlertText[]> {
+export async function taskMilestones({ prisma }: Pick<Connections, "prisma">): Promise<MilestoneAlertText[]> {
   const assignments = await prisma.harvestTaskAssignmentMirror.findMany({ where: { is_active: true, budget: { gt: 0 } } });
   const names = new Map((await prisma.harvestTaskMirror.findMany()).map((task) => [task.id, task.name]));
   const projects = new Map((await prisma.harvestProjectMirror.findMany({ where: { id: { in: assignments.map((assignment) => assignment.project_id) } } })).map((project) => [project.id, project.name]));

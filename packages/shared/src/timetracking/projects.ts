@@ -1,4 +1,5 @@
 import { truncateCodePoints } from "../platform/text.ts";
+import { linkTimeProject, ticketWithOrganisation } from "../tickets/index.ts";
 import { harvestClient, syncAuth, type TimeDeps } from "./settings.ts";
 
 /**
@@ -8,7 +9,7 @@ import { harvestClient, syncAuth, type TimeDeps } from "./settings.ts";
  * client is reused, and the ticket is linked only while it has no project.
  */
 export async function createProjectForTicket(deps: TimeDeps, ticketId: number) {
-  const ticket = await deps.prisma.ticket.findUnique({ where: { id: ticketId }, include: { organisation: true } });
+  const ticket = await ticketWithOrganisation(deps, ticketId);
   if (!ticket) return { skipped: "ticket_missing" };
   if (ticket.time_project_id !== null) return { skipped: "already_linked", project_id: ticket.time_project_id };
   const auth = await syncAuth(deps.options);
@@ -20,6 +21,5 @@ export async function createProjectForTicket(deps: TimeDeps, ticketId: number) {
   const project =
     (await harvest.projects(auth, { client_id: client.id })).find((candidate) => candidate.name === name) ??
     (await harvest.createProject(auth, { client_id: client.id, name, is_billable: true, bill_by: "Project", budget_by: budget === null ? "none" : "project", budget }));
-  const linked = await deps.prisma.ticket.updateMany({ where: { id: ticketId, time_project_id: null }, data: { time_project_id: project.id } });
-  return { project_id: project.id, client_id: client.id, linked: linked.count === 1 };
+  return { project_id: project.id, client_id: client.id, linked: await linkTimeProject(deps, ticketId, project.id) };
 }

@@ -1,4 +1,6 @@
 import { AppError } from "../platform/errors.ts";
+import { htmlToText } from "../ai/index.ts";
+import { staffMember, threadEntry, ticketById, type Ticket } from "../tickets/index.ts";
 import type { HarvestAuth, HarvestTimeEntry } from "../providers/harvest/index.ts";
 import { staffHarvestAuth } from "./connections.ts";
 import { lockOwner } from "./locks.ts";
@@ -10,7 +12,7 @@ function refused(message: string, status = 400): AppError {
 
 /** Spec 2, 4.5 rule 1: time goes on tickets linked to a project, by a connected staff member. */
 async function ticketAndAuth(deps: TimeDeps, staffId: number, ticketId: number): Promise<{ projectId: number; auth: HarvestAuth }> {
-  const ticket = await deps.prisma.ticket.findUnique({ where: { id: ticketId } });
+  const ticket = await ticketById(deps, ticketId);
   if (!ticket) throw refused(`No ticket ${ticketId}.`, 404);
   if (ticket.time_project_id === null) throw refused(`Ticket #${ticket.number} is not linked to a time-tracking project.`);
   await requireUnlockedFor(deps, ticket, staffId);
@@ -18,11 +20,11 @@ async function ticketAndAuth(deps: TimeDeps, staffId: number, ticketId: number):
 }
 
 /** Design 10.8: a locked ticket takes no new time, manual entry or submit from anyone but its project manager, whom the refusal names. */
-async function requireUnlockedFor(deps: TimeDeps, ticket: { id: number; number: string; locked: boolean }, staffId: number): Promise<void> {
+async function requireUnlockedFor(deps: TimeDeps, ticket: Pick<Ticket, "id" | "number" | "locked" | "department_manager_staff_id">, staffId: number): Promise<void> {
   if (!ticket.locked) return;
-  const owner = await lockOwner(deps.prisma, ticket.id);
+  const owner = await lockOwner(deps, ticket);
   if (owner === staffId) return;
-  const manager = owner === null ? null : await deps.prisma.staff.findUnique({ where: { id: owner } });
+  const manager = owner === null ? null : await staffMember(deps, owner);
   const who = manager ? `its project manager, ${manager.name},` : "its project manager";
   throw refused(`Ticket #${ticket.number} is over budget and locked: only ${who} can log more time or unlock it.`, 403);
 }
@@ -109,7 +111,9 @@ export async function submitTime(deps: TimeDeps, staffId: number, input: SubmitI
   if ("entry_id" in input) {
     const log = await ownLog(deps, staffId, input.entry_id);
     if (log.ticket_id !== input.ticket_id) throw refused(`Time entry ${input.entry_id} belongs to another ticket.`);
-    await requireUnlockedFor(deps, await deps.prisma.ticket.findUniqueOrThrow({ where: { id: log.ticket_id } }), staffId);
+    const ticket = await ticketById(deps, log.ticket_id);
+    if (!ticket) throw refused(`No ticket ${log.ticket_id}.`, 404);
+    await requireUnlockedFor(deps, ticket, staffId);
     const auth = await connected(deps, staffId);
     await stopAtHarvest(deps, auth, input.entry_id);
     const entry = await harvest.updateTimeEntry(auth, input.entry_id, { notes: input.notes });
@@ -122,19 +126,26 @@ export async function submitTime(deps: TimeDeps, staffId: number, input: SubmitI
   return entryView(entry);
 }
 
+/** A thread entry's text (HTML read as text); empty when the mirror does not have the entry. */
+async function entryText(deps: TimeDeps, entryId: number): Promise<string> {
+  const entry = await threadEntry(deps, entryId);
+  if (!entry) return "";
+  return entry.format === "html" ? htmlToText(entry.body) : entry.body;
+}
+
 /**
  * Ends a staff member's running timer on a ticket because they replied or
  * added a note (issue 20, spec 2 section 3): stopped at Harvest, the timer's
  * notes pushed (the entry's text when it has none), linked to the thread
  * entry, finalised. Nothing to do when no timer of theirs runs there.
  */
-export async function stopTimerForReply(deps: TimeDeps, input: { ticket_id: number; staff_id: number; thread_entry_id: number; entry_text: string }) {
+export async function stopTimerForReply(deps: TimeDeps, input: { ticket_id: number; staff_id: number; thread_entry_id: number }) {
   const log = await deps.prisma.timeLog.findFirst({ where: { ticket_id: input.ticket_id, staff_id: input.staff_id, is_running: true } });
   if (!log) return { stopped: false as const };
   const auth = await connected(deps, input.staff_id);
   const entryId = Number(log.provider_entry_id);
   await stopAtHarvest(deps, auth, entryId);
-  const notes = log.notes || input.entry_text.replace(/\s+/g, " ").trim().slice(0, 2000) || null;
+  const notes = log.notes || (await entryText(deps, input.thread_entry_id)).replace(/\s+/g, " ").trim().slice(0, 2000) || null;
   const entry = notes ? await (await harvestClient(deps)).updateTimeEntry(auth, entryId, { notes }) : await (await harvestClient(deps)).timeEntry(auth, entryId);
   await deps.prisma.timeLog.update({ where: { id: log.id }, data: { is_running: false, hours: entry.hours.toFixed(2), notes, thread_entry_id: input.thread_entry_id } });
   return { stopped: true as const, ...entryView(entry) };

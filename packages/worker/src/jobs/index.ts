@@ -7,9 +7,9 @@ import { knowledgeHandlers } from "./knowledge/index.ts";
 import { notificationHandlers } from "./notifications/index.ts";
 import { orderHandlers } from "./orders/index.ts";
 import { reportHandlers } from "./reports/index.ts";
-import { ticketHandlers } from "./tickets/index.ts";
 import { timeTrackingHandlers } from "./timetracking/index.ts";
 import { trackingHandlers } from "./tracking/index.ts";
+import { urgencyHandlers } from "./urgency/index.ts";
 import { webhookHandlers } from "./webhooks/index.ts";
 
 /** Every job a worker knows, merged from the domains. A job with another name fails with a clear reason. */
@@ -21,7 +21,7 @@ export const JOBS = new JobCatalog<JobHandler>([
   ...inventoryHandlers,
   ...reportHandlers,
   ...notificationHandlers,
-  ...ticketHandlers,
+  ...urgencyHandlers,
   ...timeTrackingHandlers,
   ...dashboardHandlers,
   ...knowledgeHandlers,

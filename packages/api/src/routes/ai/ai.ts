@@ -24,6 +24,10 @@ export function aiRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "ai_key_or_session",
     documentBody: rewriteBody,
     responses: { 200: { description: "The rewritten text", schema: z.object({ success: z.literal(true), rewritten_text: z.string(), ...engine }) } },
+    example: {
+      request: { text: "hi, we fixed the checkout , it should work now.", instructions: "Make it friendly and professional." },
+      response: { success: true, rewritten_text: "Hello! We have fixed the checkout, and it should be working again now.", engine: "model", model: "gemini-2.5-flash" },
+    },
     handler: async (_input, req) => {
       const body = readSpec2(rewriteBody, req.body);
       return { success: true as const, ...(await ctx.ai.rewrite(body.text, body.instructions)) };
@@ -48,6 +52,23 @@ export function aiRoutes(api: ApiRouter, ctx: AppContext): void {
         }),
       },
     },
+    example: {
+      request: { subject: "Checkout down", body: "Since 9am no customer can pay: checkout shows a 500 error. We are losing orders.", client_name: "ACME", is_vip: true },
+      response: {
+        success: true,
+        urgency: {
+          score: 95,
+          level: "CRITICAL",
+          summary: "Checkout fails with a 500 error for every customer since 9am.",
+          reasoning: "Production down +35, revenue impact +25, multiple users +15. Modifiers: VIP client +10.",
+          timeline: "Respond within 1 hour",
+          suggested_title: "Checkout returns 500 for all customers",
+        },
+        cached: false,
+        engine: "model",
+        model: "gemini-2.5-flash",
+      },
+    },
     handler: async (_input, req) => {
       const body = readSpec2(urgencyBody, req.body);
       return { success: true as const, ...(await ctx.ai.ticketUrgency(body)) };
@@ -62,6 +83,10 @@ export function aiRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "ai_key",
     documentBody: parseBody,
     responses: { 200: { description: "The reply", schema: z.object({ success: z.literal(true), parsed_reply: z.string(), ...engine }) } },
+    example: {
+      request: { email_body: "Thanks, that fixed it.\n\nOn Tue, Nov 17, 2026 at 10:02 AM Support <support@example.com> wrote:\n> Please clear your cache." },
+      response: { success: true, parsed_reply: "Thanks, that fixed it.", engine: "rules" },
+    },
     handler: async (_input, req) => {
       const body = readSpec2(parseBody, req.body);
       return { success: true as const, ...(await ctx.ai.parseEmailReply(body.email_body)) };

@@ -4,6 +4,27 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
 
+const settingsExample = {
+  ai_api_key_set: true,
+  ai_security_key_set: false,
+  ai_model: "gemini-2.5-flash",
+  ai_urgency_model: "gemini-2.5-flash",
+  ai_assistant_model: "gemini-2.5-flash",
+  ai_embedding_model: "gemini-embedding-001",
+  ai_enabled_sources: ["ticket", "site", "wiki", "docs", "brand"],
+  ai_max_context_tickets: 8,
+  ai_chatbot_name: "Support Assistant",
+  ai_vector_api_key_set: false,
+  ai_vector_host: "",
+  ai_rate_limit: 60,
+  ai_rate_window: 60,
+  ai_cache_ttl: 3600,
+  ai_max_retries: 3,
+  urgency_criteria: "Start near 20 for a routine request and adjust:\n- production down: +30 to +40\n...",
+  urgency_max_per_run: 2,
+  urgency_gate_seconds: 600,
+};
+
 const view = z.object({ success: z.literal(true), settings: z.record(z.string(), z.unknown()) });
 
 /** Every option by name; `null` returns one to its default (unsets a secret). Checked by the option store, which answers invalid_params. */
@@ -18,6 +39,7 @@ export function aiSettingsRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "ai",
     access: "manage_options",
     responses: { 200: { description: "The settings", schema: view } },
+    example: { response: { success: true, settings: settingsExample } },
     handler: async () => ({ success: true as const, settings: await ctx.options.view() }),
   });
 
@@ -29,6 +51,10 @@ export function aiSettingsRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "manage_options",
     documentBody: changes,
     responses: { 200: { description: "The settings after the change", schema: view }, 400: { description: "invalid_params: an unknown option or a value its rules refuse; nothing changed" } },
+    example: {
+      request: { ai_model: "gemini-2.5-pro", ai_rate_limit: 120, ai_security_key: "<shared secret>" },
+      response: { success: true, settings: { ...settingsExample, ai_model: "gemini-2.5-pro", ai_rate_limit: 120, ai_security_key_set: true } },
+    },
     handler: async (_input, req) => {
       const body: unknown = req.body;
       if (typeof body !== "object" || body === null || Array.isArray(body)) throw new AppError(400, "invalid_params", "The body must be a JSON object of option names to values.");

@@ -3,7 +3,7 @@ import type { QueueName } from "@mw/shared";
 import { disputeAlertJobId, disputeJobId, processDisputeJob } from "@mw/shared/disputes";
 import { alertEmailJob } from "@mw/shared/notifications";
 import { orderExportJob, orderExportJobId, orderVerifyJob, orderVerifyJobId } from "@mw/shared/orders";
-import { ALERT_CHANNELS, criticalAlertJob, criticalAlertJobId, urgencyAnalysisJob, urgencyAnalysisJobId } from "@mw/shared/tickets";
+import { ALERT_CHANNELS, criticalAlertJob, criticalAlertJobId, urgencyAnalysisJob, urgencyAnalysisJobId } from "@mw/shared/urgency";
 import { projectCreateJob, projectCreateJobId } from "@mw/shared/timetracking";
 import { trackingOrderPushJob, trackingOrderPushJobId } from "@mw/shared/tracking";
 import type { AppContext } from "../../context.ts";

@@ -1,5 +1,6 @@
 import express, { type Router } from "express";
 import { latestNotifications, markNotificationsRead } from "@mw/shared/notifications";
+import { ticketNumbersOf } from "@mw/shared/tickets";
 import type { AppContext } from "../../context.ts";
 import { signedIn, viewer } from "./guard.ts";
 import { CONSOLE_PATH, renderPage } from "./render.ts";
@@ -11,10 +12,8 @@ export function notificationPages(ctx: AppContext): Router {
 
   router.get("/notifications", staff, async (_req, res) => {
     const staffId = viewer(res).principal.staffId;
-    const notifications = staffId === null ? [] : await latestNotifications(ctx.prisma, staffId, 50);
-    const ticketIds = [...new Set(notifications.map((row) => row.ticket_id).filter((id): id is number => id !== null))];
-    const tickets = ticketIds.length ? await ctx.prisma.ticket.findMany({ where: { id: { in: ticketIds } }, select: { id: true, number: true } }) : [];
-    const numbers = new Map(tickets.map((ticket) => [ticket.id, ticket.number]));
+    const notifications = staffId === null ? [] : await latestNotifications(ctx, staffId, 50);
+    const numbers = await ticketNumbersOf(ctx, notifications.map((row) => row.ticket_id).filter((id): id is number => id !== null));
     renderPage(res, "notifications", {
       title: "Notifications",
       linked: staffId !== null,
@@ -24,7 +23,7 @@ export function notificationPages(ctx: AppContext): Router {
 
   router.post("/notifications/read", staff, async (_req, res) => {
     const staffId = viewer(res).principal.staffId;
-    if (staffId !== null) await markNotificationsRead(ctx.prisma, staffId, "all");
+    if (staffId !== null) await markNotificationsRead(ctx, staffId, "all");
     res.redirect(303, `${CONSOLE_PATH}/notifications`);
   });
   return router;

@@ -1,7 +1,8 @@
 import express, { type Router } from "express";
 import { AppError } from "@mw/shared";
 import { URGENCY_LEVELS } from "@mw/shared/ai";
-import { listSnapshots, ticketDetail, ticketThread } from "@mw/shared/tickets";
+import { ticketThread } from "@mw/shared/tickets";
+import { listSnapshots, ticketDetail } from "@mw/shared/urgency";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { pageQuery } from "../../http/pagination.ts";
@@ -33,7 +34,7 @@ export function ticketPages(ctx: AppContext): Router {
   router.get("/snapshots", readers, async (req, res) => {
     const query = filters.parse(req.query);
     const ticketNumber = query.ticket_number || undefined;
-    const { snapshots, total } = await listSnapshots(ctx.prisma, { page: query.page, per_page: PER_PAGE, ticket_number: ticketNumber, level: query.level });
+    const { snapshots, total } = await listSnapshots(ctx, { page: query.page, per_page: PER_PAGE, ticket_number: ticketNumber, level: query.level });
     const totalPages = Math.max(1, Math.ceil(total / PER_PAGE));
     renderPage(res, "snapshots", {
       title: "Urgency snapshots",
@@ -50,11 +51,11 @@ export function ticketPages(ctx: AppContext): Router {
 
   router.get("/tickets/:number", readers, async (req, res) => {
     const number = String(req.params.number).slice(0, 32);
-    const ticket = await ticketDetail(ctx.prisma, number);
+    const ticket = await ticketDetail(ctx, number);
     if (!ticket) throw new AppError(404, "rest_not_found", `No ticket with number ${number}.`);
     const [{ snapshots }, thread, timeEnabled] = await Promise.all([
-      listSnapshots(ctx.prisma, { page: 1, per_page: 50, ticket_number: number }),
-      ticketThread(ctx.prisma, ticket.id),
+      listSnapshots(ctx, { page: 1, per_page: 50, ticket_number: number }),
+      ticketThread(ctx, ticket.id),
       ctx.options.get("time_api.enabled"),
     ]);
     const staffId = viewer(res).principal.staffId;

@@ -9,6 +9,8 @@ import type { ApiRouter } from "../../http/api-router.ts";
 export const STREAM_POLL_MS = 2_000;
 const HEARTBEAT_MS = 20_000;
 
+const notificationExample = { id: 57, kind: "critical", ticket_id: 123, title: "CRITICAL: ticket #004512", body: "Checkout returns 500 for all customers (90%)", read: false, created: "2026-11-20T09:21:05.002Z" };
+
 const notification = z.object({ id: z.number().int(), kind: z.string(), ticket_id: z.number().int().nullable(), title: z.string(), body: z.string(), read: z.boolean(), created: z.string() });
 
 /** Where a stream starts: after the browser's Last-Event-ID on a reconnect, else with the unread ones. */
@@ -27,15 +29,19 @@ export function staffNotificationRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     documentQuery: z.object({ _wpnonce: z.string().optional().describe("the session nonce (EventSource cannot send X-Nonce)"), after: z.string().optional().describe("resume after this notification id") }),
     responses: { 200: { description: "text/event-stream: `unread` once with the unread count, then `notification` events" } },
+    example: {
+      mediaType: "text/event-stream",
+      response: `retry: 5000\nevent: unread\ndata: {"unread":1}\n\nid: 57\nevent: notification\ndata: ${JSON.stringify(notificationExample)}\n\n`,
+    },
     handler: async (_input, req, res) => {
       const staffId = staffIdOf(res);
       const resume = resumeFrom(req);
       res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", connection: "keep-alive", "x-accel-buffering": "no" });
-      res.write(`retry: 5000\nevent: unread\ndata: ${JSON.stringify({ unread: await unreadCount(ctx.prisma, staffId) })}\n\n`);
+      res.write(`retry: 5000\nevent: unread\ndata: ${JSON.stringify({ unread: await unreadCount(ctx, staffId) })}\n\n`);
       let last = resume ?? 0;
       let closed = false;
       const send = async () => {
-        const rows = await notificationsAfter(ctx.prisma, staffId, last);
+        const rows = await notificationsAfter(ctx, staffId, last);
         for (const row of rows) {
           // A fresh stream shows what is unread; a resumed one everything after its last event.
           if (resume !== null || !row.read) res.write(`id: ${row.id}\nevent: notification\ndata: ${JSON.stringify(row)}\n\n`);
@@ -65,9 +71,10 @@ export function staffNotificationRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "notifications",
     access: "staff_or_manage_options",
     responses: { 200: { description: "Newest first, at most 50", schema: z.object({ success: z.literal(true), data: z.object({ unread: z.number().int(), notifications: z.array(notification) }) }) } },
+    example: { response: { success: true, data: { unread: 1, notifications: [notificationExample] } } },
     handler: async (_input, _req, res) => {
       const staffId = staffIdOf(res);
-      const [unread, notifications] = await Promise.all([unreadCount(ctx.prisma, staffId), latestNotifications(ctx.prisma, staffId, 50)]);
+      const [unread, notifications] = await Promise.all([unreadCount(ctx, staffId), latestNotifications(ctx, staffId, 50)]);
       return { success: true as const, data: { unread, notifications } };
     },
   });
@@ -80,6 +87,7 @@ export function staffNotificationRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     body: z.object({ ids: z.union([z.array(z.number().int().positive()).max(500), z.literal("all")]) }),
     responses: { 200: { description: "How many changed", schema: z.object({ success: z.literal(true), data: z.object({ marked: z.number().int() }) }) } },
-    handler: async ({ body }, _req, res) => ({ success: true as const, data: { marked: await markNotificationsRead(ctx.prisma, staffIdOf(res), body.ids) } }),
+    example: { request: { ids: [57] }, response: { success: true, data: { marked: 1 } } },
+    handler: async ({ body }, _req, res) => ({ success: true as const, data: { marked: await markNotificationsRead(ctx, staffIdOf(res), body.ids) } }),
   });
 }

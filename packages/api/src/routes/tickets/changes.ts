@@ -36,9 +36,31 @@ export function ticketChangesRoutes(api: ApiRouter, ctx: AppContext): void {
         schema: z.object({ changes: z.array(z.object({ cursor: z.number().int(), ticket_id: z.number().int(), ticket_number: z.string().nullable(), fields })), next_cursor: z.number().int() }),
       },
     },
+    example: {
+      response: {
+        changes: [
+          {
+            cursor: 1042,
+            ticket_id: 123,
+            ticket_number: "004512",
+            fields: {
+              "ai-urgency": "CRITICAL",
+              "ai-urgency-percentage": 90,
+              "ai-estimated-hours": 3.5,
+              "ticket-summary": "<p>Checkout returns a 500 error for every customer since 9am.</p>",
+              "ai-timeline": "<ul><li>09:00 client reports the outage</li><li>09:20 staff confirms</li></ul><p>Respond within 1 hour</p>",
+              "ai-suggested-title": "Checkout returns 500 for all customers",
+              "hours-used": 1.25,
+              locked: false,
+            },
+          },
+        ],
+        next_cursor: 1042,
+      },
+    },
     handler: async (_input, req) => {
       const query = readSpec2(changesQuery, req.query);
-      return changesAfter(ctx.prisma, query.after, query.limit);
+      return changesAfter(ctx, query.after, query.limit);
     },
   });
 }

@@ -1,6 +1,5 @@
-import { retryOnDeadlock } from "@mw/shared";
-import { applySignal, applyUrgencyLimit, markAnalysisOwed, queueAnalysisJob, ticketSignal, type SignalOutcome, type TicketSignal } from "@mw/shared/tickets";
-import { projectCreateJob, projectCreateJobId, timerStopOnReplyJob, timerStopOnReplyJobId } from "@mw/shared/timetracking";
+import { ticketSignal } from "@mw/shared/tickets";
+import { receiveTicketSignal } from "@mw/shared/urgency";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -12,25 +11,6 @@ const accepted = z.object({
   changed: z.boolean().describe("false for a redelivered signal: nothing stored changed"),
   queued: z.boolean().describe("an urgency analysis was queued (202)"),
 });
-
-/**
- * What a signal means for time tracking: a staff reply or note ends that
- * staff member's running timer on the ticket (issue 20), and an assignment
- * of a ticket without a project creates one (spec 2, 4.5 rule 4). Both are
- * jobs: they call Harvest.
- */
-async function queueTimeFollowUps(ctx: AppContext, signal: TicketSignal, outcome: SignalOutcome): Promise<void> {
-  if (signal.signal === "threadentry.created" && outcome.analyse && signal.entry.type !== "M" && signal.entry.staff_id) {
-    const running = await ctx.prisma.timeLog.count({ where: { ticket_id: signal.ticket.id, staff_id: signal.entry.staff_id, is_running: true } });
-    if (running) {
-      await ctx.queues.add(timerStopOnReplyJob, { ticket_id: signal.ticket.id, staff_id: signal.entry.staff_id, thread_entry_id: signal.entry.id }, { jobId: timerStopOnReplyJobId(signal.entry.id) });
-    }
-  }
-  if (signal.signal === "ticket.assigned" && (await ctx.options.get("time_api.enabled"))) {
-    const ticket = await ctx.prisma.ticket.findUnique({ where: { id: signal.ticket.id }, select: { time_project_id: true } });
-    if (ticket && ticket.time_project_id === null) await ctx.queues.add(projectCreateJob, { ticket_id: signal.ticket.id }, { jobId: projectCreateJobId(signal.ticket.id) });
-  }
-}
 
 /** Design 10.1: the ticket system's signals, idempotent by its ids. */
 export function ticketSignalRoutes(api: ApiRouter, ctx: AppContext): void {
@@ -45,22 +25,33 @@ export function ticketSignalRoutes(api: ApiRouter, ctx: AppContext): void {
       200: { description: "Stored, or already stored (a redelivery changes nothing); no work queued", schema: accepted },
       202: { description: "Stored, and the ticket's urgency analysis queued (a message, response or note)", schema: accepted },
     },
+    example: {
+      request: {
+        signal: "threadentry.created",
+        ticket: {
+          id: 123,
+          number: "004512",
+          subject: "Checkout down",
+          status: "open",
+          organisation: { id: 7, name: "ACME" },
+          user: { name: "Ann Lee", email: "ann@acme.example" },
+          is_vip: false,
+          customer_type: "retainer",
+          department: { id: 2, name: "Support", manager_staff_id: 4 },
+          assigned_staff_id: 9,
+          created: "2026-11-20T09:00:00Z",
+          fields: { time_project_id: null, budget_hours: 10, quoted_hours: 8 },
+        },
+        entry: { id: 991, type: "M", poster_name: "Ann Lee", poster_type: "User", staff_id: null, is_internal: false, body: "Since 9am no customer can pay.", format: "text", created: "2026-11-20T09:00:00Z" },
+      },
+      status: 202,
+      response: { success: true, signal: "threadentry.created", changed: true, queued: true },
+    },
     handler: async (_input, req, res) => {
       const signal = readSpec2(ticketSignal, req.body);
-      // One commit for the mirror and the queue row: a signal is stored whole or not at all.
-      const { outcome, analysedAt } = await retryOnDeadlock(() =>
-        ctx.prisma.$transaction(async (tx) => {
-          const applied = await applySignal(tx, signal);
-          return { outcome: applied, analysedAt: applied.analyse ? await markAnalysisOwed(tx, applied.analyse.ticket_id) : null };
-        }),
-      );
-      if (outcome.analyse) {
-        await applyUrgencyLimit(ctx);
-        await queueAnalysisJob(ctx, outcome.analyse.ticket_id, analysedAt);
-      }
-      await queueTimeFollowUps(ctx, signal, outcome);
-      res.status(outcome.analyse ? 202 : 200);
-      return { success: true as const, signal: signal.signal, changed: outcome.changed, queued: Boolean(outcome.analyse) };
+      const outcome = await receiveTicketSignal(ctx, signal);
+      res.status(outcome.queued ? 202 : 200);
+      return { success: true as const, signal: signal.signal, changed: outcome.changed, queued: outcome.queued };
     },
   });
 }

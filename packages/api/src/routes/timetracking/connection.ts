@@ -1,5 +1,5 @@
 import { AppError } from "@mw/shared";
-import { completeConnection, connectUrl, disconnectStaff, harvestClient, requireTimeTracking, staffHarvestAuth, type TimeDeps } from "@mw/shared/timetracking";
+import { completeConnection, connectionStatus, connectUrl, disconnectStaff, requireTimeTracking, type TimeDeps } from "@mw/shared/timetracking";
 import { z } from "zod";
 import { staffIdOf } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
@@ -28,17 +28,10 @@ export function timeConnectionRoutes(api: ApiRouter, ctx: AppContext): void {
         schema: z.object({ success: z.literal(true), data: z.object({ connected: z.boolean(), user: z.object({ id: z.number(), name: z.string(), email: z.string().nullable() }).optional(), account_id: z.number().optional(), token_expires_at: z.string().optional() }) }),
       },
     },
+    example: { response: { success: true, data: { connected: true, user: { id: 1001, name: "Sam Staff", email: "sam@agency.example" }, account_id: 424242, token_expires_at: "2026-12-09T09:00:00.000Z" } } },
     handler: async (_input, _req, res) => {
       await requireTimeTracking(ctx.options);
-      const staffId = staffIdOf(res);
-      const auth = await staffHarvestAuth(deps, staffId);
-      if (!auth) return { success: true as const, data: { connected: false } };
-      const me = await (await harvestClient(deps)).me(auth);
-      const row = await ctx.prisma.staffOauthConnection.findUniqueOrThrow({ where: { staff_id: staffId } });
-      return {
-        success: true as const,
-        data: { connected: true, user: { id: me.id, name: [me.first_name, me.last_name].filter(Boolean).join(" "), email: me.email ?? null }, account_id: row.account_id, token_expires_at: row.token_expires_at.toISOString() },
-      };
+      return { success: true as const, data: await connectionStatus(deps, staffIdOf(res)) };
     },
   });
 
@@ -49,6 +42,12 @@ export function timeConnectionRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "timetracking",
     access: "staff_or_manage_options",
     responses: { 200: { description: "Open `url` in the browser", schema: z.object({ success: z.literal(true), data: z.object({ url: z.string(), expires_in: z.number().int() }) }) } },
+    example: {
+      response: {
+        success: true,
+        data: { url: "https://id.getharvest.com/oauth2/authorize?client_id=<client id>&response_type=code&state=<state>&redirect_uri=https%3A%2F%2Fdesk.example%2Fscp%2Fajax.php%2Ftimetracking%2Fcallback", expires_in: 600 },
+      },
+    },
     handler: async (_input, _req, res) => {
       await requireTimeTracking(ctx.options);
       return { success: true as const, data: await connectUrl(deps, staffIdOf(res)) };
@@ -63,6 +62,7 @@ export function timeConnectionRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "public",
     documentQuery: z.object({ code: z.string().optional(), state: z.string().optional(), scope: z.string().optional(), error: z.string().optional() }),
     responses: { 200: { description: "text/html: connected, as whom" }, 400: { description: "text/html: not connected, and why" } },
+    example: { mediaType: "text/html", response: '<!doctype html><html lang="en">...<h1>Connected to Harvest</h1><p>Connected as Sam Staff (account Agency). You can close this window and return to the ticket.</p>...</html>' },
     handler: async (_input, req, res) => {
       const query = req.query as Record<string, string | undefined>;
       res.type("html").set("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'");
@@ -87,6 +87,7 @@ export function timeConnectionRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "timetracking",
     access: "staff_or_manage_options",
     responses: { 200: { description: "Whether there was a connection to remove", schema: z.object({ success: z.literal(true), data: z.object({ disconnected: z.boolean() }) }) } },
+    example: { response: { success: true, data: { disconnected: true } } },
     handler: async (_input, _req, res) => {
       await requireTimeTracking(ctx.options);
       return { success: true as const, data: { disconnected: await disconnectStaff(ctx, staffIdOf(res)) } };

@@ -18,6 +18,7 @@ export function scheduledTimeRoutes(api: ApiRouter, ctx: AppContext): void {
       202: { description: "Still running after SCHEDULED_WAIT_SECONDS, or ?async=1", schema: scheduledQueued },
       500: { description: "sync_error: the sync failed (e.g. the sync credentials are not set)" },
     },
+    example: { response: { success: true, message: "Synced 12 clients, 40 projects, 6 tasks and 2318 time entries.", data: { clients: 12, projects: 40, tasks: 6, time_entries: 2318 } } },
     handler: async (_input, req, res) => {
       const outcome = await runScheduled(ctx, req, res, timeSyncJob, {}, "time_sync");
       if (!("state" in outcome)) return outcome;
@@ -26,9 +27,9 @@ export function scheduledTimeRoutes(api: ApiRouter, ctx: AppContext): void {
     },
   });
 
-  for (const [path, scope, summary] of [
-    ["/platform/v1/update_milestones", "projects", "Alert newly reached project budget milestones (50, 75, 90, 100 %) to the chat webhook"],
-    ["/platform/v1/update_milestones_tasks", "tasks", "Alert newly reached task budget milestones to the chat webhook"],
+  for (const [path, scope, summary, alertsSent] of [
+    ["/platform/v1/update_milestones", "projects", "Alert newly reached project budget milestones (50, 75, 90, 100 %) to the chat webhook", 2],
+    ["/platform/v1/update_milestones_tasks", "tasks", "Alert newly reached task budget milestones to the chat webhook", 0],
   ] as const) {
     api.route({
       method: "post",
@@ -42,6 +43,7 @@ export function scheduledTimeRoutes(api: ApiRouter, ctx: AppContext): void {
         202: { description: "Still running, or ?async=1", schema: scheduledQueued },
         500: { description: "sync_error: the run failed" },
       },
+      example: { response: { success: true, alerts_sent: alertsSent } },
       handler: async (_input, req, res) => {
         const outcome = await runScheduled(ctx, req, res, milestonesJob, { scope }, path.slice("/platform/v1/".length));
         if (!("state" in outcome)) return outcome;

@@ -12,6 +12,8 @@ const entry = z.object({ entry_id: z.number(), project_id: z.number(), task: ref
 const ok = <S extends z.ZodType>(data: S) => z.object({ success: z.literal(true), data });
 
 const startBody = z.object({ ticket_id: id, task_id: id.optional().describe("default: time_api.default_task_id"), notes: notes.optional() });
+const entryExample = { entry_id: 88001, project_id: 4411, task: { id: 501, name: "Support" }, hours: 0, notes: null as string | null, is_running: true, spent_date: "2026-11-25" };
+
 const submitBody = z.union([
   z.object({ ticket_id: id, entry_id: id.describe("the running timer to stop and finalise"), notes, ai_optimized: z.boolean().optional(), thread_entry_id: id.optional() }),
   z.object({ ticket_id: id, hours: z.number().positive().max(24), task_id: id.optional(), spent_date: z.iso.date().optional(), notes, ai_optimized: z.boolean().optional(), thread_entry_id: id.optional() }),
@@ -33,6 +35,7 @@ export function timerRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     params: z.object({ project_id: id }),
     responses: { 200: { description: "The tasks, and the default task", schema: ok(z.object({ tasks: z.array(z.object({ id: z.number(), name: z.string(), billable: z.boolean().nullable() })), default_task_id: z.number().nullable() })) } },
+    example: { response: { success: true, data: { tasks: [{ id: 501, name: "Support", billable: true }, { id: 502, name: "Development", billable: true }], default_task_id: 501 } } },
     handler: async ({ params }, _req, res) => {
       await staff(res);
       return { success: true as const, data: await projectTasks(deps, params.project_id) };
@@ -47,6 +50,7 @@ export function timerRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     body: startBody,
     responses: { 200: { description: "The running entry; started is false when it was already running", schema: ok(entry.extend({ started: z.boolean() })) } },
+    example: { request: { ticket_id: 123, task_id: 501 }, response: { success: true, data: { started: true, ...entryExample, hours: 0, notes: null, is_running: true } } },
     handler: async ({ body }, _req, res) => ({ success: true as const, data: await startTimer(deps, await staff(res), body) }),
   });
 
@@ -58,6 +62,7 @@ export function timerRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     params: z.object({ entry_id: id }),
     responses: { 200: { description: "The stopped entry", schema: ok(entry) } },
+    example: { response: { success: true, data: { ...entryExample, hours: 0.75, is_running: false } } },
     handler: async ({ params }, _req, res) => ({ success: true as const, data: await stopTimer(deps, await staff(res), params.entry_id) }),
   });
 
@@ -69,6 +74,7 @@ export function timerRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     params: z.object({ project_id: id }),
     responses: { 200: { description: "running, and the entry when it is", schema: ok(entry.partial().extend({ running: z.boolean() })) } },
+    example: { response: { success: true, data: { running: true, ...entryExample, hours: 0, is_running: true } } },
     handler: async ({ params }, _req, res) => ({ success: true as const, data: await runningTimer(deps, await staff(res), params.project_id) }),
   });
 
@@ -81,6 +87,7 @@ export function timerRoutes(api: ApiRouter, ctx: AppContext): void {
     params: z.object({ entry_id: id }),
     body: z.object({ notes, ai_optimized: z.boolean().optional().describe("the notes were written by the AI") }),
     responses: { 200: { description: "The entry", schema: ok(entry) } },
+    example: { request: { notes: "Fix checkout 500 error", ai_optimized: true }, response: { success: true, data: { ...entryExample, hours: 0, is_running: true, notes: "Fix checkout 500 error" } } },
     handler: async ({ params, body }, _req, res) => ({ success: true as const, data: await updateTimerNotes(deps, await staff(res), params.entry_id, body.notes, body.ai_optimized ?? false) }),
   });
 
@@ -92,6 +99,10 @@ export function timerRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     body: submitBody,
     responses: { 200: { description: "The final entry", schema: ok(entry) } },
+    example: {
+      request: { ticket_id: 123, entry_id: 88001, notes: "Fix checkout 500 error", thread_entry_id: 992 },
+      response: { success: true, data: { ...entryExample, hours: 0.75, notes: "Fix checkout 500 error", is_running: false } },
+    },
     handler: async ({ body }, _req, res) => {
       const entry = await submitTime(deps, await staff(res), body);
       if (await noteWantsOptimising(ctx, body)) await ctx.queues.add(noteOptimizeJob, { entry_id: entry.entry_id }, { jobId: noteOptimizeJobId(entry.entry_id) });
@@ -107,7 +118,8 @@ export function timerRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     params: z.object({ ticket_id: id }),
     responses: { 200: { description: "Unlocked", schema: ok(z.object({ ticket_id: z.number(), locked: z.literal(false) })) } },
-    handler: async ({ params }, _req, res) => ({ success: true as const, data: await unlockTicket(ctx.prisma, params.ticket_id, await staff(res)) }),
+    example: { response: { success: true, data: { ticket_id: 123, locked: false } } },
+    handler: async ({ params }, _req, res) => ({ success: true as const, data: await unlockTicket(ctx, params.ticket_id, await staff(res)) }),
   });
 
   api.route({
@@ -123,9 +135,21 @@ export function timerRoutes(api: ApiRouter, ctx: AppContext): void {
         schema: ok(z.object({ items: z.array(z.object({ type: z.enum(["entry", "locked", "unlocked"]), at: z.string() }).loose()) })),
       },
     },
+    example: {
+      response: {
+        success: true,
+        data: {
+          items: [
+            { type: "entry", at: "2026-11-24T00:00:00.000Z", entry_id: 88001, user_id: 1001, hours: 6.5, notes: "Checkout fix" },
+            { type: "locked", at: "2026-11-25T09:15:02.113Z", staff_id: 5, hours_used: 13, budget: 10 },
+            { type: "unlocked", at: "2026-11-25T10:02:40.551Z", staff_id: 5, hours_used: 13, budget: 10 },
+          ],
+        },
+      },
+    },
     handler: async ({ params }, _req, res) => {
       await staff(res);
-      return { success: true as const, data: { items: await timeTimeline(ctx.prisma, params.ticket_id) } };
+      return { success: true as const, data: { items: await timeTimeline(ctx, params.ticket_id) } };
     },
   });
 
@@ -137,6 +161,10 @@ export function timerRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     body: z.object({ text: z.string().trim().min(1).max(20_000) }),
     responses: { 200: { description: "The description and the engine that wrote it", schema: ok(z.object({ note: z.string(), engine: z.enum(["model", "rules"]), model: z.string().optional() })) } },
+    example: {
+      request: { text: "Hi, I looked into the checkout error, cleared the cache and redeployed the payment plugin." },
+      response: { success: true, data: { note: "Checkout error: cache cleared, plugin redeployed", engine: "model", model: "gemini-2.5-flash" } },
+    },
     handler: async ({ body }, _req, res) => {
       await staff(res);
       const rules = !(await ctx.options.get("time_api.note_ai_enabled"));

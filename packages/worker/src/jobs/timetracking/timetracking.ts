@@ -1,7 +1,5 @@
 import { AppError, type PayloadOf } from "@mw/shared";
 import { chatMessageJob } from "@mw/shared/notifications";
-import { htmlToText } from "@mw/shared/ai";
-import { sendMail } from "@mw/shared/providers/mail";
 import {
   budgetLockNoticeJob,
   budgetLockNoticeJobId,
@@ -12,6 +10,7 @@ import {
   noteWantsOptimising,
   optimizeLoggedNote,
   projectMilestones,
+  sendBudgetLockNotice,
   stopTimerForReply,
   syncTime,
   taskMilestones,
@@ -30,7 +29,7 @@ import { processServices } from "../services.ts";
 /** Design 10.8: with time_api.enabled off, time jobs do nothing but say so. */
 async function timeDeps(ctx: JobContext, what: string): Promise<TimeDeps | null> {
   const { options } = processServices(ctx);
-  if (await options.get("time_api.enabled")) return { prisma: ctx.prisma, redis: ctx.redis, options, config: ctx.config };
+  if (await options.get("time_api.enabled")) return { ...ctx, options };
   ctx.log.info(`${what} skipped: time tracking is disabled`);
   return null;
 }
@@ -38,9 +37,7 @@ async function timeDeps(ctx: JobContext, what: string): Promise<TimeDeps | null>
 export async function timerStopOnReply(_job: Job, payload: PayloadOf<typeof timerStopOnReplyJob>, ctx: JobContext) {
   const deps = await timeDeps(ctx, "timer stop on reply");
   if (!deps) return { skipped: "time_tracking_disabled" };
-  const entry = await ctx.prisma.ticketEntry.findUnique({ where: { id: payload.thread_entry_id } });
-  const text = entry ? (entry.format === "html" ? htmlToText(entry.body) : entry.body) : "";
-  const result = await stopTimerForReply(deps, { ...payload, entry_text: text });
+  const result = await stopTimerForReply(deps, payload);
   if (result.stopped) {
     ctx.log.info("running timer stopped by a reply", { ticket_id: payload.ticket_id, staff_id: payload.staff_id, entry_id: result.entry_id });
     if (await noteWantsOptimising(deps, { notes: result.notes })) await ctx.queues.add(noteOptimizeJob, { entry_id: result.entry_id }, { jobId: noteOptimizeJobId(result.entry_id) });
@@ -68,21 +65,7 @@ export async function timeImport(_job: Job, _payload: PayloadOf<typeof timeImpor
 
 /** Spec 2, 6: the over-budget lock notifies the ticket's project manager, by e-mail and in the browser, once per lock. */
 export async function budgetLockNotice(_job: Job, payload: PayloadOf<typeof budgetLockNoticeJob>, ctx: JobContext) {
-  const event = await ctx.prisma.timeEvent.findUnique({ where: { id: payload.event_id } });
-  if (!event || event.staff_id === null) {
-    ctx.log.warn("budget lock notice skipped: no project manager known", { event_id: payload.event_id });
-    return { skipped: "no_project_manager" };
-  }
-  const [ticket, manager] = await Promise.all([ctx.prisma.ticket.findUniqueOrThrow({ where: { id: event.ticket_id } }), ctx.prisma.staff.findUnique({ where: { id: event.staff_id } })]);
-  const title = `Ticket #${ticket.number} is over budget and locked`;
-  const body = `${Number(event.hours_used)} h used of a ${Number(event.budget)} h budget. Only you can unlock it (timetracking/unlock/${ticket.id}).`;
-  await ctx.prisma.staffNotification.createMany({ data: [{ staff_id: event.staff_id, ticket_id: ticket.id, kind: `budget_lock.${event.id}`, title, body }], skipDuplicates: true });
-  if (ctx.config.SMTP_URL && manager?.email) {
-    await sendMail({ ...ctx.config, SMTP_URL: ctx.config.SMTP_URL }, { to: manager.email, subject: title, text: `${title}.\n\nSubject: ${ticket.subject}\n${body}` });
-    return { notified: event.staff_id, emailed: manager.email };
-  }
-  ctx.log.warn("budget lock e-mail skipped", { reason: ctx.config.SMTP_URL ? "no e-mail for the project manager" : "SMTP_URL is unset", staff_id: event.staff_id });
-  return { notified: event.staff_id, emailed: null };
+  return sendBudgetLockNotice(ctx, payload.event_id);
 }
 
 /** Spec 2, 4.2 `/time_sync`: the counts of what was mirrored. */
@@ -100,7 +83,7 @@ export async function milestones(_job: Job, payload: PayloadOf<typeof milestones
     ctx.log.warn("milestone alerts skipped: CHAT_WEBHOOK_URL is unset");
     return { alerts_sent: 0, skipped: "chat_webhook_not_configured" };
   }
-  const alerts = payload.scope === "projects" ? await projectMilestones(ctx.prisma) : await taskMilestones(ctx.prisma);
+  const alerts = payload.scope === "projects" ? await projectMilestones(ctx) : await taskMilestones(ctx);
   for (const alert of alerts) {
     await ctx.queues.add(chatMessageJob, { webhook_url: ctx.config.CHAT_WEBHOOK_URL, text: alert.text }, { jobId: `milestone.${alert.project_id}.${alert.task_id}.${alert.threshold}` });
   }

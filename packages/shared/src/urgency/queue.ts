@@ -1,5 +1,6 @@
-import type { Prisma, PrismaClient } from "../platform/db.ts";
+import type { PrismaClient, Prisma } from "../platform/db.ts";
 import type { Queues } from "../platform/queues/index.ts";
+import { truncateCodePoints } from "../platform/text.ts";
 import type { OptionStore } from "../options/index.ts";
 import { urgencyAnalysisJob, urgencyAnalysisJobId } from "./jobs.ts";
 
@@ -9,7 +10,7 @@ export const MAX_URGENCY_FAILURES = 5;
 /** The urgency limiter's window: `urgency_max_per_run` analyses per minute (the cron's "per run"). */
 export const URGENCY_WINDOW_MS = 60_000;
 
-interface Deps {
+export interface QueueDeps {
   prisma: PrismaClient;
   queues: Queues;
   options: OptionStore;
@@ -30,14 +31,14 @@ export function gateDelayMs(analysedAt: Date | null, gateSeconds: number, now = 
  * every worker, through the queue's global limiter; applied whenever work is
  * queued and by the sweep, so a changed option holds within a minute.
  */
-export async function applyUrgencyLimit(deps: Deps): Promise<number> {
+export async function applyUrgencyLimit(deps: Pick<QueueDeps, "queues" | "options">): Promise<number> {
   const max = await deps.options.get("urgency_max_per_run");
   await deps.queues.get(urgencyAnalysisJob.queue).setGlobalRateLimit(max, URGENCY_WINDOW_MS);
   return max;
 }
 
 /** Adds the ticket's job unless it already waits or runs (answers false then); a finished one makes way for the new. */
-export async function queueAnalysisJob(deps: Deps, ticketId: number, analysedAt: Date | null): Promise<boolean> {
+export async function queueAnalysisJob(deps: Pick<QueueDeps, "queues" | "options">, ticketId: number, analysedAt: Date | null): Promise<boolean> {
   const id = urgencyAnalysisJobId(ticketId);
   const queue = deps.queues.get(urgencyAnalysisJob.queue);
   const existing = await queue.getJob(id);
@@ -66,9 +67,17 @@ export async function markAnalysisOwed(db: Prisma.TransactionClient, ticketId: n
   return row.analysed_at;
 }
 
-/** Marks the analysis owed, then gives the ticket its job (design 10.3). */
-export async function requestAnalysis(deps: Deps, ticketId: number): Promise<void> {
-  const analysedAt = await markAnalysisOwed(deps.prisma, ticketId);
-  await applyUrgencyLimit(deps);
-  await queueAnalysisJob(deps, ticketId, analysedAt);
+/** The ticket's queue row; null when no entry ever asked for an analysis. */
+export function queueRow({ prisma }: Pick<QueueDeps, "prisma">, ticketId: number) {
+  return prisma.urgencyQueueEntry.findUnique({ where: { ticket_id: ticketId } });
+}
+
+/** The rows that still owe an analysis: not processed, under five failures. */
+export function owedAnalyses({ prisma }: Pick<QueueDeps, "prisma">) {
+  return prisma.urgencyQueueEntry.findMany({ where: { processed: false, failures: { lt: MAX_URGENCY_FAILURES } }, select: { ticket_id: true, analysed_at: true } });
+}
+
+/** Counts a failed run on the row's version it started from: a new entry since reset the count, and that stands. */
+export async function recordAnalysisFailure({ prisma }: Pick<QueueDeps, "prisma">, row: { ticket_id: number; queued_at: Date }, failures: number, error: string): Promise<void> {
+  await prisma.urgencyQueueEntry.updateMany({ where: { ticket_id: row.ticket_id, queued_at: row.queued_at }, data: { failures, last_error: truncateCodePoints(error, 500) } });
 }

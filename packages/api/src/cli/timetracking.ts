@@ -1,20 +1,19 @@
-import { createRedis, getConfig, Queues } from "@mw/shared";
-import { OptionStore } from "@mw/shared/options";
+import { createRedis, Queues } from "@mw/shared";
+import { openOptionStore } from "@mw/shared/options";
 import { budgetLockNoticeJob, budgetLockNoticeJobId, importTime, requireTimeTracking } from "@mw/shared/timetracking";
-import type { Command } from "./main.ts";
+import type { Command } from "./command.ts";
 
 export const timeCommands: Record<string, Command> = {
   "time:import": {
     summary: "run the Harvest time import now (as the 15-minute schedule does): entries, hours used, budgets, over-budget locks",
     options: {},
-    async run(prisma) {
-      const config = getConfig();
-      const redis = createRedis(config.REDIS_URL, { name: "mw-cli" });
-      const queues = new Queues(redis, config.QUEUE_PREFIX);
+    async run(deps) {
+      const redis = createRedis(deps.config.REDIS_URL, { name: "mw-cli" });
+      const queues = new Queues(redis, deps.config.QUEUE_PREFIX);
       try {
-        const options = new OptionStore(prisma, config.ENCRYPTION_KEY);
+        const options = openOptionStore(deps);
         await requireTimeTracking(options);
-        const result = await importTime({ prisma, redis, options, config }, async (done, total) => {
+        const result = await importTime({ ...deps, redis, options }, async (done, total) => {
           process.stderr.write(`${done}/${total} projects imported\n`);
         });
         // The notices go out through a worker, like the schedule's.

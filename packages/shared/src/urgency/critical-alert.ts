@@ -1,35 +1,17 @@
-import type { PayloadOf, Prisma, PrismaClient } from "@mw/shared";
-import { htmlToText } from "@mw/shared/ai";
-import { sendMail } from "@mw/shared/providers/mail";
-import { sendSms, smsConfigured } from "@mw/shared/providers/sms";
-import type { criticalAlertJob } from "@mw/shared/tickets";
+import type { Config } from "../platform/config.ts";
+import type { Prisma, PrismaClient } from "../platform/db.ts";
+import type { Logger } from "../platform/logger.ts";
+import { sendMail } from "../providers/mail/index.ts";
+import { sendSms, smsConfigured } from "../providers/sms/index.ts";
+import { htmlToText } from "../ai/index.ts";
+import { notifyStaff } from "../notifications/index.ts";
+import { alertRecipients, ticketById, type Ticket } from "../tickets/index.ts";
+import type { AlertChannel } from "./jobs.ts";
 
-import type { Job } from "bullmq";
-import type { JobContext } from "../../runtime/processor.ts";
-
-type Ticket = NonNullable<Awaited<ReturnType<PrismaClient["ticket"]["findUnique"]>>>;
-type StaffMember = Awaited<ReturnType<PrismaClient["staff"]["findMany"]>>[number];
-
-/**
- * Spec 2, 6: the assigned staff member, the project managers and the
- * department manager. Project managers are the staff flagged so in the
- * ticket's department (all of them for a ticket without one); the department
- * manager is the one the ticket names, else the department's flagged one.
- */
-export async function alertRecipients(prisma: PrismaClient, ticket: Ticket): Promise<StaffMember[]> {
-  const department = ticket.department_id === null ? {} : { department_id: ticket.department_id };
-  const ids = [ticket.assigned_staff_id, ticket.department_manager_staff_id].filter((id): id is number => id !== null);
-  const staff = await prisma.staff.findMany({
-    where: {
-      OR: [
-        { id: { in: ids } },
-        { is_project_manager: true, ...department },
-        ...(ticket.department_manager_staff_id === null && ticket.department_id !== null ? [{ is_department_manager: true, department_id: ticket.department_id }] : []),
-      ],
-    },
-    orderBy: { id: "asc" },
-  });
-  return staff;
+export interface AlertDeps {
+  prisma: PrismaClient;
+  config: Config;
+  log: Logger;
 }
 
 function alertText(ticket: Ticket) {
@@ -58,19 +40,19 @@ function alertText(ticket: Ticket) {
  * noted on the row as they go, so a retry texts only the others. An
  * unconfigured channel is logged and recorded as skipped, not sent later.
  */
-export async function criticalAlert(_job: Job, payload: PayloadOf<typeof criticalAlertJob>, ctx: JobContext) {
-  const { prisma, config, log } = ctx;
-  const row = await prisma.aiHistory.findUnique({ where: { ticket_id_channel: { ticket_id: payload.ticket_id, channel: payload.channel } } });
+export async function sendCriticalAlert(deps: AlertDeps, ticketId: number, channel: AlertChannel): Promise<Record<string, unknown>> {
+  const { prisma, config, log } = deps;
+  const row = await prisma.aiHistory.findUnique({ where: { ticket_id_channel: { ticket_id: ticketId, channel } } });
   if (!row) return { skipped: "not_owed" };
   if (row.sent_at) return { skipped: "already_sent" };
-  const ticket = await prisma.ticket.findUnique({ where: { id: payload.ticket_id } });
+  const ticket = await ticketById(deps, ticketId);
   if (!ticket) return { skipped: "ticket_missing" };
-  const recipients = await alertRecipients(prisma, ticket);
+  const recipients = await alertRecipients(deps, ticket);
   const message = alertText(ticket);
   const detail = (row.detail ?? {}) as Record<string, unknown>;
   let outcome: Record<string, unknown>;
 
-  if (payload.channel === "email") {
+  if (channel === "email") {
     const to = [...new Set(recipients.map((staff) => staff.email).filter((email): email is string => Boolean(email)))];
     if (!config.SMTP_URL) outcome = { skipped: "smtp_not_configured" };
     else if (!to.length) outcome = { skipped: "no_recipients" };
@@ -78,7 +60,7 @@ export async function criticalAlert(_job: Job, payload: PayloadOf<typeof critica
       const sent = await sendMail({ ...config, SMTP_URL: config.SMTP_URL }, { to: to.join(", "), subject: message.subject, text: message.text });
       outcome = { sent_to: to, message_id: sent.message_id };
     }
-  } else if (payload.channel === "sms") {
+  } else if (channel === "sms") {
     const phones = [...new Set(recipients.map((staff) => staff.phone).filter((phone): phone is string => Boolean(phone)))];
     const reached = new Set((detail.sent_to as string[] | undefined) ?? []);
     if (!smsConfigured(config)) outcome = { skipped: "sms_not_configured" };
@@ -93,15 +75,15 @@ export async function criticalAlert(_job: Job, payload: PayloadOf<typeof critica
     }
   } else {
     const staffIds = recipients.map((staff) => staff.id);
-    const created = await prisma.staffNotification.createMany({
-      data: staffIds.map((staff_id) => ({ staff_id, ticket_id: ticket.id, kind: "critical", title: `CRITICAL: ticket #${ticket.number}`, body: `${ticket.ai_suggested_title ?? ticket.subject} (${ticket.ai_urgency_percentage ?? "?"}%)` })),
-      skipDuplicates: true,
-    });
-    outcome = staffIds.length ? { notified: staffIds, created: created.count } : { skipped: "no_recipients" };
+    const created = await notifyStaff(
+      deps,
+      staffIds.map((staff_id) => ({ staff_id, ticket_id: ticket.id, kind: "critical", title: `CRITICAL: ticket #${ticket.number}`, body: `${ticket.ai_suggested_title ?? ticket.subject} (${ticket.ai_urgency_percentage ?? "?"}%)` })),
+    );
+    outcome = staffIds.length ? { notified: staffIds, created } : { skipped: "no_recipients" };
   }
 
-  if ("skipped" in outcome) log.warn("critical alert channel skipped", { ticket_id: ticket.id, channel: payload.channel, reason: outcome.skipped });
-  else log.info("critical alert sent", { ticket_id: ticket.id, ticket_number: ticket.number, channel: payload.channel });
+  if ("skipped" in outcome) log.warn("critical alert channel skipped", { ticket_id: ticket.id, channel, reason: outcome.skipped });
+  else log.info("critical alert sent", { ticket_id: ticket.id, ticket_number: ticket.number, channel });
   await prisma.aiHistory.update({ where: { id: row.id }, data: { sent_at: new Date(), detail: { ...detail, ...outcome } as Prisma.InputJsonValue } });
   return outcome;
 }

@@ -1,6 +1,6 @@
 import { errors } from "@mw/shared";
 import { URGENCY_LEVELS } from "@mw/shared/ai";
-import { listSnapshots, ticketDetail, urgencyQueueState } from "@mw/shared/tickets";
+import { listSnapshots, ticketDetail, urgencyQueueState } from "@mw/shared/urgency";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -54,6 +54,20 @@ const ticket = z.object({
 
 const queueQuery = pageQuery.extend({ state: z.enum(["pending", "processed", "skipped"]).optional() });
 
+const snapshotExample = {
+  id: 31,
+  ticket_id: 123,
+  ticket_number: "004512",
+  urgency: "CRITICAL",
+  urgency_percentage: 90,
+  estimated_hours: 3.5,
+  summary: "<p>Checkout returns a 500 error for every customer since 9am.</p>",
+  timeline: "<ul><li>09:00 client reports the outage</li><li>09:20 staff confirms</li></ul><p>Respond within 1 hour</p>",
+  suggested_title: "Checkout returns 500 for all customers",
+  model_used: "gemini-2.5-flash",
+  created: "2026-11-20T09:21:04.120Z",
+};
+
 /** Spec 2, 4.7.5 and design 10.3: the urgency read side, for staff and administrators. */
 export function urgencyReadRoutes(api: ApiRouter, ctx: AppContext): void {
   api.route({
@@ -64,9 +78,10 @@ export function urgencyReadRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     documentQuery: snapshotQuery,
     responses: { 200: { description: "One page of snapshots", schema: pageSchema("snapshots", snapshot) } },
+    example: { response: { snapshots: [snapshotExample], total: 1, page: 1, per_page: 20, total_pages: 1 } },
     handler: async (_input, req) => {
       const query = readSpec2(snapshotQuery, req.query);
-      const { snapshots, total } = await listSnapshots(ctx.prisma, {
+      const { snapshots, total } = await listSnapshots(ctx, {
         ...query,
         from: query.from ? new Date(query.from) : undefined,
         to: query.to ? new Date(query.to) : undefined,
@@ -83,8 +98,38 @@ export function urgencyReadRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     params: z.object({ number: z.string().min(1).max(32) }),
     responses: { 200: { description: "The ticket", schema: ticket }, 404: { description: "rest_not_found: no ticket with this number" } },
+    example: {
+      response: {
+        id: 123,
+        number: "004512",
+        subject: "Checkout down",
+        status: "open",
+        organisation: { id: 7, name: "ACME" },
+        client_name: "Ann Lee",
+        is_vip: false,
+        customer_type: "retainer",
+        department_id: 2,
+        assigned_staff_id: 9,
+        time_project_id: null,
+        budget_hours: 10,
+        quoted_hours: 8,
+        hours_used: 0,
+        locked: false,
+        ai_urgency: "CRITICAL",
+        ai_urgency_percentage: 90,
+        ai_estimated_hours: 3.5,
+        ticket_summary: snapshotExample.summary,
+        ai_timeline: snapshotExample.timeline,
+        ai_suggested_title: snapshotExample.suggested_title,
+        urgency_queue: { state: "processed", processed: true, failures: 0, queued_at: "2026-11-20T09:20:11.500Z", analysed_at: "2026-11-20T09:21:02.010Z", last_error: null },
+        history: [
+          { id: 12, event: "critical_alert", channel: "email", detail: { sent_to: ["pm@agency.example"] }, sent_at: "2026-11-20T09:21:06.300Z", created: "2026-11-20T09:21:04.120Z" },
+          { id: 11, event: "analysis", channel: null, detail: { urgency: "CRITICAL", urgency_percentage: 90, previous_percentage: 60, capped: false, model_used: "gemini-2.5-flash", entries: 3 }, sent_at: null, created: "2026-11-20T09:21:04.120Z" },
+        ],
+      },
+    },
     handler: async ({ params }) => {
-      const found = await ticketDetail(ctx.prisma, params.number);
+      const found = await ticketDetail(ctx, params.number);
       if (!found) throw errors.notFound(`No ticket with number ${params.number}.`);
       return found;
     },
@@ -103,6 +148,14 @@ export function urgencyReadRoutes(api: ApiRouter, ctx: AppContext): void {
         schema: z.object({ counts: z.object({ pending: z.number().int(), processed: z.number().int(), skipped: z.number().int() }), entries: z.array(queueRow.extend({ ticket_id: z.number().int(), ticket_number: z.string().nullable() })), page: z.number().int(), per_page: z.number().int() }),
       },
     },
-    handler: async (_input, req) => urgencyQueueState(ctx.prisma, readSpec2(queueQuery, req.query)),
+    example: {
+      response: {
+        counts: { pending: 1, processed: 40, skipped: 1 },
+        entries: [{ ticket_id: 140, ticket_number: "004530", state: "skipped", processed: false, failures: 5, queued_at: "2026-11-20T08:00:00.000Z", analysed_at: null, last_error: "AI request failed after retries and the fallback models: AI provider overloaded" }],
+        page: 1,
+        per_page: 20,
+      },
+    },
+    handler: async (_input, req) => urgencyQueueState(ctx, readSpec2(queueQuery, req.query)),
   });
 }

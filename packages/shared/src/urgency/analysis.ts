@@ -1,24 +1,28 @@
-import { AppError, truncateCodePoints, type PayloadOf, type PrismaClient } from "@mw/shared";
-import { entryMessage, levelOf, type AnalysisEntry, type TicketAnalysis, type TicketAnalysisInput, type UrgencyLevel } from "@mw/shared/ai";
-import { ALERT_CHANNELS, gateDelayMs, MAX_URGENCY_FAILURES, recordTicketChange, type urgencyAnalysisJob } from "@mw/shared/tickets";
-import type { Job } from "bullmq";
-import type { JobContext } from "../../runtime/processor.ts";
-import { queueOwedAlerts } from "./alert-queue.ts";
-import { processServices } from "../services.ts";
+import { AppError } from "../platform/errors.ts";
+import type { Logger } from "../platform/logger.ts";
+import { truncateCodePoints } from "../platform/text.ts";
+import { entryMessage, levelOf, type AiService, type AnalysisEntry, type TicketAnalysis, type TicketAnalysisInput, type UrgencyLevel } from "../ai/index.ts";
+import { ticketWithThread, writeAnalysisFields } from "../tickets/index.ts";
+import { queueOwedAlerts } from "./alerts.ts";
+import { ALERT_CHANNELS } from "./jobs.ts";
+import { gateDelayMs, MAX_URGENCY_FAILURES, queueRow, recordAnalysisFailure, type QueueDeps } from "./queue.ts";
 
 /** A failed run is tried again after this, as the cron's next minute would. */
 export const RETRY_AFTER_FAILURE_MS = 60_000;
 
-const LABELS = { M: "Message", R: "Response", N: "Note" } as const;
-
-type TicketWithEntries = NonNullable<Awaited<ReturnType<typeof loadTicket>>>;
-
-function loadTicket(prisma: PrismaClient, ticketId: number) {
-  return prisma.ticket.findUnique({ where: { id: ticketId }, include: { entries: { orderBy: [{ posted_at: "asc" }, { id: "asc" }] } } });
+export interface AnalysisDeps extends QueueDeps {
+  ai: AiService;
+  log: Logger;
+  /** Puts the run back for later and ends it (a job puts itself back as delayed). */
+  delay(ms: number, reason: string): Promise<never>;
 }
 
+const LABELS = { M: "Message", R: "Response", N: "Note" } as const;
+
+type TicketWithThread = NonNullable<Awaited<ReturnType<typeof ticketWithThread>>>;
+
 /** Spec 2, 4.7 rule 2: the thread's messages, responses and notes, with the previous urgency (section 3). */
-function analysisInput(ticket: TicketWithEntries): TicketAnalysisInput {
+function analysisInput(ticket: TicketWithThread): TicketAnalysisInput {
   const body: AnalysisEntry[] = ticket.entries.map((entry) => ({
     poster_name: entry.poster_name,
     poster_type: entry.poster_type === "Staff" ? "Staff" : "User",
@@ -44,28 +48,28 @@ function analysisInput(ticket: TicketWithEntries): TicketAnalysisInput {
 }
 
 /**
- * Writes one run's result in one transaction: the six fields, a snapshot, a
- * history row, the changes feed's row, the queue row (processed only when no entry arrived after the
- * run started) and, for CRITICAL, the once-per-ticket alert rows. Answers
- * whether the row is done.
+ * Writes one run's result in one transaction: the six fields with the changes
+ * feed's row, a snapshot, a history row, the queue row (processed only when
+ * no entry arrived after the run started) and, for CRITICAL, the
+ * once-per-ticket alert rows. Answers whether the row is done.
  */
-async function storeAnalysis(prisma: PrismaClient, ticket: TicketWithEntries, analysis: TicketAnalysis, started: Date): Promise<boolean> {
-  const fields = {
-    ai_urgency: analysis.urgency,
-    ai_urgency_percentage: analysis.urgency_percentage,
-    ai_estimated_hours: analysis.estimated_hours.toFixed(2),
-    ticket_summary: analysis.summary,
-    ai_timeline: analysis.timeline,
-    ai_suggested_title: analysis.suggested_title,
-  };
+async function storeAnalysis({ prisma }: Pick<QueueDeps, "prisma">, ticket: TicketWithThread, analysis: TicketAnalysis, started: Date): Promise<boolean> {
+  const estimatedHours = analysis.estimated_hours.toFixed(2);
   return prisma.$transaction(async (tx) => {
-    await tx.ticket.update({ where: { id: ticket.id }, data: fields });
+    await writeAnalysisFields(tx, ticket.id, {
+      ai_urgency: analysis.urgency,
+      ai_urgency_percentage: analysis.urgency_percentage,
+      ai_estimated_hours: estimatedHours,
+      ticket_summary: analysis.summary,
+      ai_timeline: analysis.timeline,
+      ai_suggested_title: analysis.suggested_title,
+    });
     await tx.aiSnapshot.create({
       data: {
         ticket_id: ticket.id,
         urgency: analysis.urgency,
         urgency_percentage: analysis.urgency_percentage,
-        estimated_hours: fields.ai_estimated_hours,
+        estimated_hours: estimatedHours,
         summary: analysis.summary,
         timeline: analysis.timeline,
         suggested_title: truncateCodePoints(analysis.suggested_title, 255),
@@ -79,7 +83,6 @@ async function storeAnalysis(prisma: PrismaClient, ticket: TicketWithEntries, an
         detail: { urgency: analysis.urgency, urgency_percentage: analysis.urgency_percentage, previous_percentage: ticket.ai_urgency_percentage, capped: analysis.capped, model_used: analysis.model_used, entries: ticket.entries.length },
       },
     });
-    await recordTicketChange(tx, ticket.id);
     const done = await tx.urgencyQueueEntry.updateMany({ where: { ticket_id: ticket.id, queued_at: { lte: started } }, data: { processed: true, failures: 0, analysed_at: started, last_error: null } });
     await tx.urgencyQueueEntry.updateMany({ where: { ticket_id: ticket.id, queued_at: { gt: started } }, data: { analysed_at: started } });
     if (analysis.urgency === "CRITICAL") {
@@ -95,22 +98,20 @@ async function storeAnalysis(prisma: PrismaClient, ticket: TicketWithEntries, an
  * put back until the gate's end; an entry that arrived during the run gives
  * one more run at the gate's end.
  */
-export async function urgencyAnalysis(_job: Job, payload: PayloadOf<typeof urgencyAnalysisJob>, ctx: JobContext) {
-  const { prisma } = ctx;
-  const { ai, options } = processServices(ctx);
-  const ticketId = payload.ticket_id;
-  const row = await prisma.urgencyQueueEntry.findUnique({ where: { ticket_id: ticketId } });
+export async function runUrgencyAnalysis(deps: AnalysisDeps, ticketId: number) {
+  const { ai, options } = deps;
+  const row = await queueRow(deps, ticketId);
   if (!row || row.processed) {
     // A run killed after it stored its result: the alerts it owed still go out.
-    await queueOwedAlerts(ctx, ticketId);
+    await queueOwedAlerts(deps, ticketId);
     return { skipped: row ? "already_processed" : "not_queued" };
   }
   if (row.failures >= MAX_URGENCY_FAILURES) return { skipped: "too_many_failures", failures: row.failures, last_error: row.last_error };
   const wait = gateDelayMs(row.analysed_at, await options.get("urgency_gate_seconds"));
-  if (wait > 0) await ctx.delay(wait, "inside the urgency gate");
+  if (wait > 0) await deps.delay(wait, "inside the urgency gate");
 
   const started = new Date();
-  const ticket = await loadTicket(prisma, ticketId);
+  const ticket = await ticketWithThread(deps, ticketId);
   if (!ticket) return { skipped: "ticket_missing" };
   let analysis: TicketAnalysis;
   try {
@@ -118,18 +119,17 @@ export async function urgencyAnalysis(_job: Job, payload: PayloadOf<typeof urgen
   } catch (error) {
     if (!(error instanceof AppError && error.code === "ai_error")) throw error;
     const failures = row.failures + 1;
-    // Only this row's version: a new entry since reset the count, and that stands.
-    await prisma.urgencyQueueEntry.updateMany({ where: { ticket_id: ticketId, queued_at: row.queued_at }, data: { failures, last_error: truncateCodePoints(error.message, 500) } });
-    ctx.log.warn("urgency analysis failed", { ticket_id: ticketId, failures, error: error.message });
+    await recordAnalysisFailure(deps, row, failures, error.message);
+    deps.log.warn("urgency analysis failed", { ticket_id: ticketId, failures, error: error.message });
     if (failures >= MAX_URGENCY_FAILURES) return { skipped: "too_many_failures", failures, last_error: error.message };
-    return ctx.delay(RETRY_AFTER_FAILURE_MS, `provider failure ${failures} of ${MAX_URGENCY_FAILURES}`);
+    return deps.delay(RETRY_AFTER_FAILURE_MS, `provider failure ${failures} of ${MAX_URGENCY_FAILURES}`);
   }
-  const done = await storeAnalysis(prisma, ticket, analysis, started);
-  ctx.log.info("ticket analysed", { ticket_id: ticketId, ticket_number: ticket.number, urgency: analysis.urgency, urgency_percentage: analysis.urgency_percentage, capped: analysis.capped, model_used: analysis.model_used });
-  if (analysis.urgency === "CRITICAL") await queueOwedAlerts(ctx, ticketId);
+  const done = await storeAnalysis(deps, ticket, analysis, started);
+  deps.log.info("ticket analysed", { ticket_id: ticketId, ticket_number: ticket.number, urgency: analysis.urgency, urgency_percentage: analysis.urgency_percentage, capped: analysis.capped, model_used: analysis.model_used });
+  if (analysis.urgency === "CRITICAL") await queueOwedAlerts(deps, ticketId);
   const result = { ticket_number: ticket.number, urgency: analysis.urgency, urgency_percentage: analysis.urgency_percentage, capped: analysis.capped, model_used: analysis.model_used };
   if (!done) {
-    await ctx.delay(gateDelayMs(started, await options.get("urgency_gate_seconds")), "a thread entry arrived during the run");
+    await deps.delay(gateDelayMs(started, await options.get("urgency_gate_seconds")), "a thread entry arrived during the run");
   }
   return result;
 }

@@ -1,7 +1,0 @@
-import { criticalAlertJob, urgencyAnalysisJob, urgencySweepJob } from "@mw/shared/tickets";
-import { handle } from "../../runtime/processor.ts";
-import { criticalAlert } from "./critical-alert.ts";
-import { urgencyAnalysis } from "./urgency-analysis.ts";
-import { urgencySweep } from "./urgency-sweep.ts";
-
-export const ticketHandlers = [handle(urgencyAnalysisJob, urgencyAnalysis), handle(urgencySweepJob, urgencySweep), handle(criticalAlertJob, criticalAlert)];

@@ -1,0 +1,7 @@
+import { criticalAlertJob, urgencyAnalysisJob, urgencySweepJob } from "@mw/shared/urgency";
+import { handle } from "../../runtime/processor.ts";
+import { criticalAlert } from "./critical-alert.ts";
+import { urgencyAnalysis } from "./urgency-analysis.ts";
+import { urgencySweep } from "./urgency-sweep.ts";
+
+export const urgencyHandlers = [handle(urgencyAnalysisJob, urgencyAnalysis), handle(urgencySweepJob, urgencySweep), handle(criticalAlertJob, criticalAlert)];

@@ -1,0 +1,12 @@
+import type { PayloadOf } from "@mw/shared";
+import { sweepUrgencyQueue, type urgencySweepJob } from "@mw/shared/urgency";
+import type { Job } from "bullmq";
+import type { JobContext } from "../../runtime/processor.ts";
+import { processServices } from "../services.ts";
+
+/** The urgency queue's safety net, every minute: the limiter, a job for every row owing an analysis, the alerts still owed. */
+export async function urgencySweep(_job: Job, _payload: PayloadOf<typeof urgencySweepJob>, ctx: JobContext) {
+  const result = await sweepUrgencyQueue({ ...ctx, options: processServices(ctx).options });
+  if (result.requeued) ctx.log.warn("urgency rows without a job re-queued", { requeued: result.requeued });
+  return result;
+}
