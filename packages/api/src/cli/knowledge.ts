@@ -1,4 +1,4 @@
-import { createRedis, errors, getConfig, jobRef, Queues } from "@mw/shared";
+import { createRedis, errors, getConfig, jobRef, Queues } from "@mw/platform";
 import { embedDocumentJob, embedDocumentJobId, readDocument, saveDocument, type DocumentSource } from "@mw/shared/knowledge";
 import type { Command } from "./main.ts";
 

@@ -1,4 +1,4 @@
-import { getConfig } from "@mw/shared";
+import { getConfig } from "@mw/platform";
 import { addLicenseInput, Licenses } from "@mw/shared/dashboard";
 import { csvRecords } from "./csv-file.ts";
 import type { Command } from "./main.ts";

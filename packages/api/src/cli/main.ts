@@ -1,6 +1,6 @@
 // `pnpm cli <command> [--options]`: operator bootstrap commands. Each prints one line of JSON.
 import { parseArgs } from "node:util";
-import { AppError, createPrisma, getConfigOrExit, type PrismaClient } from "@mw/shared";
+import { AppError, createPrisma, getConfigOrExit, type PrismaClient } from "@mw/platform";
 import { imageKeyCommands } from "./image-keys.ts";
 import { itemCommands } from "./items.ts";
 import { knowledgeCommands } from "./knowledge.ts";

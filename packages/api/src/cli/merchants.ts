@@ -1,4 +1,4 @@
-import { errors, getConfig } from "@mw/shared";
+import { errors, getConfig } from "@mw/platform";
 import { createMerchant, merchantInput } from "@mw/shared/disputes";
 import type { Command } from "./main.ts";
 

@@ -1,5 +1,5 @@
 import { addReview, reviewInput } from "@mw/shared/reviews";
-import { errors } from "@mw/shared";
+import { errors } from "@mw/platform";
 import type { Command } from "./main.ts";
 
 export const reviewCommands: Record<string, Command> = {

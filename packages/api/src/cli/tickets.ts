@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { createRedis, getConfig, Queues, type PrismaClient } from "@mw/shared";
+import { createRedis, getConfig, Queues, type PrismaClient } from "@mw/platform";
 import { OptionStore } from "@mw/shared/options";
 import { applySignal, requestAnalysis, ticketSignal } from "@mw/shared/tickets";
 import type { Command } from "./main.ts";

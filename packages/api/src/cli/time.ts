@@ -1,4 +1,4 @@
-import { createRedis, getConfig, Queues } from "@mw/shared";
+import { createRedis, getConfig, Queues } from "@mw/platform";
 import { OptionStore } from "@mw/shared/options";
 import { budgetLockNoticeJob, budgetLockNoticeJobId, importTime, requireTimeTracking } from "@mw/shared/timetracking";
 import type { Command } from "./main.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, jobId, jobRef, type JobDefinition, type Queues } from "../platform/index.ts";
+import { defineJob, jobId, jobRef, type JobDefinition, type Queues } from "@mw/platform";
 import { siteSecrets } from "./sites.ts";
 
 type SiteRow = Parameters<typeof siteSecrets>[0];

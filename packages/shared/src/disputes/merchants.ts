@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { decryptSecret, encryptSecret } from "../platform/crypto.ts";
-import { isUniqueViolation, type PrismaClient } from "../platform/db.ts";
-import { errors, type AppError } from "../platform/errors.ts";
+import { type AppError, decryptSecret, encryptSecret, errors, isUniqueViolation, type PrismaClient } from "@mw/platform";
 
 /** The acquirer drops leading zeros from merchant ids (spec 1, 2.6), so ids are stored and looked up without them. */
 export function normaliseMid(mid: string): string {

@@ -1,5 +1,4 @@
-import type { PrismaClient } from "../platform/db.ts";
-import { retryUnlessFailedForGood, type Queues } from "../platform/index.ts";
+import { type PrismaClient, type Queues, retryUnlessFailedForGood } from "@mw/platform";
 import { strandedWebhooks } from "../webhooks/index.ts";
 import { disputeJobId, processDisputeJob } from "./jobs.ts";
 

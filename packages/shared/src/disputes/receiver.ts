@@ -1,9 +1,4 @@
-import { sha256Hex } from "../platform/crypto.ts";
-import { isUniqueViolation, type PrismaClient, type SqlPool } from "../platform/db.ts";
-import { GroupInsert } from "../platform/group-insert.ts";
-import type { Logger } from "../platform/logger.ts";
-import type { Queues } from "../platform/queues/queues.ts";
-import { truncateCodePoints } from "../platform/text.ts";
+import { GroupInsert, isUniqueViolation, type Logger, type PrismaClient, type Queues, sha256Hex, type SqlPool, truncateCodePoints } from "@mw/platform";
 import { parseWebhookPayload, webhookDbError as dbError, webhookQueueError as queueError, type WebhookAnswer } from "../webhooks/index.ts";
 import { acquirerEventId } from "./event-id.ts";
 import { queueDispute } from "./outbox.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Prisma, type PrismaClient } from "../platform/db.ts";
+import { Prisma, type PrismaClient } from "@mw/platform";
 
 /** One catalogue item as the ERP sends it (POST /items, items:import). */
 export const itemInput = z.object({

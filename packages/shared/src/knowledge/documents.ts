@@ -1,9 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { htmlToText } from "../ai/index.ts";
-import type { PrismaClient } from "../platform/db.ts";
-import { createHttpClient, upstreamCall } from "../platform/http.ts";
-import { truncateCodePoints } from "../platform/text.ts";
+import { createHttpClient, type PrismaClient, truncateCodePoints, upstreamCall } from "@mw/platform";
 
 export type DocumentSource = "wiki" | "docs" | "brand";
 

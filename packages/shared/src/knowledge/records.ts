@@ -1,7 +1,5 @@
 import { htmlToText } from "../ai/index.ts";
-import { sha256Hex } from "../platform/crypto.ts";
-import type { PrismaClient } from "../platform/db.ts";
-import { truncateCodePoints } from "../platform/text.ts";
+import { type PrismaClient, sha256Hex, truncateCodePoints } from "@mw/platform";
 
 /** Spec 2, 2.4: the sources of the index, each with its bit for the search threads' filter. */
 export const SOURCES = ["ticket", "site", "wiki", "docs", "brand"] as const;

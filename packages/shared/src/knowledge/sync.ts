@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { PrismaClient } from "../platform/db.ts";
+import type { PrismaClient } from "@mw/platform";
 import type { OptionStore } from "../options/index.ts";
 import { loadDocumentRecords, loadSiteRecords, loadTicketRecords, SOURCES, ticketVectorId, type Source } from "./records.ts";
 import type { Knowledge, SyncCounts } from "./service.ts";

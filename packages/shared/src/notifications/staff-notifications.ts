@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../platform/db.ts";
+import type { PrismaClient } from "@mw/platform";
 
 export interface StaffNotificationView {
   id: number;

@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../platform/db.ts";
+import type { PrismaClient } from "@mw/platform";
 
 const HOUR = 3_600_000;
 const WEEK = 7 * 24 * HOUR;

@@ -1,5 +1,5 @@
 export * from "./period.ts";
 export * from "./request.ts";
 export * from "./tables.ts";
-export type { Report } from "../generated/prisma/client.ts";
+export type { Report } from "@mw/platform/prisma";
 export * from "./jobs.ts";

@@ -1,6 +1,4 @@
-import type { PrismaClient } from "../platform/db.ts";
-import { isUniqueViolation } from "../platform/db.ts";
-import type { Queues } from "../platform/index.ts";
+import { isUniqueViolation, type PrismaClient, type Queues } from "@mw/platform";
 import { reportJobId, reportJobs } from "./jobs.ts";
 import { reportKey, type ReportPeriod, type ReportType } from "./period.ts";
 

@@ -1,9 +1,7 @@
 import { dashboardSummary, SUMMARY_COLUMNS } from "../dashboard/index.ts";
 import { DISPUTE_OUTCOMES } from "../disputes/outcomes.ts";
-import { Prisma, type PrismaClient } from "../platform/db.ts";
+import { csvTextCell, formatDateTime, Prisma, type PrismaClient } from "@mw/platform";
 import { SYSTEM_SKUS } from "../orders/submission.ts";
-import { csvTextCell } from "../platform/csv.ts";
-import { formatDateTime } from "../platform/time.ts";
 import { periodBounds, type ReportPeriod, type ReportType } from "./period.ts";
 
 /** A report's content: the CSV header and its rows, in order. */

@@ -1,5 +1,4 @@
-import type { PrismaClient } from "../platform/db.ts";
-import { formatDay } from "../platform/time.ts";
+import { formatDay, type PrismaClient } from "@mw/platform";
 
 /** Reviews published in the markup: the newest ones; the aggregate rating still counts them all. */
 export const MARKUP_REVIEWS = 20;

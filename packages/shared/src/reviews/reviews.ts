@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { PrismaClient } from "../platform/db.ts";
-import { formatDay, isoDay, utcDay } from "../platform/time.ts";
+import { formatDay, isoDay, type PrismaClient, utcDay } from "@mw/platform";
 
 /** A customer review of an item (POST /items/{id}/reviews, cli review:add). */
 export const reviewInput = z.object({

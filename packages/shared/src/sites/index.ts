@@ -7,4 +7,4 @@ export * from "./site-schedules.ts";
 export * from "./storefront-refusals.ts";
 export * from "./sync-eligibility.ts";
 export * from "./sync-runs.ts";
-export { Platform, type CarrierMapping, type Site, type SiteApiKey } from "../generated/prisma/client.ts";
+export { Platform, type CarrierMapping, type Site, type SiteApiKey } from "@mw/platform/prisma";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PrismaClient } from "../platform/index.ts";
+import type { PrismaClient } from "@mw/platform";
 
 const count = z.number().int().min(0);
 

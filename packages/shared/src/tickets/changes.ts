@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from "../platform/db.ts";
+import type { Prisma, PrismaClient } from "@mw/platform";
 
 /** The ticket system's custom fields the platform writes (spec 2, 2.4), by their variable names. */
 export interface TicketFields {

@@ -1,5 +1,4 @@
-import type { PrismaClient } from "../platform/db.ts";
-import { cleanHtml } from "../platform/html.ts";
+import { cleanHtml, type PrismaClient } from "@mw/platform";
 import { MAX_URGENCY_FAILURES } from "./urgency-queue.ts";
 
 export interface SnapshotFilters {

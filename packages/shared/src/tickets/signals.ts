@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { isUniqueViolation, type Prisma } from "../platform/db.ts";
+import { isUniqueViolation, type Prisma, truncateCodePoints } from "@mw/platform";
 
 /** The client or a transaction: the signal endpoint stores a signal and its queue row in one commit. */
 type Db = Prisma.TransactionClient;
-import { truncateCodePoints } from "../platform/text.ts";
 
 // PHP encodes database values as strings ("123", "0"): the ticket system's side may send either form.
 const id = z.coerce.number<string | number>().int().positive();

@@ -1,5 +1,4 @@
-import type { Prisma, PrismaClient } from "../platform/db.ts";
-import type { Queues } from "../platform/queues/index.ts";
+import type { Prisma, PrismaClient, Queues } from "@mw/platform";
 import type { OptionStore } from "../options/index.ts";
 import { urgencyAnalysisJob, urgencyAnalysisJobId } from "./jobs.ts";
 

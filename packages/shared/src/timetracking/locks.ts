@@ -1,5 +1,4 @@
-import { AppError } from "../platform/errors.ts";
-import type { PrismaClient } from "../platform/db.ts";
+import { AppError, type PrismaClient } from "@mw/platform";
 import { recordTicketChange } from "../tickets/index.ts";
 
 /** The staff member who may unlock: the project manager the lock named, else the department manager. */

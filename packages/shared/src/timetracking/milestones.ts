@@ -1,5 +1,4 @@
-import type { PrismaClient } from "../platform/db.ts";
-import { isUniqueViolation } from "../platform/db.ts";
+import { isUniqueViolation, type PrismaClient } from "@mw/platform";
 
 /** Design 10.4: alerts at these percentages of a budget, each once per project (and per task for task budgets). */
 export const MILESTONES = [50, 75, 90, 100] as const;

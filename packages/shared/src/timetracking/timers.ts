@@ -1,5 +1,5 @@
-import { AppError } from "../platform/errors.ts";
-import type { HarvestAuth, HarvestTimeEntry } from "../providers/harvest/index.ts";
+import { AppError } from "@mw/platform";
+import type { HarvestAuth, HarvestTimeEntry } from "@mw/providers/harvest";
 import { staffHarvestAuth } from "./connections.ts";
 import { lockOwner } from "./locks.ts";
 import { harvestClient, syncAuth, type TimeDeps } from "./settings.ts";

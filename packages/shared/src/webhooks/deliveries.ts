@@ -1,6 +1,4 @@
-import type { PrismaClient } from "../platform/db.ts";
-import { AppError, errors } from "../platform/errors.ts";
-import { MAX_JSON_DEPTH, nestedDeeperThan } from "../platform/json-depth.ts";
+import { AppError, errors, MAX_JSON_DEPTH, nestedDeeperThan, type PrismaClient } from "@mw/platform";
 
 /** What a webhook receiver answers: 202 stored (and queued), 200 for a delivery that needs nothing more. */
 export type WebhookAnswer =

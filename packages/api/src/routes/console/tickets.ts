@@ -1,5 +1,5 @@
 import express, { type Router } from "express";
-import { AppError } from "@mw/shared";
+import { AppError } from "@mw/platform";
 import { URGENCY_LEVELS } from "@mw/shared/ai";
 import { listSnapshots, ticketDetail, ticketThread } from "@mw/shared/tickets";
 import { z } from "zod";

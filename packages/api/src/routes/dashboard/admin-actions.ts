@@ -1,4 +1,4 @@
-import { formatDay, jobRef } from "@mw/shared";
+import { formatDay, jobRef } from "@mw/platform";
 import {
   addCostInput,
   addLicenseInput,

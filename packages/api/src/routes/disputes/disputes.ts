@@ -1,4 +1,4 @@
-import { errors, formatDateTime, type Prisma } from "@mw/shared";
+import { errors, formatDateTime, type Prisma } from "@mw/platform";
 import { disputeReplayJobId, processDisputeJob } from "@mw/shared/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

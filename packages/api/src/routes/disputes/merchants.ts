@@ -1,4 +1,4 @@
-import { errors, formatDateTime } from "@mw/shared";
+import { errors, formatDateTime } from "@mw/platform";
 import { createMerchant, MERCHANT_VIEW, merchantInput, updateMerchant, type MerchantView } from "@mw/shared/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

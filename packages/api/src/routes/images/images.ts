@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { buffer } from "node:stream/consumers";
 import type { Request } from "express";
-import { formatDateTime, imageErrors, isObjectNotFound, sha256Hex, type StoredObject } from "@mw/shared";
+import { formatDateTime, imageErrors, isObjectNotFound, sha256Hex, type StoredObject } from "@mw/platform";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

@@ -1,4 +1,4 @@
-import { errors } from "@mw/shared";
+import { errors } from "@mw/platform";
 import { inventorySyncJob, testInventorySyncJobId } from "@mw/shared/inventory";
 import { INVENTORY_SYNC_SITES, inventorySyncEnabled } from "@mw/shared/sites";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-import { AppError, errors, type PayloadOf } from "@mw/shared";
+import { AppError, errors, type PayloadOf } from "@mw/platform";
 import { isSystemSku, orderExportJob, orderExportJobId, orderSubmissionSchema, parseSubmission, storeOrder } from "@mw/shared/orders";
 import { z } from "zod";
 import { siteKeyOf } from "../../auth/site-key.ts";

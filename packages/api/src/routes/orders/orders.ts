@@ -1,4 +1,4 @@
-import { errors, formatDateTime, Prisma } from "@mw/shared";
+import { errors, formatDateTime, Prisma } from "@mw/platform";
 import { PAYMENT_METHODS } from "@mw/shared/orders";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

@@ -1,4 +1,4 @@
-import { formatDateTime, startOfUtcDay, type PrismaClient } from "@mw/shared";
+import { formatDateTime, startOfUtcDay, type PrismaClient } from "@mw/platform";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

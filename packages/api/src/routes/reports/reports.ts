@@ -1,4 +1,4 @@
-import { errors, formatDateTime, isObjectNotFound } from "@mw/shared";
+import { errors, formatDateTime, isObjectNotFound } from "@mw/platform";
 import { REPORT_TYPES, reportFileName, reportPeriod, reportRequest, requestReport, type ReportType } from "@mw/shared/reports";
 import type { Report } from "@mw/shared/reports";
 import { z } from "zod";

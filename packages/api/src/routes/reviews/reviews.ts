@@ -1,5 +1,5 @@
 import { addReview, jsonLdScript, productMarkup, reviewInput } from "@mw/shared/reviews";
-import { errors, formatDateTime, formatDay } from "@mw/shared";
+import { errors, formatDateTime, formatDay } from "@mw/platform";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

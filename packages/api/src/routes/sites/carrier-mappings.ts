@@ -1,4 +1,4 @@
-import { errors, isUniqueViolation } from "@mw/shared";
+import { errors, isUniqueViolation } from "@mw/platform";
 import { platformSchema } from "@mw/shared/sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

@@ -1,4 +1,4 @@
-import { errors, Prisma, withTimeout } from "@mw/shared";
+import { errors, Prisma, withTimeout } from "@mw/platform";
 import { SITE_KEYS_CHANGED, type Site } from "@mw/shared/sites";
 import {
   listSites,

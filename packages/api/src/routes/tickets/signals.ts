@@ -1,4 +1,4 @@
-import { retryOnDeadlock } from "@mw/shared";
+import { retryOnDeadlock } from "@mw/platform";
 import { applySignal, applyUrgencyLimit, markAnalysisOwed, queueAnalysisJob, ticketSignal, type SignalOutcome, type TicketSignal } from "@mw/shared/tickets";
 import { projectCreateJob, projectCreateJobId, timerStopOnReplyJob, timerStopOnReplyJobId } from "@mw/shared/timetracking";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-import { errors, type Config } from "@mw/shared";
+import { errors, type Config } from "@mw/platform";
 import { trackingSyncEnabled, trackingRunCounts, type Platform, type Site } from "@mw/shared/sites";
 import { trackingOrderPushJob, trackingOrderPushJobId, type TrackingOrderPushResult } from "@mw/shared/tracking";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-import { errors, formatDateTime } from "@mw/shared";
+import { errors, formatDateTime } from "@mw/platform";
 import { readRunCounts, TRACKING_SYNC_SITES, trackingRunCounts, trackingSyncEnabled } from "@mw/shared/sites";
 import { manualTrackingSyncJobId, trackingSchedulerId, trackingSyncJob } from "@mw/shared/tracking";
 import { z } from "zod";

@@ -1,5 +1,4 @@
-import type { PrismaClient } from "../../platform/db.ts";
-import type { Queues } from "../../platform/index.ts";
+import type { PrismaClient, Queues } from "@mw/platform";
 import { strandedWebhooks } from "../../webhooks/index.ts";
 import { inventorySyncJob, productRefreshJobId, productRefreshKey } from "../jobs.ts";
 import { productIdOf } from "./event.ts";

@@ -1,9 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { decryptSecret, sha256Hex } from "../../platform/crypto.ts";
-import { isUniqueViolation, type PrismaClient } from "../../platform/db.ts";
-import { errors } from "../../platform/errors.ts";
-import type { Logger } from "../../platform/logger.ts";
-import type { Queues } from "../../platform/queues/queues.ts";
+import { decryptSecret, errors, isUniqueViolation, type Logger, type PrismaClient, type Queues, sha256Hex } from "@mw/platform";
 import { parseWebhookPayload, webhookDbError, webhookQueueError, type WebhookAnswer } from "../../webhooks/index.ts";
 import { describeProductEvent, type ProductEvent } from "./event.ts";
 import { markRefreshQueued, queueProductRefresh } from "./outbox.ts";

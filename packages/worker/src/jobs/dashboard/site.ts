@@ -1,4 +1,4 @@
-import { AppError } from "@mw/shared";
+import { AppError } from "@mw/platform";
 import type { JobContext } from "../../runtime/processor.ts";
 
 /** The managed site a dashboard job is about; gone since it was queued, the job fails for good and says so. */

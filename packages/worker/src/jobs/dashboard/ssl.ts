@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { connect, type PeerCertificate } from "node:tls";
-import { AppError, formatDay, forEachLimited, truncateCodePoints, type PayloadOf } from "@mw/shared";
+import { AppError, formatDay, forEachLimited, truncateCodePoints, type PayloadOf } from "@mw/platform";
 import { daysFromNow, daysLeft, SSL_ALERT_DAYS, sslAlertJobId, type sslCheckAllJob, type sslCheckJob } from "@mw/shared/dashboard";
 import { alertEmailJob } from "@mw/shared/notifications";
 import type { Job } from "bullmq";

@@ -1,6 +1,6 @@
-import { AppError, truncateCodePoints, type PayloadOf } from "@mw/shared";
+import { AppError, truncateCodePoints, type PayloadOf } from "@mw/platform";
 import { wordPressCredentials, wpCredentialsMissing, type siteSyncJob } from "@mw/shared/dashboard";
-import { readWordPress } from "@mw/shared/providers/wordpress";
+import { readWordPress } from "@mw/providers/wordpress";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 import { managedSite } from "./site.ts";

@@ -1,7 +1,7 @@
 import type { DisputeDetails } from "@mw/shared/disputes";
-import { truncateCodePoints } from "@mw/shared";
-import type { FraudSubmission } from "@mw/shared/providers/fraud";
-import type { GatewayTransaction } from "@mw/shared/providers/gateway";
+import { truncateCodePoints } from "@mw/platform";
+import type { FraudSubmission } from "@mw/providers/fraud";
+import type { GatewayTransaction } from "@mw/providers/gateway";
 import type { ActionLog, LogEntry } from "./action-log.ts";
 import type { Statement } from "./sql.ts";
 

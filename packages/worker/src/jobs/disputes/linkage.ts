@@ -1,6 +1,6 @@
 import type { DisputeDetails } from "@mw/shared/disputes";
-import { truncateCodePoints } from "@mw/shared";
-import type { GatewayTransaction } from "@mw/shared/providers/gateway";
+import { truncateCodePoints } from "@mw/platform";
+import type { GatewayTransaction } from "@mw/providers/gateway";
 import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog } from "./action-log.ts";
 import { query, type Statement } from "./sql.ts";

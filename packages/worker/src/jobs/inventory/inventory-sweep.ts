@@ -1,6 +1,6 @@
 import { inventorySyncJob, scheduledInventorySyncJobId, scheduledInventorySyncKey, type inventorySweepJob } from "@mw/shared/inventory";
 import { INVENTORY_SYNC_SITES } from "@mw/shared/sites";
-import { type PayloadOf, type PrismaClient, type Queues } from "@mw/shared";
+import { type PayloadOf, type PrismaClient, type Queues } from "@mw/platform";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

@@ -1,6 +1,6 @@
 import { CATALOGUE_SHRANK, type inventorySkuCleanupJob, type inventorySyncJob, type itemHistoryCleanupJob } from "@mw/shared/inventory";
-import { AppError, chunks, recordSyncError, type PayloadOf } from "@mw/shared";
-import { ErpClient } from "@mw/shared/providers/erp";
+import { AppError, chunks, recordSyncError, type PayloadOf } from "@mw/platform";
+import { ErpClient } from "@mw/providers/erp";
 import { inventorySyncEnabled, finishRun, startRun } from "@mw/shared/sites";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";

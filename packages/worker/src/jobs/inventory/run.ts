@@ -1,5 +1,5 @@
-import { chunks, type Logger } from "@mw/shared";
-import { ErpClient, erpNotConfigured } from "@mw/shared/providers/erp";
+import { chunks, type Logger } from "@mw/platform";
+import { ErpClient, erpNotConfigured } from "@mw/providers/erp";
 import type { InventoryCounts, Site } from "@mw/shared/sites";
 import type { JobContext } from "../../runtime/processor.ts";
 import { openInventoryStorefront } from "./open-storefront.ts";

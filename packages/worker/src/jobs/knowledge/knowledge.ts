@@ -1,4 +1,4 @@
-import type { Connections, PayloadOf } from "@mw/shared";
+import type { Connections, PayloadOf } from "@mw/platform";
 import {
   embedChangedTickets,
   embedDocumentJob,

@@ -1,6 +1,6 @@
 import { orderExportJob, orderExportJobId, type orderSweepJob } from "@mw/shared/orders";
-import { AppError, recordSyncError, retryUnlessFailedForGood, type PayloadOf, type Logger, type Prisma } from "@mw/shared";
-import { ErpClient, erpNotConfigured, ERP_NOT_CONFIGURED, isDuplicateSalesOrder, ACCOUNT_KEYS, type SalesOrderInput, type SalesOrderLineInput } from "@mw/shared/providers/erp";
+import { AppError, recordSyncError, retryUnlessFailedForGood, type PayloadOf, type Logger, type Prisma } from "@mw/platform";
+import { ErpClient, erpNotConfigured, ERP_NOT_CONFIGURED, isDuplicateSalesOrder, ACCOUNT_KEYS, type SalesOrderInput, type SalesOrderLineInput } from "@mw/providers/erp";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import type { JobContext } from "../../runtime/processor.ts";

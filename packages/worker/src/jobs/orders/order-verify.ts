@@ -1,6 +1,6 @@
 import type { orderVerifyJob } from "@mw/shared/orders";
-import { AppError, recordSyncError, type PayloadOf } from "@mw/shared";
-import { ErpClient, erpNotConfigured, type SalesOrder, type SalesOrderInput, type SalesOrderLine } from "@mw/shared/providers/erp";
+import { AppError, recordSyncError, type PayloadOf } from "@mw/platform";
+import { ErpClient, erpNotConfigured, type SalesOrder, type SalesOrderInput, type SalesOrderLine } from "@mw/providers/erp";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 import { toSalesOrder } from "./order-export.ts";

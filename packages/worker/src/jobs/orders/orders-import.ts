@@ -9,9 +9,9 @@ import {
   type ordersImportJob,
   type SubmissionBody,
 } from "@mw/shared/orders";
-import { AppError, recordSyncError, type Logger, type PayloadOf } from "@mw/shared";
+import { AppError, recordSyncError, type Logger, type PayloadOf } from "@mw/platform";
 import { unknownSkus } from "@mw/shared/inventory";
-import { wooStatuses } from "@mw/shared/providers/storefront-b";
+import { wooStatuses } from "@mw/providers/storefront-b";
 import { finishRun, orderImportEnabled, startRun, storefrontAClientFor, storefrontBClientFor, type OrderImportCounts, type Site } from "@mw/shared/sites";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";

@@ -1,5 +1,5 @@
 import { orderVerifyJob, orderVerifyJobId } from "@mw/shared/orders";
-import { retryUnlessFailedForGood } from "@mw/shared";
+import { retryUnlessFailedForGood } from "@mw/platform";
 import type { JobContext } from "../../runtime/processor.ts";
 
 /** Where a verification's difference is recorded in the errors table. */

@@ -1,5 +1,5 @@
 import type { reportJobs, reportsDailyJob } from "@mw/shared/reports";
-import { AppError, formatDay, type PayloadOf } from "@mw/shared";
+import { AppError, formatDay, type PayloadOf } from "@mw/platform";
 import { DAILY_REPORT_TYPES, REPORT_BUILDERS, REPORT_TYPES, reportPeriod, reportStorageKey, requestReport, type ReportType } from "@mw/shared/reports";
 import type { Job } from "bullmq";
 import { stringify } from "csv-stringify/sync";

@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/shared";
+import type { Connections } from "@mw/platform";
 import { criticalAlertJob, criticalAlertJobId, type AlertChannel } from "@mw/shared/tickets";
 
 /**

@@ -1,7 +1,7 @@
-import type { PayloadOf, Prisma, PrismaClient } from "@mw/shared";
+import type { PayloadOf, Prisma, PrismaClient } from "@mw/platform";
 import { htmlToText } from "@mw/shared/ai";
-import { sendMail } from "@mw/shared/providers/mail";
-import { sendSms, smsConfigured } from "@mw/shared/providers/sms";
+import { sendMail } from "@mw/providers/mail";
+import { sendSms, smsConfigured } from "@mw/providers/sms";
 import type { criticalAlertJob } from "@mw/shared/tickets";
 
 import type { Job } from "bullmq";

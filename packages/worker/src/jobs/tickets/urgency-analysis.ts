@@ -1,4 +1,4 @@
-import { AppError, truncateCodePoints, type PayloadOf, type PrismaClient } from "@mw/shared";
+import { AppError, truncateCodePoints, type PayloadOf, type PrismaClient } from "@mw/platform";
 import { entryMessage, levelOf, type AnalysisEntry, type TicketAnalysis, type TicketAnalysisInput, type UrgencyLevel } from "@mw/shared/ai";
 import { ALERT_CHANNELS, gateDelayMs, MAX_URGENCY_FAILURES, recordTicketChange, type urgencyAnalysisJob } from "@mw/shared/tickets";
 import type { Job } from "bullmq";

@@ -1,4 +1,4 @@
-import type { PayloadOf } from "@mw/shared";
+import type { PayloadOf } from "@mw/platform";
 import { applyUrgencyLimit, MAX_URGENCY_FAILURES, queueAnalysisJob, type urgencySweepJob } from "@mw/shared/tickets";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";

@@ -1,7 +1,7 @@
-import { AppError, type PayloadOf } from "@mw/shared";
+import { AppError, type PayloadOf } from "@mw/platform";
 import { chatMessageJob } from "@mw/shared/notifications";
 import { htmlToText } from "@mw/shared/ai";
-import { sendMail } from "@mw/shared/providers/mail";
+import { sendMail } from "@mw/providers/mail";
 import {
   budgetLockNoticeJob,
   budgetLockNoticeJobId,

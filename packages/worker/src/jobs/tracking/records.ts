@@ -1,4 +1,4 @@
-import { chunks, isUniqueViolation, type PrismaClient } from "@mw/shared";
+import { chunks, isUniqueViolation, type PrismaClient } from "@mw/platform";
 import type { PlannedTracking } from "./plan.ts";
 
 /**

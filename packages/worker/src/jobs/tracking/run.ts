@@ -1,7 +1,6 @@
-import { AppError, chunks, forEachLimited, groupBy, type Logger, type PrismaClient } from "@mw/shared";
-import { ErpClient, erpNotConfigured } from "@mw/shared/providers/erp";
+import { AppError, chunks, forEachLimited, groupBy, type Logger, type PrismaClient } from "@mw/platform";
+import { ErpClient, erpNotConfigured, type SalesShipment } from "@mw/providers/erp";
 import type { Platform, Site, TrackingCounts } from "@mw/shared/sites";
-import type { SalesShipment } from "@mw/shared/providers/erp";
 import type { JobContext } from "../../runtime/processor.ts";
 import { createdNothing, isRefusal } from "@mw/shared/sites";
 import { planTrackings, type PlannedTracking } from "./plan.ts";
