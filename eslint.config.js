@@ -4,6 +4,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
+const SHARED_SRC = path.join(ROOT, "packages/shared/src");
 
 /** Calls `check(node, specifier)` for each static import, `export ... from`, `import()` and `import("...")` type with a literal source. */
 function eachSpecifier(check) {
@@ -18,7 +19,7 @@ function eachSpecifier(check) {
 const isRelative = (specifier) => specifier.startsWith("./") || specifier.startsWith("../");
 const inside = (file, dir) => !path.relative(dir, file).startsWith("..");
 
-// The dependency rule (docs/architecture.md), checked by a local rule.
+// The dependency rule (docs/architecture.md), checked by two local rules.
 const boundaries = {
   rules: {
     // packages/platform and packages/providers: relative imports stay in the package's src/, and of the
@@ -32,6 +33,26 @@ const boundaries = {
         return eachSpecifier((node, specifier) => {
           const ok = isRelative(specifier) ? inside(path.resolve(path.dirname(context.filename), specifier), src) : !specifier.startsWith("@mw/") || allow.includes(specifier);
           if (!ok) context.report({ node, message: `Platform code and provider clients never import a domain (docs/architecture.md): only their own package's files${allow.length ? ` and ${allow.join(", ")}` : ""}.` });
+        });
+      },
+    },
+    // packages/shared/src/<domain>/: another domain only through its index.ts; other packages by name.
+    "domain-entry": {
+      meta: { type: "problem", schema: [] },
+      create(context) {
+        const [domain] = path.relative(SHARED_SRC, context.filename).split(path.sep);
+        return eachSpecifier((node, specifier) => {
+          if (!isRelative(specifier)) return;
+          const target = path.resolve(path.dirname(context.filename), specifier);
+          if (!inside(target, SHARED_SRC)) {
+            context.report({ node, message: "Another package is imported by its name (@mw/platform, @mw/providers/<system>), not by a relative path." });
+            return;
+          }
+          const [other, ...rest] = path.relative(SHARED_SRC, target).split(path.sep);
+          if (other !== domain && rest.length > 0 && rest.join("/") !== "index.ts") {
+            const entry = path.relative(path.dirname(context.filename), path.join(SHARED_SRC, other, "index.ts")).split(path.sep).join("/");
+            context.report({ node, message: `Another domain is reached only through its index.ts (docs/architecture.md): ${entry}, not ${specifier}.` });
+          }
         });
       },
     },
@@ -50,9 +71,10 @@ export default tseslint.config(
     },
   },
   // The dependency rule (docs/architecture.md): platform code never imports a domain nor a provider,
-  // provider clients import only the platform.
+  // provider clients import only the platform, and a domain reaches another domain through its index.ts.
   { files: ["packages/platform/src/**/*.ts"], rules: { "mw/layer": ["error", { allow: [] }] } },
   { files: ["packages/providers/src/**/*.ts"], rules: { "mw/layer": ["error", { allow: ["@mw/platform"] }] } },
+  { files: ["packages/shared/src/**/*.ts"], rules: { "mw/domain-entry": "error" } },
   // Outside the domains, a row type comes from its domain (@mw/shared/<domain>), not from the Prisma client.
   {
     files: ["packages/api/**", "packages/worker/**", "scripts/**", "test/**", "bench/**", "integrations/*/test/**"],

@@ -53,6 +53,26 @@ describe("the dependency rule", () => {
     expect(await boundaryErrors("packages/shared/src/disputes/example.ts", 'import { jobId } from "@mw/platform";\nimport type { Platform } from "@mw/platform/prisma";\nimport { GatewayClient } from "@mw/providers/gateway";\nimport { Site } from "../sites/index.ts";\nexport { GatewayClient, jobId, type Platform, type Site };\n')).toEqual([]);
   });
 
+  it("fails lint when a domain reaches into another domain's files, by import, export ... from or import()", async () => {
+    const messages = await boundaryErrors(
+      "packages/shared/src/reports/example.ts",
+      'import { submissionSchema } from "../orders/submission.ts";\nexport { OUTCOMES } from "../disputes/outcomes.ts";\nexport const load = () => import("../orders/store.ts");\nexport const schema = submissionSchema;\n',
+    );
+    expect(messages).toEqual([
+      "Another domain is reached only through its index.ts (docs/architecture.md): ../orders/index.ts, not ../orders/submission.ts.",
+      "Another domain is reached only through its index.ts (docs/architecture.md): ../disputes/index.ts, not ../disputes/outcomes.ts.",
+      "Another domain is reached only through its index.ts (docs/architecture.md): ../orders/index.ts, not ../orders/store.ts.",
+    ]);
+    expect(await boundaryErrors("packages/shared/src/inventory/product-webhooks/example.ts", 'export { syncEligible } from "../../sites/sync-eligibility.ts";\n')).toEqual([expect.stringMatching(/only through its index\.ts.*\.\.\/\.\.\/sites\/index\.ts/)]);
+    expect(await boundaryErrors("packages/shared/src/orders/example.ts", 'export { createPrisma } from "../../../platform/src/db.ts";\n')).toEqual([expect.stringMatching(/imported by its name/)]);
+  });
+
+  it("lets a domain import another domain's index.ts, by import, export ... from or import(), and its own files", async () => {
+    const code = 'import { orderExportJob } from "../orders/index.ts";\nexport * from "../disputes/index.ts";\nimport { reportJob } from "./jobs.ts";\nexport const load = () => import("../orders/index.ts");\nexport const jobs = [orderExportJob, reportJob];\n';
+    expect(await boundaryErrors("packages/shared/src/reports/example.ts", code)).toEqual([]);
+    expect(await boundaryErrors("packages/shared/src/inventory/product-webhooks/example.ts", 'export { receiveProductWebhook } from "./receiver.ts";\nexport * from "../jobs.ts";\nexport * from "../../sites/index.ts";\n')).toEqual([]);
+  });
+
   it("outside packages/shared, reaches a domain only through @mw/shared/<domain>, the platform through @mw/platform", async () => {
     expect(resolveFromApi(["@mw/shared/orders", "@mw/shared/orders/store", "@mw/shared/orders/store.ts", "@mw/shared", "@mw/platform", "@mw/providers/erp", "@mw/providers/erp/client.ts"])).toEqual({
       "@mw/shared/orders": "packages/shared/src/orders/index.ts",
