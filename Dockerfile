@@ -11,11 +11,13 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 RUN npm i -g pnpm@10
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml turbo.json tsconfig.base.json prisma.config.ts ./
+COPY packages/platform/package.json packages/platform/
+COPY packages/providers/package.json packages/providers/
 COPY packages/shared/package.json packages/shared/
 COPY packages/api/package.json packages/api/
 COPY packages/worker/package.json packages/worker/
 COPY prisma prisma
-# postinstall runs `prisma generate` into packages/shared/src/generated, which the build compiles.
+# postinstall runs `prisma generate` into packages/platform/src/generated, which the build compiles.
 RUN pnpm install --frozen-lockfile
 COPY packages packages
 COPY scripts scripts
@@ -25,6 +27,8 @@ FROM node:20-bookworm-slim AS production-deps
 WORKDIR /app
 RUN npm i -g pnpm@10
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY packages/platform/package.json packages/platform/
+COPY packages/providers/package.json packages/providers/
 COPY packages/shared/package.json packages/shared/
 COPY packages/api/package.json packages/api/
 COPY packages/worker/package.json packages/worker/
@@ -34,13 +38,19 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=production-deps /app/node_modules node_modules
+COPY --from=production-deps /app/packages/platform/node_modules packages/platform/node_modules
+COPY --from=production-deps /app/packages/providers/node_modules packages/providers/node_modules
 COPY --from=production-deps /app/packages/shared/node_modules packages/shared/node_modules
 COPY --from=production-deps /app/packages/api/node_modules packages/api/node_modules
 COPY --from=production-deps /app/packages/worker/node_modules packages/worker/node_modules
 COPY package.json ./
+COPY packages/platform/package.json packages/platform/
+COPY packages/providers/package.json packages/providers/
 COPY packages/shared/package.json packages/shared/
 COPY packages/api/package.json packages/api/
 COPY packages/worker/package.json packages/worker/
+COPY --from=build /app/packages/platform/dist packages/platform/dist
+COPY --from=build /app/packages/providers/dist packages/providers/dist
 COPY --from=build /app/packages/shared/dist packages/shared/dist
 COPY --from=build /app/packages/api/dist packages/api/dist
 # The console's templates and browser modules (not compiled; read from beside dist/).

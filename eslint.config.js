@@ -1,41 +1,87 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
-/** Files in `files` may leave their folder (by `up`) only for platform/ or generated/, and import no @mw package. */
-function layerRule(files, up) {
-  const escaped = up.replace(/[./]/g, (c) => `\\${c}`);
-  return [
-    {
-      files,
-      rules: {
-        "no-restricted-imports": [
-          "error",
-          {
-            patterns: [
-              { regex: `^${escaped}(?!platform/|generated/)`, message: "Platform code and provider clients never import a domain (docs/architecture.md)." },
-              { regex: "^@mw/", message: "Platform code and provider clients never import a domain (docs/architecture.md)." },
-            ],
-          },
-        ],
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+const SHARED_SRC = path.join(ROOT, "packages/shared/src");
+
+/** Calls `check(node, specifier)` for each static import, `export ... from`, `import()` and `import("...")` type with a literal source. */
+function eachSpecifier(check) {
+  const visit = (node) => {
+    const source = node.source;
+    if (source?.type === "Literal" && typeof source.value === "string") check(source, source.value);
+    else if (source?.type === "TemplateLiteral" && source.expressions.length === 0) check(source, source.quasis[0].value.cooked);
+  };
+  return { ImportDeclaration: visit, ExportNamedDeclaration: visit, ExportAllDeclaration: visit, ImportExpression: visit, TSImportType: visit };
+}
+
+const isRelative = (specifier) => specifier.startsWith("./") || specifier.startsWith("../");
+const inside = (file, dir) => !path.relative(dir, file).startsWith("..");
+
+// The dependency rule (docs/architecture.md), checked by two local rules.
+const boundaries = {
+  rules: {
+    // packages/platform and packages/providers: relative imports stay in the package's src/, and of the
+    // @mw packages only those in `allow` (options[0].allow) may be named. package.json says the same, but
+    // the root's devDependencies would still let Node and tsc resolve a domain.
+    layer: {
+      meta: { type: "problem", schema: [{ type: "object", properties: { allow: { type: "array", items: { type: "string" } } }, additionalProperties: false }] },
+      create(context) {
+        const allow = context.options[0]?.allow ?? [];
+        const src = path.join(ROOT, path.relative(ROOT, context.filename).split(path.sep).slice(0, 3).join(path.sep));
+        return eachSpecifier((node, specifier) => {
+          const ok = isRelative(specifier) ? inside(path.resolve(path.dirname(context.filename), specifier), src) : !specifier.startsWith("@mw/") || allow.includes(specifier);
+          if (!ok) context.report({ node, message: `Platform code and provider clients never import a domain (docs/architecture.md): only their own package's files${allow.length ? ` and ${allow.join(", ")}` : ""}.` });
+        });
       },
     },
-  ];
-}
+    // packages/shared/src/<domain>/: another domain only through its index.ts; other packages by name.
+    "domain-entry": {
+      meta: { type: "problem", schema: [] },
+      create(context) {
+        const [domain] = path.relative(SHARED_SRC, context.filename).split(path.sep);
+        return eachSpecifier((node, specifier) => {
+          if (!isRelative(specifier)) return;
+          const target = path.resolve(path.dirname(context.filename), specifier);
+          if (!inside(target, SHARED_SRC)) {
+            context.report({ node, message: "Another package is imported by its name (@mw/platform, @mw/providers/<system>), not by a relative path." });
+            return;
+          }
+          const [other, ...rest] = path.relative(SHARED_SRC, target).split(path.sep);
+          if (other !== domain && rest.length > 0 && rest.join("/") !== "index.ts") {
+            const entry = path.relative(path.dirname(context.filename), path.join(SHARED_SRC, other, "index.ts")).split(path.sep).join("/");
+            context.report({ node, message: `Another domain is reached only through its index.ts (docs/architecture.md): ${entry}, not ${specifier}.` });
+          }
+        });
+      },
+    },
+  },
+};
 
 export default tseslint.config(
   { ignores: ["**/node_modules/**", "**/generated/**", "**/dist/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    plugins: { mw: boundaries },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-console": ["error", { allow: ["error"] }],
     },
   },
-  // The dependency rule (docs/architecture.md): platform code and provider clients never import a
-  // domain. Within packages/shared only platform/ and the generated Prisma client may be reached.
-  ...layerRule(["packages/shared/src/platform/*.ts"], "../"),
-  ...layerRule(["packages/shared/src/platform/*/*.ts", "packages/shared/src/providers/*/*.ts"], "../../"),
+  // The dependency rule (docs/architecture.md): platform code never imports a domain nor a provider,
+  // provider clients import only the platform, and a domain reaches another domain through its index.ts.
+  { files: ["packages/platform/src/**/*.ts"], rules: { "mw/layer": ["error", { allow: [] }] } },
+  { files: ["packages/providers/src/**/*.ts"], rules: { "mw/layer": ["error", { allow: ["@mw/platform"] }] } },
+  { files: ["packages/shared/src/**/*.ts"], rules: { "mw/domain-entry": "error" } },
+  // Outside the domains, a row type comes from its domain (@mw/shared/<domain>), not from the Prisma client.
+  {
+    files: ["packages/api/**", "packages/worker/**", "scripts/**", "test/**", "bench/**", "integrations/*/test/**"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [{ name: "@mw/platform/prisma", message: "Take a row type from its domain (@mw/shared/<domain>), Prisma and PrismaClient from @mw/platform (docs/architecture.md)." }] }],
+    },
+  },
   {
     files: ["scripts/**", "bench/**", "packages/api/src/cli/**", "test/**", "integrations/*/test/**"],
     rules: { "no-console": "off" },

@@ -4,7 +4,7 @@
 // labelled tickets, and POST /ai/ticket-urgency answered from the cache at
 // concurrency 20 (target p99 < 10 ms).
 import { finalUrgency, parseEmailReply, scoreByRules } from "@mw/shared/ai";
-import { createPrisma } from "@mw/shared";
+import { createPrisma } from "@mw/platform";
 import { OptionStore } from "@mw/shared/options";
 import { EMAIL_THREADS } from "../test/fixtures/email-threads.ts";
 import { URGENCY_TICKETS } from "../test/fixtures/urgency-tickets.ts";

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { createMerchant, disputeJobId } from "@mw/shared/disputes";
-import { createPrisma, createRedis, encryptSecret, Queues } from "@mw/shared";
+import { createPrisma, createRedis, encryptSecret, Queues } from "@mw/platform";
 import { freshBenchEnvironment } from "./lib/database.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";

@@ -4,7 +4,7 @@
 // Harvest's 100 requests per 15 s. Needs MariaDB and Redis; the fake runs in
 // this process.
 import { setTimeout as sleep } from "node:timers/promises";
-import { createPrisma, createRedis, Queues } from "@mw/shared";
+import { createPrisma, createRedis, Queues } from "@mw/platform";
 import { OptionStore } from "@mw/shared/options";
 import { timeImportJob } from "@mw/shared/timetracking";
 import { FakeHarvest } from "../test/fakes/harvest.ts";

@@ -4,7 +4,7 @@
 // per second and storefront requests per order beside the least the storefront's API allows.
 // Needs MariaDB and Redis.
 import { spawn } from "node:child_process";
-import { createPrisma, createRedis, Queues, type PrismaClient } from "@mw/shared";
+import { createPrisma, createRedis, Queues, type PrismaClient } from "@mw/platform";
 import { sealCredentials } from "@mw/shared/sites";
 import type { Queue } from "bullmq";
 import { FakeErp } from "../test/fakes/erp.ts";

@@ -4,7 +4,7 @@
 // Gemini with the limiter lifted (urgency_max_per_run 10,000, no gate).
 // Needs MariaDB and Redis; the fake runs in this process.
 import { setTimeout as sleep } from "node:timers/promises";
-import { createPrisma } from "@mw/shared";
+import { createPrisma } from "@mw/platform";
 import { OptionStore } from "@mw/shared/options";
 import { FakeGemini } from "../test/fakes/gemini.ts";
 import { analysisAnswer, entrySignal } from "../test/support/tickets.ts";

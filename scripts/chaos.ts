@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createMerchant } from "@mw/shared/disputes";
-import { createPrisma, encryptSecret } from "@mw/shared";
+import { createPrisma, encryptSecret } from "@mw/platform";
 import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";
 import { dropDatabase, migrate } from "./migrations/apply.ts";

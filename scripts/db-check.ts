@@ -1,5 +1,5 @@
 // `pnpm db:check`: exit 1 when the database in DATABASE_URL and prisma/schema.prisma disagree.
-import { getConfig } from "@mw/shared";
+import { getConfig } from "@mw/platform";
 import { connectionOptions } from "./migrations/apply.ts";
 import { findDrift } from "./migrations/drift.ts";
 

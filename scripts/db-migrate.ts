@@ -1,5 +1,5 @@
 // `pnpm db:migrate`: create the database named in DATABASE_URL if missing and apply pending migrations.
-import { getConfig } from "@mw/shared";
+import { getConfig } from "@mw/platform";
 import { migrate } from "./migrations/apply.ts";
 
 const config = getConfig();

@@ -5,7 +5,7 @@
 // `pnpm start` when nothing answers. Ctrl-C stops it all.
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { checkServices, createPrisma, createRedis } from "@mw/shared";
+import { checkServices, createPrisma, createRedis } from "@mw/platform";
 import { createUser, setLoginPassword } from "@mw/shared/identity";
 import { upsertItems } from "@mw/shared/inventory";
 import { dropDatabase, migrate } from "./migrations/apply.ts";

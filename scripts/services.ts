@@ -1,6 +1,6 @@
 // `pnpm services`: MariaDB and Redis for this project from the machine's own
 // binaries (data in .data/), for as long as this runs; Ctrl-C stops them.
-import { getConfigOrExit } from "@mw/shared";
+import { getConfigOrExit } from "@mw/platform";
 import { startLocalServices } from "./services/local.ts";
 
 const config = getConfigOrExit();

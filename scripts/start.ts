@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { checkServices, getConfigOrExit } from "@mw/shared";
+import { checkServices, getConfigOrExit } from "@mw/platform";
 import { migrate } from "./migrations/apply.ts";
 import { startLocalServices, type LocalServices } from "./services/local.ts";
 import { WORKER_NODE_FLAGS } from "../packages/worker/src/runtime/node-flags.ts";

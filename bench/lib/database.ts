@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createRedis } from "@mw/shared";
+import { createRedis } from "@mw/platform";
 import { dropDatabase, migrate } from "../../scripts/migrations/apply.ts";
 
 /** Removes a bench's queue keys: jobs left from an earlier run would make Redis slower with every run. */

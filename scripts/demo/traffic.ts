@@ -4,7 +4,7 @@
 // syncs and a report over REST with HTTP Basic.
 import { createHash, createHmac } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { PrismaClient } from "@mw/shared";
+import type { PrismaClient } from "@mw/platform";
 import { disputePayload } from "../chaos/traffic.ts";
 import { CATALOGUE, type DemoWorld } from "./world.ts";
 

@@ -4,7 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import mariadb from "mariadb";
-import { checkDatabase, checkRedis } from "@mw/shared";
+import { checkDatabase, checkRedis } from "@mw/platform";
 
 export const DEFAULT_DATA_DIR = path.resolve(import.meta.dirname, "../../.data");
 

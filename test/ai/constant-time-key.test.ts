@@ -1,5 +1,5 @@
 import * as crypto from "node:crypto";
-import { safeEqual } from "@mw/shared";
+import { safeEqual } from "@mw/platform";
 import { OPTIONS } from "@mw/shared/options";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApi, type TestApi } from "../support/api.ts";

@@ -1,4 +1,4 @@
-import { createRedis, decryptSecret } from "@mw/shared";
+import { createRedis, decryptSecret } from "@mw/platform";
 import { createUser } from "@mw/shared/identity";
 import { gatewayKeyFor } from "@mw/shared/disputes";
 import { Worker } from "bullmq";

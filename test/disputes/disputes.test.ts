@@ -1,9 +1,9 @@
 import { randomInt } from "node:crypto";
 import { createMerchant } from "@mw/shared/disputes";
 import { createUser } from "@mw/shared/identity";
-import { encryptSecret, type PrismaClient, type Queues } from "@mw/shared";
-import { GatewayClient } from "@mw/shared/providers/gateway";
-import { sendAlertEmail } from "@mw/shared/providers/mail";
+import { encryptSecret, type PrismaClient, type Queues } from "@mw/platform";
+import { GatewayClient } from "@mw/providers/gateway";
+import { sendAlertEmail } from "@mw/providers/mail";
 import type { Job, Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeFraud } from "../fakes/fraud.ts";

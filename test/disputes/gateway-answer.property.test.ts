@@ -1,4 +1,4 @@
-import { readNmiAnswer, readPlainTransaction } from "@mw/shared/providers/gateway";
+import { readNmiAnswer, readPlainTransaction } from "@mw/providers/gateway";
 import fc from "fast-check";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 import { chooseTransaction, windowAround } from "@mw/shared/disputes";
-import type { GatewayTransaction } from "@mw/shared/providers/gateway";
+import type { GatewayTransaction } from "@mw/providers/gateway";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 

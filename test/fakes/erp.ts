@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ACCOUNT_KEYS, type ErpItem, type SalesOrder, type SalesOrderInput, type SalesOrderLine, type SalesShipment } from "@mw/shared/providers/erp";
+import { ACCOUNT_KEYS, type ErpItem, type SalesOrder, type SalesOrderInput, type SalesOrderLine, type SalesShipment } from "@mw/providers/erp";
 import { FakeServer, type FakeAnswer, type FakeReply, type FakeRequest } from "./fake-server.ts";
 
 /** unavailable: 503 with an error body; drop: the connection is cut; hang: never answered. */

@@ -1,4 +1,4 @@
-import { gatewayTime } from "@mw/shared/providers/gateway";
+import { gatewayTime } from "@mw/providers/gateway";
 import { XMLBuilder } from "fast-xml-parser";
 import { FakeServer, type FakeAnswer, type FakeReply, type FakeRequest } from "./fake-server.ts";
 

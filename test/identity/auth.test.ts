@@ -1,4 +1,4 @@
-import { createRedis } from "@mw/shared";
+import { createRedis } from "@mw/platform";
 import { createUser, revokeAppPassword, setLoginPassword } from "@mw/shared/identity";
 import { Worker } from "bullmq";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";

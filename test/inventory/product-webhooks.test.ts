@@ -1,5 +1,5 @@
 import { createHash, createHmac } from "node:crypto";
-import { createRedis, randomToken } from "@mw/shared";
+import { createRedis, randomToken } from "@mw/platform";
 import { sweepDisputeOutbox } from "@mw/shared/disputes";
 import { sweepProductOutbox } from "@mw/shared/inventory";
 import { Worker, type Queue } from "bullmq";

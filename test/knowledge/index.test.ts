@@ -1,7 +1,7 @@
-import { AppError } from "@mw/shared";
+import { AppError } from "@mw/platform";
 import { EMBEDDING_DIMENSIONS, LOCAL_EMBEDDING_MODEL } from "@mw/shared/ai";
 import { Knowledge, loadSiteRecords, loadTicketRecords, saveDocument, loadDocumentRecords, ticketVectorId } from "@mw/shared/knowledge";
-import { PineconeClient, upsertBatches } from "@mw/shared/providers/pinecone";
+import { PineconeClient, upsertBatches } from "@mw/providers/pinecone";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakePinecone } from "../fakes/pinecone.ts";
 import { startApi, type TestApi } from "../support/api.ts";

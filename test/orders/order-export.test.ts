@@ -1,6 +1,5 @@
-import { createPrisma, createRedis, jobId, Queues, type PrismaClient } from "@mw/shared";
-import { ErpClient } from "@mw/shared/providers/erp";
-import type { SalesOrderInput } from "@mw/shared/providers/erp";
+import { createPrisma, createRedis, jobId, Queues, type PrismaClient } from "@mw/platform";
+import { ErpClient, type SalesOrderInput } from "@mw/providers/erp";
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
 import { orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJob, orderVerifyJobId } from "@mw/shared/orders";
 import type { Job, Queue } from "bullmq";

@@ -1,4 +1,4 @@
-import { ConfigError, parseConfig } from "@mw/shared";
+import { ConfigError, parseConfig } from "@mw/platform";
 import { describe, expect, it } from "vitest";
 import { spawnEntry } from "../support/processes.ts";
 

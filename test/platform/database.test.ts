@@ -1,4 +1,4 @@
-import { createPrisma, type PrismaClient } from "@mw/shared";
+import { createPrisma, type PrismaClient } from "@mw/platform";
 import { createUser } from "@mw/shared/identity";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, closedPort, uniqueLogin } from "../support/api.ts";

@@ -1,4 +1,4 @@
-import { createSqlPool, GroupInsert, isUniqueViolation, type SqlPool } from "@mw/shared";
+import { createSqlPool, GroupInsert, isUniqueViolation, type SqlPool } from "@mw/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseUrl } from "../support/env.ts";
 

@@ -1,5 +1,5 @@
 import express from "express";
-import { AppError, createLogger, QUEUE_NAMES } from "@mw/shared";
+import { AppError, createLogger, QUEUE_NAMES } from "@mw/platform";
 import { SCHEDULED_JOBS } from "@mw/shared/schedules";
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -134,7 +134,7 @@ describe("health, readiness, metrics, OpenAPI", () => {
     const before = await (await fetch(`${api.url}/metrics`)).text();
     await fetch(`${api.url}/middleware/v1/auth/me`);
     await api.ctx.queues.get("reports").add("metrics-probe", {}, { delay: 60_000 });
-    const { recordJobDuration } = await import("@mw/shared");
+    const { recordJobDuration } = await import("@mw/platform");
     await recordJobDuration(api.ctx.redis, api.ctx.config.QUEUE_PREFIX, "reports", "completed", 0.3);
     const text = await (await fetch(`${api.url}/metrics`)).text();
     expect(text).toMatch(/mw_http_request_duration_seconds_count\{method="GET",route="\/middleware\/v1\/auth\/me",status="403"\} [1-9]/);

@@ -1,4 +1,4 @@
-import { httpsRequired, parseConfig } from "@mw/shared";
+import { httpsRequired, parseConfig } from "@mw/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, userWith, type TestApi } from "../support/api.ts";
 import { testEnv } from "../support/env.ts";

@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createLogger, createRedis, followJobLog, Queues } from "@mw/shared";
+import { createLogger, createRedis, followJobLog, Queues } from "@mw/platform";
 import type { Job } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testEnv } from "../support/env.ts";

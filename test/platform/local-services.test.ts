@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { checkDatabase, checkRedis } from "@mw/shared";
+import { checkDatabase, checkRedis } from "@mw/platform";
 import { describe, expect, it } from "vitest";
 import { startLocalServices } from "../../scripts/services/local.ts";
 import { closedPort } from "../support/api.ts";

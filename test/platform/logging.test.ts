@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createLogger, redact, writerTag } from "@mw/shared";
+import { createLogger, redact, writerTag } from "@mw/platform";
 import { describe, expect, it } from "vitest";
 import { spawnEntry } from "../support/processes.ts";
 import { until } from "../support/wait.ts";

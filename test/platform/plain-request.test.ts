@@ -1,5 +1,5 @@
 import { createServer } from "node:net";
-import { plainAnswerError, plainRequest } from "@mw/shared";
+import { plainAnswerError, plainRequest } from "@mw/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeServer } from "../fakes/fake-server.ts";
 

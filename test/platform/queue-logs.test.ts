@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { QueueLogLine } from "@mw/shared";
+import type { QueueLogLine } from "@mw/platform";
 import { healthPingJob } from "@mw/shared/notifications";
 import { SCHEDULED_JOBS } from "@mw/shared/schedules";
 import { outboxSweepJob } from "@mw/shared/webhooks";

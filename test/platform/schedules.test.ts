@@ -1,4 +1,4 @@
-import { createRedis, Queues } from "@mw/shared";
+import { createRedis, Queues } from "@mw/platform";
 import { SCHEDULED_JOBS, missingSchedules } from "@mw/shared/schedules";
 import { JOBS } from "@mw/worker/jobs/index";
 import type { Redis } from "ioredis";

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { createRedis, Queues } from "@mw/shared";
+import { createRedis, Queues } from "@mw/platform";
 import { healthPingJob } from "@mw/shared/notifications";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpSink } from "../fakes/http-sink.ts";

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createRedis, Queues } from "@mw/shared";
+import { createRedis, Queues } from "@mw/platform";
 import { chatMessageJob, healthPingJob } from "@mw/shared/notifications";
 import type { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";

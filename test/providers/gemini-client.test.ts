@@ -1,4 +1,4 @@
-import { GeminiClient, GeminiError } from "@mw/shared/providers/gemini";
+import { GeminiClient, GeminiError } from "@mw/providers/gemini";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
 

@@ -1,5 +1,5 @@
-import { createRedis } from "@mw/shared";
-import { HarvestClient } from "@mw/shared/providers/harvest";
+import { createRedis } from "@mw/platform";
+import { HarvestClient } from "@mw/providers/harvest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeHarvest } from "../fakes/harvest.ts";
 import { failure } from "../support/errors.ts";

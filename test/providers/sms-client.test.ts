@@ -1,4 +1,4 @@
-import { sendSms, smsConfigured } from "@mw/shared/providers/sms";
+import { sendSms, smsConfigured } from "@mw/providers/sms";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeSms } from "../fakes/sms.ts";
 import { failure } from "../support/errors.ts";

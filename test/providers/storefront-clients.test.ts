@@ -1,5 +1,5 @@
-import { StorefrontAClient } from "@mw/shared/providers/storefront-a";
-import { StorefrontBClient } from "@mw/shared/providers/storefront-b";
+import { StorefrontAClient } from "@mw/providers/storefront-a";
+import { StorefrontBClient } from "@mw/providers/storefront-b";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeServer, type FakeAnswer } from "../fakes/fake-server.ts";
 import { FakeStorefrontA, type FakeStore } from "../fakes/storefront-a.ts";

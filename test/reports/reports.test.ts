@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createUser } from "@mw/shared/identity";
-import { formatDay, type PrismaClient } from "@mw/shared";
+import { formatDay, type PrismaClient } from "@mw/platform";
 import { reportsDailyJob } from "@mw/shared/reports";
 import type { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

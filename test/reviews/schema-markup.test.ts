@@ -1,5 +1,5 @@
 import { createUser } from "@mw/shared/identity";
-import { type PrismaClient } from "@mw/shared";
+import { type PrismaClient } from "@mw/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
 

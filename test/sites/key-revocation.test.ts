@@ -1,4 +1,4 @@
-import { createPrisma, createRedis, type PrismaClient } from "@mw/shared";
+import { createPrisma, createRedis, type PrismaClient } from "@mw/platform";
 import { createUser } from "@mw/shared/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, closedPort, restCall, startApi, uniqueLogin, type TestApi } from "../support/api.ts";

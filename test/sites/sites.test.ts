@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createUser } from "@mw/shared/identity";
-import { randomToken, USER_AGENT } from "@mw/shared";
-import { storeHashOf, storefrontABaseUrl } from "@mw/shared/providers/storefront-a";
+import { randomToken, USER_AGENT } from "@mw/platform";
+import { storeHashOf, storefrontABaseUrl } from "@mw/providers/storefront-a";
 import { openCredentials } from "@mw/shared/sites";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeStorefrontA } from "../fakes/storefront-a.ts";

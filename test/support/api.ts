@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServer as createApiServer } from "@mw/api/app";
 import { createAppContext, type AppContext } from "@mw/api/context";
-import { createLogger, openConnections, parseConfig, type Config } from "@mw/shared";
+import { createLogger, openConnections, parseConfig, type Config } from "@mw/platform";
 import { createUser, type Capability } from "@mw/shared/identity";
 import { expect } from "vitest";
 

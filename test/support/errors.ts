@@ -1,4 +1,4 @@
-import { AppError } from "@mw/shared";
+import { AppError } from "@mw/platform";
 import { expect } from "vitest";
 
 /** The AppError `promise` rejects with; the test fails if it resolves or rejects with anything else. */

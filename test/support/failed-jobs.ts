@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createRedis } from "@mw/shared";
+import { createRedis } from "@mw/platform";
 import { UnrecoverableError, Worker, type Queue } from "bullmq";
 import { until } from "./wait.ts";
 

@@ -1,6 +1,6 @@
 import { issueSiteApiKey } from "@mw/shared/sites";
 import { upsertItems } from "@mw/shared/inventory";
-import { type PrismaClient } from "@mw/shared";
+import { type PrismaClient } from "@mw/platform";
 
 let counter = 0;
 

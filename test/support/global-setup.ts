@@ -1,4 +1,4 @@
-import { createRedis } from "@mw/shared";
+import { createRedis } from "@mw/platform";
 import { dropDatabase, listDatabases, migrate } from "../../scripts/migrations/apply.ts";
 import { startLocalServices } from "../../scripts/services/local.ts";
 import { testDatabaseUrl, testEnv, testQueuePrefix } from "./env.ts";

@@ -1,7 +1,6 @@
 import { sealCredentials } from "@mw/shared/sites";
-import { type PrismaClient } from "@mw/shared";
-import type { Prisma } from "@mw/shared";
-import type { SalesShipmentLine } from "@mw/shared/providers/erp";
+import type { Prisma, PrismaClient } from "@mw/platform";
+import type { SalesShipmentLine } from "@mw/providers/erp";
 import type { FakeStore, FakeStorefrontA } from "../fakes/storefront-a.ts";
 import type { FakeStorefrontB } from "../fakes/storefront-b.ts";
 

@@ -1,4 +1,4 @@
-import { createPrisma, createRedis, parseConfig, Queues, type PrismaClient, type QueueName } from "@mw/shared";
+import { createPrisma, createRedis, parseConfig, Queues, type PrismaClient, type QueueName } from "@mw/platform";
 import type { Redis } from "ioredis";
 import { FakeErp } from "../fakes/erp.ts";
 import { FakeStorefrontA } from "../fakes/storefront-a.ts";

@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { join, relative } from "node:path";
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../support/processes.ts";
@@ -5,22 +7,84 @@ import { ROOT } from "../support/processes.ts";
 // `pnpm lint` enforces the dependency rule of docs/architecture.md with the project's own ESLint configuration.
 const eslint = new ESLint({ cwd: ROOT });
 
-async function restrictedImports(filePath: string, code: string): Promise<string[]> {
+async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return result!.messages.filter((message) => message.ruleId === "no-restricted-imports").map((message) => message.message);
+  const fatal = result!.messages.filter((message) => message.fatal);
+  if (fatal.length > 0) throw new Error(`${filePath}: ${fatal.map((message) => message.message).join("; ")}`);
+  return result!.messages.filter((message) => message.ruleId?.startsWith("mw/") || message.ruleId === "no-restricted-imports").map((message) => message.message);
+}
+
+/** How Node resolves each specifier from packages/api (the exports maps): the file relative to the root, or the error code. */
+function resolveFromApi(specifiers: string[]): Record<string, string> {
+  const script = `
+    import { existsSync, realpathSync } from "node:fs";
+    import { fileURLToPath } from "node:url";
+    const out = {};
+    for (const specifier of ${JSON.stringify(specifiers)}) {
+      try {
+        const file = fileURLToPath(import.meta.resolve(specifier));
+        out[specifier] = existsSync(file) ? realpathSync(file) : "ERR_MODULE_NOT_FOUND";
+      } catch (error) {
+        out[specifier] = error.code;
+      }
+    }
+    out["import()"] = await import("@mw/shared/orders/store.ts").then(() => "loaded", (error) => error.code);
+    console.log(JSON.stringify(out));`;
+  const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: join(ROOT, "packages/api"), encoding: "utf8" });
+  const resolved = JSON.parse(output) as Record<string, string>;
+  return Object.fromEntries(Object.entries(resolved).map(([specifier, where]) => [specifier, where.startsWith("/") ? relative(ROOT, where) : where]));
 }
 
 describe("the dependency rule", () => {
-  it("fails lint when platform code imports a domain, by path or by package", async () => {
-    const byPath = await restrictedImports("packages/shared/src/platform/example.ts", 'import { disputeJobId } from "../disputes/index.ts";\nexport const id = disputeJobId;\n');
-    const byPackage = await restrictedImports("packages/shared/src/platform/queues/example.ts", 'import { trackingSyncJob } from "@mw/shared/tracking";\nexport const job = trackingSyncJob;\n');
-    const fromProvider = await restrictedImports("packages/shared/src/providers/erp/example.ts", 'import { orderExportJob } from "../../orders/index.ts";\nexport const job = orderExportJob;\n');
-    for (const messages of [byPath, byPackage, fromProvider]) expect(messages).toEqual([expect.stringMatching(/never import a domain/)]);
+  it("fails lint when platform code imports a domain or a provider, by path or by package, static or import()", async () => {
+    const byPath = await boundaryErrors("packages/platform/src/example.ts", 'import { disputeJobId } from "../../shared/src/disputes/index.ts";\nexport const id = disputeJobId;\n');
+    const byPackage = await boundaryErrors("packages/platform/src/queues/example.ts", 'import { trackingSyncJob } from "@mw/shared/tracking";\nexport const job = trackingSyncJob;\n');
+    const aProvider = await boundaryErrors("packages/platform/src/example.ts", 'export { ErpClient } from "@mw/providers/erp";\n');
+    const dynamic = await boundaryErrors("packages/platform/src/queues/deeper/example.ts", 'export const load = () => import("@mw/shared/orders");\n');
+    const fromProvider = await boundaryErrors("packages/providers/src/erp/example.ts", 'import { orderExportJob } from "../../../shared/src/orders/index.ts";\nexport const job = orderExportJob;\n');
+    const fromProviderByPackage = await boundaryErrors("packages/providers/src/erp/example.ts", 'import type { Site } from "@mw/shared/sites";\nexport type S = Site;\n');
+    for (const messages of [byPath, byPackage, aProvider, dynamic, fromProvider, fromProviderByPackage]) expect(messages).toEqual([expect.stringMatching(/never import a domain/)]);
   });
 
-  it("lets platform code import platform code and the generated client, and domains import the platform", async () => {
-    expect(await restrictedImports("packages/shared/src/platform/example.ts", 'import { Prisma } from "../generated/prisma/client.ts";\nimport { AppError } from "./errors.ts";\nexport { AppError, Prisma };\n')).toEqual([]);
-    expect(await restrictedImports("packages/shared/src/platform/queues/example.ts", 'import { withTimeout } from "../time.ts";\nexport { withTimeout };\n')).toEqual([]);
-    expect(await restrictedImports("packages/shared/src/disputes/example.ts", 'import { jobId } from "../platform/index.ts";\nimport { Site } from "../sites/index.ts";\nexport { jobId, type Site };\n')).toEqual([]);
+  it("lets platform code import platform code and the generated client, provider clients the platform, and domains both", async () => {
+    expect(await boundaryErrors("packages/platform/src/example.ts", 'import { Prisma } from "./generated/prisma/client.ts";\nimport { AppError } from "./errors.ts";\nexport { AppError, Prisma };\n')).toEqual([]);
+    expect(await boundaryErrors("packages/platform/src/queues/example.ts", 'import { withTimeout } from "../time.ts";\nexport { withTimeout };\n')).toEqual([]);
+    expect(await boundaryErrors("packages/providers/src/erp/example.ts", 'import { createHttpClient } from "@mw/platform";\nimport type { SalesOrder } from "./types.ts";\nexport { createHttpClient, type SalesOrder };\n')).toEqual([]);
+    expect(await boundaryErrors("packages/shared/src/disputes/example.ts", 'import { jobId } from "@mw/platform";\nimport type { Platform } from "@mw/platform/prisma";\nimport { GatewayClient } from "@mw/providers/gateway";\nimport { Site } from "../sites/index.ts";\nexport { GatewayClient, jobId, type Platform, type Site };\n')).toEqual([]);
+  });
+
+  it("fails lint when a domain reaches into another domain's files, by import, export ... from or import()", async () => {
+    const messages = await boundaryErrors(
+      "packages/shared/src/reports/example.ts",
+      'import { submissionSchema } from "../orders/submission.ts";\nexport { OUTCOMES } from "../disputes/outcomes.ts";\nexport const load = () => import("../orders/store.ts");\nexport const schema = submissionSchema;\n',
+    );
+    expect(messages).toEqual([
+      "Another domain is reached only through its index.ts (docs/architecture.md): ../orders/index.ts, not ../orders/submission.ts.",
+      "Another domain is reached only through its index.ts (docs/architecture.md): ../disputes/index.ts, not ../disputes/outcomes.ts.",
+      "Another domain is reached only through its index.ts (docs/architecture.md): ../orders/index.ts, not ../orders/store.ts.",
+    ]);
+    expect(await boundaryErrors("packages/shared/src/inventory/product-webhooks/example.ts", 'export { syncEligible } from "../../sites/sync-eligibility.ts";\n')).toEqual([expect.stringMatching(/only through its index\.ts.*\.\.\/\.\.\/sites\/index\.ts/)]);
+    expect(await boundaryErrors("packages/shared/src/orders/example.ts", 'export { createPrisma } from "../../../platform/src/db.ts";\n')).toEqual([expect.stringMatching(/imported by its name/)]);
+  });
+
+  it("lets a domain import another domain's index.ts, by import, export ... from or import(), and its own files", async () => {
+    const code = 'import { orderExportJob } from "../orders/index.ts";\nexport * from "../disputes/index.ts";\nimport { reportJob } from "./jobs.ts";\nexport const load = () => import("../orders/index.ts");\nexport const jobs = [orderExportJob, reportJob];\n';
+    expect(await boundaryErrors("packages/shared/src/reports/example.ts", code)).toEqual([]);
+    expect(await boundaryErrors("packages/shared/src/inventory/product-webhooks/example.ts", 'export { receiveProductWebhook } from "./receiver.ts";\nexport * from "../jobs.ts";\nexport * from "../../sites/index.ts";\n')).toEqual([]);
+  });
+
+  it("outside packages/shared, reaches a domain only through @mw/shared/<domain>, the platform through @mw/platform", async () => {
+    expect(resolveFromApi(["@mw/shared/orders", "@mw/shared/orders/store", "@mw/shared/orders/store.ts", "@mw/shared", "@mw/platform", "@mw/providers/erp", "@mw/providers/erp/client.ts"])).toEqual({
+      "@mw/shared/orders": "packages/shared/src/orders/index.ts",
+      "@mw/shared/orders/store": "ERR_MODULE_NOT_FOUND",
+      "@mw/shared/orders/store.ts": "ERR_MODULE_NOT_FOUND",
+      "@mw/shared": "ERR_PACKAGE_PATH_NOT_EXPORTED",
+      "@mw/platform": "packages/platform/src/index.ts",
+      "@mw/providers/erp": "packages/providers/src/erp/index.ts",
+      "@mw/providers/erp/client.ts": "ERR_MODULE_NOT_FOUND",
+      "import()": "ERR_MODULE_NOT_FOUND",
+    });
+    // The Prisma client's row types come from their domain.
+    expect(await boundaryErrors("packages/api/src/routes/sites/example.ts", 'import type { Site } from "@mw/platform/prisma";\nexport type S = Site;\n')).toEqual([expect.stringMatching(/row type from its domain/)]);
   });
 });

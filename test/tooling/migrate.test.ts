@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createPrisma, sha256Hex } from "@mw/shared";
+import { createPrisma, sha256Hex } from "@mw/platform";
 import { DEFAULT_MIGRATIONS_DIR, dropDatabase, migrate, readMigrations } from "../../scripts/migrations/apply.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { testDatabaseUrl } from "../support/env.ts";

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server } from "node:http";
 import express, { type Express } from "express";
 import swaggerUi from "swagger-ui-express";
-import { DatabaseOutage, httpsRequired } from "@mw/shared";
+import { DatabaseOutage, httpsRequired } from "@mw/platform";
 import type { AppContext } from "./context.ts";
 import { AdminAjax } from "./http/admin-ajax.ts";
 import { ApiRouter } from "./http/api-router.ts";

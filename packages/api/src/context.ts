@@ -3,7 +3,7 @@ import { SessionStore } from "@mw/shared/identity";
 import { KnownSkus } from "@mw/shared/inventory";
 import { SiteKeys } from "@mw/shared/sites";
 import { OptionStore } from "@mw/shared/options";
-import { type Connections } from "@mw/shared";
+import { type Connections } from "@mw/platform";
 
 /** What route handlers may use: the process connections plus the session and option stores and the AI service. */
 export interface AppContext extends Connections {

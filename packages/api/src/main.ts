@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { openConnections, getConfigOrExit, onShutdown, servicesOrExit } from "@mw/shared";
+import { openConnections, getConfigOrExit, onShutdown, servicesOrExit } from "@mw/platform";
 import { createServer } from "./app.ts";
 import { createAppContext } from "./context.ts";
 import { ToolshedError } from "./http/toolshed.ts";

@@ -1,4 +1,4 @@
-import { openConnections, getConfigOrExit, onShutdown, servicesOrExit, writeQueueLogFiles } from "@mw/shared";
+import { openConnections, getConfigOrExit, onShutdown, servicesOrExit, writeQueueLogFiles } from "@mw/platform";
 import { parseWorkerArgs, UsageError, type WorkerArgs } from "./runtime/args.ts";
 import { drain } from "./runtime/drain.ts";
 import { startWorkers } from "./runtime/workers.ts";

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from "express";
-import { AppError, safeEqual } from "@mw/shared";
+import { AppError, safeEqual } from "@mw/platform";
 import { resolvePrincipal } from "./authenticate.ts";
 import type { AppContext } from "../context.ts";
 

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import { safeEqual, errors } from "@mw/shared";
+import { safeEqual, errors } from "@mw/platform";
 import { checkTicketStaff, verifyAppPassword, loadPrincipal, ticketStaffPrincipal, type Capability, type Principal } from "@mw/shared/identity";
 import type { AppContext } from "../context.ts";
 import { readSessionCookie } from "./cookies.ts";

@@ -1,6 +1,6 @@
 import { parse, serialize } from "cookie";
 import type { Request, Response } from "express";
-import type { Config } from "@mw/shared";
+import type { Config } from "@mw/platform";
 
 export const SESSION_COOKIE = "mw_session";
 

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { imageErrors } from "@mw/shared";
+import { imageErrors } from "@mw/platform";
 import { verifyImageApiKey } from "@mw/shared/images";
 import type { AppContext } from "../context.ts";
 

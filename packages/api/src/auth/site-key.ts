@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import { errors } from "@mw/shared";
+import { errors } from "@mw/platform";
 import type { SiteKeyPrincipal } from "@mw/shared/sites";
 import type { AppContext } from "../context.ts";
 

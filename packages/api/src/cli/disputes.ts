@@ -1,4 +1,4 @@
-import { errors } from "@mw/shared";
+import { errors } from "@mw/platform";
 import { createMerchant, merchantInput } from "@mw/shared/disputes";
 import type { Command } from "./command.ts";
 

@@ -1,4 +1,4 @@
-import { errors } from "@mw/shared";
+import { errors } from "@mw/platform";
 import { issueImageApiKey, revokeImageApiKey } from "@mw/shared/images";
 import type { Command } from "./command.ts";
 

@@ -1,4 +1,4 @@
-import { errors } from "@mw/shared";
+import { errors } from "@mw/platform";
 import { itemInput, upsertItems, type ItemInput } from "@mw/shared/inventory";
 import { csvRecords } from "./csv-file.ts";
 import type { Command } from "./command.ts";

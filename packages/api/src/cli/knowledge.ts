@@ -1,4 +1,4 @@
-import { createRedis, errors, jobRef, Queues } from "@mw/shared";
+import { createRedis, errors, jobRef, Queues } from "@mw/platform";
 import { embedDocumentJob, embedDocumentJobId, importDocument, type DocumentSource } from "@mw/shared/knowledge";
 import type { Command } from "./command.ts";
 

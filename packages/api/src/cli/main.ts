@@ -1,6 +1,6 @@
 // `pnpm cli <command> [--options]`: operator bootstrap commands. Each prints one line of JSON.
 import { parseArgs } from "node:util";
-import { AppError, createLogger, createPrisma, getConfigOrExit, type Logger, type PrismaClient } from "@mw/shared";
+import { AppError, createLogger, createPrisma, getConfigOrExit, type Logger, type PrismaClient } from "@mw/platform";
 import type { CliDeps, Command as DepsCommand } from "./command.ts";
 import { licenseCommands } from "./dashboard.ts";
 import { merchantCommands } from "./disputes.ts";

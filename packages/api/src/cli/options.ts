@@ -1,4 +1,4 @@
-import { getConfig } from "@mw/shared";
+import { getConfig } from "@mw/platform";
 import { isOptionName, OPTIONS, OptionStore } from "@mw/shared/options";
 import type { Command } from "./main.ts";
 

@@ -1,5 +1,5 @@
 import { addReview, reviewInput } from "@mw/shared/reviews";
-import { errors } from "@mw/shared";
+import { errors } from "@mw/platform";
 import { itemIdBySku } from "@mw/shared/inventory";
 import type { Command } from "./command.ts";
 

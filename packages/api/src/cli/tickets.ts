@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { createRedis, Queues } from "@mw/shared";
+import { createRedis, Queues } from "@mw/platform";
 import { openOptionStore } from "@mw/shared/options";
 import { applyStaffRecord, staffSignalBody, ticketSignal } from "@mw/shared/tickets";
 import { receiveTicketSignal } from "@mw/shared/urgency";

@@ -1,4 +1,4 @@
-import { createRedis, Queues } from "@mw/shared";
+import { createRedis, Queues } from "@mw/platform";
 import { openOptionStore } from "@mw/shared/options";
 import { budgetLockNoticeJob, budgetLockNoticeJobId, importTime, requireTimeTracking } from "@mw/shared/timetracking";
 import type { Command } from "./command.ts";

@@ -1,5 +1,5 @@
 import { text } from "node:stream/consumers";
-import { errors, randomToken } from "@mw/shared";
+import { errors, randomToken } from "@mw/platform";
 import { createAppPasswordFor, createUser, parseCapabilities, revokeAppPassword, setLoginPassword } from "@mw/shared/identity";
 import type { Command } from "./main.ts";
 

@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import express, { type Request, type Response, type Router } from "express";
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { AppError } from "@mw/shared";
+import { AppError } from "@mw/platform";
 import type { Principal } from "@mw/shared/identity";
 import { z } from "zod";
 import { resolvePrincipal } from "../auth/authenticate.ts";

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { AppError, errors, isDatabaseError, type DatabaseOutage, type Logger } from "@mw/shared";
+import { AppError, errors, isDatabaseError, type DatabaseOutage, type Logger } from "@mw/platform";
 
 type Shape = "rest" | "ajax" | "image";
 

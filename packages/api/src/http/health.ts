@@ -1,5 +1,5 @@
 import express, { type Router } from "express";
-import { errors, safeEqual, withTimeout } from "@mw/shared";
+import { errors, safeEqual, withTimeout } from "@mw/platform";
 import { missingSchedules } from "@mw/shared/schedules";
 import type { AppContext } from "../context.ts";
 import type { Metrics } from "./metrics.ts";

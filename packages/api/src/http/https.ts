@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { AppError } from "@mw/shared";
+import { AppError } from "@mw/platform";
 
 const HSTS = "max-age=31536000; includeSubDomains";
 

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from "express";
-import { AppError, MAX_JSON_DEPTH, nestedDeeperThan } from "@mw/shared";
+import { AppError, MAX_JSON_DEPTH, nestedDeeperThan } from "@mw/platform";
 
 /** The JSON body parser of every REST route: bounded in size and, before parsing, in nesting. */
 export function jsonBody(limit: string): RequestHandler {

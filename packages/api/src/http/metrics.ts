@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import client from "prom-client";
-import { QUEUE_NAMES, renderJobDurations, type QueueName, type Queues } from "@mw/shared";
+import { QUEUE_NAMES, renderJobDurations, type QueueName, type Queues } from "@mw/platform";
 import { missingSchedules } from "@mw/shared/schedules";
 import { countAbandonedWebhooks } from "@mw/shared/webhooks";
 import type { AppContext } from "../context.ts";

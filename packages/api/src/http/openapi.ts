@@ -1,5 +1,5 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
-import { VERSION } from "@mw/shared";
+import { VERSION } from "@mw/platform";
 import { z } from "zod";
 
 extendZodWithOpenApi(z);

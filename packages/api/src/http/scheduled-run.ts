@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { AppError, runAndWait, scheduledRunJobId, type JobDefinition, type RunOutcome } from "@mw/shared";
+import { AppError, runAndWait, scheduledRunJobId, type JobDefinition, type RunOutcome } from "@mw/platform";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
 

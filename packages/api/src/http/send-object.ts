@@ -1,6 +1,6 @@
 import { pipeline } from "node:stream/promises";
 import type { Response } from "express";
-import type { Logger, StoredObject } from "@mw/shared";
+import type { Logger, StoredObject } from "@mw/platform";
 
 /**
  * Streams a stored object as the answer, headers already set by the caller.

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { AppError, errors } from "@mw/shared";
+import { AppError, errors } from "@mw/platform";
 
 /**
  * Turns the first zod issue into the spec's REST error: an absent required

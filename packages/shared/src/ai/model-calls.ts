@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
-import { AppError } from "../platform/errors.ts";
-import type { Logger } from "../platform/logger.ts";
-import { GeminiError, type GeminiClient, type GenerateRequest } from "../providers/gemini/index.ts";
+import { AppError, type Logger } from "@mw/platform";
+import { GeminiError, type GeminiClient, type GenerateRequest } from "@mw/providers/gemini";
 
 /** Spec 2, 4.1 rule 5: after the configured model, these, in this order. */
 export const FALLBACK_CHAIN = ["gemini-2.5-flash", "gemini-2.0-flash", "gemini-1.5-flash"] as const;

@@ -1,12 +1,9 @@
 import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
-import type { Config } from "../platform/config.ts";
-import { sha256Hex } from "../platform/crypto.ts";
-import type { Logger } from "../platform/logger.ts";
+import { AppError, type Config, type Logger, sha256Hex } from "@mw/platform";
 import type { OptionStore } from "../options/index.ts";
-import { AppError } from "../platform/errors.ts";
-import { GeminiClient, GeminiError, type GenerateRequest } from "../providers/gemini/index.ts";
+import { GeminiClient, GeminiError, type GenerateRequest } from "@mw/providers/gemini";
 import { parseEmailReply } from "./email-reply.ts";
 import { EMBEDDING_DIMENSIONS, hashingEmbedding, LOCAL_EMBEDDING_MODEL, normalise } from "./hashing-embedding.ts";
 import { callModel, streamModel, type CallPolicy } from "./model-calls.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cleanHtml } from "../platform/html.ts";
+import { cleanHtml } from "@mw/platform";
 import { htmlToText, parseEmailReply } from "./email-reply.ts";
 import { scoreByRules } from "./urgency-rules.ts";
 import { levelOf, RESPONSE_TIMES, VIP_POINTS, WORKAROUND_POINTS, type UrgencyLevel } from "./urgency.ts";

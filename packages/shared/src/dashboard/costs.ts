@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errors, Prisma, type PrismaClient } from "../platform/index.ts";
+import { errors, Prisma, type PrismaClient } from "@mw/platform";
 import { formDay, formId, formInt, formMoney, formText } from "./form.ts";
 
 export const COST_CYCLES = ["monthly", "yearly"] as const;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { encryptSecret, errors, Prisma, sha256Hex, type Config, type PrismaClient } from "../platform/index.ts";
+import { encryptSecret, errors, Prisma, sha256Hex, type Config, type PrismaClient } from "@mw/platform";
 import { daysFromNow, daysLeft } from "./expiry.ts";
 import { emptyAsNull, formBool, formDay, formId, formInt, formText } from "./form.ts";
 

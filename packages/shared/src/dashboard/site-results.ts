@@ -1,5 +1,5 @@
-import { AppError, truncateCodePoints, type PrismaClient } from "../platform/index.ts";
-import type { WordPressReading } from "../providers/wordpress/index.ts";
+import { AppError, truncateCodePoints, type PrismaClient } from "@mw/platform";
+import type { WordPressReading } from "@mw/providers/wordpress";
 import type { ManagedSiteRow } from "./sites.ts";
 
 /* What the managed-site jobs read and store: the site a job is about, and each job's findings on its row (a rerun overwrites them). */

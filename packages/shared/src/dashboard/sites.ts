@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { decryptSecret, encryptSecret, errors, type Config, type PrismaClient } from "../platform/index.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import { decryptSecret, encryptSecret, errors, type Config, type PrismaClient } from "@mw/platform";
+import type { Prisma } from "@mw/platform/prisma";
 import { daysFromNow, daysLeft } from "./expiry.ts";
 import { formId, formInt, formText } from "./form.ts";
 

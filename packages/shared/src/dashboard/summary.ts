@@ -1,5 +1,4 @@
-import { csvTextCell } from "../platform/csv.ts";
-import { Prisma, type PrismaClient } from "../platform/db.ts";
+import { csvTextCell, Prisma, type PrismaClient } from "@mw/platform";
 import { monthlyAmount } from "./costs.ts";
 import { daysFromNow } from "./expiry.ts";
 

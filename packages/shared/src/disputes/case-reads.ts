@@ -1,8 +1,7 @@
-import type { Chargeback, DisputeLinkage } from "../generated/prisma/client.ts";
-import type { Connections } from "../platform/connections.ts";
-import { errors } from "../platform/errors.ts";
+import type { Chargeback, DisputeLinkage } from "@mw/platform/prisma";
+import { type Connections, errors } from "@mw/platform";
 
-export type { Chargeback, DisputeLinkage } from "../generated/prisma/client.ts";
+export type { Chargeback, DisputeLinkage } from "@mw/platform/prisma";
 
 /** Which linkages or chargebacks a list shows; `from` and `to` are whole UTC days (`YYYY-MM-DD`), both inclusive. */
 export interface CaseFilter {

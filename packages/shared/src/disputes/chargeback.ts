@@ -1,7 +1,6 @@
-import type { Statement } from "../platform/sql.ts";
-import { truncateCodePoints } from "../platform/text.ts";
-import type { FraudSubmission } from "../providers/fraud/index.ts";
-import type { GatewayTransaction } from "../providers/gateway/index.ts";
+import { type Statement, truncateCodePoints } from "@mw/platform";
+import type { FraudSubmission } from "@mw/providers/fraud";
+import type { GatewayTransaction } from "@mw/providers/gateway";
 import type { DisputeDetails } from "./details.ts";
 import type { StoredChargeback } from "./stored-case.ts";
 

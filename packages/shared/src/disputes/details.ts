@@ -1,5 +1,4 @@
-import { AppError } from "../platform/errors.ts";
-import { truncateCodePoints } from "../platform/text.ts";
+import { AppError, truncateCodePoints } from "@mw/platform";
 import { decodeMember } from "./event-id.ts";
 import { normaliseMid } from "./merchants.ts";
 

@@ -1,6 +1,5 @@
-import type { Statement } from "../platform/sql.ts";
-import { truncateCodePoints } from "../platform/text.ts";
-import type { GatewayTransaction } from "../providers/gateway/index.ts";
+import { type Statement, truncateCodePoints } from "@mw/platform";
+import type { GatewayTransaction } from "@mw/providers/gateway";
 import type { DisputeDetails } from "./details.ts";
 
 const MATCH_STRATEGY = "authcode_card_match";

@@ -1,5 +1,4 @@
-import { cardMatches } from "../providers/gateway/client.ts";
-import type { GatewayTransaction, QueryWindow } from "../providers/gateway/types.ts";
+import { cardMatches, type GatewayTransaction, type QueryWindow } from "@mw/providers/gateway";
 import type { DisputeDetails } from "./details.ts";
 
 const DAY_MS = 86_400_000;

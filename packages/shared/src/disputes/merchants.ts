@@ -1,8 +1,5 @@
 import { z } from "zod";
-import type { Connections } from "../platform/connections.ts";
-import { decryptSecret, encryptSecret } from "../platform/crypto.ts";
-import { isUniqueViolation } from "../platform/db.ts";
-import { errors, type AppError } from "../platform/errors.ts";
+import { type AppError, type Connections, decryptSecret, encryptSecret, errors, isUniqueViolation } from "@mw/platform";
 
 /** The acquirer drops leading zeros from merchant ids (spec 1, 2.6), so ids are stored and looked up without them. */
 export function normaliseMid(mid: string): string {

@@ -1,5 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import { retryUnlessFailedForGood, type Queues } from "../platform/index.ts";
+import { type Connections, type Queues, retryUnlessFailedForGood } from "@mw/platform";
 import { strandedAcquirerEvents } from "../webhooks/index.ts";
 import { disputeJobId, processDisputeJob } from "./jobs.ts";
 

@@ -1,7 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import { sha256Hex } from "../platform/crypto.ts";
-import { isUniqueViolation } from "../platform/db.ts";
-import { truncateCodePoints } from "../platform/text.ts";
+import { type Connections, isUniqueViolation, sha256Hex, truncateCodePoints } from "@mw/platform";
 import { findWebhookEvent, parseWebhookPayload, storeAcquirerEvent, webhookDbError as dbError, webhookQueueError as queueError } from "../webhooks/index.ts";
 import { acquirerEventId } from "./event-id.ts";
 import { queueDispute } from "./outbox.ts";

@@ -1,5 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import { errors } from "../platform/errors.ts";
+import { type Connections, errors } from "@mw/platform";
 import { findAcquirerEvent } from "../webhooks/index.ts";
 import { disputeReplayJobId, processDisputeJob } from "./jobs.ts";
 

@@ -1,6 +1,4 @@
-import type { SqlPool } from "../platform/db.ts";
-import { AppError } from "../platform/errors.ts";
-import { poolQuery, writeTogether, type Statement } from "../platform/sql.ts";
+import { AppError, poolQuery, type SqlPool, type Statement, writeTogether } from "@mw/platform";
 import { readWebhookEvent, webhookOutcomeStatement } from "../webhooks/index.ts";
 import type { DisputeDetails } from "./details.ts";
 import type { DisputeOutcome } from "./outcomes.ts";

@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import { sha256Hex } from "../platform/crypto.ts";
+import { sha256Hex } from "@mw/platform";
 
 export interface LoginLimits {
   perLogin: number;

@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import { randomToken, sha256Hex } from "../platform/crypto.ts";
+import { randomToken, sha256Hex } from "@mw/platform";
 
 export interface SessionRecord {
   userId: number;

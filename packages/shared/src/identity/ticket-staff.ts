@@ -1,6 +1,5 @@
 import { createHmac } from "node:crypto";
-import { safeEqual } from "../platform/crypto.ts";
-import type { PrismaClient } from "../platform/db.ts";
+import { type PrismaClient, safeEqual } from "@mw/platform";
 import type { Principal } from "./principal.ts";
 import { parseCapabilities } from "./capabilities.ts";
 

@@ -1,6 +1,4 @@
-import { hashPassword, randomToken, sha256Hex, safeEqual, verifyPassword } from "../platform/crypto.ts";
-import { isUniqueViolation, type PrismaClient } from "../platform/db.ts";
-import { AppError, errors } from "../platform/errors.ts";
+import { AppError, errors, hashPassword, isUniqueViolation, type PrismaClient, randomToken, safeEqual, sha256Hex, verifyPassword } from "@mw/platform";
 import { parseCapabilities, type Capability } from "./capabilities.ts";
 import type { Principal } from "./principal.ts";
 

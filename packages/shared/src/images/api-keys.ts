@@ -1,7 +1,4 @@
-import { randomToken, safeEqual, sha256Hex } from "../platform/crypto.ts";
-import type { Connections } from "../platform/connections.ts";
-import type { PrismaClient } from "../platform/db.ts";
-import { touchLastUsed } from "../platform/last-used.ts";
+import { type Connections, type PrismaClient, randomToken, safeEqual, sha256Hex, touchLastUsed } from "@mw/platform";
 
 const KEY_PREFIX = "mwi_";
 

@@ -1,5 +1,4 @@
-import { chunks } from "../platform/collections.ts";
-import type { Connections } from "../platform/connections.ts";
+import { chunks, type Connections } from "@mw/platform";
 
 const HISTORY_BATCH = 1000;
 const DELETE_BATCH = 5000;

@@ -1,8 +1,6 @@
 import { z } from "zod";
-import type { Item } from "../generated/prisma/client.ts";
-import { chunks } from "../platform/collections.ts";
-import type { Connections } from "../platform/connections.ts";
-import { Prisma } from "../platform/db.ts";
+import type { Item } from "@mw/platform/prisma";
+import { chunks, type Connections, Prisma } from "@mw/platform";
 
 /** One catalogue item as the ERP sends it (POST /items, items:import). */
 export const itemInput = z.object({

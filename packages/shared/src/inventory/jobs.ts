@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, jobId } from "../platform/index.ts";
+import { defineJob, jobId } from "@mw/platform";
 
 /**
  * ERP stock levels to one site's storefront (spec 1, 4.8). `product_ids`

@@ -1,6 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import type { PrismaClient } from "../platform/db.ts";
-import type { Invalidation, InvalidatedCache } from "../platform/invalidation.ts";
+import type { Connections, InvalidatedCache, Invalidation, PrismaClient } from "@mw/platform";
 
 /** Channel of the known-SKU caches: published after catalogue items are deleted. */
 export const CATALOGUE_SHRANK = "catalogue";

@@ -1,4 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
+import type { Connections } from "@mw/platform";
 import { syncingSites } from "../sites/index.ts";
 import { inventorySyncJob, scheduledInventorySyncJobId, scheduledInventorySyncKey } from "./jobs.ts";
 

@@ -1,5 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import { errors } from "../platform/errors.ts";
+import { type Connections, errors } from "@mw/platform";
 import { findSyncSettings, inventorySyncEnabled, syncingSites, type SyncSettings } from "../sites/index.ts";
 import { inventorySyncJob, testInventorySyncJobId } from "./jobs.ts";
 

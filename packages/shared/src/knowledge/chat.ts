@@ -1,10 +1,7 @@
 import type { Redis } from "ioredis";
 import type { AiService } from "../ai/index.ts";
-import type { Config } from "../platform/config.ts";
-import type { PrismaClient } from "../platform/db.ts";
-import { AppError, errors } from "../platform/errors.ts";
-import type { Queues } from "../platform/queues/index.ts";
-import type { GenerateRequest } from "../providers/gemini/index.ts";
+import { AppError, type Config, errors, type PrismaClient, type Queues } from "@mw/platform";
+import type { GenerateRequest } from "@mw/providers/gemini";
 import type { OptionStore } from "../options/index.ts";
 import { staffNameOf, ticketsByNumber } from "../tickets/index.ts";
 import { conversationTitleJob, conversationTitleJobId } from "./jobs.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { AiService } from "../ai/index.ts";
-import type { PrismaClient } from "../platform/db.ts";
+import type { PrismaClient } from "@mw/platform";
 
 /* A staff member's assistant conversations: only their own are ever listed, read or deleted. */
 

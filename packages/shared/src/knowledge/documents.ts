@@ -1,11 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { htmlToText } from "../ai/index.ts";
-import type { Config } from "../platform/config.ts";
-import type { PrismaClient } from "../platform/db.ts";
-import { errors } from "../platform/errors.ts";
-import { createHttpClient, upstreamCall } from "../platform/http.ts";
-import { truncateCodePoints } from "../platform/text.ts";
+import { type Config, createHttpClient, errors, type PrismaClient, truncateCodePoints, upstreamCall } from "@mw/platform";
 
 export type DocumentSource = "wiki" | "docs" | "brand";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { AiService } from "../ai/index.ts";
 import { terms } from "../ai/index.ts";
 import { htmlToText } from "../ai/index.ts";
-import type { PrismaClient } from "../platform/db.ts";
+import type { PrismaClient } from "@mw/platform";
 import { organisationByName, organisationTickets } from "../tickets/index.ts";
 
 /** Spec 2, 4.6 and 8: an organisation analysis reads at most 500 tickets and answers at most 20 themes. */

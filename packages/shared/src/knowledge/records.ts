@@ -1,8 +1,6 @@
 import { htmlToText } from "../ai/index.ts";
 import { managedSiteRows } from "../dashboard/index.ts";
-import { sha256Hex } from "../platform/crypto.ts";
-import type { PrismaClient } from "../platform/db.ts";
-import { truncateCodePoints } from "../platform/text.ts";
+import { type PrismaClient, sha256Hex, truncateCodePoints } from "@mw/platform";
 import { ticketsWithRecentEntries } from "../tickets/index.ts";
 
 /** Spec 2, 2.4: the sources of the index, each with its bit for the search threads' filter. */

@@ -1,6 +1,5 @@
 import { managedSiteExists } from "../dashboard/index.ts";
-import type { PrismaClient } from "../platform/db.ts";
-import type { Queues } from "../platform/queues/index.ts";
+import type { PrismaClient, Queues } from "@mw/platform";
 import { ticketsByNumber } from "../tickets/index.ts";
 import { reembedTicketJob, reembedTicketJobId, syncSiteJob, syncSiteJobId } from "./jobs.ts";
 

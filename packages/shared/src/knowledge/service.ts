@@ -1,10 +1,8 @@
 import type { AiService } from "../ai/index.ts";
 import { EMBEDDING_DIMENSIONS } from "../ai/index.ts";
-import type { Config } from "../platform/config.ts";
-import { Prisma, type PrismaClient } from "../platform/db.ts";
-import type { Logger } from "../platform/logger.ts";
+import { type Config, type Logger, Prisma, type PrismaClient } from "@mw/platform";
 import type { OptionStore } from "../options/index.ts";
-import { PineconeClient } from "../providers/pinecone/index.ts";
+import { PineconeClient } from "@mw/providers/pinecone";
 import { SOURCES, type KnowledgeRecord, type Source } from "./records.ts";
 import { SearchPool } from "./search-pool.ts";
 import { EmbeddedIndex, PineconeIndex, writeLedger, type Match, type VectorIndex } from "./vector-index.ts";

@@ -1,6 +1,5 @@
 import type { Redis } from "ioredis";
-import type { Config } from "../platform/config.ts";
-import type { PrismaClient } from "../platform/db.ts";
+import type { Config, PrismaClient } from "@mw/platform";
 import type { OptionStore } from "../options/index.ts";
 import { allTicketIds, ticketIdsChangedSince } from "../tickets/index.ts";
 import { loadDocumentRecords, loadSiteRecords, loadTicketRecords, SOURCES, ticketVectorId, type Source } from "./records.ts";

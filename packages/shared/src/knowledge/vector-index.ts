@@ -1,5 +1,5 @@
-import { Prisma, type PrismaClient } from "../platform/db.ts";
-import { PineconeClient } from "../providers/pinecone/index.ts";
+import { Prisma, type PrismaClient } from "@mw/platform";
+import { PineconeClient } from "@mw/providers/pinecone";
 import type { KnowledgeRecord, Source } from "./records.ts";
 import { SOURCE_BITS, sourceMask } from "./records.ts";
 import type { SearchPool } from "./search-pool.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob } from "../platform/index.ts";
+import { defineJob } from "@mw/platform";
 
 /** Alert e-mail to ALERT_EMAIL_TO (e.g. a dispute that matched several transactions). */
 export const alertEmailJob = defineJob({

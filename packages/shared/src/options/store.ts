@@ -1,7 +1,4 @@
-import { AppError } from "../platform/errors.ts";
-import { decryptSecret, encryptSecret } from "../platform/crypto.ts";
-import type { Connections } from "../platform/connections.ts";
-import type { PrismaClient } from "../platform/db.ts";
+import { AppError, type Connections, decryptSecret, encryptSecret, type PrismaClient } from "@mw/platform";
 import { isOptionName, OPTIONS, type OptionName, type OptionValue } from "./definitions.ts";
 
 /** How long a process trusts what it read: a change made elsewhere is seen within this. */

@@ -1,6 +1,5 @@
-import type { Prisma } from "../platform/db.ts";
-import { AppError } from "../platform/errors.ts";
-import { ACCOUNT_KEYS, type SalesOrderInput, type SalesOrderLineInput } from "../providers/erp/index.ts";
+import { AppError, type Prisma } from "@mw/platform";
+import { ACCOUNT_KEYS, type SalesOrderInput, type SalesOrderLineInput } from "@mw/providers/erp";
 import { ADDRESS_TYPE } from "./store.ts";
 
 /** An order with everything the ERP is sent: its lines and both addresses. */

@@ -1,4 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
+import type { Connections } from "@mw/platform";
 import type { OrderWithDetails } from "./erp-sales-order.ts";
 
 type Db = Pick<Connections, "prisma">;

@@ -1,5 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import { Prisma } from "../platform/db.ts";
+import { type Connections, Prisma } from "@mw/platform";
 import { SYSTEM_SKUS } from "./submission.ts";
 
 export interface DailyIntake {

@@ -1,5 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import { AppError, errors } from "../platform/errors.ts";
+import { AppError, type Connections, errors } from "@mw/platform";
 import type { KnownSkus } from "../inventory/index.ts";
 import { orderExportJob, orderExportJobId } from "./jobs.ts";
 import { storeOrder } from "./store.ts";

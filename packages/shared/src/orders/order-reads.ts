@@ -1,5 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import type { Prisma } from "../platform/db.ts";
+import type { Connections, Prisma } from "@mw/platform";
 import type { PaymentMethod } from "./submission.ts";
 
 type Db = Pick<Connections, "prisma">;

@@ -1,4 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
+import type { Connections } from "@mw/platform";
 import { orderVolumeSites } from "../sites/index.ts";
 
 const HOUR = 3_600_000;

@@ -1,5 +1,4 @@
-import { chunks } from "../platform/collections.ts";
-import type { Connections } from "../platform/connections.ts";
+import { chunks, type Connections } from "@mw/platform";
 
 /** SKUs per lookup: the statement stays small however many are asked about. */
 const SKU_BATCH = 5000;

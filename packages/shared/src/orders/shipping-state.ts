@@ -1,5 +1,4 @@
-import { chunks } from "../platform/collections.ts";
-import type { Connections } from "../platform/connections.ts";
+import { chunks, type Connections } from "@mw/platform";
 
 // What the tracking sync reads and writes of a site's orders.
 

@@ -1,8 +1,6 @@
 import { createHash } from "node:crypto";
 import type { PoolConnection } from "mariadb";
-import type { Connections } from "../platform/connections.ts";
-import { isDeadlock, isUniqueViolation, type PrismaClient, type SqlPool } from "../platform/db.ts";
-import { Batcher, type BatchItem } from "../platform/batcher.ts";
+import { Batcher, type BatchItem, type Connections, isDeadlock, isUniqueViolation, type PrismaClient, type SqlPool } from "@mw/platform";
 import type { NormalisedAddress, NormalisedOrder } from "./submission.ts";
 
 export const ADDRESS_TYPE = { billing: 1, shipping: 0 } as const;

@@ -1,7 +1,5 @@
 import { unknownSkus } from "../inventory/index.ts";
-import type { Connections } from "../platform/connections.ts";
-import { AppError } from "../platform/errors.ts";
-import type { Logger } from "../platform/logger.ts";
+import { AppError, type Connections, type Logger } from "@mw/platform";
 import { orderExportJob, orderExportJobId } from "./jobs.ts";
 import { storeOrder } from "./store.ts";
 import { recordSyncErrorOnce } from "./sync-errors.ts";

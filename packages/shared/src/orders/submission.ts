@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { AppError, errors } from "../platform/errors.ts";
-import { truncateCodePoints } from "../platform/text.ts";
+import { AppError, errors, truncateCodePoints } from "@mw/platform";
 
 /**
  * POST /external/orders bodies (spec 1, 2.1, 4.1, 7, 8): what is required,

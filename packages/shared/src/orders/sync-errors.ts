@@ -1,5 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import { truncateCodePoints } from "../platform/text.ts";
+import { type Connections, truncateCodePoints } from "@mw/platform";
 
 type Db = Pick<Connections, "prisma">;
 

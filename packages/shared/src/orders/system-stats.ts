@@ -1,5 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import { formatDateTime, startOfUtcDay } from "../platform/time.ts";
+import { type Connections, formatDateTime, startOfUtcDay } from "@mw/platform";
 import { siteCounts } from "../sites/index.ts";
 import { recentSyncErrors } from "./sync-errors.ts";
 

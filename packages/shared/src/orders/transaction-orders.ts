@@ -1,5 +1,4 @@
-import type { SqlPool } from "../platform/db.ts";
-import { poolQuery } from "../platform/sql.ts";
+import { poolQuery, type SqlPool } from "@mw/platform";
 
 /** An order a gateway transaction may belong to, with its site's fraud-service credentials (the dispute pipeline submits with them). */
 export interface TransactionOrder {

@@ -1,4 +1,4 @@
-import { formatDay, type PrismaClient, type Queues } from "../platform/index.ts";
+import { formatDay, type PrismaClient, type Queues } from "@mw/platform";
 import { requestReport } from "./request.ts";
 
 /** The dashboard's generate_report: today's dashboard summary, queued unless its job has yet to run. */

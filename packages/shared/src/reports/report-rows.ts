@@ -1,6 +1,5 @@
-import type { Connections } from "../platform/connections.ts";
-import { errors } from "../platform/errors.ts";
-import type { Report } from "../generated/prisma/client.ts";
+import { type Connections, errors } from "@mw/platform";
+import type { Report } from "@mw/platform/prisma";
 
 type Db = Pick<Connections, "prisma">;
 

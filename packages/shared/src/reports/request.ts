@@ -1,5 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import { isUniqueViolation } from "../platform/db.ts";
+import { type Connections, isUniqueViolation } from "@mw/platform";
 import { reportJobId, reportJobs } from "./jobs.ts";
 import { reportKey, type ReportPeriod, type ReportType } from "./period.ts";
 

@@ -1,6 +1,5 @@
 import { itemNaming } from "../inventory/index.ts";
-import type { Connections } from "../platform/connections.ts";
-import { formatDay } from "../platform/time.ts";
+import { type Connections, formatDay } from "@mw/platform";
 
 /** Reviews published in the markup: the newest ones; the aggregate rating still counts them all. */
 export const MARKUP_REVIEWS = 20;

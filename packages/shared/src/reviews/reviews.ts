@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { Connections } from "../platform/connections.ts";
-import { formatDay, isoDay, utcDay } from "../platform/time.ts";
+import { type Connections, formatDay, isoDay, utcDay } from "@mw/platform";
 
 /** A customer review of an item (POST /items/{id}/reviews, cli review:add). */
 export const reviewInput = z.object({

@@ -1,4 +1,4 @@
-import type { JobDefinition, Queues } from "../platform/index.ts";
+import type { JobDefinition, Queues } from "@mw/platform";
 import { sslCheckAllJob } from "../dashboard/jobs.ts";
 import { embeddingsJob } from "../knowledge/jobs.ts";
 import { inventorySkuCleanupJob, inventorySweepJob, itemHistoryCleanupJob } from "../inventory/jobs.ts";

@@ -1,8 +1,4 @@
-import { randomToken, sha256Hex } from "../platform/crypto.ts";
-import type { Connections } from "../platform/connections.ts";
-import type { PrismaClient } from "../platform/db.ts";
-import type { Invalidation, InvalidatedCache } from "../platform/invalidation.ts";
-import { touchLastUsed } from "../platform/last-used.ts";
+import { type Connections, type InvalidatedCache, type Invalidation, type PrismaClient, randomToken, sha256Hex, touchLastUsed } from "@mw/platform";
 
 const KEY_PREFIX = "mwk_";
 

@@ -1,6 +1,5 @@
-import type { Connections } from "../platform/connections.ts";
-import { isUniqueViolation } from "../platform/db.ts";
-import type { CarrierMapping, Platform } from "../generated/prisma/client.ts";
+import { type Connections, isUniqueViolation } from "@mw/platform";
+import type { CarrierMapping, Platform } from "@mw/platform/prisma";
 
 type Db = Pick<Connections, "prisma">;
 

@@ -1,8 +1,7 @@
-import type { Config } from "../platform/config.ts";
-import { AppError } from "../platform/errors.ts";
-import type { Platform, Site } from "../generated/prisma/client.ts";
-import { StorefrontAClient, storefrontABaseUrl } from "../providers/storefront-a/client.ts";
-import { StorefrontBClient } from "../providers/storefront-b/client.ts";
+import { AppError, type Config } from "@mw/platform";
+import type { Platform, Site } from "@mw/platform/prisma";
+import { StorefrontAClient, storefrontABaseUrl } from "@mw/providers/storefront-a";
+import { StorefrontBClient } from "@mw/providers/storefront-b";
 import { openCredentials, type SiteCredentials } from "./credentials.ts";
 
 type ClientConfig = Pick<Config, "ENCRYPTION_KEY" | "HTTP_TIMEOUT_MS" | "STOREFRONT_RATE_LIMIT_MAX_WAIT_MS">;

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { decryptSecret, encryptSecret } from "../platform/crypto.ts";
-import { AppError } from "../platform/errors.ts";
+import { AppError, decryptSecret, encryptSecret } from "@mw/platform";
 
 /**
  * A storefront's API credentials. storefront_a: API account client id and

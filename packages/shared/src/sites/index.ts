@@ -11,6 +11,6 @@ export * from "./site-writes.ts";
 export * from "./storefront-refusals.ts";
 export * from "./sync-eligibility.ts";
 export * from "./sync-runs.ts";
-export { Platform, type CarrierMapping, type Site, type SiteApiKey } from "../generated/prisma/client.ts";
+export { Platform, type CarrierMapping, type Site, type SiteApiKey } from "@mw/platform/prisma";
 export * from "./sync-job.ts";
 export * from "./sync-reads.ts";

@@ -1,9 +1,7 @@
 import { z } from "zod";
-import { encryptSecret } from "../platform/crypto.ts";
-import { Prisma } from "../platform/db.ts";
-import { errors } from "../platform/errors.ts";
-import { Platform, type Site } from "../generated/prisma/client.ts";
-import { storefrontABaseUrl } from "../providers/storefront-a/client.ts";
+import { encryptSecret, errors, Prisma } from "@mw/platform";
+import { Platform, type Site } from "@mw/platform/prisma";
+import { storefrontABaseUrl } from "@mw/providers/storefront-a";
 import { openCredentials, sealCredentials } from "./credentials.ts";
 
 export const platformSchema = z.enum(Platform);

@@ -1,8 +1,6 @@
 import { z } from "zod";
-import type { Connections } from "../platform/connections.ts";
-import { Prisma } from "../platform/db.ts";
-import { formatDateTime } from "../platform/time.ts";
-import type { Site } from "../generated/prisma/client.ts";
+import { type Connections, formatDateTime, Prisma } from "@mw/platform";
+import type { Site } from "@mw/platform/prisma";
 import { platformSchema } from "./input.ts";
 
 /** One row of the site list (spec 1, 2.2): no credentials, no settings. */

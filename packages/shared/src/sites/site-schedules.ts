@@ -1,6 +1,5 @@
-import type { Prisma } from "../generated/prisma/client.ts";
-import type { PrismaClient } from "../platform/db.ts";
-import type { JobDefinition, Queues } from "../platform/index.ts";
+import type { Prisma } from "@mw/platform/prisma";
+import type { JobDefinition, PrismaClient, Queues } from "@mw/platform";
 
 /** A periodic job per site (tracking sync, order import), kept in step with the sites table. */
 export interface SiteSchedule {

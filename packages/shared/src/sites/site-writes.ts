@@ -1,7 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import { Prisma } from "../platform/db.ts";
-import { errors } from "../platform/errors.ts";
-import { withTimeout } from "../platform/time.ts";
+import { type Connections, errors, Prisma, withTimeout } from "@mw/platform";
 import { SITE_KEYS_CHANGED } from "./api-keys.ts";
 import { siteCreateData, siteUpdateData, type SiteCreateInput, type SiteUpdateInput } from "./input.ts";
 import { requireSite } from "./site-reads.ts";

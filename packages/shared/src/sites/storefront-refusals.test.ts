@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { errors } from "../platform/errors.ts";
-import { isDuplicateSalesOrder } from "../providers/erp/client.ts";
+import { errors } from "@mw/platform";
+import { isDuplicateSalesOrder } from "@mw/providers/erp";
 import { isRefusal } from "./storefront-refusals.ts";
 
 // What the syncs and the export do with each upstream status; the fakes answer only some of these.

@@ -1,4 +1,4 @@
-import { AppError, errors } from "../platform/index.ts";
+import { AppError, errors } from "@mw/platform";
 
 const PARTLY_POSTED = "tracking_partly_posted";
 

@@ -1,4 +1,4 @@
-import type { Prisma, Site } from "../generated/prisma/client.ts";
+import type { Prisma, Site } from "@mw/platform/prisma";
 
 /**
  * Sites whose shipments are synced (and scheduled): active, with the list's

@@ -1,7 +1,6 @@
 import type { z } from "zod";
-import type { Site } from "../generated/prisma/client.ts";
-import type { Connections } from "../platform/connections.ts";
-import type { Logger } from "../platform/logger.ts";
+import type { Site } from "@mw/platform/prisma";
+import type { Connections, Logger } from "@mw/platform";
 import { inventorySyncEnabled, orderImportEnabled, trackingSyncEnabled } from "./sync-eligibility.ts";
 import { finishRun, startRun, type SYNC_RUN_COUNTS, type SyncKind } from "./sync-runs.ts";
 

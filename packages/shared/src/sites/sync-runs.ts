@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Connections } from "../platform/connections.ts";
+import type { Connections } from "@mw/platform";
 
 const count = z.number().int().min(0);
 

@@ -1,5 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import type { Prisma } from "../platform/db.ts";
+import type { Connections, Prisma } from "@mw/platform";
 
 /** The ticket system's custom fields the platform writes (spec 2, 2.4), by their variable names. */
 export interface TicketFields {

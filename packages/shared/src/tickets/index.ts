@@ -1,4 +1,4 @@
-export type { Staff, Ticket } from "../generated/prisma/client.ts";
+export type { Staff, Ticket } from "@mw/platform/prisma";
 export * from "./ai-fields.ts";
 export * from "./changes.ts";
 export * from "./reads.ts";

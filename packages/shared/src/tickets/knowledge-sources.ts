@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../platform/db.ts";
+import type { PrismaClient } from "@mw/platform";
 
 /*
  * What the assistant's knowledge index (the knowledge domain) reads of the

@@ -1,5 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import { cleanHtml } from "../platform/html.ts";
+import { cleanHtml, type Connections } from "@mw/platform";
 
 type Deps = Pick<Connections, "prisma">;
 

@@ -1,7 +1,5 @@
 import { z } from "zod";
-import type { Connections } from "../platform/connections.ts";
-import { isUniqueViolation, type Prisma } from "../platform/db.ts";
-import { truncateCodePoints } from "../platform/text.ts";
+import { type Connections, isUniqueViolation, type Prisma, truncateCodePoints } from "@mw/platform";
 
 /** The client or a transaction: a signal is stored with its urgency queue row in one commit. */
 type Db = Prisma.TransactionClient;

@@ -1,5 +1,5 @@
-import type { Connections } from "../platform/connections.ts";
-import type { Staff, Ticket } from "../generated/prisma/client.ts";
+import type { Connections } from "@mw/platform";
+import type { Staff, Ticket } from "@mw/platform/prisma";
 
 type Deps = Pick<Connections, "prisma">;
 

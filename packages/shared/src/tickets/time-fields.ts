@@ -1,5 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import type { Prisma } from "../platform/db.ts";
+import type { Connections, Prisma } from "@mw/platform";
 import { recordTicketChange } from "./changes.ts";
 
 /** What the time import found for a ticket: Harvest's hours used, the project's budget when it has one, and whether it now locks. */

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { decryptSecret, encryptSecret, randomToken } from "../platform/crypto.ts";
-import { AppError } from "../platform/errors.ts";
-import type { HarvestAuth, HarvestTokens } from "../providers/harvest/index.ts";
+import { AppError, decryptSecret, encryptSecret, randomToken } from "@mw/platform";
+import type { HarvestAuth, HarvestTokens } from "@mw/providers/harvest";
 import { harvestClient, oauthApp, type TimeDeps } from "./settings.ts";
 
 /** Spec 2, 4.5 rule 3: a token expiring within this is refreshed before use. */

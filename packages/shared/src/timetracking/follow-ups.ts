@@ -1,5 +1,4 @@
-import type { PrismaClient } from "../platform/db.ts";
-import type { Queues } from "../platform/queues/index.ts";
+import type { PrismaClient, Queues } from "@mw/platform";
 import type { OptionStore } from "../options/index.ts";
 import { ticketById, type SignalOutcome, type TicketSignal } from "../tickets/index.ts";
 import { projectCreateJob, projectCreateJobId, timerStopOnReplyJob, timerStopOnReplyJobId } from "./jobs.ts";

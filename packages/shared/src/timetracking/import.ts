@@ -1,5 +1,5 @@
-import type { Prisma } from "../platform/db.ts";
-import type { HarvestAuth, HarvestClient, HarvestProject, HarvestTimeEntry } from "../providers/harvest/index.ts";
+import type { Prisma } from "@mw/platform";
+import type { HarvestAuth, HarvestClient, HarvestProject, HarvestTimeEntry } from "@mw/providers/harvest";
 import { staffWithEmail, ticketsOnProjects, writeTimeTotals } from "../tickets/index.ts";
 import { budgetMultiplier, shouldLock } from "./budget.ts";
 import { harvestClient, syncAuth, type TimeDeps } from "./settings.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, jobId } from "../platform/index.ts";
+import { defineJob, jobId } from "@mw/platform";
 
 /**
  * Issue 20 / spec 2, section 3: a staff reply or note ends that staff

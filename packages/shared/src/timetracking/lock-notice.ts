@@ -1,6 +1,5 @@
-import type { PrismaClient } from "../platform/db.ts";
-import type { Logger } from "../platform/logger.ts";
-import { sendMail, type MailConfig } from "../providers/mail/index.ts";
+import type { Logger, PrismaClient } from "@mw/platform";
+import { sendMail, type MailConfig } from "@mw/providers/mail";
 import { notifyStaff } from "../notifications/index.ts";
 import { staffMember, ticketById } from "../tickets/index.ts";
 

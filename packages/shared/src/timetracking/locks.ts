@@ -1,5 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import { AppError } from "../platform/errors.ts";
+import { AppError, type Connections } from "@mw/platform";
 import { ticketById, writeUnlock, type Ticket } from "../tickets/index.ts";
 
 type Deps = Pick<Connections, "prisma">;

@@ -1,6 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
-import type { PrismaClient } from "../platform/db.ts";
-import { isUniqueViolation } from "../platform/db.ts";
+import { type Connections, isUniqueViolation, type PrismaClient } from "@mw/platform";
 
 /** Design 10.4: alerts at these percentages of a budget, each once per project (and per task for task budgets). */
 export const MILESTONES = [50, 75, 90, 100] as const;

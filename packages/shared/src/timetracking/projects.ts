@@ -1,4 +1,4 @@
-import { truncateCodePoints } from "../platform/text.ts";
+import { truncateCodePoints } from "@mw/platform";
 import { linkTimeProject, ticketWithOrganisation } from "../tickets/index.ts";
 import { harvestClient, syncAuth, type TimeDeps } from "./settings.ts";
 

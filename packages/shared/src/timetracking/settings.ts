@@ -1,9 +1,7 @@
 import type { Redis } from "ioredis";
-import type { Config } from "../platform/config.ts";
-import { AppError } from "../platform/errors.ts";
-import type { PrismaClient } from "../platform/db.ts";
+import { AppError, type Config, type PrismaClient } from "@mw/platform";
 import type { OptionStore } from "../options/index.ts";
-import { HarvestClient, type HarvestAuth } from "../providers/harvest/index.ts";
+import { HarvestClient, type HarvestAuth } from "@mw/providers/harvest";
 
 /** What the time-tracking code talks to. */
 export interface TimeDeps {

@@ -1,7 +1,7 @@
-import { AppError } from "../platform/errors.ts";
+import { AppError } from "@mw/platform";
 import { htmlToText } from "../ai/index.ts";
 import { staffMember, threadEntry, ticketById, type Ticket } from "../tickets/index.ts";
-import type { HarvestAuth, HarvestTimeEntry } from "../providers/harvest/index.ts";
+import type { HarvestAuth, HarvestTimeEntry } from "@mw/providers/harvest";
 import { staffHarvestAuth } from "./connections.ts";
 import { lockOwner } from "./locks.ts";
 import { harvestClient, syncAuth, type TimeDeps } from "./settings.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, jobId } from "../platform/index.ts";
+import { defineJob, jobId } from "@mw/platform";
 import type { TrackingCounts } from "../sites/index.ts";
 
 /**

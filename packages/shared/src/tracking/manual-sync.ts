@@ -1,6 +1,5 @@
-import type { SyncRun } from "../generated/prisma/client.ts";
-import type { Connections } from "../platform/connections.ts";
-import { errors } from "../platform/errors.ts";
+import type { SyncRun } from "@mw/platform/prisma";
+import { type Connections, errors } from "@mw/platform";
 import { findSyncSettings, latestSyncRuns, syncingSites, trackingSyncEnabled } from "../sites/index.ts";
 import { manualTrackingSyncJobId, trackingSchedulerId, trackingSyncJob } from "./jobs.ts";
 

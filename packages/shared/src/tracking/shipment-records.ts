@@ -1,6 +1,4 @@
-import { chunks } from "../platform/collections.ts";
-import type { Connections } from "../platform/connections.ts";
-import { isUniqueViolation } from "../platform/db.ts";
+import { chunks, type Connections, isUniqueViolation } from "@mw/platform";
 
 type Deps = Pick<Connections, "prisma">;
 

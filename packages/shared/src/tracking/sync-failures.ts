@@ -1,4 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
+import type { Connections } from "@mw/platform";
 import { recordSyncError } from "../orders/index.ts";
 
 const SOURCE = "tracking_sync";

@@ -1,5 +1,4 @@
-import type { PrismaClient } from "../platform/db.ts";
-import type { Queues } from "../platform/queues/index.ts";
+import type { PrismaClient, Queues } from "@mw/platform";
 import { criticalAlertJob, criticalAlertJobId, type AlertChannel } from "./jobs.ts";
 
 /** Alerts younger than this are still being queued by their run. */

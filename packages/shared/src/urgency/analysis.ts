@@ -1,6 +1,4 @@
-import { AppError } from "../platform/errors.ts";
-import type { Logger } from "../platform/logger.ts";
-import { truncateCodePoints } from "../platform/text.ts";
+import { AppError, type Logger, truncateCodePoints } from "@mw/platform";
 import { entryMessage, levelOf, type AiService, type AnalysisEntry, type TicketAnalysis, type TicketAnalysisInput, type UrgencyLevel } from "../ai/index.ts";
 import { ticketWithThread, writeAnalysisFields } from "../tickets/index.ts";
 import { queueOwedAlerts } from "./alerts.ts";

@@ -1,8 +1,6 @@
-import type { Config } from "../platform/config.ts";
-import type { Prisma, PrismaClient } from "../platform/db.ts";
-import type { Logger } from "../platform/logger.ts";
-import { sendMail } from "../providers/mail/index.ts";
-import { sendSms, smsConfigured } from "../providers/sms/index.ts";
+import type { Config, Logger, Prisma, PrismaClient } from "@mw/platform";
+import { sendMail } from "@mw/providers/mail";
+import { sendSms, smsConfigured } from "@mw/providers/sms";
 import { htmlToText } from "../ai/index.ts";
 import { notifyStaff } from "../notifications/index.ts";
 import { alertRecipients, ticketById, type Ticket } from "../tickets/index.ts";

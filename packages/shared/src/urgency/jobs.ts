@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, jobId } from "../platform/index.ts";
+import { defineJob, jobId } from "@mw/platform";
 
 /** One analysis run of a ticket (spec 2, 4.7), on the rate-limited `urgency` queue. */
 export const urgencyAnalysisJob = defineJob({

@@ -1,6 +1,4 @@
-import type { PrismaClient, Prisma } from "../platform/db.ts";
-import type { Queues } from "../platform/queues/index.ts";
-import { truncateCodePoints } from "../platform/text.ts";
+import { type Prisma, type PrismaClient, type Queues, truncateCodePoints } from "@mw/platform";
 import type { OptionStore } from "../options/index.ts";
 import { urgencyAnalysisJob, urgencyAnalysisJobId } from "./jobs.ts";
 

@@ -1,4 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
+import type { Connections } from "@mw/platform";
 import { ticketByNumber, ticketIdByNumber, ticketNumbersOf } from "../tickets/index.ts";
 import { MAX_URGENCY_FAILURES } from "./queue.ts";
 

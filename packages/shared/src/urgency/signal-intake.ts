@@ -1,4 +1,4 @@
-import { retryOnDeadlock } from "../platform/db.ts";
+import { retryOnDeadlock } from "@mw/platform";
 import { applySignal, type SignalOutcome, type TicketSignal } from "../tickets/index.ts";
 import { queueTimeFollowUps } from "../timetracking/index.ts";
 import { applyUrgencyLimit, markAnalysisOwed, queueAnalysisJob, type QueueDeps } from "./queue.ts";

@@ -1,6 +1,4 @@
-import type { SqlPool } from "../platform/db.ts";
-import { GroupInsert } from "../platform/group-insert.ts";
-import { poolQuery, type Statement } from "../platform/sql.ts";
+import { GroupInsert, poolQuery, type SqlPool, type Statement } from "@mw/platform";
 
 // The acquirer's hot path: the receiver's insert and the dispute pipeline's reads and marks
 // of webhook_events go through the driver pool, one round trip each (docs/decisions.md).

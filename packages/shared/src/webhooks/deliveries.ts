@@ -1,5 +1,4 @@
-import { AppError, errors } from "../platform/errors.ts";
-import { MAX_JSON_DEPTH, nestedDeeperThan } from "../platform/json-depth.ts";
+import { AppError, errors, MAX_JSON_DEPTH, nestedDeeperThan } from "@mw/platform";
 
 /** A webhook body must be a JSON object: blank is 400 `empty_payload`, anything else 400 `invalid_json` (spec 1, 4.5). */
 export function parseWebhookPayload(text: string): Record<string, unknown> {

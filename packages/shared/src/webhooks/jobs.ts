@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob } from "../platform/index.ts";
+import { defineJob } from "@mw/platform";
 
 /**
  * The outbox sweep (design section 3): stored deliveries whose follow-up

@@ -1,4 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
+import type { Connections } from "@mw/platform";
 
 /** Younger unprocessed rows may still be getting their job from the receiver that stored them. */
 const OUTBOX_GRACE_MS = 30_000;

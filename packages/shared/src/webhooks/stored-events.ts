@@ -1,4 +1,4 @@
-import type { Connections } from "../platform/connections.ts";
+import type { Connections } from "@mw/platform";
 
 /** What a redelivery needs of the first copy of its event. */
 export interface StoredEvent {

@@ -1,4 +1,4 @@
-import { JobCatalog } from "@mw/shared";
+import { JobCatalog } from "@mw/platform";
 import type { JobHandler } from "../runtime/processor.ts";
 import { dashboardHandlers } from "./dashboard/index.ts";
 import { disputeHandlers } from "./disputes/index.ts";

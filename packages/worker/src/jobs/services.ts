@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/shared";
+import type { Connections } from "@mw/platform";
 import { AiService } from "@mw/shared/ai";
 import { OptionStore } from "@mw/shared/options";
 

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { QUEUE_NAMES, type QueueName } from "@mw/shared";
+import { QUEUE_NAMES, type QueueName } from "@mw/platform";
 
 /** The spec's cron arguments, mapped onto our queues (docs/decisions.md). */
 const LEGACY_FLAGS: Record<string, QueueName> = {

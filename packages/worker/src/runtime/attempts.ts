@@ -1,4 +1,4 @@
-import { AppError } from "@mw/shared";
+import { AppError } from "@mw/platform";
 import { UnrecoverableError, type Job } from "bullmq";
 
 /** A failure BullMQ does not retry: our permanent AppError, or BullMQ's own UnrecoverableError. */

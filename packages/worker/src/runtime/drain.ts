@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createRedis, type QueueName, type Connections } from "@mw/shared";
+import { createRedis, type QueueName, type Connections } from "@mw/platform";
 import { DelayedError, Worker } from "bullmq";
 import { runJob } from "./run-job.ts";
 

@@ -1,4 +1,4 @@
-import type { Connections, JobDefinition, Logger, PayloadOf, PrismaClient, Queues } from "@mw/shared";
+import type { Connections, JobDefinition, Logger, PayloadOf, PrismaClient, Queues } from "@mw/platform";
 import type { Job } from "bullmq";
 
 export interface JobContext extends Connections {

@@ -1,4 +1,4 @@
-import { createRedis } from "@mw/shared";
+import { createRedis } from "@mw/platform";
 import { Queue } from "bullmq";
 import { afterAll, describe, expect, it } from "vitest";
 import { progressReporter } from "./progress.ts";

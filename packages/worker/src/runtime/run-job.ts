@@ -1,4 +1,4 @@
-import { AppError, followJobLog, recordJobDuration, type Connections } from "@mw/shared";
+import { AppError, followJobLog, recordJobDuration, type Connections } from "@mw/platform";
 import { DelayedError, UnrecoverableError, type Job } from "bullmq";
 import { JOBS } from "../jobs/index.ts";
 import { isPermanent } from "./attempts.ts";

@@ -1,4 +1,4 @@
-import type { Connections, QueueName } from "@mw/shared";
+import type { Connections, QueueName } from "@mw/platform";
 import { ensureSchedules, reconcileSchedules } from "./schedules.ts";
 
 export interface ScheduleKeeper {

@@ -1,4 +1,4 @@
-import type { Connections, QueueName, Queues } from "@mw/shared";
+import type { Connections, QueueName, Queues } from "@mw/platform";
 import { JOBS } from "../jobs/index.ts";
 
 const servedBy = (served: QueueName[]) => JOBS.entries().filter(({ job }) => served.includes(job.queue));

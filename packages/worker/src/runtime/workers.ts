@@ -1,4 +1,4 @@
-import { createRedis, workerConcurrency, type QueueName, type Connections } from "@mw/shared";
+import { createRedis, workerConcurrency, type QueueName, type Connections } from "@mw/platform";
 import { hostname } from "node:os";
 import { Worker } from "bullmq";
 import { runJob } from "./run-job.ts";

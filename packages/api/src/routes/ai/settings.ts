@@ -1,4 +1,4 @@
-import { AppError } from "@mw/shared";
+import { AppError } from "@mw/platform";
 import { OPTIONS } from "@mw/shared/options";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from "express";
-import { AppError, safeEqual } from "@mw/shared";
+import { AppError, safeEqual } from "@mw/platform";
 import { loadPrincipal, type Capability } from "@mw/shared/identity";
 import { readSessionCookie } from "../../auth/cookies.ts";
 import type { AppContext } from "../../context.ts";

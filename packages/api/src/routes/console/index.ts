@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type Router } from "express";
-import { AppError } from "@mw/shared";
+import { AppError } from "@mw/platform";
 import type { AppContext } from "../../context.ts";
 import { CONSOLE_FILES, CONSOLE_PATH, renderPage } from "./render.ts";
 import { chatPages } from "./chat.ts";

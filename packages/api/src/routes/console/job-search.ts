@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import type { QueueName } from "@mw/shared";
+import type { QueueName } from "@mw/platform";
 import { disputeAlertJobId, disputeJobId, processDisputeJob } from "@mw/shared/disputes";
 import { alertEmailJob } from "@mw/shared/notifications";
 import { orderExportJob, orderExportJobId, orderVerifyJob, orderVerifyJobId } from "@mw/shared/orders";

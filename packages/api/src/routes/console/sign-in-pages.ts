@@ -1,5 +1,5 @@
 import express, { type Request, type Router } from "express";
-import { AppError } from "@mw/shared";
+import { AppError } from "@mw/platform";
 import { readSessionCookie, setSessionCookie } from "../../auth/cookies.ts";
 import type { AppContext } from "../../context.ts";
 import { sameOrigin } from "../queue/board.ts";

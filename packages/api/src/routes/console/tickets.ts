@@ -1,5 +1,5 @@
 import express, { type Router } from "express";
-import { AppError } from "@mw/shared";
+import { AppError } from "@mw/platform";
 import { URGENCY_LEVELS } from "@mw/shared/ai";
 import { ticketThread } from "@mw/shared/tickets";
 import { listSnapshots, ticketDetail } from "@mw/shared/urgency";

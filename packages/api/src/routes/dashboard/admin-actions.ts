@@ -1,4 +1,4 @@
-import { jobRef } from "@mw/shared";
+import { jobRef } from "@mw/platform";
 import {
   addCostInput,
   addLicenseInput,

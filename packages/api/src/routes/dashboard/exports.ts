@@ -1,5 +1,5 @@
 import { stringify } from "csv-stringify/sync";
-import { csvTextCell, formatDay } from "@mw/shared";
+import { csvTextCell, formatDay } from "@mw/platform";
 import { formBool, ManagedSites, siteView, SITE_STATUSES, type SitePlugin } from "@mw/shared/dashboard";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

@@ -1,4 +1,4 @@
-import { AppError, errors, type JobDefinition } from "@mw/shared";
+import { AppError, errors, type JobDefinition } from "@mw/platform";
 import {
   cdnCredentials,
   cdnCredentialsMissing,

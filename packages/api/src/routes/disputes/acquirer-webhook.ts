@@ -1,7 +1,7 @@
 import express, { type RequestHandler } from "express";
 import { rateLimit } from "express-rate-limit";
 import { RedisStore, type RedisReply } from "rate-limit-redis";
-import { AppError } from "@mw/shared";
+import { AppError } from "@mw/platform";
 import { receiveAcquirerWebhook } from "@mw/shared/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

@@ -1,4 +1,4 @@
-import { formatDateTime } from "@mw/shared";
+import { formatDateTime } from "@mw/platform";
 import {
   getChargeback,
   getLinkage,

@@ -1,4 +1,4 @@
-import { formatDateTime } from "@mw/shared";
+import { formatDateTime } from "@mw/platform";
 import { createMerchant, deleteMerchant, listMerchants, merchantInput, updateMerchant, type MerchantView } from "@mw/shared/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

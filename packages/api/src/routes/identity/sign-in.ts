@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { AppError, errors } from "@mw/shared";
+import { AppError, errors } from "@mw/platform";
 import { LoginThrottle, verifyLogin, type Principal } from "@mw/shared/identity";
 import { setSessionCookie } from "../../auth/cookies.ts";
 import type { AppContext } from "../../context.ts";

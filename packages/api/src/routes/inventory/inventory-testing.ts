@@ -1,4 +1,4 @@
-import { errors } from "@mw/shared";
+import { errors } from "@mw/platform";
 import { queueTestInventorySyncs } from "@mw/shared/inventory";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

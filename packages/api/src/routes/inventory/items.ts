@@ -1,4 +1,4 @@
-import { formatDateTime } from "@mw/shared";
+import { formatDateTime } from "@mw/platform";
 import { itemInput, listItems, MAX_ITEMS_PER_UPSERT, upsertItems } from "@mw/shared/inventory";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

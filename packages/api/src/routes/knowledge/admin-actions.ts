@@ -1,4 +1,4 @@
-import { AppError, errors, jobRef } from "@mw/shared";
+import { AppError, errors, jobRef } from "@mw/platform";
 import { EMBEDDING_DIMENSIONS } from "@mw/shared/ai";
 import { requestSiteSync, SOURCES, syncAllJob, syncAllJobId } from "@mw/shared/knowledge";
 import { z } from "zod";

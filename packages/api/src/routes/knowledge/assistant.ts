@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import { AppError, errors, jobRef } from "@mw/shared";
+import { AppError, errors, jobRef } from "@mw/platform";
 import { AI_SERVICE_VERSION, EMBEDDING_DIMENSIONS } from "@mw/shared/ai";
 import {
   acquireChatSlot,

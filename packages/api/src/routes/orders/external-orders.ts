@@ -1,4 +1,4 @@
-import { AppError, errors } from "@mw/shared";
+import { AppError, errors } from "@mw/platform";
 import { orderSubmissionSchema, receiveOrder } from "@mw/shared/orders";
 import { z } from "zod";
 import { siteKeyOf } from "../../auth/site-key.ts";

@@ -1,4 +1,4 @@
-import { errors, formatDateTime } from "@mw/shared";
+import { errors, formatDateTime } from "@mw/platform";
 import { findOrderDetail, listOrders, PAYMENT_METHODS, type OrderWithSite } from "@mw/shared/orders";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import { errors, isObjectNotFound, parseJobRef } from "@mw/shared";
+import { errors, isObjectNotFound, parseJobRef } from "@mw/platform";
 import { formBool } from "@mw/shared/dashboard";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

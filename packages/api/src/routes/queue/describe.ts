@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import type { PrismaClient } from "@mw/shared";
+import type { PrismaClient } from "@mw/platform";
 
 /** Spec 1, 2.7 names job types with underscores (`process_dispute`, `inventory_sync`); BullMQ names use hyphens. */
 export function jobType(name: string): string {

@@ -1,4 +1,4 @@
-import { errors, formatDateTime, QUEUE_NAMES, type QueueName } from "@mw/shared";
+import { errors, formatDateTime, QUEUE_NAMES, type QueueName } from "@mw/platform";
 import type { Job, JobType } from "bullmq";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

@@ -1,4 +1,4 @@
-import { clearQueueLogs, QUEUE_NAMES, queueLogDir, readQueueLogs, upcomingRuns } from "@mw/shared";
+import { clearQueueLogs, QUEUE_NAMES, queueLogDir, readQueueLogs, upcomingRuns } from "@mw/platform";
 import { formInt } from "@mw/shared/dashboard";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

@@ -1,4 +1,4 @@
-import { errors, formatDateTime, isObjectNotFound } from "@mw/shared";
+import { errors, formatDateTime, isObjectNotFound } from "@mw/platform";
 import {
   listReports,
   REPORT_STATUSES,

@@ -1,5 +1,5 @@
 import { addReview, jsonLdScript, listReviews, productMarkup, removeReview, reviewInput } from "@mw/shared/reviews";
-import { errors, formatDateTime, formatDay } from "@mw/shared";
+import { errors, formatDateTime, formatDay } from "@mw/platform";
 import { itemExists } from "@mw/shared/inventory";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

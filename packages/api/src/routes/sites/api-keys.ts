@@ -1,4 +1,4 @@
-import { errors, formatDateTime } from "@mw/shared";
+import { errors, formatDateTime } from "@mw/platform";
 import { issueSiteApiKey, listSiteApiKeys, requireSite, revokeSiteApiKey } from "@mw/shared/sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

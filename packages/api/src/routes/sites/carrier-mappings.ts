@@ -1,4 +1,4 @@
-import { errors } from "@mw/shared";
+import { errors } from "@mw/platform";
 import { deleteCarrierMapping, listCarrierMappings, platformSchema, saveCarrierMapping } from "@mw/shared/sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

@@ -1,4 +1,4 @@
-import { errors } from "@mw/shared";
+import { errors } from "@mw/platform";
 import { countSiteOrders } from "@mw/shared/orders";
 import { SITE_SCHEDULES } from "@mw/shared/schedules";
 import {

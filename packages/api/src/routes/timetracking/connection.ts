@@ -1,4 +1,4 @@
-import { AppError } from "@mw/shared";
+import { AppError } from "@mw/platform";
 import { completeConnection, connectionStatus, connectUrl, disconnectStaff, requireTimeTracking, type TimeDeps } from "@mw/shared/timetracking";
 import { z } from "zod";
 import { staffIdOf } from "../../auth/authenticate.ts";

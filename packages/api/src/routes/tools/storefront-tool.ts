@@ -1,4 +1,4 @@
-import { errors, type Config } from "@mw/shared";
+import { errors, type Config } from "@mw/platform";
 import { findSiteOrder } from "@mw/shared/orders";
 import { requireSite, trackingSyncEnabled, trackingRunCounts, type Platform, type Site } from "@mw/shared/sites";
 import { postedTracking, trackingOrderPushJob, trackingOrderPushJobId, type TrackingOrderPushResult } from "@mw/shared/tracking";

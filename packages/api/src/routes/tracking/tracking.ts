@@ -1,4 +1,4 @@
-import { formatDateTime } from "@mw/shared";
+import { formatDateTime } from "@mw/platform";
 import { readRunCounts, trackingRunCounts } from "@mw/shared/sites";
 import { queueTrackingSync, queueTrackingSyncOfAll, trackingStatus } from "@mw/shared/tracking";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-import { errors } from "@mw/shared";
+import { errors } from "@mw/platform";
 import { URGENCY_LEVELS } from "@mw/shared/ai";
 import { listSnapshots, ticketDetail, urgencyQueueState } from "@mw/shared/urgency";
 import { z } from "zod";

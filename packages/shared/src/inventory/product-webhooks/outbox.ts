@@ -1,5 +1,4 @@
-import type { Connections } from "../../platform/connections.ts";
-import type { Queues } from "../../platform/index.ts";
+import type { Connections, Queues } from "@mw/platform";
 import { markWebhookProcessed, strandedProductEvents } from "../../webhooks/index.ts";
 import { inventorySyncJob, productRefreshJobId, productRefreshKey } from "../jobs.ts";
 import { productIdOf } from "./event.ts";

@@ -1,8 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import type { Connections } from "../../platform/connections.ts";
-import { decryptSecret, sha256Hex } from "../../platform/crypto.ts";
-import { isUniqueViolation } from "../../platform/db.ts";
-import { errors } from "../../platform/errors.ts";
+import { type Connections, decryptSecret, errors, isUniqueViolation, sha256Hex } from "@mw/platform";
 import { findWebhookSite, inventorySyncEnabled } from "../../sites/index.ts";
 import { findWebhookEvent, markWebhookProcessed, parseWebhookPayload, storeProductEvent, webhookDbError, webhookQueueError } from "../../webhooks/index.ts";
 import { describeProductEvent, type ProductEvent } from "./event.ts";

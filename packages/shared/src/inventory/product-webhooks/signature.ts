@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { safeEqual, sha256Hex } from "../../platform/crypto.ts";
-import type { Platform } from "../../generated/prisma/client.ts";
+import { safeEqual, sha256Hex } from "@mw/platform";
+import type { Platform } from "@mw/platform/prisma";
 
 /** storefront_b (WooCommerce): base64 HMAC-SHA256 of the raw body, keyed with the hook's secret. */
 export const WOO_SIGNATURE_HEADER = "x-wc-webhook-signature";

@@ -1,5 +1,5 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { AppError, createHttpClient, upstreamCall, type PayloadOf } from "@mw/shared";
+import { AppError, createHttpClient, upstreamCall, type PayloadOf } from "@mw/platform";
 import { siteForJob, storeAudit, type siteAuditJob } from "@mw/shared/dashboard";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";

@@ -1,6 +1,6 @@
-import { AppError, type PayloadOf } from "@mw/shared";
+import { AppError, type PayloadOf } from "@mw/platform";
 import { cdnCredentials, cdnCredentialsMissing, siteForJob, type cdnPurgeJob } from "@mw/shared/dashboard";
-import { purgeZone } from "@mw/shared/providers/cdn";
+import { purgeZone } from "@mw/providers/cdn";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

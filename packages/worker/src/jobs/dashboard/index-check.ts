@@ -1,6 +1,6 @@
-import { AppError, type PayloadOf } from "@mw/shared";
+import { AppError, type PayloadOf } from "@mw/platform";
 import { INDEX_NOT_CONFIGURED, siteForJob, type indexCheckJob } from "@mw/shared/dashboard";
-import { inspectUrl } from "@mw/shared/providers/url-inspection";
+import { inspectUrl } from "@mw/providers/url-inspection";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

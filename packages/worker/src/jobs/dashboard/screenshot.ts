@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { AppError, type Config, type PayloadOf } from "@mw/shared";
+import { AppError, type Config, type PayloadOf } from "@mw/platform";
 import { NO_BROWSER, siteForJob, storeScreenshot, type screenshotJob } from "@mw/shared/dashboard";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";

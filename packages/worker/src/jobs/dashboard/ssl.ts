@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { connect, type PeerCertificate } from "node:tls";
-import { AppError, formatDay, forEachLimited, type PayloadOf } from "@mw/shared";
+import { AppError, formatDay, forEachLimited, type PayloadOf } from "@mw/platform";
 import {
   activeHttpsSites,
   daysFromNow,

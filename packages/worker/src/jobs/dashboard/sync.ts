@@ -1,6 +1,6 @@
-import { AppError, type PayloadOf } from "@mw/shared";
+import { AppError, type PayloadOf } from "@mw/platform";
 import { siteForJob, storeWordPressReading, wordPressCredentials, wpCredentialsMissing, type siteSyncJob } from "@mw/shared/dashboard";
-import { readWordPress } from "@mw/shared/providers/wordpress";
+import { readWordPress } from "@mw/providers/wordpress";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

@@ -1,5 +1,5 @@
 import type { DisputeDetails } from "@mw/shared/disputes";
-import type { GatewayTransaction } from "@mw/shared/providers/gateway";
+import type { GatewayTransaction } from "@mw/providers/gateway";
 
 /** Candidates listed in the alert e-mail; the rest is counted. */
 const ALERT_CANDIDATES = 20;

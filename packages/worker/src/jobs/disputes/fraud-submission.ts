@@ -1,7 +1,7 @@
-import { AppError, decryptSecret } from "@mw/shared";
+import { AppError, decryptSecret } from "@mw/platform";
 import type { DisputeDetails } from "@mw/shared/disputes";
-import { FraudClient, type FraudSubmission } from "@mw/shared/providers/fraud";
-import type { GatewayTransaction } from "@mw/shared/providers/gateway";
+import { FraudClient, type FraudSubmission } from "@mw/providers/fraud";
+import type { GatewayTransaction } from "@mw/providers/gateway";
 import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog } from "./action-log.ts";
 import type { OrderWithSite } from "./linkage.ts";

@@ -1,7 +1,7 @@
 import { linkageStatement, type DisputeDetails } from "@mw/shared/disputes";
-import type { Statement } from "@mw/shared";
+import type { Statement } from "@mw/platform";
 import { ordersForTransaction } from "@mw/shared/orders";
-import type { GatewayTransaction } from "@mw/shared/providers/gateway";
+import type { GatewayTransaction } from "@mw/providers/gateway";
 import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog } from "./action-log.ts";
 

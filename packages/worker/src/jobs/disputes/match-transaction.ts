@@ -1,6 +1,6 @@
-import { AppError, decryptSecret } from "@mw/shared";
+import { AppError, decryptSecret } from "@mw/platform";
 import { chooseTransaction, matchMessage, windowAround, type DisputeDetails, type TransactionMatch } from "@mw/shared/disputes";
-import { GatewayClient } from "@mw/shared/providers/gateway";
+import { GatewayClient } from "@mw/providers/gateway";
 import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog } from "./action-log.ts";
 

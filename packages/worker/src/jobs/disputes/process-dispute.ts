@@ -1,4 +1,4 @@
-import { AppError, type PayloadOf } from "@mw/shared";
+import { AppError, type PayloadOf } from "@mw/platform";
 import {
   chargebackStatement,
   disputeAlertJobId,

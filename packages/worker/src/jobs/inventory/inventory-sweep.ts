@@ -1,5 +1,5 @@
 import { queueScheduledInventorySyncs, type inventorySweepJob } from "@mw/shared/inventory";
-import type { PayloadOf } from "@mw/shared";
+import type { PayloadOf } from "@mw/platform";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

@@ -8,9 +8,9 @@ import {
   type inventorySyncJob,
   type itemHistoryCleanupJob,
 } from "@mw/shared/inventory";
-import { AppError, type PayloadOf } from "@mw/shared";
+import { AppError, type PayloadOf } from "@mw/platform";
 import { skusOfPendingOrders } from "@mw/shared/orders";
-import { ErpClient } from "@mw/shared/providers/erp";
+import { ErpClient } from "@mw/providers/erp";
 import { markLastRun, startSiteSync } from "@mw/shared/sites";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";

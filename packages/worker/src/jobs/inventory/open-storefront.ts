@@ -1,5 +1,5 @@
 import { storefrontAClientFor, storefrontBClientFor } from "@mw/shared/sites";
-import { type Config } from "@mw/shared";
+import { type Config } from "@mw/platform";
 import type { Site } from "@mw/shared/sites";
 import { StorefrontAInventory } from "./storefront-a.ts";
 import { StorefrontBInventory } from "./storefront-b.ts";

@@ -1,6 +1,6 @@
-import type { Logger } from "@mw/shared";
+import type { Logger } from "@mw/platform";
 import { recordItemHistory } from "@mw/shared/inventory";
-import { ErpClient, erpNotConfigured } from "@mw/shared/providers/erp";
+import { ErpClient, erpNotConfigured } from "@mw/providers/erp";
 import type { InventoryCounts, Site } from "@mw/shared/sites";
 import type { JobContext } from "../../runtime/processor.ts";
 import { openInventoryStorefront } from "./open-storefront.ts";

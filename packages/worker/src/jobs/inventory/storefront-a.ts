@@ -1,5 +1,5 @@
-import { chunks, type AppError } from "@mw/shared";
-import { type StorefrontAClient, MAX_ADJUSTMENT_ITEMS, type StorefrontAProduct } from "@mw/shared/providers/storefront-a";
+import { chunks, type AppError } from "@mw/platform";
+import { type StorefrontAClient, MAX_ADJUSTMENT_ITEMS, type StorefrontAProduct } from "@mw/providers/storefront-a";
 import { isRefusal } from "@mw/shared/sites";
 import type { Catalogue, InventoryStorefront, PushResult, StockChange, StockUnit } from "./storefront.ts";
 

@@ -1,5 +1,5 @@
-import { chunks, groupBy } from "@mw/shared";
-import { type StorefrontBClient, MAX_BATCH_ITEMS, type StorefrontBProduct } from "@mw/shared/providers/storefront-b";
+import { chunks, groupBy } from "@mw/platform";
+import { type StorefrontBClient, MAX_BATCH_ITEMS, type StorefrontBProduct } from "@mw/providers/storefront-b";
 import type { Catalogue, InventoryStorefront, PushResult, StockChange, StockUnit } from "./storefront.ts";
 
 /** A product (parent 0) or a variation of `parent`. */

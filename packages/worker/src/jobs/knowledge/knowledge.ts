@@ -1,4 +1,4 @@
-import type { PayloadOf } from "@mw/shared";
+import type { PayloadOf } from "@mw/platform";
 import {
   embedChangedTickets,
   Knowledge,

@@ -1,6 +1,6 @@
 import type { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/shared/notifications";
-import { createHttpClient, upstreamCall, type PayloadOf } from "@mw/shared";
-import { sendAlertEmail } from "@mw/shared/providers/mail";
+import { createHttpClient, upstreamCall, type PayloadOf } from "@mw/platform";
+import { sendAlertEmail } from "@mw/providers/mail";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

@@ -8,8 +8,8 @@ import {
   toSalesOrder,
   type orderSweepJob,
 } from "@mw/shared/orders";
-import { AppError, retryUnlessFailedForGood, type PayloadOf, type Logger } from "@mw/shared";
-import { ErpClient, erpNotConfigured, ERP_NOT_CONFIGURED, isDuplicateSalesOrder, type SalesOrderInput } from "@mw/shared/providers/erp";
+import { AppError, retryUnlessFailedForGood, type PayloadOf, type Logger } from "@mw/platform";
+import { ErpClient, erpNotConfigured, ERP_NOT_CONFIGURED, isDuplicateSalesOrder, type SalesOrderInput } from "@mw/providers/erp";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import type { JobContext } from "../../runtime/processor.ts";

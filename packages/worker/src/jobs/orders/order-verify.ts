@@ -1,6 +1,6 @@
 import { findOrderWithDetails, markOrderVerified, recordSyncErrorOnce, toSalesOrder, VERIFY_SOURCE, type orderVerifyJob } from "@mw/shared/orders";
-import { AppError, type PayloadOf } from "@mw/shared";
-import { ErpClient, erpNotConfigured, type SalesOrder, type SalesOrderInput, type SalesOrderLine } from "@mw/shared/providers/erp";
+import { AppError, type PayloadOf } from "@mw/platform";
+import { ErpClient, erpNotConfigured, type SalesOrder, type SalesOrderInput, type SalesOrderLine } from "@mw/providers/erp";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

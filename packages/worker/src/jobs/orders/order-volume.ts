@@ -1,4 +1,4 @@
-import { formatDay, type PayloadOf } from "@mw/shared";
+import { formatDay, type PayloadOf } from "@mw/platform";
 import { alertEmailJob } from "@mw/shared/notifications";
 import { orderVolumeAlert, orderVolumeAlertJobId, runOrderVolumeTests, type orderVolumeDailyJob, type orderVolumeTestsJob } from "@mw/shared/orders";
 import type { Job } from "bullmq";

@@ -6,8 +6,8 @@ import {
   type ordersImportJob,
   type SubmissionBody,
 } from "@mw/shared/orders";
-import type { Logger, PayloadOf } from "@mw/shared";
-import { wooStatuses } from "@mw/shared/providers/storefront-b";
+import type { Logger, PayloadOf } from "@mw/platform";
+import { wooStatuses } from "@mw/providers/storefront-b";
 import { markLastRun, startSiteSync, storefrontAClientFor, storefrontBClientFor, type OrderImportCounts, type Site } from "@mw/shared/sites";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";

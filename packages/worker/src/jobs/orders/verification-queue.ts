@@ -1,5 +1,5 @@
 import { orderVerifyJob, orderVerifyJobId, ordersAwaitingVerification } from "@mw/shared/orders";
-import { retryUnlessFailedForGood } from "@mw/shared";
+import { retryUnlessFailedForGood } from "@mw/platform";
 import type { JobContext } from "../../runtime/processor.ts";
 
 /** Younger exports have their read-back queued by the export itself. */

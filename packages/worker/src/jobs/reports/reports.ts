@@ -1,5 +1,5 @@
 import type { reportJobs, reportsDailyJob } from "@mw/shared/reports";
-import { AppError, formatDay, type PayloadOf } from "@mw/shared";
+import { AppError, formatDay, type PayloadOf } from "@mw/platform";
 import {
   DAILY_REPORT_TYPES,
   findReport,

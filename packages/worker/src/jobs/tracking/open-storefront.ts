@@ -1,5 +1,5 @@
 import { storefrontAClientFor, storefrontBClientFor } from "@mw/shared/sites";
-import { type Config, type Logger } from "@mw/shared";
+import { type Config, type Logger } from "@mw/platform";
 import type { Site } from "@mw/shared/sites";
 import { StorefrontATracking } from "./storefront-a.ts";
 import { hasShipmentTracking, StorefrontBTracking } from "./storefront-b.ts";

@@ -1,4 +1,4 @@
-import type { SalesShipment } from "@mw/shared/providers/erp";
+import type { SalesShipment } from "@mw/providers/erp";
 import { isValidTrackingNumber, normaliseTrackingNumber } from "./tracking-numbers.ts";
 
 /** Customer pickup: nothing travels, so there is nothing to track (spec 1, 4.7 rule 3). */

@@ -1,8 +1,7 @@
-import { AppError, forEachLimited, groupBy, type Logger } from "@mw/shared";
+import { AppError, forEachLimited, groupBy, type Logger } from "@mw/platform";
 import { markOrdersShipped, salesOrderNumbers } from "@mw/shared/orders";
-import { ErpClient, erpNotConfigured } from "@mw/shared/providers/erp";
+import { ErpClient, erpNotConfigured, type SalesShipment } from "@mw/providers/erp";
 import type { Site, TrackingCounts } from "@mw/shared/sites";
-import type { SalesShipment } from "@mw/shared/providers/erp";
 import type { JobContext } from "../../runtime/processor.ts";
 import { carrierCodes, createdNothing, isRefusal } from "@mw/shared/sites";
 import {

@@ -1,5 +1,5 @@
-import { chunks, type AppError, type Logger } from "@mw/shared";
-import { type StorefrontBClient, MAX_BATCH_ITEMS, SHIPMENT_TRACKING_PLUGIN, TRACKING_ITEMS_META, trackingItem, wooStatuses, type StorefrontBOrder } from "@mw/shared/providers/storefront-b";
+import { chunks, type AppError, type Logger } from "@mw/platform";
+import { type StorefrontBClient, MAX_BATCH_ITEMS, SHIPMENT_TRACKING_PLUGIN, TRACKING_ITEMS_META, trackingItem, wooStatuses, type StorefrontBOrder } from "@mw/providers/storefront-b";
 import { z } from "zod";
 import { batchRefusal } from "@mw/shared/sites";
 import type { PlannedTracking } from "./plan.ts";

@@ -1,4 +1,4 @@
-import type { AppError } from "@mw/shared";
+import type { AppError } from "@mw/platform";
 import type { PlannedTracking } from "./plan.ts";
 
 /**

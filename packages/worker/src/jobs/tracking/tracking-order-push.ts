@@ -1,4 +1,4 @@
-import { AppError, type PayloadOf } from "@mw/shared";
+import { AppError, type PayloadOf } from "@mw/platform";
 import { findSite, trackingSyncEnabled } from "@mw/shared/sites";
 import type { TrackingOrderPushResult, trackingOrderPushJob } from "@mw/shared/tracking";
 import type { JobContext } from "../../runtime/processor.ts";

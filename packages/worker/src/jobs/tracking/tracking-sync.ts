@@ -1,6 +1,6 @@
 import { recordTrackingFailures, trackingHealthPingJobId, type trackingSyncJob } from "@mw/shared/tracking";
 import { healthPingJob } from "@mw/shared/notifications";
-import { AppError, type PayloadOf, type Logger } from "@mw/shared";
+import { AppError, type PayloadOf, type Logger } from "@mw/platform";
 import { startSiteSync, type Site } from "@mw/shared/sites";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";

@@ -1,4 +1,4 @@
-import type { PayloadOf } from "@mw/shared";
+import type { PayloadOf } from "@mw/platform";
 import { sendCriticalAlert, type criticalAlertJob } from "@mw/shared/urgency";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";

@@ -1,6 +1,6 @@
 import { countAbandonedWebhooks, type outboxSweepJob } from "@mw/shared/webhooks";
 import { sweepDisputeOutbox } from "@mw/shared/disputes";
-import { type PayloadOf } from "@mw/shared";
+import { type PayloadOf } from "@mw/platform";
 import { sweepProductOutbox } from "@mw/shared/inventory";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";

@@ -1,5 +1,5 @@
 import { storefrontAClientFor } from "@mw/shared/sites";
-import type { StorefrontAProduct } from "@mw/shared/providers/storefront-a";
+import type { StorefrontAProduct } from "@mw/providers/storefront-a";
 import type { AppContext } from "../../../context.ts";
 import type { ApiRouter } from "../../../http/api-router.ts";
 import { storefrontToolRoutes, type StockUnit } from "../storefront-tool.ts";

@@ -1,0 +1,249 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { QUEUE_NAMES, type QueueName } from "./queues/names.ts";
+
+const ROOT_ENV_FILE = fileURLToPath(new URL("../../../.env", import.meta.url));
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const optionalUrl = z.url().optional();
+
+
+const queueList = z
+  .string()
+  .transform((value, ctx) => {
+    if (value.trim() === "" || value.trim() === "all") return [...QUEUE_NAMES];
+    const names = value.split(",").map((s) => s.trim()).filter(Boolean);
+    for (const name of names) {
+      if (!(QUEUE_NAMES as readonly string[]).includes(name)) {
+        ctx.addIssue({ code: "custom", message: `unknown queue "${name}" (known: ${QUEUE_NAMES.join(", ")}, or all)` });
+        return z.NEVER;
+      }
+    }
+    return names as QueueName[];
+  });
+
+const concurrency = z.coerce.number().int().min(1).max(1000);
+
+/**
+ * 32 bytes for AES-256-GCM, given as 64 hex characters or base64.
+ * Rotating it makes stored secrets unreadable, so it is never generated
+ * silently at start-up (scripts/start.ts writes one into .env once).
+ */
+const encryptionKey = z.string().transform((value, ctx) => {
+  const bytes = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
+  if (bytes.length !== 32) {
+    ctx.addIssue({ code: "custom", message: "must be 32 bytes: 64 hex characters or base64 of 32 bytes" });
+    return z.NEVER;
+  }
+  return bytes;
+});
+
+const routeRoot = z
+  .string()
+  .regex(/^(\/[A-Za-z0-9._~-]+)*$/, "must be empty or a path like /middleware/v1 (leading slash, no trailing slash)");
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(mysql|mariadb):\/\/[^/]+\/[A-Za-z0-9_$]+(\?.*)?$/, "must be mysql://USER:PASSWORD@HOST:PORT/DATABASE")
+    .default("mysql://mw:mw@127.0.0.1:3306/mw"),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be redis://HOST:PORT[/DB]").default("redis://127.0.0.1:6379"),
+  HOST: z.string().default("0.0.0.0"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: optionalUrl,
+  TRUST_PROXY: bool.default(false),
+  /** Refuse plain-HTTP requests and send HSTS (spec 1, 5); default on when NODE_ENV=production. */
+  REQUIRE_HTTPS: bool.optional(),
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_{}-]+$/, "letters, digits, _ - and {} only").default("mw"),
+  ENCRYPTION_KEY: encryptionKey,
+  API_ROOT: routeRoot.default("/middleware/v1"),
+  REST_ROOT: routeRoot.default(""),
+  /** The toolshed (spec 2, 4.3): a directory of tool directories, each with an index module; unset, the built-in tools. */
+  TOOLSHED_DIR: z.string().trim().min(1).optional(),
+  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, "a size like 1mb or 512kb").default("1mb"),
+  SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(8 * 3600),
+  COOKIE_SECURE: bool.optional(),
+  LOG_DIR: z.string().default("logs"),
+  LOG_LEVEL: z.enum(["error", "warn", "info", "debug"]).default("info"),
+  LOG_STDOUT: bool.default(true),
+  /** Size at which a queue log file (LOG_DIR/queues) rolls over to the next: spec 2, section 8 says 5 MB; tests use a few KB. */
+  QUEUE_LOG_MAX_SIZE: z.string().regex(/^[1-9]\d*[kmg]$/i, "a size like 5m, 512k or 1g").default("5m").transform((size) => size.toLowerCase()),
+  HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  /** The most one storefront call waits out 429 answers before the job gives up and BullMQ retries it later. */
+  STOREFRONT_RATE_LIMIT_MAX_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
+  WORKER_QUEUES: queueList.default([...QUEUE_NAMES]),
+  WORKER_CONCURRENCY: concurrency.default(5),
+  WORKER_CONCURRENCY_ORDERS: concurrency.optional(),
+  WORKER_CONCURRENCY_DISPUTES: concurrency.optional(),
+  WORKER_CONCURRENCY_INVENTORY: concurrency.optional(),
+  WORKER_CONCURRENCY_TRACKING: concurrency.optional(),
+  WORKER_CONCURRENCY_URGENCY: concurrency.optional(),
+  WORKER_CONCURRENCY_REPORTS: concurrency.optional(),
+  WORKER_CONCURRENCY_NOTIFICATIONS: concurrency.optional(),
+  WORKER_CONCURRENCY_WEBHOOKS: concurrency.optional(),
+  WORKER_CONCURRENCY_TIMETRACKING: concurrency.optional(),
+  WORKER_CONCURRENCY_DASHBOARD: concurrency.optional(),
+  WORKER_CONCURRENCY_KNOWLEDGE: concurrency.optional(),
+  /**
+   * A killed worker's job is taken back once its lock has expired (at most this long after the
+   * kill) and the next stalled check has run (at most WORKER_STALLED_INTERVAL_MS later): 15 s +
+   * 5 s, against the issue's 35 s (docs/decisions.md, "Worker recovery time"). BullMQ renews a
+   * held lock every quarter to half of it, so a live job keeps its lock through an event-loop
+   * stall of 7.5 s or more, however long the job runs.
+   */
+  WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1000).default(15_000),
+  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(1000).default(5_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  /** How often a worker re-creates its queues' job schedulers besides on every Redis reconnection (a Redis flushed or restarted empty loses them). */
+  SCHEDULE_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(300_000),
+  /**
+   * Connections of each of a process's two database pools (Prisma's, and the driver pool behind
+   * the hot write paths), opened on demand: N API + M worker processes hold at most
+   * (N + M) x 2 x DB_POOL_SIZE connections, which must stay under the server's max_connections.
+   */
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
+  /** How long a request waits for a pooled database connection before it fails with 500 db_error. */
+  DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  /** A database connection silent this long (a hung query or server) is closed and its request fails. */
+  DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+  /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); unset, it is open. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** Failed /auth/login attempts per login, and per client address, within the window; past either, 429 until the window ends. */
+  LOGIN_FAILURES_PER_LOGIN: z.coerce.number().int().min(1).default(5),
+  LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
+  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Acquirer webhook deliveries allowed per client IP per minute; 0 turns the limit off (the spec enforces none). */
+  WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
+  /** Carrier code of orders that name none (spec 1, 2.1 `<DEFAULT_CARRIER_CODE>`). */
+  DEFAULT_CARRIER_CODE: z.string().trim().min(1).max(20).default("FEDEX"),
+  // External systems (design section 9): unset means the feature reports itself unconfigured.
+  ERP_BASE_URL: optionalUrl,
+  ERP_TOKEN: z.string().optional(),
+  GATEWAY_QUERY_URL: z.url().default("https://secure.nmi.com/api/query.php"),
+  FRAUD_API_URL: z.url().default("https://api.signifyd.com"),
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().optional(),
+  ALERT_EMAIL_TO: z.string().optional(),
+  AI_BASE_URL: z.url().default("https://generativelanguage.googleapis.com"),
+  AI_API_KEY: z.string().optional(),
+  /** Each provider request's time limit. */
+  AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  /** First wait of spec 2's provider retries (1 s, 2 s, then 4 s before the next model); tests shorten it. */
+  AI_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Pinecone's data plane (design 10.5): the index host, e.g. https://kb-abc123.svc.us-east-1.pinecone.io; unset (and no vector_index_host option) means the embedded index. */
+  PINECONE_HOST: optionalUrl,
+  PINECONE_API_KEY: z.string().optional(),
+  PINECONE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Design 10.5: assistant chat streams one staff member may have open at once. */
+  CHAT_STREAMS_PER_STAFF: z.coerce.number().int().min(1).max(20).default(2),
+  /** The ticket system's base URL, for links in the assistant's answers (e.g. https://desk.example); unset gives relative links. */
+  TICKET_SYSTEM_URL: optionalUrl,
+  /** Harvest's OAuth host and API (design 10.4); fakes stand in for both in tests. */
+  HARVEST_ID_URL: z.url().default("https://id.getharvest.com"),
+  HARVEST_API_URL: z.url().default("https://api.harvestapp.com"),
+  /** Spec 2, 8: the pause between provider calls of /time_sync (10 s); tests shorten it. */
+  TIME_SYNC_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** Design 10.8: how long a scheduled endpoint waits for its job before answering 202 with the job id. */
+  SCHEDULED_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(900),
+  /** Milestone alerts: a Slack or Google Chat incoming webhook (`{text}`); unset skips them. */
+  CHAT_WEBHOOK_URL: optionalUrl,
+  /** Twilio's Messages API or one speaking it (CRITICAL alert SMS); unset SID, token or sender skips SMS. */
+  SMS_API_URL: z.url().default("https://api.twilio.com"),
+  SMS_ACCOUNT_SID: z.string().optional(),
+  SMS_AUTH_TOKEN: z.string().optional(),
+  /** E.164 sender number, or a Messaging Service SID (MG...). */
+  SMS_FROM: z.string().optional(),
+  /** The managed sites' CDN (update_cdn): a Cloudflare-style API, `POST /zones/{zone}/purge_cache` with each site's Bearer token. */
+  CDN_API_URL: z.url().default("https://api.cloudflare.com/client/v4"),
+  /** A search-console-style URL inspection API (check_indexed) and its Bearer token; unset, check_indexed says it is not configured. */
+  INDEX_API_URL: optionalUrl,
+  INDEX_API_TOKEN: z.string().optional(),
+  /** The Chromium (or Chrome) executable take_screenshot drives headless; unset, screenshots are refused. */
+  CHROME_PATH: z.string().optional(),
+  /** The most one screenshot may take, browser start to PNG; a page still loading then is captured as it is. */
+  SCREENSHOT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(30_000),
+  STORAGE_DIR: z.string().default("storage"),
+  S3_ENDPOINT: optionalUrl,
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+}).superRefine((config, ctx) => {
+  // The API speaks plain HTTP; only the TLS proxy in front of it can say a request came over HTTPS.
+  if (httpsRequired(config) && !config.TRUST_PROXY) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["REQUIRE_HTTPS"],
+      message: `is on${config.REQUIRE_HTTPS === undefined ? " (the default when NODE_ENV=production)" : ""} but TRUST_PROXY is off: set TRUST_PROXY=true behind your TLS proxy (it sends X-Forwarded-Proto), or REQUIRE_HTTPS=false`,
+    });
+  }
+  // S3 settings without a bucket would silently fall back to the local directory.
+  const without = (["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const).find((name) => config[name]);
+  if (without && !config.S3_BUCKET) ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: `is required when ${without} is set` });
+  if (Boolean(config.S3_ACCESS_KEY_ID) !== Boolean(config.S3_SECRET_ACCESS_KEY)) {
+    ctx.addIssue({ code: "custom", path: [config.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"], message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together" });
+  }
+});
+
+export type Config = z.output<typeof configSchema>;
+
+/** Whether plain-HTTP requests are refused: REQUIRE_HTTPS, else on in production. */
+export function httpsRequired(config: Pick<Config, "REQUIRE_HTTPS" | "NODE_ENV">): boolean {
+  return config.REQUIRE_HTTPS ?? config.NODE_ENV === "production";
+}
+
+/** Raised when the environment does not parse; the message names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses an environment. Empty strings count as unset, as in most .env tooling. */
+export function parseConfig(env: NodeJS.ProcessEnv): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = configSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const name = issue.path.join(".");
+        const detail = issue.code === "invalid_type" && cleaned[name] === undefined ? "is required" : issue.message;
+        return `${name}: ${detail}`;
+      }),
+    );
+  }
+  return result.data;
+}
+
+let cached: Config | undefined;
+
+/** The process configuration, read once; `.env` at the repository root fills in what the environment lacks. */
+export function getConfig(): Config {
+  if (!cached) {
+    if (existsSync(ROOT_ENV_FILE)) process.loadEnvFile(ROOT_ENV_FILE);
+    cached = parseConfig(process.env);
+  }
+  return cached;
+}
+
+export function workerConcurrency(config: Config, queue: QueueName): number {
+  const key = `WORKER_CONCURRENCY_${queue.toUpperCase()}` as keyof Config;
+  return (config[key] as number | undefined) ?? config.WORKER_CONCURRENCY;
+}
+
+/** For process entry points: a bad environment stops start-up with a message naming each variable. */
+export function getConfigOrExit(): Config {
+  try {
+    return getConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(78); // EX_CONFIG
+  }
+}

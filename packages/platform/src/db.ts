@@ -1,0 +1,124 @@
+import { PrismaMariaDb } from "@prisma/adapter-mariadb";
+import mariadb from "mariadb";
+import { Prisma, PrismaClient } from "./generated/prisma/client.ts";
+
+export type { PrismaClient } from "./generated/prisma/client.ts";
+export { Prisma } from "./generated/prisma/client.ts";
+
+/**
+ * How a pool reaches the database and how long anything may wait on it. A
+ * database that is down or stops answering must fail a request in bounded
+ * time, never hold it open: waiting for a pooled connection gives up after
+ * `acquireTimeoutMs`, a connection attempt after `connectTimeoutMs`, and a
+ * socket silent for `queryTimeoutMs` (a hung query or server) is closed.
+ */
+export interface PoolSettings {
+  connectionLimit?: number;
+  acquireTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  queryTimeoutMs?: number;
+}
+
+function poolConfig(databaseUrl: string, settings: PoolSettings): mariadb.PoolConfig {
+  const url = new URL(databaseUrl);
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : 3306,
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    database: decodeURIComponent(url.pathname.slice(1)),
+    connectionLimit: settings.connectionLimit ?? 5,
+    // Connections beyond one open on demand and close again after a minute unused, so
+    // N processes hold what they use rather than N x connectionLimit. (The driver grows a
+    // pool only while fewer than minimumIdle are idle, so 0 would never open one.)
+    minimumIdle: 1,
+    idleTimeout: 60,
+    acquireTimeout: settings.acquireTimeoutMs ?? 2000,
+    connectTimeout: settings.connectTimeoutMs ?? Math.min(settings.acquireTimeoutMs ?? 2000, 2000),
+    socketTimeout: settings.queryTimeoutMs ?? 15_000,
+    // DATETIME columns hold UTC; the driver must not shift them by the server's zone.
+    timezone: "Z",
+  };
+}
+
+/** A Prisma client over the MariaDB driver adapter (MySQL 8 and MariaDB both speak it). */
+export function createPrisma(databaseUrl: string, settings: PoolSettings = {}): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaMariaDb(poolConfig(databaseUrl, settings)) });
+}
+
+/**
+ * True when a write failed on a unique index: MySQL error 1062 from the driver
+ * pool, P2002 from Prisma model queries, P2010 carrying the driver's kind from raw ones.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  if (error instanceof mariadb.SqlError) return error.errno === 1062;
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === "P2002") return true;
+  const cause = (error.meta as { driverAdapterError?: { cause?: { kind?: string } } } | undefined)?.driverAdapterError?.cause;
+  return error.code === "P2010" && cause?.kind === "UniqueConstraintViolation";
+}
+
+/** True when InnoDB chose this transaction as a deadlock victim or it hit a write conflict: running it again is the remedy. */
+export function isDeadlock(error: unknown): boolean {
+  if (error instanceof mariadb.SqlError) return error.errno === 1213;
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2034";
+}
+
+/** Runs a transaction, again (up to `attempts` times) when InnoDB rolled it back as a deadlock victim. */
+export async function retryOnDeadlock<T>(transaction: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (attempt >= attempts || !isDeadlock(error)) throw error;
+    }
+  }
+}
+
+/**
+ * A plain driver pool for the few hot paths where Prisma's per-query overhead
+ * is the bottleneck (docs/decisions.md): `storeOrder`, which writes both the
+ * orders pushed to `POST /external/orders` and those the storefront order
+ * import (`orders-import` job) brings in; the acquirer webhook receiver's
+ * grouped audit-row insert (`receiveAcquirerWebhook`); and the dispute
+ * pipeline's reads and its one-transaction write (`process-dispute` job).
+ * Everything else goes through Prisma.
+ */
+export function createSqlPool(databaseUrl: string, settings: PoolSettings & { lockWaitSeconds?: number } = {}): SqlPool {
+  let pool: mariadb.Pool | undefined;
+  // Opened by the first query that needs it, as Prisma opens its own: a process that never
+  // stores an order, takes an acquirer webhook or processes a dispute holds no driver connection.
+  const open = () =>
+    (pool ??= mariadb.createPool({
+      ...poolConfig(databaseUrl, settings),
+      // A request that waits on a row lock longer than this fails (and a grouped batch is retried) instead of hanging for InnoDB's 50 s default.
+      initSql: `SET SESSION innodb_lock_wait_timeout = ${settings.lockWaitSeconds ?? 10}`,
+      bigIntAsNumber: true,
+      insertIdAsNumber: true,
+      // `storeOrder` and the dispute pipeline's write each send a whole transaction as one
+      // query. Values still go through placeholders, escaped by the driver, never into the text.
+      multipleStatements: true,
+    }));
+  return {
+    getConnection: () => open().getConnection(),
+    end: async () => pool?.end(),
+  };
+}
+
+/** The driver pool as the hot paths use it. */
+export interface SqlPool {
+  getConnection(): Promise<mariadb.PoolConnection>;
+  end(): Promise<void>;
+}
+
+/** True for any failure of the database or of the way to it: driver errors, pool timeouts, Prisma's request and connection errors. */
+export function isDatabaseError(error: unknown): boolean {
+  return (
+    error instanceof mariadb.SqlError ||
+    error instanceof Prisma.PrismaClientKnownRequestError ||
+    error instanceof Prisma.PrismaClientUnknownRequestError ||
+    error instanceof Prisma.PrismaClientInitializationError ||
+    error instanceof Prisma.PrismaClientRustPanicError ||
+    (error instanceof Error && error.name === "DriverAdapterError")
+  );
+}

@@ -1,0 +1,113 @@
+import type { Got, Response } from "got";
+import { AppError, chunks, type Config, createHttpClient, upstreamCall, type UpstreamDetail } from "@mw/platform";
+import type { ErpErrorBody, ErpItem, ODataCollection, SalesOrder, SalesOrderInput, SalesOrderLine, SalesShipment } from "./types.ts";
+
+/** Values per `or` filter: keeps the URL well under the 2 KB that proxies in front of an ERP tend to allow. */
+const VALUES_PER_FILTER = 20;
+
+/** The ERP API of docs/erp-api.md. */
+/** Why ERP work fails while ERP_BASE_URL is unset; the order sweep knows this verdict ends once it is set. */
+export const ERP_NOT_CONFIGURED = "ERP is not configured: ERP_BASE_URL is unset";
+
+export function erpNotConfigured(): AppError {
+  return AppError.permanent(ERP_NOT_CONFIGURED, "erp_not_configured");
+}
+
+export class ErpClient {
+  private constructor(
+    private readonly http: Got,
+    private readonly origin: string,
+  ) {}
+
+  /** Null when ERP_BASE_URL is unset: callers report the ERP as unconfigured instead of failing on a request. */
+  static fromConfig(config: Pick<Config, "ERP_BASE_URL" | "ERP_TOKEN" | "HTTP_TIMEOUT_MS">): ErpClient | null {
+    if (!config.ERP_BASE_URL) return null;
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (config.ERP_TOKEN) headers.authorization = `Bearer ${config.ERP_TOKEN}`;
+    return new ErpClient(createHttpClient({ baseUrl: config.ERP_BASE_URL, headers, timeoutMs: config.HTTP_TIMEOUT_MS }), new URL(config.ERP_BASE_URL).origin);
+  }
+
+  async findSalesOrderByExternalNumber(externalDocumentNumber: string): Promise<SalesOrder | null> {
+    const page = await call(() =>
+      this.http
+        .get("salesOrders", { searchParams: { $filter: `externalDocumentNumber eq ${odataString(externalDocumentNumber)}`, $top: 1 } })
+        .json<ODataCollection<SalesOrder>>(),
+    );
+    return page.value[0] ?? null;
+  }
+
+  /** A sales order with its lines, by the ERP's own number; null when the ERP has no such order. */
+  async readSalesOrder(number: string): Promise<{ order: SalesOrder; lines: SalesOrderLine[] } | null> {
+    const [order] = await this.collectWhere<SalesOrder>("salesOrders", "number", [number]);
+    if (!order) return null;
+    const lines = await this.collect<SalesOrderLine>(`salesOrders(${order.id})/salesOrderLines`, {});
+    return { order, lines };
+  }
+
+  /** Fails with an error that `isDuplicateSalesOrder` recognises when the ERP already holds this external number. */
+  async createSalesOrder(body: SalesOrderInput): Promise<SalesOrder> {
+    return call(() => this.http.post("salesOrders", { json: body }).json<SalesOrder>());
+  }
+
+  /** The shipments of these sales orders (by ERP sales order number). */
+  async listSalesShipments(orderNumbers: string[]): Promise<SalesShipment[]> {
+    return this.collectWhere<SalesShipment>("salesShipments", "orderNumber", orderNumbers);
+  }
+
+  /** Every item with its stock, or only the items with these numbers (SKUs). */
+  async listItems(numbers?: string[]): Promise<ErpItem[]> {
+    return numbers ? this.collectWhere<ErpItem>("items", "number", numbers) : this.collect<ErpItem>("items", {});
+  }
+
+  /** Entities whose `field` equals one of `values`, asked for a few values at a time with an OData `or` filter. */
+  private async collectWhere<T>(path: string, field: string, values: string[]): Promise<T[]> {
+    const found: T[] = [];
+    for (const group of chunks([...new Set(values)], VALUES_PER_FILTER)) {
+      found.push(...(await this.collect<T>(path, { $filter: group.map((value) => `${field} eq ${odataString(value)}`).join(" or ") })));
+    }
+    return found;
+  }
+
+  /** A whole collection: the ERP answers 100 entities at a time and names the next page in `@odata.nextLink`. */
+  private async collect<T>(path: string, searchParams: Record<string, string>): Promise<T[]> {
+    const found: T[] = [];
+    let page = await call(() => this.http.get(path, { searchParams }).json<ODataCollection<T>>());
+    found.push(...page.value);
+    while (page["@odata.nextLink"]) {
+      const next = page["@odata.nextLink"];
+      // The token goes with every request: a next page on another host is refused rather than followed.
+      const host = new URL(next, this.origin).origin;
+      if (host !== this.origin) throw new AppError(502, "upstream_error", `ERP named a next page on another host (${host}); not followed.`);
+      // The link is absolute, so the base URL must not be put in front of it again.
+      page = await call(() => this.http.get(next, { prefixUrl: "" }).json<ODataCollection<T>>());
+      found.push(...page.value);
+    }
+    return found;
+  }
+}
+
+/** The ERP refused a second sales order for the same externalDocumentNumber (a 409, upstream kind conflict). */
+export function isDuplicateSalesOrder(error: unknown): boolean {
+  return error instanceof AppError && error.upstream?.kind === "conflict";
+}
+
+function call<T>(request: () => Promise<T>): Promise<T> {
+  return upstreamCall("ERP", request, errorDetail);
+}
+
+/** OData string literal: single quotes, an inner quote doubled. */
+function odataString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/**
+ * The ERP's own `{error: {code, message}}` and its `Retry-After`, so the job's
+ * failure reason and the errors table say why the ERP refused (e.g. a blocked
+ * customer), not only the status code.
+ */
+function errorDetail(body: unknown, response: Response): UpstreamDetail {
+  const inner = (body as Partial<ErpErrorBody> | null | undefined)?.error;
+  const detail = typeof inner?.message === "string" ? { code: String(inner.code ?? ""), message: inner.message } : undefined;
+  const retryAfter = response.headers["retry-after"];
+  return { reason: detail?.message, data: { ...(detail && { erp_code: detail.code }), ...(retryAfter && { retry_after: retryAfter }) } };
+}
