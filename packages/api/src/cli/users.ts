@@ -29,7 +29,7 @@ export const userCommands: Record<string, Command> = {
     async run(prisma, values) {
       const staffId = values["staff-id"] === undefined ? undefined : Number(values["staff-id"]);
       if (staffId !== undefined && !(Number.isInteger(staffId) && staffId > 0)) throw errors.invalidInput("--staff-id must be a positive whole number");
-      const user = await createUser(prisma, {
+      const user = await createUser({ prisma }, {
         login: String(values.login),
         capabilities: capabilitiesOf(values.capabilities),
         appPasswordName: values.name ? String(values.name) : undefined,
@@ -46,7 +46,7 @@ export const userCommands: Record<string, Command> = {
     },
     async run(prisma, values) {
       const { password, generated } = await passwordFrom(values);
-      await setLoginPassword(prisma, String(values.login), password);
+      await setLoginPassword({ prisma }, String(values.login), password);
       return generated ? { login: values.login, password } : { login: values.login, success: true };
     },
   },
@@ -57,7 +57,7 @@ export const userCommands: Record<string, Command> = {
       name: { type: "string", required: true, description: "what the password is for" },
     },
     async run(prisma, values) {
-      const issued = await createAppPasswordFor(prisma, String(values.login), String(values.name));
+      const issued = await createAppPasswordFor({ prisma }, String(values.login), String(values.name));
       return { login: values.login, ...issued };
     },
   },
@@ -74,7 +74,7 @@ export const userCommands: Record<string, Command> = {
       }
       const id = values.id === undefined ? undefined : Number(values.id);
       if (id !== undefined && !Number.isInteger(id)) throw errors.invalidInput("--id must be an integer");
-      const revoked = await revokeAppPassword(prisma, String(values.login), { id, name: values.name as string | undefined });
+      const revoked = await revokeAppPassword({ prisma }, String(values.login), { id, name: values.name as string | undefined });
       if (revoked === 0) throw errors.notFound("no active application password matched");
       return { login: values.login, revoked };
     },

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { safeEqual } from "../platform/crypto.ts";
-import type { PrismaClient } from "../platform/db.ts";
+import type { Connections } from "../platform/connections.ts";
 import type { Principal } from "./principal.ts";
 import { parseCapabilities } from "./capabilities.ts";
 
@@ -34,7 +34,7 @@ export function checkTicketStaff(header: string, key: string, method: string, pa
  * a user with capability `staff` and that staff id). It acts as staff only:
  * the ticket system speaks for agents, not for administrators.
  */
-export async function ticketStaffPrincipal(prisma: PrismaClient, staffId: number): Promise<Principal | null> {
+export async function ticketStaffPrincipal({ prisma }: Pick<Connections, "prisma">, staffId: number): Promise<Principal | null> {
   const user = await prisma.user.findUnique({ where: { staff_id: staffId } });
   if (!user || !parseCapabilities(user.capabilities).includes("staff")) return null;
   return { userId: user.id, login: user.login, capabilities: ["staff"], via: "ticket_system", staffId };

@@ -3,12 +3,11 @@ import { principalOf } from "../../auth/authenticate.ts";
 import { readSessionCookie, setSessionCookie } from "../../auth/cookies.ts";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
-import { SignIn } from "./sign-in.ts";
+import { startSession } from "./sign-in.ts";
 
 const principalBody = z.object({ id: z.number().int(), login: z.string(), capabilities: z.array(z.string()) });
 
 export function authRoutes(api: ApiRouter, ctx: AppContext): void {
-  const signIn = new SignIn(ctx);
   api.route({
     method: "post",
     path: "/auth/login",
@@ -22,7 +21,7 @@ export function authRoutes(api: ApiRouter, ctx: AppContext): void {
       429: { description: "rate_limited: too many failed logins for this login or address; Retry-After says when to try again" },
     },
     handler: async ({ body }, req, res) => {
-      const { principal, nonce } = await signIn.start(req, res, body.login, body.password);
+      const { principal, nonce } = await startSession(ctx, req, res, body.login, body.password);
       return {
         success: true,
         nonce,
