@@ -1,6 +1,7 @@
 // `pnpm cli <command> [--options]`: operator bootstrap commands. Each prints one line of JSON.
 import { parseArgs } from "node:util";
-import { AppError, createPrisma, getConfigOrExit, type PrismaClient } from "@mw/shared";
+import { AppError, getConfigOrExit, openCliConnections } from "@mw/shared";
+import type { Command } from "./command.ts";
 import { imageKeyCommands } from "./image-keys.ts";
 import { itemCommands } from "./items.ts";
 import { knowledgeCommands } from "./knowledge.ts";
@@ -11,15 +12,7 @@ import { reviewCommands } from "./reviews.ts";
 import { staffCommands } from "./staff.ts";
 import { ticketCommands } from "./tickets.ts";
 import { timeCommands } from "./time.ts";
-import { userCommands } from "./users.ts";
-
-export interface Command {
-  summary: string;
-  /** Positional arguments, all required, e.g. the file of items:import. */
-  arguments?: { name: string; description: string }[];
-  options: Record<string, { type: "string" | "boolean"; required?: boolean; description: string }>;
-  run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
-}
+import { userCommands } from "./identity.ts";
 
 const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands };
 
@@ -66,17 +59,16 @@ async function main(): Promise<number> {
     console.error(`missing --${missing.map(([key]) => key).join(", --")}\n\n${usage()}`);
     return 64;
   }
-  const config = getConfigOrExit();
-  const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 2 });
+  const connections = openCliConnections(getConfigOrExit());
   try {
-    console.log(JSON.stringify(await command.run(prisma, values, positionals)));
+    console.log(JSON.stringify(await command.run(connections, values, positionals)));
     return 0;
   } catch (error) {
     const message = error instanceof AppError || error instanceof Error ? error.message : String(error);
     console.error(JSON.stringify({ error: message }));
     return 1;
   } finally {
-    await prisma.$disconnect();
+    await connections.close();
   }
 }
 

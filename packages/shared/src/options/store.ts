@@ -1,5 +1,6 @@
 import { AppError } from "../platform/errors.ts";
 import { decryptSecret, encryptSecret } from "../platform/crypto.ts";
+import type { Connections } from "../platform/connections.ts";
 import type { PrismaClient } from "../platform/db.ts";
 import { isOptionName, OPTIONS, type OptionName, type OptionValue } from "./definitions.ts";
 
@@ -114,4 +115,9 @@ export class OptionStore {
     }
     return view;
   }
+}
+
+/** An option store over a process's database, with its encryption key for secrets. */
+export function openOptionStore({ prisma, config }: Pick<Connections, "prisma" | "config">): OptionStore {
+  return new OptionStore(prisma, config.ENCRYPTION_KEY);
 }
