@@ -8,3 +8,4 @@ export * from "./storefront-refusals.ts";
 export * from "./sync-eligibility.ts";
 export * from "./sync-runs.ts";
 export { Platform, type CarrierMapping, type Site, type SiteApiKey } from "../generated/prisma/client.ts";
+export * from "./site-overview.ts";

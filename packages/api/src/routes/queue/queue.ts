@@ -72,7 +72,7 @@ export function queueRoutes(api: ApiRouter, ctx: AppContext): void {
       const types = [...STATUSES[query.status]];
       const [total, jobs] = await Promise.all([queue.getJobCountByTypes(...types), queue.getJobs(types, skip, skip + take - 1, query.status === "pending")]);
       const present = jobs.filter(Boolean);
-      const siteNames = await siteNamesOf(ctx.prisma, present);
+      const siteNames = await siteNamesOf(ctx, present);
       return pageOf("jobs", present.map((job) => summarise(job, query.queue, query.status, siteNames)), total, query);
     },
   });
