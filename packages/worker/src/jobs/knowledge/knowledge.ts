@@ -19,7 +19,7 @@ import {
 import type { Job } from "bullmq";
 import { z } from "zod";
 import type { JobContext } from "../../runtime/processor.ts";
-import { processServices } from "../services.ts";
+import { processServices } from "../../runtime/services.ts";
 
 const byProcess = new WeakMap<Connections["prisma"], Knowledge>();
 

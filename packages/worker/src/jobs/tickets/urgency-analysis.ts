@@ -4,7 +4,7 @@ import { ALERT_CHANNELS, gateDelayMs, MAX_URGENCY_FAILURES, recordTicketChange, 
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 import { queueOwedAlerts } from "./alert-queue.ts";
-import { processServices } from "../services.ts";
+import { processServices } from "../../runtime/services.ts";
 
 /** A failed run is tried again after this, as the cron's next minute would. */
 export const RETRY_AFTER_FAILURE_MS = 60_000;

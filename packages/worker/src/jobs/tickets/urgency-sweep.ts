@@ -3,7 +3,7 @@ import { applyUrgencyLimit, MAX_URGENCY_FAILURES, queueAnalysisJob, type urgency
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 import { queueOwedAlerts } from "./alert-queue.ts";
-import { processServices } from "../services.ts";
+import { processServices } from "../../runtime/services.ts";
 
 /** Alerts younger than this are still being queued by their run. */
 const ALERT_GRACE_MS = 60_000;
