@@ -20,6 +20,10 @@ export function authRoutes(api: ApiRouter, ctx: AppContext): void {
       403: { description: "rest_forbidden: wrong login or password" },
       429: { description: "rate_limited: too many failed logins for this login or address; Retry-After says when to try again" },
     },
+    example: {
+      request: { login: "admin", password: "correct horse battery" },
+      response: { success: true, nonce: "5f0c9b7e2d", user: { id: 1, login: "admin", capabilities: ["manage_middleware", "manage_options"] } },
+    },
     handler: async ({ body }, req, res) => {
       const { principal, nonce } = await startSession(ctx, req, res, body.login, body.password);
       return {
@@ -37,6 +41,7 @@ export function authRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "auth",
     access: "authenticated",
     responses: { 200: { description: "Session ended", schema: z.object({ success: z.literal(true) }) } },
+    example: { response: { success: true } },
     handler: async (_input, req, res) => {
       const sessionId = readSessionCookie(req);
       if (sessionId) await ctx.sessions.destroy(sessionId);
@@ -52,6 +57,7 @@ export function authRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "auth",
     access: "authenticated",
     responses: { 200: { description: "The user", schema: principalBody.extend({ via: z.string() }) } },
+    example: { response: { id: 1, login: "admin", capabilities: ["manage_middleware", "manage_options"], via: "application_password" } },
     handler: (_input, _req, res) => {
       const principal = principalOf(res);
       return { id: principal.userId, login: principal.login, capabilities: principal.capabilities, via: principal.via };
