@@ -96,8 +96,8 @@ process.on("unhandledRejection", (error) => {
 
 const base = `http://127.0.0.1:${port}`;
 const password = randomBytes(9).toString("base64url");
-const admin = await createUser(prisma, { login: "admin", capabilities: ["manage_middleware", "manage_options"] });
-await setLoginPassword(prisma, "admin", password);
+const admin = await createUser({ prisma }, { login: "admin", capabilities: ["manage_middleware", "manage_options"] });
+await setLoginPassword({ prisma }, "admin", password);
 const authorization = `Basic ${Buffer.from(`admin:${admin.application_password}`).toString("base64")}`;
 await upsertItems({ prisma }, CATALOGUE.map((item, i) => ({ ...item, stock: 40 + i * 7 })));
 const traffic = new DemoTraffic(world, prisma, `${base}/middleware/v1`, authorization);

@@ -56,8 +56,8 @@ describe("authentication and limits (spec 2, 5 and 8)", () => {
 
   it("lets a logged-in user with the session nonce rewrite, but not score urgency", async () => {
     const login = uniqueLogin("writer");
-    await createUser(api.ctx.prisma, { login, capabilities: ["staff"] });
-    await setLoginPassword(api.ctx.prisma, login, "writer password");
+    await createUser(api.ctx, { login, capabilities: ["staff"] });
+    await setLoginPassword(api.ctx, login, "writer password");
     const session = await fetch(`${api.url}/middleware/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ login, password: "writer password" }) });
     const cookie = session.headers.get("set-cookie")!.split(";")[0]!;
     const { nonce } = (await session.json()) as { nonce: string };

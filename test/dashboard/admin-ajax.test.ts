@@ -67,8 +67,8 @@ describe("the admin AJAX entry point (spec 2, 4.4 and 5)", () => {
     expect(await post({ action: "get_sites" }, {})).toMatchObject({ status: 403, body: { success: false, data: "Insufficient permissions" } });
 
     const login = uniqueLogin("dash");
-    await createUser(api.ctx.prisma, { login, capabilities: ["manage_options"] });
-    await setLoginPassword(api.ctx.prisma, login, "a long enough dashboard password");
+    await createUser(api.ctx, { login, capabilities: ["manage_options"] });
+    await setLoginPassword(api.ctx, login, "a long enough dashboard password");
     const session = await fetch(`${api.url}/middleware/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ login, password: "a long enough dashboard password" }) });
     const { nonce } = (await session.json()) as { nonce: string };
     const cookie = session.headers.get("set-cookie")!.split(";")[0]!;
@@ -260,7 +260,7 @@ describe("AI actions (spec 2, 4.4)", () => {
 
 describe("who may call (design 10.1)", () => {
   it("takes an application password over HTTP Basic without a nonce", async () => {
-    const user = await createUser(api.ctx.prisma, { login: uniqueLogin("script"), capabilities: ["manage_options"] });
+    const user = await createUser(api.ctx, { login: uniqueLogin("script"), capabilities: ["manage_options"] });
     expect(await post({ action: "get_costs" }, { authorization: basicAuth(user.login, user.application_password) })).toMatchObject({ status: 200, body: { success: true } });
   });
 });

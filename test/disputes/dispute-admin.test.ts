@@ -12,7 +12,7 @@ const ROOT = "/middleware/v1";
 
 beforeAll(async () => {
   api = await startApi();
-  const admin = await createUser(api.ctx.prisma, { login: uniqueLogin("dispadmin"), capabilities: ["manage_middleware"] });
+  const admin = await createUser(api.ctx, { login: uniqueLogin("dispadmin"), capabilities: ["manage_middleware"] });
   auth = { authorization: basicAuth(admin.login, admin.application_password) };
 });
 afterAll(() => api.close());

@@ -77,7 +77,7 @@ beforeAll(async () => {
   // Jobs other test files left under this prefix would otherwise run here.
   await disputes.obliterate({ force: true });
   await queues.get("notifications").obliterate({ force: true });
-  const admin = await createUser(prisma, { login: uniqueLogin("disputes"), capabilities: ["manage_middleware"] });
+  const admin = await createUser({ prisma }, { login: uniqueLogin("disputes"), capabilities: ["manage_middleware"] });
   auth = basicAuth(admin.login, admin.application_password);
 
   gateway = await new FakeGateway().start();

@@ -12,9 +12,9 @@ const QUEUE = "/middleware/v1/queue?queue=notifications";
 
 beforeAll(async () => {
   api = await startApi();
-  const adminUser = await createUser(api.ctx.prisma, { login: uniqueLogin("admin"), capabilities: ["manage_middleware"] });
+  const adminUser = await createUser(api.ctx, { login: uniqueLogin("admin"), capabilities: ["manage_middleware"] });
   admin = { login: adminUser.login, password: adminUser.application_password };
-  const staffUser = await createUser(api.ctx.prisma, { login: uniqueLogin("staff"), capabilities: ["staff"] });
+  const staffUser = await createUser(api.ctx, { login: uniqueLogin("staff"), capabilities: ["staff"] });
   staff = { login: staffUser.login, password: staffUser.application_password };
 });
 afterAll(() => api.close());
@@ -43,10 +43,10 @@ describe("HTTP Basic with application passwords", () => {
   });
 
   it("refuses a revoked application password on the very next request", async () => {
-    const user = await createUser(api.ctx.prisma, { login: uniqueLogin("revoked"), capabilities: ["manage_middleware"], appPasswordName: "ci" });
+    const user = await createUser(api.ctx, { login: uniqueLogin("revoked"), capabilities: ["manage_middleware"], appPasswordName: "ci" });
     const auth = { authorization: basicAuth(user.login, user.application_password) };
     expect((await get(ME, auth)).status).toBe(200);
-    expect(await revokeAppPassword(api.ctx.prisma, user.login, { name: "ci" })).toBe(1);
+    expect(await revokeAppPassword(api.ctx, user.login, { name: "ci" })).toBe(1);
     const res = await get(ME, auth);
     expect(res.status).toBe(403);
     expect(((await res.json()) as { code: string }).code).toBe("rest_forbidden");
@@ -85,8 +85,8 @@ describe("login sessions", () => {
 
   it("starts a session whose cookie works with the nonce and not without it", async () => {
     const login_ = uniqueLogin("session");
-    await createUser(api.ctx.prisma, { login: login_, capabilities: ["manage_middleware"] });
-    await setLoginPassword(api.ctx.prisma, login_, "correct horse battery staple");
+    await createUser(api.ctx, { login: login_, capabilities: ["manage_middleware"] });
+    await setLoginPassword(api.ctx, login_, "correct horse battery staple");
 
     const res = await login(login_, "correct horse battery staple");
     expect(res.status).toBe(200);
@@ -118,8 +118,8 @@ describe("login sessions", () => {
 
   it("refuses a wrong password and sets no cookie", async () => {
     const login_ = uniqueLogin("badpw");
-    await createUser(api.ctx.prisma, { login: login_, capabilities: ["staff"] });
-    await setLoginPassword(api.ctx.prisma, login_, "the right password");
+    await createUser(api.ctx, { login: login_, capabilities: ["staff"] });
+    await setLoginPassword(api.ctx, login_, "the right password");
     const res = await login(login_, "the wrong password");
     expect(res.status).toBe(403);
     expect(res.headers.get("set-cookie")).toBeNull();
@@ -152,8 +152,8 @@ describe("login throttle", () => {
 
   async function userWithPassword(password: string): Promise<string> {
     const login = uniqueLogin("throttle");
-    await createUser(throttled.ctx.prisma, { login, capabilities: ["staff"] });
-    await setLoginPassword(throttled.ctx.prisma, login, password);
+    await createUser(throttled.ctx, { login, capabilities: ["staff"] });
+    await setLoginPassword(throttled.ctx, login, password);
     return login;
   }
 
@@ -220,8 +220,8 @@ describe("Bull Board", () => {
 
   it("takes a state-changing call from a cookie session only with the nonce or from its own origin", async () => {
     const login_ = uniqueLogin("boardop");
-    await createUser(api.ctx.prisma, { login: login_, capabilities: ["manage_middleware"] });
-    await setLoginPassword(api.ctx.prisma, login_, "board operator password");
+    await createUser(api.ctx, { login: login_, capabilities: ["manage_middleware"] });
+    await setLoginPassword(api.ctx, login_, "board operator password");
     const res = await fetch(`${api.url}/middleware/v1/auth/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },

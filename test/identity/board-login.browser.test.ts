@@ -19,8 +19,8 @@ afterAll(async () => {
 describe("Bull Board in a real browser", () => {
   it("sends a browser to the sign-in page, then renders the queues with nothing fetched from outside this host", async () => {
     const login = uniqueLogin("operator");
-    await createUser(api.ctx.prisma, { login, capabilities: ["manage_middleware"] });
-    await setLoginPassword(api.ctx.prisma, login, "correct horse battery");
+    await createUser(api.ctx, { login, capabilities: ["manage_middleware"] });
+    await setLoginPassword(api.ctx, login, "correct horse battery");
     const context = await browser.newContext();
     const page = await context.newPage();
     const elsewhere: string[] = [];

@@ -14,7 +14,7 @@ const ROOT = "/middleware/v1";
 
 beforeAll(async () => {
   api = await startApi();
-  const admin = await createUser(api.ctx.prisma, { login: uniqueLogin("ordadmin"), capabilities: ["manage_middleware"] });
+  const admin = await createUser(api.ctx, { login: uniqueLogin("ordadmin"), capabilities: ["manage_middleware"] });
   auth = { authorization: basicAuth(admin.login, admin.application_password) };
   await seedItems(api.ctx.prisma, ["SKU-A", "SKU-B"]);
 });
@@ -200,7 +200,7 @@ describe("order viewer", () => {
   });
 
   it("is for manage_middleware users only", async () => {
-    const staff = await createUser(api.ctx.prisma, { login: uniqueLogin("ordstaff"), capabilities: ["staff"] });
+    const staff = await createUser(api.ctx, { login: uniqueLogin("ordstaff"), capabilities: ["staff"] });
     expect((await call("GET", "/orders", undefined, { authorization: basicAuth(staff.login, staff.application_password) })).status).toBe(403);
     expect((await call("GET", "/orders", undefined, {})).status).toBe(403);
   });

@@ -24,7 +24,7 @@ beforeAll(async () => {
   await api.ctx.prisma.order.updateMany({ where: { OR: [{ imported: 0 }, { verified: 0 }] }, data: { imported: 1, verified: 1 } });
   erp = await new FakeErp(TOKEN).start();
   await seedItems(api.ctx.prisma, ["FLOW-1"]);
-  const user = await createUser(api.ctx.prisma, { login: uniqueLogin("flow"), capabilities: ["manage_middleware"] });
+  const user = await createUser(api.ctx, { login: uniqueLogin("flow"), capabilities: ["manage_middleware"] });
   admin = { authorization: basicAuth(user.login, user.application_password) };
 });
 afterAll(async () => {

@@ -22,7 +22,7 @@ beforeAll(async () => {
   prisma = createPrisma(testDatabaseUrl());
   ({ key: siteKey } = await createSiteWithKey(prisma));
   await seedItems(prisma, ["SKU-A"]);
-  const user = await createUser(prisma, { login: uniqueLogin("dbout"), capabilities: ["manage_middleware"] });
+  const user = await createUser({ prisma }, { login: uniqueLogin("dbout"), capabilities: ["manage_middleware"] });
   basic = basicAuth(user.login, user.application_password);
   const database = new URL(testDatabaseUrl());
   proxy = await new TcpProxy(Number(database.port || 3306), database.hostname).start();

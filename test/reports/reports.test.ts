@@ -98,7 +98,7 @@ beforeAll(async () => {
   reports = api.ctx.queues.get("reports");
   await reports.obliterate({ force: true });
   await prisma.report.deleteMany();
-  const admin = await createUser(prisma, { login: uniqueLogin("reports"), capabilities: ["manage_middleware"] });
+  const admin = await createUser({ prisma }, { login: uniqueLogin("reports"), capabilities: ["manage_middleware"] });
   auth = basicAuth(admin.login, admin.application_password);
 
   // The inventory summary lists every site with inventory sync on: those of earlier test files in this database are not ours.

@@ -14,7 +14,7 @@ let auth: string;
 beforeAll(async () => {
   api = await startApi();
   prisma = api.ctx.prisma;
-  const admin = await createUser(prisma, { login: uniqueLogin("markup"), capabilities: ["manage_middleware"] });
+  const admin = await createUser({ prisma }, { login: uniqueLogin("markup"), capabilities: ["manage_middleware"] });
   auth = basicAuth(admin.login, admin.application_password);
 });
 
@@ -98,7 +98,7 @@ describe("schema markup", () => {
     expect(JSON.parse(missing.text)).toMatchObject({ code: "rest_not_found", data: { status: 404 } });
     const id = await item("Private item");
     expect((await call("GET", `/items/${id}/schema-markup`, undefined, "")).status).toBe(403);
-    const staff = await createUser(prisma, { login: uniqueLogin("staff"), capabilities: ["staff"] });
+    const staff = await createUser({ prisma }, { login: uniqueLogin("staff"), capabilities: ["staff"] });
     expect((await call("GET", `/items/${id}/schema-markup`, undefined, basicAuth(staff.login, staff.application_password))).status).toBe(403);
   });
 });

@@ -31,7 +31,7 @@ function submit(url: string, key: string) {
 beforeAll(async () => {
   prisma = createPrisma(testDatabaseUrl(), { connectionLimit: 2 });
   await seedItems(prisma, ["SKU-A", "SKU-B"]);
-  const user = await createUser(prisma, { login: uniqueLogin("revoker"), capabilities: ["manage_middleware"] });
+  const user = await createUser({ prisma }, { login: uniqueLogin("revoker"), capabilities: ["manage_middleware"] });
   admin = basicAuth(user.login, user.application_password);
   apis.push(...(await Promise.all([startApiProcess(), startApiProcess()])));
 }, 90_000);

@@ -26,9 +26,9 @@ const fakeB = new FakeStorefrontB();
 
 beforeAll(async () => {
   api = await startApi();
-  const adminUser = await createUser(api.ctx.prisma, { login: uniqueLogin("sitesadmin"), capabilities: ["manage_middleware"] });
+  const adminUser = await createUser(api.ctx, { login: uniqueLogin("sitesadmin"), capabilities: ["manage_middleware"] });
   admin = basicAuth(adminUser.login, adminUser.application_password);
-  const staffUser = await createUser(api.ctx.prisma, { login: uniqueLogin("sitesstaff"), capabilities: ["staff"] });
+  const staffUser = await createUser(api.ctx, { login: uniqueLogin("sitesstaff"), capabilities: ["staff"] });
   staff = basicAuth(staffUser.login, staffUser.application_password);
   await fakeA.start();
   await fakeB.start();

@@ -54,7 +54,7 @@ export function uniqueLogin(prefix = "user"): string {
 
 /** An HTTP Basic header of a new user holding one capability. */
 export async function userWith(api: TestApi, capability: Capability): Promise<string> {
-  const user = await createUser(api.ctx.prisma, { login: uniqueLogin(capability.replace(/_/g, "")), capabilities: [capability] });
+  const user = await createUser(api.ctx, { login: uniqueLogin(capability.replace(/_/g, "")), capabilities: [capability] });
   return basicAuth(user.login, user.application_password);
 }
 

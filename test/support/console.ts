@@ -14,8 +14,8 @@ export const SCREENSHOT_DIR = join(process.cwd(), "test-output", "console");
 /** A user with a login password, as a person signs in with. */
 export async function consoleUser(api: TestApi, capabilities: Capability[], staffId: number | null = null): Promise<string> {
   const login = uniqueLogin("console");
-  await createUser(api.ctx.prisma, { login, capabilities, staffId: staffId ?? undefined });
-  await setLoginPassword(api.ctx.prisma, login, CONSOLE_PASSWORD);
+  await createUser(api.ctx, { login, capabilities, staffId: staffId ?? undefined });
+  await setLoginPassword(api.ctx, login, CONSOLE_PASSWORD);
   return login;
 }
 

@@ -32,7 +32,7 @@ export async function enableTimeTracking(api: TestApi, harvest: FakeHarvest, ext
 
 export async function staffMember(api: TestApi): Promise<{ staffId: number; authorization: string }> {
   const staffId = newTicketId();
-  const user = await createUser(api.ctx.prisma, { login: uniqueLogin("timer"), capabilities: ["staff"], staffId });
+  const user = await createUser(api.ctx, { login: uniqueLogin("timer"), capabilities: ["staff"], staffId });
   return { staffId, authorization: basicAuth(user.login, user.application_password) };
 }
 

@@ -48,7 +48,7 @@ beforeAll(async () => {
   for (const name of ["urgency", "notifications"] as const) await api.ctx.queues.get(name).obliterate({ force: true });
   worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "urgency,notifications" });
   await worker.waitFor(logged("workers started"));
-  const user = await createUser(api.ctx.prisma, { login: uniqueLogin("staff"), capabilities: ["staff"] });
+  const user = await createUser(api.ctx, { login: uniqueLogin("staff"), capabilities: ["staff"] });
   staff = basicAuth(user.login, user.application_password);
 });
 
@@ -224,7 +224,7 @@ describe("CRITICAL alerts (spec 2, 6)", () => {
   it("e-mails, texts and notifies the assigned staff, project managers and department manager once per ticket, however often it is analysed or the job runs", async () => {
     for (const member of directory) expect((await postSignal(api, { signal: "staff.updated", staff: member })).status).toBe(200);
     expect((await postSignal(api, { signal: "staff.updated", staff: directory[0] })).body).toMatchObject({ changed: false });
-    const user = await createUser(api.ctx.prisma, { login: uniqueLogin("sam"), capabilities: ["staff"], staffId: 9 });
+    const user = await createUser(api.ctx, { login: uniqueLogin("sam"), capabilities: ["staff"], staffId: 9 });
     const stream = readStream(`${api.url}/scp/ajax.php/notifications/stream`, { authorization: basicAuth(user.login, user.application_password) }, (text) => text.includes("event: notification"));
 
     gemini.respond = () => analysisAnswer(90);
@@ -291,9 +291,9 @@ describe("read side (spec 2, 4.7.5; design 10.3)", () => {
     expect(String(badLevel.body.message)).toMatch(/^level: /);
 
     expect((await get("snapshots", null)).status).toBe(403);
-    const operator = await createUser(api.ctx.prisma, { login: uniqueLogin("operator"), capabilities: ["manage_middleware"] });
+    const operator = await createUser(api.ctx, { login: uniqueLogin("operator"), capabilities: ["manage_middleware"] });
     expect((await get("snapshots", basicAuth(operator.login, operator.application_password))).status).toBe(403);
-    const admin = await createUser(api.ctx.prisma, { login: uniqueLogin("admin"), capabilities: ["manage_options"] });
+    const admin = await createUser(api.ctx, { login: uniqueLogin("admin"), capabilities: ["manage_options"] });
     expect((await get(`tickets/${number}`, basicAuth(admin.login, admin.application_password))).status).toBe(200);
     expect(await get("tickets/999999999")).toMatchObject({ status: 404, body: { code: "rest_not_found" } });
   });

@@ -76,7 +76,7 @@ describe("Harvest OAuth for staff (spec 2, 4.5 rule 3)", () => {
     }
     await api.ctx.options.set({ "time_api.enabled": true, "time_api.client_secret": null });
     expect((await ajax("GET", "connect-url", authorization)).body).toEqual({ success: false, data: "Time tracking is not configured: time_api.client_secret missing." });
-    const noStaff = await createUser(api.ctx.prisma, { login: uniqueLogin("nostaff"), capabilities: ["staff"] });
+    const noStaff = await createUser(api.ctx, { login: uniqueLogin("nostaff"), capabilities: ["staff"] });
     expect((await ajax("GET", "status", basicAuth(noStaff.login, noStaff.application_password))).body).toMatchObject({ success: false, data: expect.stringContaining("not linked to a staff member") });
   });
 });

@@ -162,7 +162,7 @@ describe("osTicket with the platform bridge", () => {
     await until(async () => (await api.ctx.prisma.staff.findUnique({ where: { id: ADMIN_STAFF_ID } }))?.name === "Ada Lovelace", () => `staff ${ADMIN_STAFF_ID} in the directory: ${saved.html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").slice(0, 500)}`, 10_000);
     expect(await api.ctx.prisma.staff.findUnique({ where: { id: ADMIN_STAFF_ID } })).toMatchObject({ email: "ada@desk.example", phone: "+1 555 010 0199", department_id: expect.any(Number) });
 
-    await createUser(api.ctx.prisma, { login: uniqueLogin("ada"), capabilities: ["staff"], staffId: ADMIN_STAFF_ID });
+    await createUser(api.ctx, { login: uniqueLogin("ada"), capabilities: ["staff"], staffId: ADMIN_STAFF_ID });
     const status = await agent.request("/scp/ajax.php/timetracking/status");
     expect(status.status).toBe(200);
     expect(await status.json()).toEqual({ success: true, data: { connected: false } });

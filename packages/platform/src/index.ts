@@ -1,4 +1,5 @@
 export * from "./batcher.ts";
+export * from "./cli-connections.ts";
 export * from "./collections.ts";
 export * from "./config.ts";
 export * from "./connections.ts";

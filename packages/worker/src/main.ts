@@ -1,4 +1,5 @@
 import { openConnections, getConfigOrExit, onShutdown, servicesOrExit, writeQueueLogFiles } from "@mw/platform";
+import { JOBS } from "./jobs/index.ts";
 import { parseWorkerArgs, UsageError, type WorkerArgs } from "./runtime/args.ts";
 import { drain } from "./runtime/drain.ts";
 import { startWorkers } from "./runtime/workers.ts";
@@ -18,13 +19,13 @@ const connections = openConnections(config, args.mode === "drain" ? `worker-${ar
 writeQueueLogFiles(connections.logger, config);
 
 if (args.mode === "drain") {
-  const results = await drain(connections, args.limits, args.workerId);
+  const results = await drain(connections, JOBS, args.limits, args.workerId);
   connections.logger.info("drain finished", { worker_id: args.workerId, results });
   await connections.close();
   process.exitCode = 0;
 } else {
-  const running = startWorkers(connections);
-  const keeper = await keepSchedules(connections, config.WORKER_QUEUES, config.SCHEDULE_RECONCILE_INTERVAL_MS);
+  const running = startWorkers(connections, JOBS);
+  const keeper = await keepSchedules(connections, JOBS, config.WORKER_QUEUES, config.SCHEDULE_RECONCILE_INTERVAL_MS);
   onShutdown(connections.logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
     keeper.stop();
     await running.close();

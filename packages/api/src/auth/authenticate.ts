@@ -54,7 +54,7 @@ async function ticketSystemStaff(ctx: AppContext, req: Request, header: string, 
   if (!key || !req.originalUrl.startsWith(TICKET_STAFF_ROOT)) throw refusal(options, "X-Ticket-Staff is not accepted here.");
   const check = checkTicketStaff(header, key, req.method, req.originalUrl);
   if (!check.ok) throw refusal(options, check.reason);
-  const principal = await ticketStaffPrincipal(ctx.prisma, check.staffId);
+  const principal = await ticketStaffPrincipal(ctx, check.staffId);
   if (!principal) throw refusal(options, `No platform user is linked to staff member ${check.staffId} (pnpm cli user:create --capabilities staff --staff-id ${check.staffId}).`);
   return principal;
 }
@@ -69,7 +69,7 @@ export async function resolvePrincipal(ctx: AppContext, req: Request, options: A
     return null;
   }
   if (basic) {
-    const principal = await verifyAppPassword(ctx.prisma, basic.login, basic.password);
+    const principal = await verifyAppPassword(ctx, basic.login, basic.password);
     if (!principal) throw refusal(options, "Invalid or revoked application password.");
     return principal;
   }
@@ -83,7 +83,7 @@ export async function resolvePrincipal(ctx: AppContext, req: Request, options: A
       throw errors.forbidden("Cookie check failed: missing or invalid X-Nonce header.");
     }
   }
-  return loadPrincipal(ctx.prisma, session.userId);
+  return loadPrincipal(ctx, session.userId);
 }
 
 /** The signed-in user's staff id (design 10.1), for staff AJAX: 403 for a user not linked to a staff member. */

@@ -1,3 +1,13 @@
-import type { Connections } from "@mw/platform";
-export type CliDeps = Pick<Connections, "config" | "prisma" | "logger">;
-export interface Command { summary: string; arguments?: { name: string; description: string }[]; options: Record<string, { type: "string" | "boolean"; required?: boolean; description: string }>; run(deps: CliDeps, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>; }
+import type { CliConnections } from "@mw/platform";
+
+/** What a command's `run` gets: the configuration, the database and a logger (cli/main.ts opens them once per run). */
+export type CliDeps = CliConnections;
+
+/** One `pnpm cli` command: its help text, its arguments and what it does. */
+export interface Command {
+  summary: string;
+  /** Positional arguments, all required, e.g. the file of items:import. */
+  arguments?: { name: string; description: string }[];
+  options: Record<string, { type: "string" | "boolean"; required?: boolean; description: string }>;
+  run(deps: CliDeps, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
+}

@@ -1,7 +1,7 @@
 // `pnpm cli <command> [--options]`: operator bootstrap commands. Each prints one line of JSON.
 import { parseArgs } from "node:util";
-import { AppError, createLogger, createPrisma, getConfigOrExit, type Logger, type PrismaClient } from "@mw/platform";
-import type { CliDeps, Command as DepsCommand } from "./command.ts";
+import { AppError, getConfigOrExit, openCliConnections } from "@mw/platform";
+import type { Command } from "./command.ts";
 import { licenseCommands } from "./dashboard.ts";
 import { merchantCommands } from "./disputes.ts";
 import { imageKeyCommands } from "./images.ts";
@@ -11,20 +11,9 @@ import { optionCommands } from "./options.ts";
 import { reviewCommands } from "./reviews.ts";
 import { staffCommands, ticketCommands } from "./tickets.ts";
 import { timeCommands } from "./timetracking.ts";
-import { userCommands } from "./users.ts";
+import { userCommands } from "./identity.ts";
 
-export interface Command {
-  summary: string;
-  /** Positional arguments, all required, e.g. the file of items:import. */
-  arguments?: { name: string; description: string }[];
-  options: Record<string, { type: "string" | "boolean"; required?: boolean; description: string }>;
-  run(prisma: PrismaClient, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
-}
-
-/** Commands already on command.ts's Command: they take the CLI's connections, the others still the Prisma client. */
-const DEPS_COMMANDS: Record<string, DepsCommand> = { ...imageKeyCommands, ...reviewCommands, ...licenseCommands, ...knowledgeCommands, ...itemCommands, ...merchantCommands, ...ticketCommands, ...staffCommands, ...timeCommands };
-
-const COMMANDS: Record<string, Command | DepsCommand> = { ...userCommands, ...optionCommands, ...DEPS_COMMANDS };
+const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];
@@ -69,28 +58,16 @@ async function main(): Promise<number> {
     console.error(`missing --${missing.map(([key]) => key).join(", --")}\n\n${usage()}`);
     return 64;
   }
-  const config = getConfigOrExit();
-  const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 2 });
-  let logger: Logger | undefined;
-  // The logger is opened only for a command that logs: its file transport would otherwise be opened for nothing.
-  const deps: CliDeps = {
-    config,
-    prisma,
-    get logger() {
-      return (logger ??= createLogger("cli", config));
-    },
-  };
+  const connections = openCliConnections(getConfigOrExit());
   try {
-    const result = name! in DEPS_COMMANDS ? await DEPS_COMMANDS[name!]!.run(deps, values, positionals) : await (command as Command).run(prisma, values, positionals);
-    console.log(JSON.stringify(result));
+    console.log(JSON.stringify(await command.run(connections, values, positionals)));
     return 0;
   } catch (error) {
     const message = error instanceof AppError || error instanceof Error ? error.message : String(error);
     console.error(JSON.stringify({ error: message }));
     return 1;
   } finally {
-    logger?.close();
-    await prisma.$disconnect();
+    await connections.close();
   }
 }
 

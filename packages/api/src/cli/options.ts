@@ -1,6 +1,5 @@
-import { getConfig } from "@mw/platform";
-import { isOptionName, OPTIONS, OptionStore } from "@mw/shared/options";
-import type { Command } from "./main.ts";
+import { isOptionName, openOptionStore, OPTIONS } from "@mw/shared/options";
+import type { Command } from "./command.ts";
 
 /** A value as typed on the command line: JSON when it parses (60, true, null), else the text itself. */
 function parseValue(text: string): unknown {
@@ -19,8 +18,8 @@ export const optionCommands: Record<string, Command> = {
       { name: "VALUE", description: "parsed as JSON when it parses, else taken as text" },
     ],
     options: {},
-    async run(prisma, _values, [name, value]) {
-      await new OptionStore(prisma, getConfig().ENCRYPTION_KEY).set({ [name!]: parseValue(value!) });
+    async run(deps, _values, [name, value]) {
+      await openOptionStore(deps).set({ [name!]: parseValue(value!) });
       return { name, set: true };
     },
   },
@@ -28,9 +27,9 @@ export const optionCommands: Record<string, Command> = {
     summary: "show a run-time option (a secret shows only whether it is set)",
     arguments: [{ name: "NAME", description: "the option's name" }],
     options: {},
-    async run(prisma, _values, [name]) {
+    async run(deps, _values, [name]) {
       if (!isOptionName(name!)) throw new Error(`Unknown option: ${name}.`);
-      const value = await new OptionStore(prisma, getConfig().ENCRYPTION_KEY).get(name);
+      const value = await openOptionStore(deps).get(name);
       return "secret" in OPTIONS[name] ? { name, set: value !== null } : { name, value };
     },
   },

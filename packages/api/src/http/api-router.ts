@@ -8,7 +8,6 @@ import { requireImageKey } from "../auth/image-key.ts";
 import { requireSiteKey } from "../auth/site-key.ts";
 import type { AppContext } from "../context.ts";
 import { errorBody, imageErrorBody } from "./openapi.ts";
-import { OPERATION_EXAMPLES, type OperationExample } from "./openapi-examples.ts";
 import { parseOrThrow } from "./validation.ts";
 
 type Schema = z.ZodType | undefined;
@@ -22,6 +21,16 @@ type Parsed<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
  * requests), or staff and administrators alike.
  */
 export type Access = "public" | "authenticated" | "site_key" | "image_key" | "ai_key" | "ai_key_or_session" | "ticket_system" | "staff_or_manage_options" | Capability;
+
+/** One worked example of an operation for the OpenAPI document. */
+export interface OperationExample {
+  request?: unknown;
+  /** The successful answer; `status` when it is not the route's default success status. */
+  response: unknown;
+  status?: number;
+  /** For answers that are not JSON (an HTML snippet, a CSV file). */
+  mediaType?: string;
+}
 
 export interface RouteDefinition<P extends Schema, Q extends Schema, B extends Schema> {
   method: "get" | "post" | "put" | "patch" | "delete";
@@ -40,8 +49,8 @@ export interface RouteDefinition<P extends Schema, Q extends Schema, B extends S
   /** Status of a successful answer (default 200). */
   status?: number;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
-  /** The worked example, for routes declared outside this package's table (toolshed tools); else openapi-examples.ts has it. */
-  example?: OperationExample;
+  /** The worked example of the OpenAPI document: a request body where the route takes one, and its successful answer. */
+  example: OperationExample;
   handler: (
     input: { params: Parsed<P>; query: Parsed<Q>; body: Parsed<B> },
     req: Request,
@@ -164,14 +173,15 @@ export class ApiRouter {
 }
 
 /**
- * The route's worked example (openapi-examples.ts), checked against the
- * route's own schemas: a route without one, or with one its schemas refuse,
- * stops the API at start-up rather than documenting what does not exist.
+ * The route's worked example, checked against the route's own schemas: one
+ * its schemas refuse stops the API at start-up rather than documenting what
+ * does not exist.
  */
 function checkedExample(def: RouteDefinition<Schema, Schema, Schema>, body: z.ZodType | undefined): OperationExample {
   const key = `${def.method.toUpperCase()} ${def.path}`;
-  const example = def.example ?? OPERATION_EXAMPLES[key];
-  if (!example) throw new Error(`OpenAPI: no example for ${key} (the route's \`example\`, or packages/api/src/http/openapi-examples.ts)`);
+  const { example } = def;
+  // Toolshed tools are loaded at run time, where the type does not hold them to it.
+  if (!example) throw new Error(`OpenAPI: no example for ${key} (the route's \`example\`)`);
   const success = example.status ?? def.status ?? 200;
   const schema = def.responses[success]?.schema;
   if (!def.responses[success]) throw new Error(`OpenAPI: the example of ${key} answers ${success}, which the route does not document`);

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { type PrismaClient, safeEqual } from "@mw/platform";
+import { type Connections, safeEqual } from "@mw/platform";
 import type { Principal } from "./principal.ts";
 import { parseCapabilities } from "./capabilities.ts";
 
@@ -33,7 +33,7 @@ export function checkTicketStaff(header: string, key: string, method: string, pa
  * a user with capability `staff` and that staff id). It acts as staff only:
  * the ticket system speaks for agents, not for administrators.
  */
-export async function ticketStaffPrincipal(prisma: PrismaClient, staffId: number): Promise<Principal | null> {
+export async function ticketStaffPrincipal({ prisma }: Pick<Connections, "prisma">, staffId: number): Promise<Principal | null> {
   const user = await prisma.user.findUnique({ where: { staff_id: staffId } });
   if (!user || !parseCapabilities(user.capabilities).includes("staff")) return null;
   return { userId: user.id, login: user.login, capabilities: ["staff"], via: "ticket_system", staffId };

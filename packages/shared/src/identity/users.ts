@@ -1,4 +1,4 @@
-import { AppError, errors, hashPassword, isUniqueViolation, type PrismaClient, randomToken, safeEqual, sha256Hex, verifyPassword } from "@mw/platform";
+import { AppError, type Connections, errors, hashPassword, isUniqueViolation, randomToken, safeEqual, sha256Hex, verifyPassword } from "@mw/platform";
 import { parseCapabilities, type Capability } from "./capabilities.ts";
 import type { Principal } from "./principal.ts";
 
@@ -19,7 +19,7 @@ function toPrincipal(user: { id: number; login: string; capabilities: string; st
   return { userId: user.id, login: user.login, capabilities: parseCapabilities(user.capabilities), via, staffId: user.staff_id };
 }
 
-async function findUser(prisma: PrismaClient, login: string) {
+async function findUser({ prisma }: Pick<Connections, "prisma">, login: string) {
   const user = await prisma.user.findUnique({ where: { login } });
   if (!user) throw new AppError(404, "rest_user_invalid_login", `no user with login "${login}"`);
   return user;
@@ -31,7 +31,7 @@ function newAppPassword(name: string) {
   return { row: { name, lookup_id: lookup, secret_hash: sha256Hex(secret) }, plain: `${lookup}.${secret}` };
 }
 
-export async function issueAppPassword(prisma: PrismaClient, userId: number, name: string): Promise<IssuedAppPassword> {
+export async function issueAppPassword({ prisma }: Pick<Connections, "prisma">, userId: number, name: string): Promise<IssuedAppPassword> {
   const issued = newAppPassword(name);
   const row = await prisma.applicationPassword.create({ data: { ...issued.row, user_id: userId } });
   return { id: row.id, name: row.name, application_password: issued.plain };
@@ -39,7 +39,7 @@ export async function issueAppPassword(prisma: PrismaClient, userId: number, nam
 
 /** Creates the user and its first application password in one statement: both or neither. */
 export async function createUser(
-  prisma: PrismaClient,
+  { prisma }: Pick<Connections, "prisma">,
   input: { login: string; capabilities: Capability[]; password?: string; appPasswordName?: string; staffId?: number },
 ): Promise<{ id: number; login: string; capabilities: Capability[]; staff_id: number | null } & IssuedAppPassword> {
   if (!/^[A-Za-z0-9._@-]{1,60}$/.test(input.login)) {
@@ -76,25 +76,25 @@ export async function createUser(
   }
 }
 
-export async function setLoginPassword(prisma: PrismaClient, login: string, password: string): Promise<void> {
+export async function setLoginPassword(deps: Pick<Connections, "prisma">, login: string, password: string): Promise<void> {
   if (password.length < 12) throw errors.invalidInput("password must be at least 12 characters");
-  const user = await findUser(prisma, login);
-  await prisma.user.update({ where: { id: user.id }, data: { password_hash: await hashPassword(password) } });
+  const user = await findUser(deps, login);
+  await deps.prisma.user.update({ where: { id: user.id }, data: { password_hash: await hashPassword(password) } });
 }
 
-export async function createAppPasswordFor(prisma: PrismaClient, login: string, name: string): Promise<IssuedAppPassword> {
-  const user = await findUser(prisma, login);
-  return issueAppPassword(prisma, user.id, name);
+export async function createAppPasswordFor(deps: Pick<Connections, "prisma">, login: string, name: string): Promise<IssuedAppPassword> {
+  const user = await findUser(deps, login);
+  return issueAppPassword(deps, user.id, name);
 }
 
 /** Revokes by id or by name; revocation takes effect on the next request (nothing caches it). */
 export async function revokeAppPassword(
-  prisma: PrismaClient,
+  deps: Pick<Connections, "prisma">,
   login: string,
   which: { id?: number; name?: string },
 ): Promise<number> {
-  const user = await findUser(prisma, login);
-  const result = await prisma.applicationPassword.updateMany({
+  const user = await findUser(deps, login);
+  const result = await deps.prisma.applicationPassword.updateMany({
     where: { user_id: user.id, revoked_at: null, ...(which.id !== undefined ? { id: which.id } : { name: which.name }) },
     data: { revoked_at: new Date() },
   });
@@ -102,7 +102,7 @@ export async function revokeAppPassword(
 }
 
 /** HTTP Basic with an application password; null when the pair is not valid. */
-export async function verifyAppPassword(prisma: PrismaClient, login: string, password: string): Promise<Principal | null> {
+export async function verifyAppPassword({ prisma }: Pick<Connections, "prisma">, login: string, password: string): Promise<Principal | null> {
   const match = APP_PASSWORD.exec(password.replace(/\s+/g, ""));
   if (!match) return null;
   const [, lookup, secret] = match as unknown as [string, string, string];
@@ -124,7 +124,7 @@ let unknownLoginHash: Promise<string> | undefined;
  * login costs the same scrypt as a known one: answering at once would tell
  * an attacker which logins exist.
  */
-export async function verifyLogin(prisma: PrismaClient, login: string, password: string): Promise<Principal | null> {
+export async function verifyLogin({ prisma }: Pick<Connections, "prisma">, login: string, password: string): Promise<Principal | null> {
   const user = await prisma.user.findUnique({ where: { login } });
   if (!user?.password_hash) {
     await verifyPassword(password, await (unknownLoginHash ??= hashPassword(randomToken(32))));
@@ -133,7 +133,7 @@ export async function verifyLogin(prisma: PrismaClient, login: string, password:
   return (await verifyPassword(password, user.password_hash)) ? toPrincipal(user, "session") : null;
 }
 
-export async function loadPrincipal(prisma: PrismaClient, userId: number): Promise<Principal | null> {
+export async function loadPrincipal({ prisma }: Pick<Connections, "prisma">, userId: number): Promise<Principal | null> {
   const user = await prisma.user.findUnique({ where: { id: userId } });
   return user ? toPrincipal(user, "session") : null;
 }

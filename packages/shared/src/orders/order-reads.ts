@@ -53,3 +53,8 @@ export function findSiteOrder(deps: Db, siteId: number, number: string) {
 export function countSiteOrders(deps: Db, siteId: number): Promise<number> {
   return deps.prisma.order.count({ where: { site_id: siteId } });
 }
+
+/** The orders with this number (one per site; the first 20), for finding their jobs. */
+export function ordersByNumber({ prisma }: Pick<Connections, "prisma">, number: string): Promise<{ id: number; site_id: number }[]> {
+  return prisma.order.findMany({ where: { number }, select: { id: true, site_id: true }, take: 20 });
+}

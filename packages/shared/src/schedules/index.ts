@@ -1,12 +1,12 @@
 import type { JobDefinition, Queues } from "@mw/platform";
-import { sslCheckAllJob } from "../dashboard/jobs.ts";
-import { embeddingsJob } from "../knowledge/jobs.ts";
-import { inventorySkuCleanupJob, inventorySweepJob, itemHistoryCleanupJob } from "../inventory/jobs.ts";
-import { orderSweepJob, orderVolumeDailyJob } from "../orders/jobs.ts";
-import { reportsDailyJob } from "../reports/jobs.ts";
+import { sslCheckAllJob } from "../dashboard/index.ts";
+import { embeddingsJob } from "../knowledge/index.ts";
+import { inventorySkuCleanupJob, inventorySweepJob, itemHistoryCleanupJob } from "../inventory/index.ts";
+import { orderSweepJob, orderVolumeDailyJob } from "../orders/index.ts";
+import { reportsDailyJob } from "../reports/index.ts";
 import { urgencySweepJob } from "../urgency/index.ts";
-import { timeImportJob } from "../timetracking/jobs.ts";
-import { outboxSweepJob } from "../webhooks/jobs.ts";
+import { timeImportJob } from "../timetracking/index.ts";
+import { outboxSweepJob } from "../webhooks/index.ts";
 
 /**
  * The periodic jobs every deployment must have a BullMQ job scheduler for.

@@ -38,3 +38,10 @@ export function orderVolumeSites(deps: Db): Promise<Pick<Site, "id" | "name" | "
     orderBy: [{ name: "asc" }, { id: "asc" }],
   });
 }
+
+/** The names of these sites by id (a job's description names the site it concerns). */
+export async function siteNames({ prisma }: Pick<Connections, "prisma">, siteIds: number[]): Promise<Map<number, string>> {
+  const ids = [...new Set(siteIds)];
+  const sites = ids.length ? await prisma.site.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }) : [];
+  return new Map(sites.map((site) => [site.id, site.name]));
+}

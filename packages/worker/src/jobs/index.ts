@@ -1,5 +1,5 @@
 import { JobCatalog } from "@mw/platform";
-import type { JobHandler } from "../runtime/processor.ts";
+import type { WorkerCatalog } from "../runtime/processor.ts";
 import { dashboardHandlers } from "./dashboard/index.ts";
 import { disputeHandlers } from "./disputes/index.ts";
 import { inventoryHandlers } from "./inventory/index.ts";
@@ -13,7 +13,7 @@ import { urgencyHandlers } from "./urgency/index.ts";
 import { webhookHandlers } from "./webhooks/index.ts";
 
 /** Every job a worker knows, merged from the domains. A job with another name fails with a clear reason. */
-export const JOBS = new JobCatalog<JobHandler>([
+export const JOBS: WorkerCatalog = new JobCatalog([
   ...orderHandlers,
   ...disputeHandlers,
   ...webhookHandlers,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createRedis, type QueueName, type Connections } from "@mw/platform";
 import { DelayedError, Worker } from "bullmq";
+import type { WorkerCatalog } from "./processor.ts";
 import { runJob } from "./run-job.ts";
 
 export interface DrainResult {
@@ -17,7 +18,7 @@ export interface DrainResult {
  * returns. Jobs are fetched by hand so the count is exact: a regular Worker
  * may already hold the next job when the limit is reached.
  */
-export async function drain(connections: Connections, limits: Map<QueueName, number>, workerId: string): Promise<DrainResult[]> {
+export async function drain(connections: Connections, catalog: WorkerCatalog, limits: Map<QueueName, number>, workerId: string): Promise<DrainResult[]> {
   const { config, logger } = connections;
   const connection = createRedis(config.REDIS_URL, { blocking: true, name: `mw-drain-${workerId}` });
   const results: DrainResult[] = [];
@@ -40,7 +41,7 @@ export async function drain(connections: Connections, limits: Map<QueueName, num
             job.extendLock(token, config.WORKER_LOCK_DURATION_MS).catch((error: unknown) => logger.warn("lock renewal failed", { error }));
           }, config.WORKER_LOCK_DURATION_MS / 2);
           try {
-            const value = await runJob(connections, job, token);
+            const value = await runJob(connections, catalog, job, token);
             await job.moveToCompleted(value, token, false);
             result.completed += 1;
           } catch (error) {

@@ -1,4 +1,4 @@
-import type { Connections, JobDefinition, Logger, PayloadOf, PrismaClient, Queues } from "@mw/platform";
+import type { Connections, JobCatalog, JobDefinition, Logger, PayloadOf, PrismaClient, Queues } from "@mw/platform";
 import type { Job } from "bullmq";
 
 export interface JobContext extends Connections {
@@ -29,6 +29,9 @@ export interface JobHandler {
   process: Processor;
   reconcileSchedules?: ScheduleReconciler;
 }
+
+/** Every job a worker knows (jobs/index.ts merges the domains'); main.ts hands it to the runtime. */
+export type WorkerCatalog = JobCatalog<JobHandler>;
 
 export function handle<J extends JobDefinition>(job: J, process: Processor<J>, options: { reconcileSchedules?: ScheduleReconciler } = {}): JobHandler {
   return { job, process: process as Processor, ...options };

@@ -1,7 +1,7 @@
 import { AppError, followJobLog, recordJobDuration, type Connections } from "@mw/platform";
 import { DelayedError, UnrecoverableError, type Job } from "bullmq";
-import { JOBS } from "../jobs/index.ts";
 import { isPermanent } from "./attempts.ts";
+import type { WorkerCatalog } from "./processor.ts";
 import { progressReporter } from "./progress.ts";
 
 /**
@@ -13,6 +13,7 @@ import { progressReporter } from "./progress.ts";
  */
 export async function runJob(
   connections: Connections,
+  catalog: WorkerCatalog,
   job: Job,
   token: string | undefined,
 ): Promise<unknown> {
@@ -25,7 +26,7 @@ export async function runJob(
   const unfollow = followJobLog(connections.logger, job, connections.queues);
   log.info("job started");
   try {
-    const handler = JOBS.find(job.queueName, job.name);
+    const handler = catalog.find(job.queueName, job.name);
     if (!handler) throw new UnrecoverableError(`no processor for job "${job.name}" in queue "${job.queueName}"`);
     const parsed = handler.job.payload.safeParse(job.data);
     if (!parsed.success) {

@@ -1,4 +1,5 @@
 import type { Connections, QueueName } from "@mw/platform";
+import type { WorkerCatalog } from "./processor.ts";
 import { ensureSchedules, reconcileSchedules } from "./schedules.ts";
 
 export interface ScheduleKeeper {
@@ -13,7 +14,7 @@ export interface ScheduleKeeper {
  * besides (a flush does not drop the connection). Upserts are idempotent, so
  * many workers doing it at once still give one scheduler per job.
  */
-export async function keepSchedules(connections: Connections, served: QueueName[], intervalMs: number): Promise<ScheduleKeeper> {
+export async function keepSchedules(connections: Connections, catalog: WorkerCatalog, served: QueueName[], intervalMs: number): Promise<ScheduleKeeper> {
   const { redis, queues, logger } = connections;
   let running: Promise<void> | undefined;
   // A reason that arrives while a pass runs gets a pass of its own: that one may have read Redis before it was emptied.
@@ -26,7 +27,7 @@ export async function keepSchedules(connections: Connections, served: QueueName[
         queued = undefined;
         try {
           await ensureSchedules(queues, served);
-          await reconcileSchedules(connections, served);
+          await reconcileSchedules(connections, catalog, served);
           logger.info("schedules reconciled", { why: reason });
         } catch (error) {
           logger.warn("schedules could not be reconciled, will try again", { why: reason, error: (error as Error).message });

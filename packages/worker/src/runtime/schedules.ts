@@ -1,16 +1,16 @@
 import type { Connections, QueueName, Queues } from "@mw/platform";
-import { JOBS } from "../jobs/index.ts";
-
-const servedBy = (served: QueueName[]) => JOBS.entries().filter(({ job }) => served.includes(job.queue));
+import { SCHEDULED_JOBS } from "@mw/shared/schedules";
+import type { WorkerCatalog } from "./processor.ts";
 
 /**
- * Each catalog schedule of the served queues as a BullMQ job scheduler named
- * after its job. Upserting a scheduler is idempotent, so every worker start
- * may do it: two workers still give one scheduler and one pending job per entry.
+ * Each scheduled job of the served queues (SCHEDULED_JOBS, which a test keeps
+ * equal to the catalog's) as a BullMQ job scheduler named after its job.
+ * Upserting a scheduler is idempotent, so every worker start may do it: two
+ * workers still give one scheduler and one pending job per entry.
  */
 export async function ensureSchedules(queues: Queues, served: QueueName[]): Promise<void> {
-  for (const { job } of servedBy(served)) {
-    if (!job.schedule) continue;
+  for (const job of SCHEDULED_JOBS) {
+    if (!job.schedule || !served.includes(job.queue)) continue;
     const repeat = "pattern" in job.schedule ? { pattern: job.schedule.pattern, tz: "UTC" } : { every: job.schedule.every };
     await queues.get(job.queue).upsertJobScheduler(job.name, repeat, { name: job.name, data: {} });
   }
@@ -21,10 +21,10 @@ export async function ensureSchedules(queues: Queues, served: QueueName[]): Prom
  * database). One that fails is logged, not fatal: its schedulers stay as they
  * were until the next run.
  */
-export async function reconcileSchedules(connections: Pick<Connections, "prisma" | "queues" | "logger">, served: QueueName[]): Promise<void> {
+export async function reconcileSchedules(connections: Pick<Connections, "prisma" | "queues" | "logger">, catalog: WorkerCatalog, served: QueueName[]): Promise<void> {
   const { prisma, queues, logger } = connections;
-  for (const { job, reconcileSchedules: reconcile } of servedBy(served)) {
-    if (!reconcile) continue;
+  for (const { job, reconcileSchedules: reconcile } of catalog.entries()) {
+    if (!reconcile || !served.includes(job.queue)) continue;
     await reconcile(prisma, queues).then(
       (result) => logger.info(`${job.queue} schedules reconciled`, { job: job.name, ...result }),
       (error: unknown) => logger.error(`${job.queue} schedules could not be reconciled`, { job: job.name, error }),

@@ -1,6 +1,7 @@
 import { createRedis, workerConcurrency, type QueueName, type Connections } from "@mw/platform";
 import { hostname } from "node:os";
 import { Worker } from "bullmq";
+import type { WorkerCatalog } from "./processor.ts";
 import { runJob } from "./run-job.ts";
 
 export interface RunningWorkers {
@@ -13,12 +14,12 @@ export interface RunningWorkers {
  * One BullMQ Worker per queue in WORKER_QUEUES. Stalled-job recovery stays on:
  * a killed process's active jobs return to the queue once their lock expires.
  */
-export function startWorkers(connections: Connections, queues: QueueName[] = connections.config.WORKER_QUEUES): RunningWorkers {
+export function startWorkers(connections: Connections, catalog: WorkerCatalog, queues: QueueName[] = connections.config.WORKER_QUEUES): RunningWorkers {
   const { config, logger } = connections;
   const connection = createRedis(config.REDIS_URL, { blocking: true, name: "mw-worker" });
   connections.redisOutage.watch(connection);
   const workers = queues.map((queue) => {
-    const worker = new Worker(queue, (job, token) => runJob(connections, job, token), {
+    const worker = new Worker(queue, (job, token) => runJob(connections, catalog, job, token), {
       connection,
       prefix: config.QUEUE_PREFIX,
       // Stored on each job it takes: GET /queue shows which worker holds a job.

@@ -11,7 +11,7 @@ export async function viewerOf(ctx: AppContext, req: Request): Promise<Viewer | 
   if (!sessionId) return null;
   const session = await ctx.sessions.get(sessionId);
   if (!session) return null;
-  const principal = await loadPrincipal(ctx.prisma, session.userId);
+  const principal = await loadPrincipal(ctx, session.userId);
   return principal && { principal, nonce: session.nonce };
 }
 

@@ -2,7 +2,8 @@ import type { Job } from "bullmq";
 import type { QueueName } from "@mw/platform";
 import { disputeAlertJobId, disputeJobId, processDisputeJob } from "@mw/shared/disputes";
 import { alertEmailJob } from "@mw/shared/notifications";
-import { orderExportJob, orderExportJobId, orderVerifyJob, orderVerifyJobId } from "@mw/shared/orders";
+import { orderExportJob, orderExportJobId, orderVerifyJob, orderVerifyJobId, ordersByNumber } from "@mw/shared/orders";
+import { ticketIdByNumber } from "@mw/shared/tickets";
 import { ALERT_CHANNELS, criticalAlertJob, criticalAlertJobId, urgencyAnalysisJob, urgencyAnalysisJobId } from "@mw/shared/urgency";
 import { projectCreateJob, projectCreateJobId } from "@mw/shared/timetracking";
 import { trackingOrderPushJob, trackingOrderPushJobId } from "@mw/shared/tracking";
@@ -24,7 +25,7 @@ interface Candidate {
  */
 async function candidates(ctx: AppContext, kind: KeyKind, key: string): Promise<Candidate[]> {
   if (kind === "order") {
-    const orders = await ctx.prisma.order.findMany({ where: { number: key }, select: { id: true, site_id: true }, take: 20 });
+    const orders = await ordersByNumber(ctx, key);
     return orders.flatMap((order) => [
       { queue: orderExportJob.queue, id: orderExportJobId(order.id) },
       { queue: orderVerifyJob.queue, id: orderVerifyJobId(order.id) },
@@ -38,12 +39,12 @@ async function candidates(ctx: AppContext, kind: KeyKind, key: string): Promise<
       { queue: alertEmailJob.queue, id: disputeAlertJobId(key) },
     ];
   }
-  const ticket = await ctx.prisma.ticket.findUnique({ where: { number: key }, select: { id: true } });
-  if (!ticket) return [];
+  const ticketId = await ticketIdByNumber(ctx, key);
+  if (ticketId === null) return [];
   return [
-    { queue: urgencyAnalysisJob.queue, id: urgencyAnalysisJobId(ticket.id) },
-    ...ALERT_CHANNELS.map((channel) => ({ queue: criticalAlertJob.queue, id: criticalAlertJobId(ticket.id, channel) })),
-    { queue: projectCreateJob.queue, id: projectCreateJobId(ticket.id) },
+    { queue: urgencyAnalysisJob.queue, id: urgencyAnalysisJobId(ticketId) },
+    ...ALERT_CHANNELS.map((channel) => ({ queue: criticalAlertJob.queue, id: criticalAlertJobId(ticketId, channel) })),
+    { queue: projectCreateJob.queue, id: projectCreateJobId(ticketId) },
   ];
 }
 
@@ -82,6 +83,6 @@ export async function findJobsByKey(ctx: AppContext, kind: KeyKind, key: string)
     }),
   );
   const present = jobs.filter((entry) => entry !== null);
-  const siteNames = await siteNamesOf(ctx.prisma, present.map(({ job }) => job));
+  const siteNames = await siteNamesOf(ctx, present.map(({ job }) => job));
   return present.map(({ job, queue, state }) => found(job, queue, state, siteNames));
 }

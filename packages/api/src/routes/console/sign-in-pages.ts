@@ -3,7 +3,7 @@ import { AppError } from "@mw/platform";
 import { readSessionCookie, setSessionCookie } from "../../auth/cookies.ts";
 import type { AppContext } from "../../context.ts";
 import { sameOrigin } from "../queue/board.ts";
-import { SignIn } from "../identity/sign-in.ts";
+import { startSession } from "../identity/sign-in.ts";
 import { safeNext, signedIn, viewer, viewerOf } from "./guard.ts";
 import { CONSOLE_PATH, holds, NAV, renderPage } from "./render.ts";
 
@@ -15,7 +15,6 @@ function field(req: Request, name: string): string {
 /** Sign in with a plain form (works without scripts), sign out, and the console's start page. */
 export function signInPages(ctx: AppContext): Router {
   const router = express.Router();
-  const signIn = new SignIn(ctx);
 
   router.get("/login", async (req, res) => {
     if (await viewerOf(ctx, req)) {
@@ -36,7 +35,7 @@ export function signInPages(ctx: AppContext): Router {
       return;
     }
     try {
-      await signIn.start(req, res, login.slice(0, 60), field(req, "password").slice(0, 1024));
+      await startSession(ctx, req, res, login.slice(0, 60), field(req, "password").slice(0, 1024));
     } catch (error) {
       if (error instanceof AppError && (error.status === 403 || error.status === 429)) {
         again(error.message, error.status);

@@ -1,5 +1,6 @@
 import type { Job } from "bullmq";
-import type { PrismaClient } from "@mw/platform";
+import { siteNames } from "@mw/shared/sites";
+import type { AppContext } from "../../context.ts";
 
 /** Spec 1, 2.7 names job types with underscores (`process_dispute`, `inventory_sync`); BullMQ names use hyphens. */
 export function jobType(name: string): string {
@@ -13,10 +14,8 @@ export function siteOf(job: Job): number | null {
 }
 
 /** The names of the sites these jobs concern, for their descriptions. */
-export async function siteNamesOf(prisma: PrismaClient, jobs: Job[]): Promise<Map<number, string>> {
-  const siteIds = [...new Set(jobs.map(siteOf).filter((id): id is number => id !== null))];
-  const sites = siteIds.length ? await prisma.site.findMany({ where: { id: { in: siteIds } }, select: { id: true, name: true } }) : [];
-  return new Map(sites.map((site) => [site.id, site.name]));
+export function siteNamesOf(ctx: AppContext, jobs: Job[]): Promise<Map<number, string>> {
+  return siteNames(ctx, jobs.map(siteOf).filter((id): id is number => id !== null));
 }
 
 const FIXED: Record<string, string> = {

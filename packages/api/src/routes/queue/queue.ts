@@ -66,13 +66,39 @@ export function queueRoutes(api: ApiRouter, ctx: AppContext): void {
       status: z.enum(Object.keys(STATUSES) as [Status, ...Status[]]).default("pending"),
     }),
     responses: { 200: { description: "One page of jobs", schema: pageSchema("jobs", jobSummary) } },
+    example: {
+      response: {
+        jobs: [
+          {
+            id: "order-export.812",
+            queue: "orders",
+            job_type: "order_export",
+            status: "failed",
+            priority: 0,
+            site_id: 1,
+            description: "Export order 100045 of site 1 (Main shop) to the ERP",
+            attempts_made: 8,
+            progress: 0,
+            failed_reason: "ERP answered HTTP 503: The service is temporarily unavailable. Please try again later.",
+            created_at: "2026-11-20 10:15:00",
+            started_at: "2026-11-20 10:24:40",
+            completed_at: "2026-11-20 10:24:41",
+            locked_by: null,
+          },
+        ],
+        total: 1,
+        page: 1,
+        per_page: 20,
+        total_pages: 1,
+      },
+    },
     handler: async ({ query }) => {
       const queue = ctx.queues.get(query.queue);
       const { skip, take } = pageWindow(query);
       const types = [...STATUSES[query.status]];
       const [total, jobs] = await Promise.all([queue.getJobCountByTypes(...types), queue.getJobs(types, skip, skip + take - 1, query.status === "pending")]);
       const present = jobs.filter(Boolean);
-      const siteNames = await siteNamesOf(ctx.prisma, present);
+      const siteNames = await siteNamesOf(ctx, present);
       return pageOf("jobs", present.map((job) => summarise(job, query.queue, query.status, siteNames)), total, query);
     },
   });
@@ -114,6 +140,7 @@ function queueProcessRoute(api: ApiRouter, ctx: AppContext): void {
       404: { description: "No job with that id in any queue" },
       409: { description: "The job is active or completed and cannot be processed again (disputes: use /disputes/replay)" },
     },
+    example: { response: { success: true, job: { id: "order-export.812", queue: "orders", state: "waiting" } } },
     handler: async ({ params }) => {
       const found = await findJob(ctx, params.id);
       if (!found) throw errors.notFound(`No job with id ${params.id}.`);

@@ -19,7 +19,7 @@ import {
 } from "@mw/shared/knowledge";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
-import { processServices } from "../services.ts";
+import { processServices } from "../../runtime/services.ts";
 
 const byProcess = new WeakMap<ReturnType<typeof processServices>, Knowledge>();
 

@@ -24,7 +24,7 @@ import {
 } from "@mw/shared/timetracking";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
-import { processServices } from "../services.ts";
+import { processServices } from "../../runtime/services.ts";
 
 /** Design 10.8: with time_api.enabled off, time jobs do nothing but say so. */
 async function timeDeps(ctx: JobContext, what: string): Promise<TimeDeps | null> {

@@ -2,7 +2,7 @@ import type { PayloadOf } from "@mw/platform";
 import { runUrgencyAnalysis, type urgencyAnalysisJob } from "@mw/shared/urgency";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
-import { processServices } from "../services.ts";
+import { processServices } from "../../runtime/services.ts";
 
 /** One analysis run (spec 2, 4.7); the job puts itself back while the ticket is inside its gate or after a provider failure. */
 export async function urgencyAnalysis(_job: Job, payload: PayloadOf<typeof urgencyAnalysisJob>, ctx: JobContext) {

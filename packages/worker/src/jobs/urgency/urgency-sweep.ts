@@ -2,7 +2,7 @@ import type { PayloadOf } from "@mw/platform";
 import { sweepUrgencyQueue, type urgencySweepJob } from "@mw/shared/urgency";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
-import { processServices } from "../services.ts";
+import { processServices } from "../../runtime/services.ts";
 
 /** The urgency queue's safety net, every minute: the limiter, a job for every row owing an analysis, the alerts still owed. */
 export async function urgencySweep(_job: Job, _payload: PayloadOf<typeof urgencySweepJob>, ctx: JobContext) {

@@ -1,7 +1,7 @@
 import { text } from "node:stream/consumers";
 import { errors, randomToken } from "@mw/platform";
 import { createAppPasswordFor, createUser, parseCapabilities, revokeAppPassword, setLoginPassword } from "@mw/shared/identity";
-import type { Command } from "./main.ts";
+import type { Command } from "./command.ts";
 
 function capabilitiesOf(value: string | boolean | undefined) {
   try {
@@ -26,10 +26,10 @@ export const userCommands: Record<string, Command> = {
       name: { type: "string", description: "name of the first application password (default cli)" },
       "staff-id": { type: "string", description: "the ticket system's staff id of a staff user" },
     },
-    async run(prisma, values) {
+    async run(deps, values) {
       const staffId = values["staff-id"] === undefined ? undefined : Number(values["staff-id"]);
       if (staffId !== undefined && !(Number.isInteger(staffId) && staffId > 0)) throw errors.invalidInput("--staff-id must be a positive whole number");
-      const user = await createUser(prisma, {
+      const user = await createUser(deps, {
         login: String(values.login),
         capabilities: capabilitiesOf(values.capabilities),
         appPasswordName: values.name ? String(values.name) : undefined,
@@ -44,9 +44,9 @@ export const userCommands: Record<string, Command> = {
       login: { type: "string", required: true, description: "login name" },
       stdin: { type: "boolean", description: "read the password from standard input instead of generating one" },
     },
-    async run(prisma, values) {
+    async run(deps, values) {
       const { password, generated } = await passwordFrom(values);
-      await setLoginPassword(prisma, String(values.login), password);
+      await setLoginPassword(deps, String(values.login), password);
       return generated ? { login: values.login, password } : { login: values.login, success: true };
     },
   },
@@ -56,8 +56,8 @@ export const userCommands: Record<string, Command> = {
       login: { type: "string", required: true, description: "login name" },
       name: { type: "string", required: true, description: "what the password is for" },
     },
-    async run(prisma, values) {
-      const issued = await createAppPasswordFor(prisma, String(values.login), String(values.name));
+    async run(deps, values) {
+      const issued = await createAppPasswordFor(deps, String(values.login), String(values.name));
       return { login: values.login, ...issued };
     },
   },
@@ -68,13 +68,13 @@ export const userCommands: Record<string, Command> = {
       id: { type: "string", description: "application password id" },
       name: { type: "string", description: "application password name" },
     },
-    async run(prisma, values) {
+    async run(deps, values) {
       if ((values.id === undefined) === (values.name === undefined)) {
         throw errors.invalidInput("give exactly one of --id or --name");
       }
       const id = values.id === undefined ? undefined : Number(values.id);
       if (id !== undefined && !Number.isInteger(id)) throw errors.invalidInput("--id must be an integer");
-      const revoked = await revokeAppPassword(prisma, String(values.login), { id, name: values.name as string | undefined });
+      const revoked = await revokeAppPassword(deps, String(values.login), { id, name: values.name as string | undefined });
       if (revoked === 0) throw errors.notFound("no active application password matched");
       return { login: values.login, revoked };
     },

@@ -1,6 +1,6 @@
 import type { Connections } from "@mw/platform";
 import { AiService } from "@mw/shared/ai";
-import { OptionStore } from "@mw/shared/options";
+import { openOptionStore, type OptionStore } from "@mw/shared/options";
 
 interface ProcessServices {
   options: OptionStore;
@@ -13,7 +13,7 @@ const byProcess = new WeakMap<Connections["prisma"], ProcessServices>();
 export function processServices(ctx: Pick<Connections, "config" | "prisma" | "redis" | "logger">): ProcessServices {
   let services = byProcess.get(ctx.prisma);
   if (!services) {
-    const options = new OptionStore(ctx.prisma, ctx.config.ENCRYPTION_KEY);
+    const options = openOptionStore(ctx);
     services = { options, ai: new AiService({ config: ctx.config, options, redis: ctx.redis, logger: ctx.logger }) };
     byProcess.set(ctx.prisma, services);
   }

@@ -1,0 +1,41 @@
+import type { Config, Connections } from "@mw/platform";
+import { LoginThrottle } from "./login-throttle.ts";
+import type { Principal } from "./principal.ts";
+import type { SessionStore } from "./sessions.ts";
+import { verifyLogin } from "./users.ts";
+
+export type SignInOutcome =
+  | { outcome: "signed_in"; principal: Principal; sessionId: string; nonce: string }
+  /** Too many failed logins for this login or address: nothing was checked. */
+  | { outcome: "throttled"; retryAfter: number }
+  | { outcome: "refused" };
+
+export interface SignInDeps extends Pick<Connections, "prisma" | "redis" | "logger"> {
+  config: Pick<Config, "QUEUE_PREFIX" | "LOGIN_FAILURES_PER_LOGIN" | "LOGIN_FAILURES_PER_IP" | "LOGIN_FAILURE_WINDOW_SECONDS">;
+  sessions: SessionStore;
+}
+
+/**
+ * Starts a browser session with the user's own password (the REST login and
+ * the console's form): the throttle first, then the password, then the session.
+ */
+export async function signIn(deps: SignInDeps, attempt: { login: string; password: string; ip: string }): Promise<SignInOutcome> {
+  const { config } = deps;
+  const { login, password, ip } = attempt;
+  const throttle = new LoginThrottle(deps.redis, config.QUEUE_PREFIX, {
+    perLogin: config.LOGIN_FAILURES_PER_LOGIN,
+    perIp: config.LOGIN_FAILURES_PER_IP,
+    windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+  });
+  const wait = await throttle.retryAfter(login, ip);
+  if (wait) return { outcome: "throttled", retryAfter: wait };
+  const principal = await verifyLogin(deps, login, password);
+  if (!principal) {
+    await throttle.failed(login, ip);
+    return { outcome: "refused" };
+  }
+  await throttle.succeeded(login, ip);
+  const { sessionId, nonce } = await deps.sessions.create(principal.userId);
+  deps.logger.info("session started", { login: principal.login });
+  return { outcome: "signed_in", principal, sessionId, nonce };
+}
