@@ -1,10 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createRedis, Queues } from "@mw/shared";
+import { createRedis, Queues, type RedisClient } from "@mw/shared";
 import { chatMessageJob, healthPingJob } from "@mw/shared/notifications";
 import type { Job, Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpSink } from "../fakes/http-sink.ts";
 import { logged, logLines, spawnEntry, type Spawned } from "../support/processes.ts";
@@ -17,7 +16,7 @@ const USER_AGENT = /^Middleware\/\d+\.\d+\.\d+$/;
 /** Short lock and stalled-check periods so a killed worker's job comes back within seconds. */
 const FAST_STALL = { WORKER_LOCK_DURATION_MS: "2000", WORKER_STALLED_INTERVAL_MS: "1000" };
 
-let redis: Redis;
+let redis: RedisClient;
 let queues: Queues;
 let queue: Queue;
 let sink: HttpSink;

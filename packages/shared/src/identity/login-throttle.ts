@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../platform/redis.ts";
 import { sha256Hex } from "../platform/crypto.ts";
 
 export interface LoginLimits {
@@ -15,7 +15,7 @@ export interface LoginLimits {
  */
 export class LoginThrottle {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly limits: LoginLimits,
   ) {}

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../platform/redis.ts";
 import { randomToken, sha256Hex } from "../platform/crypto.ts";
 
 export interface SessionRecord {
@@ -13,7 +13,7 @@ export interface SessionRecord {
  */
 export class SessionStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly ttlSeconds: number,
   ) {}

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../platform/redis.ts";
 import type { AiService } from "../ai/index.ts";
 import type { Config } from "../platform/config.ts";
 import type { PrismaClient } from "../platform/db.ts";
@@ -12,7 +12,7 @@ import { enabledSources } from "./sync.ts";
 
 export interface ChatDeps {
   prisma: PrismaClient;
-  redis: Redis;
+  redis: RedisClient;
   options: OptionStore;
   ai: AiService;
   knowledge: Knowledge;

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../platform/redis.ts";
 import type { PrismaClient } from "../platform/db.ts";
 import type { OptionStore } from "../options/index.ts";
 import { loadDocumentRecords, loadSiteRecords, loadTicketRecords, SOURCES, ticketVectorId, type Source } from "./records.ts";
@@ -27,11 +27,11 @@ export interface EmbeddingRun {
 const runKey = (prefix: string) => `${prefix}:knowledge:last-run`;
 const watermarkKey = (prefix: string) => `${prefix}:knowledge:tickets-embedded-until`;
 
-export async function recordRun(redis: Redis, prefix: string, run: EmbeddingRun): Promise<void> {
+export async function recordRun(redis: RedisClient, prefix: string, run: EmbeddingRun): Promise<void> {
   await redis.set(runKey(prefix), JSON.stringify(run));
 }
 
-export async function lastRun(redis: Redis, prefix: string): Promise<EmbeddingRun | null> {
+export async function lastRun(redis: RedisClient, prefix: string): Promise<EmbeddingRun | null> {
   const stored = await redis.get(runKey(prefix));
   return stored ? (JSON.parse(stored) as EmbeddingRun) : null;
 }
@@ -52,7 +52,7 @@ async function syncTicketIds(knowledge: Knowledge, prisma: PrismaClient, ids: nu
  * the last run (all of them the first time), embedded when their content
  * hash differs. The watermark moves only after a run that finished.
  */
-export async function embedChangedTickets(knowledge: Knowledge, deps: { prisma: PrismaClient; redis: Redis; prefix: string }, progress: Progress): Promise<SyncCounts> {
+export async function embedChangedTickets(knowledge: Knowledge, deps: { prisma: PrismaClient; redis: RedisClient; prefix: string }, progress: Progress): Promise<SyncCounts> {
   const started = new Date();
   const stored = await deps.redis.get(watermarkKey(deps.prefix));
   const since = stored ? new Date(stored) : null;

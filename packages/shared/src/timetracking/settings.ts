@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../platform/redis.ts";
 import type { Config } from "../platform/config.ts";
 import { AppError } from "../platform/errors.ts";
 import type { PrismaClient } from "../platform/db.ts";
@@ -8,7 +8,7 @@ import { HarvestClient, type HarvestAuth } from "../providers/harvest/index.ts";
 /** What the time-tracking code talks to. */
 export interface TimeDeps {
   prisma: PrismaClient;
-  redis: Redis;
+  redis: RedisClient;
   options: OptionStore;
   config: Pick<Config, "HARVEST_ID_URL" | "HARVEST_API_URL" | "HTTP_TIMEOUT_MS" | "QUEUE_PREFIX" | "ENCRYPTION_KEY" | "PUBLIC_URL">;
 }

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../platform/redis.ts";
 import { z } from "zod";
 import type { Config } from "../../platform/config.ts";
 import { createHttpClient, parseUpstream, type UpstreamDetailReader } from "../../platform/http.ts";
@@ -67,7 +67,7 @@ export class HarvestClient {
 
   constructor(
     private readonly config: HarvestConfig,
-    redis: Redis,
+    redis: RedisClient,
     userAgent: string,
   ) {
     this.http = createHttpClient({ timeoutMs: config.HTTP_TIMEOUT_MS, headers: { "user-agent": userAgent } });
