@@ -4,7 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import mariadb from "mariadb";
-import { checkDatabase, checkRedis } from "@mw/shared";
+import { checkDatabase, checkRedis, parseRedisUrl } from "@mw/shared";
 
 export const DEFAULT_DATA_DIR = path.resolve(import.meta.dirname, "../../.data");
 
@@ -17,11 +17,21 @@ export interface LocalServices {
   stop(): Promise<void>;
 }
 
-/** True when the URL points at this machine and nothing listens there: ours to start. */
+/**
+ * True when the URL points at this machine and nothing listens there: ours to start.
+ * Only a single Redis node is started this way; Sentinel and Cluster URLs name
+ * topologies that `pnpm services --redis-sentinel` / `--redis-cluster` start.
+ */
 export async function wantsLocal(kind: "database" | "redis", url: string): Promise<boolean> {
-  if (!LOCAL_HOSTS.has(new URL(url).hostname)) return false;
+  const host = kind === "database" ? new URL(url).hostname : singleRedisHost(url);
+  if (host === undefined || !LOCAL_HOSTS.has(host)) return false;
   const problem = kind === "database" ? await checkDatabase(url, { database: false }) : await checkRedis(url);
   return problem?.nothingListens ?? false;
+}
+
+function singleRedisHost(url: string): string | undefined {
+  const target = parseRedisUrl(url);
+  return target.kind === "single" ? target.host : undefined;
 }
 
 function binary(candidates: string[]): string | undefined {
