@@ -140,7 +140,8 @@ export function parseRedisUrl(url: string): RedisTarget {
   return { kind, sentinels: hosts, masterName: name, db: db === undefined || db === "" ? 0 : parseDb(db), ...credentials };
 }
 
-function list(hosts: RedisHost[]): string {
+/** "a:1,[::1]:2": hosts as a URL writes them. */
+export function describeHosts(hosts: RedisHost[]): string {
   return hosts.map(({ host, port }) => `${host.includes(":") ? `[${host}]` : host}:${port}`).join(",");
 }
 
@@ -148,11 +149,11 @@ function list(hosts: RedisHost[]): string {
 export function describeRedisTarget(target: RedisTarget): string {
   switch (target.kind) {
     case "single":
-      return list([target]);
+      return describeHosts([target]);
     case "sentinel":
-      return `sentinels ${list(target.sentinels)}, master ${target.masterName}`;
+      return `sentinels ${describeHosts(target.sentinels)}, master ${target.masterName}`;
     case "cluster":
-      return `cluster ${list(target.nodes)}`;
+      return `cluster ${describeHosts(target.nodes)}`;
   }
 }
 
