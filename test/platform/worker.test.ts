@@ -270,6 +270,8 @@ describe("start-up configuration", () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ WORKER_QUEUES: "nope" }, /WORKER_QUEUES: unknown queue "nope"/],
       [{ REDIS_URL: "http://x" }, /REDIS_URL: must be redis:\/\//],
+      // A password in a malformed URL stays out of the message.
+      [{ REDIS_URL: "redis+sentinel://app:pw-Secret@s1:26379,s2:26379" }, /REDIS_URL: names no master: redis\+sentinel:\/\/HOST:PORT,HOST:PORT\/MASTER\[\/DB\]\n(?![\s\S]*pw-Secret)/],
       [{ WORKER_LOCK_DURATION_MS: "500" }, /WORKER_LOCK_DURATION_MS: /],
     ];
     const runs = cases.map(([env]) => spawnWorker(env));
