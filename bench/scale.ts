@@ -4,9 +4,10 @@
 // after a fixed latency, so the pipeline is I/O-bound and the figure is about
 // the platform's scaling, not about this machine's two cores: per-worker
 // concurrency times the latency keeps the CPU the whole run needs well under
-// what the machine has. Each count runs three rounds on the same workers; the
-// rate of a round is its steady middle (bench/lib/steady-rate.ts), the count's
-// figure the median round, and E(N) = T(N) / (N x T(1)). The single Redis node
+// what the machine has. Each count runs an uncounted warm-up round, then three
+// rounds on the same workers; the rate of a round is its steady middle
+// (bench/lib/steady-rate.ts), the count's figure the median round, and
+// E(N) = T(N) / (N x T(1)). The single Redis node
 // is REDIS_URL; `--cluster` also runs on a local 3-master + 3-replica cluster
 // started from the installed redis-server. Needs MariaDB and Redis.
 import { randomBytes } from "node:crypto";
@@ -15,6 +16,7 @@ import { loadavg } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { createPrisma, createRedis, Queues } from "@mw/shared";
+import type { Queue } from "bullmq";
 import { startRedisCluster, type LocalRedisCluster } from "../scripts/services/redis-cluster.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";
@@ -73,6 +75,45 @@ function workersCpu(workers: ChildProcess[]): number | undefined {
   return each.some((ms) => ms === undefined) ? undefined : each.reduce((a, b) => a! + b!, 0);
 }
 
+interface Round {
+  rate: number;
+  p50: number;
+  failed: number;
+  cpuMs?: number;
+  wallMs: number;
+  jobs: number;
+}
+
+/** Queues `jobs` disputes on the paused queue, lets the workers drain them, pauses again and answers the round's figures. */
+async function drainBacklog(queue: Queue, workers: ChildProcess[], tag: string, jobs: number): Promise<Round> {
+  await queueDisputeBacklog(prisma, queue, world, tag, jobs);
+  const cpuBefore = workersCpu(workers);
+  const started = Date.now();
+  await queue.resume();
+  for (;;) {
+    const done = await queue.getJobCounts("completed", "failed");
+    if (done.completed! + done.failed! >= jobs) break;
+    const gone = workers.find((worker) => worker.exitCode !== null || worker.signalCode !== null);
+    if (gone) throw new Error(`a worker exited (${gone.exitCode ?? gone.signalCode}) during the ${workers.length}-worker round`);
+    if (Date.now() - started > ROUND_LIMIT_MS) throw new Error(`${workers.length} workers did not finish ${jobs} disputes within ${ROUND_LIMIT_MS / 1000} s`);
+    await sleep(100);
+  }
+  const wallMs = Date.now() - started;
+  const cpuAfter = workersCpu(workers);
+  await queue.pause();
+  const finished = await queue.getJobs(["completed", "failed"], 0, -1);
+  await queue.clean(0, 0, "completed");
+  await queue.clean(0, 0, "failed");
+  return {
+    rate: steadyRate(finished.map((job) => job.finishedOn!)),
+    p50: median(finished.map((job) => job.finishedOn! - job.processedOn!)),
+    failed: finished.filter((job) => job.failedReason).length,
+    cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+    wallMs,
+    jobs,
+  };
+}
+
 /** All scaling rows on one Redis topology: `redisUrl` with `prefix`. */
 async function measure(topology: string, redisUrl: string, prefix: string): Promise<Row[]> {
   const redis = createRedis(redisUrl, { name: "mw-bench-scale" });
@@ -88,37 +129,14 @@ async function measure(topology: string, redisUrl: string, prefix: string): Prom
       const workers = await Promise.all(Array.from({ length: count }, () => startWorker(workerEnv, nodeArgs)));
       const rss = workers.map(sampleRss);
       let rssPeak = 0;
-      const rounds: { rate: number; p50: number; failed: number; cpuMs?: number; wallMs: number; jobs: number }[] = [];
+      const rounds: Round[] = [];
       try {
-        for (let round = 0; round < ROUNDS; round += 1) {
-          const jobs = BACKLOG_PER_WORKER * count;
-          await queueDisputeBacklog(prisma, queue, world, `${topology}-w${count}-r${round}`, jobs);
-          const cpuBefore = workersCpu(workers);
-          const started = Date.now();
-          await queue.resume();
-          for (;;) {
-            const done = await queue.getJobCounts("completed", "failed");
-            if (done.completed! + done.failed! >= jobs) break;
-            const gone = workers.find((worker) => worker.exitCode !== null || worker.signalCode !== null);
-            if (gone) throw new Error(`a worker exited (${gone.exitCode ?? gone.signalCode}) during the ${count}-worker round`);
-            if (Date.now() - started > ROUND_LIMIT_MS) throw new Error(`${count} workers did not finish ${jobs} disputes within ${ROUND_LIMIT_MS / 1000} s`);
-            await sleep(100);
-          }
-          const wallMs = Date.now() - started;
-          const cpuAfter = workersCpu(workers);
-          await queue.pause();
-          const finished = await queue.getJobs(["completed", "failed"], 0, -1);
-          const durations = finished.map((job) => job.finishedOn! - job.processedOn!);
-          rounds.push({
-            rate: steadyRate(finished.map((job) => job.finishedOn!)),
-            p50: median(durations),
-            failed: finished.filter((job) => job.failedReason).length,
-            cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
-            wallMs,
-            jobs,
-          });
-          await queue.clean(0, 0, "completed");
-          await queue.clean(0, 0, "failed");
+        // Round -1 warms the fresh workers up (JIT, pools: four processes compiling at once on two cores
+        // ran their first round well below the next two) and is not counted.
+        for (let round = -1; round < ROUNDS; round += 1) {
+          const jobs = round < 0 ? Math.ceil(BACKLOG_PER_WORKER / 4) * count : BACKLOG_PER_WORKER * count;
+          const measured = await drainBacklog(queue, workers, `${topology}-w${count}-r${round}`, jobs);
+          if (round >= 0) rounds.push(measured);
         }
       } finally {
         rssPeak = Math.max(0, ...rss.map((sampler) => sampler.stop() ?? 0));
