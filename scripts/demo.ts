@@ -5,7 +5,7 @@
 // `pnpm start` when nothing answers. Ctrl-C stops it all.
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { checkServices, createPrisma, createRedis } from "@mw/platform";
+import { checkServices, createPrisma, createRedis, unlinkMatching } from "@mw/platform";
 import { createUser, setLoginPassword } from "@mw/shared/identity";
 import { upsertItems } from "@mw/shared/inventory";
 import { dropDatabase, migrate } from "./migrations/apply.ts";
@@ -42,7 +42,7 @@ console.log(`preparing the demo database ${demoUrl.pathname.slice(1)} (recreated
 await dropDatabase(demoUrl.toString());
 await migrate(demoUrl.toString());
 const redis = createRedis(redisUrl);
-for await (const keys of redis.scanStream({ match: `${PREFIX}:*`, count: 1000 })) if ((keys as string[]).length) await redis.unlink(...(keys as string[]));
+await unlinkMatching(redis, `${PREFIX}:*`);
 await redis.quit();
 
 const world = new DemoWorld();

@@ -1,9 +1,9 @@
 // The webhook baseline: Express reading the body and doing one BullMQ queue.add, nothing else.
 import { Queue } from "bullmq";
 import express from "express";
-import { Redis } from "ioredis";
+import { createRedis } from "@mw/platform";
 
-const queue = new Queue("bench-baseline", { connection: new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379"), prefix: process.env.QUEUE_PREFIX ?? "mwbench" });
+const queue = new Queue("bench-baseline", { connection: createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { name: "mw-bench-baseline" }), prefix: process.env.QUEUE_PREFIX ?? "mwbench" });
 let n = 0;
 const app = express();
 app.use(express.raw({ type: () => true, limit: "1mb" }));

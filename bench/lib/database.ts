@@ -1,14 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { createRedis } from "@mw/platform";
+import { createRedis, unlinkMatching } from "@mw/platform";
 import { dropDatabase, migrate } from "../../scripts/migrations/apply.ts";
 
 /** Removes a bench's queue keys: jobs left from an earlier run would make Redis slower with every run. */
 export async function clearQueuePrefix(prefix: string): Promise<void> {
   const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
   try {
-    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 })) {
-      if ((keys as string[]).length) await redis.unlink(...(keys as string[]));
-    }
+    await unlinkMatching(redis, `${prefix}:*`);
   } finally {
     await redis.quit();
   }

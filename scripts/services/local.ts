@@ -1,15 +1,15 @@
 // MariaDB and Redis from the machine's own binaries, with their data under
 // .data/, for a machine where the two packages are installed but nothing runs.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, openSync } from "node:fs";
+import { spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import mariadb from "mariadb";
-import { checkDatabase, checkRedis } from "@mw/platform";
+import { checkDatabase, checkRedis, parseRedisUrl } from "@mw/platform";
+import { binary, launch, stopChild, waitUntil } from "./children.ts";
 
 export const DEFAULT_DATA_DIR = path.resolve(import.meta.dirname, "../../.data");
 
 const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
-const READY_TIMEOUT_MS = 30_000;
 
 export interface LocalServices {
   /** What was started, e.g. ["MariaDB on 127.0.0.1:3306"]. */
@@ -17,53 +17,26 @@ export interface LocalServices {
   stop(): Promise<void>;
 }
 
-/** True when the URL points at this machine and nothing listens there: ours to start. */
+/**
+ * True when the URL points at this machine and nothing listens there: ours to start.
+ * Only a single Redis node is started this way; Sentinel and Cluster URLs name
+ * topologies that `pnpm services --redis-sentinel` / `--redis-cluster` start.
+ */
 export async function wantsLocal(kind: "database" | "redis", url: string): Promise<boolean> {
-  if (!LOCAL_HOSTS.has(new URL(url).hostname)) return false;
+  const host = kind === "database" ? new URL(url).hostname : singleRedisHost(url);
+  if (host === undefined || !LOCAL_HOSTS.has(host)) return false;
   const problem = kind === "database" ? await checkDatabase(url, { database: false }) : await checkRedis(url);
   return problem?.nothingListens ?? false;
 }
 
-function binary(candidates: string[]): string | undefined {
-  for (const name of candidates) {
-    if (name.includes("/")) {
-      if (existsSync(name)) return name;
-    } else if (spawnSync("sh", ["-c", `command -v ${name}`]).status === 0) {
-      return name;
-    }
-  }
-  return undefined;
+function singleRedisHost(url: string): string | undefined {
+  const target = parseRedisUrl(url);
+  return target.kind === "single" ? target.host : undefined;
 }
 
 /** The login mariadbd must switch to: root may only run it by naming itself. */
 function runAsUser(): string[] {
   return process.getuid?.() === 0 ? ["--user=root"] : [];
-}
-
-async function waitUntil(ready: () => Promise<boolean>, child: ChildProcess, what: string, logFile: string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode}) while starting; see ${logFile}`);
-    if (await ready()) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${what} did not answer within ${READY_TIMEOUT_MS / 1000} s; see ${logFile}`);
-}
-
-function launch(command: string, args: string[], logFile: string): ChildProcess {
-  const out = openSync(logFile, "a");
-  // Its own process group: the terminal's Ctrl-C must not stop the services
-  // while the API and worker still drain into them; stop() ends them after.
-  return spawn(command, args, { stdio: ["ignore", out, out], detached: true });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 async function startMariaDb(databaseUrl: string, dataDir: string): Promise<ChildProcess> {

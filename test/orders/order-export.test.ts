@@ -1,9 +1,8 @@
-import { createPrisma, createRedis, jobId, Queues, type PrismaClient } from "@mw/platform";
+import { createPrisma, createRedis, jobId, Queues, type PrismaClient, type RedisClient } from "@mw/platform";
 import { ErpClient, type SalesOrderInput } from "@mw/providers/erp";
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
 import { orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJob, orderVerifyJobId } from "@mw/shared/orders";
 import type { Job, Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeErp } from "../fakes/erp.ts";
 import { failure } from "../support/errors.ts";
@@ -18,7 +17,7 @@ const USER_AGENT = /^Middleware\/\d+\.\d+\.\d+$/;
 const ORDER_NUMBER = "100045";
 
 let prisma: PrismaClient;
-let redis: Redis;
+let redis: RedisClient;
 let queues: Queues;
 let queue: Queue;
 let erp: FakeErp;

@@ -1,3 +1,4 @@
+import { createRedis } from "@mw/platform";
 import { processDisputeJob } from "@mw/shared/disputes";
 import { inventorySyncJob } from "@mw/shared/inventory";
 import { orderExportJob, ordersImportJob, orderVerifyJob } from "@mw/shared/orders";
@@ -71,7 +72,7 @@ describe("GET /queue (spec 1, 2.7 and 3.1)", () => {
     const queue = api.ctx.queues.get("reports");
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const worker = new Worker("reports", () => held, { connection: api.ctx.redis.duplicate({ maxRetriesPerRequest: null }), prefix: api.ctx.config.QUEUE_PREFIX, name: `probe-host:${RUN}` });
+    const worker = new Worker("reports", () => held, { connection: createRedis(api.ctx.config.REDIS_URL, { blocking: true }), prefix: api.ctx.config.QUEUE_PREFIX, name: `probe-host:${RUN}` });
     try {
       const job = await queue.add("inventory-sync-summary", { report_id: 1, description: `inventory-sync-summary:${RUN}` }, { jobId: `q-report-${RUN}` });
       let processing: Record<string, unknown> | undefined;

@@ -1,7 +1,6 @@
-import { createRedis, Queues } from "@mw/platform";
+import { createRedis, Queues, unlinkMatching, type RedisClient } from "@mw/platform";
 import { SCHEDULED_JOBS, missingSchedules } from "@mw/shared/schedules";
 import { JOBS } from "@mw/worker/jobs/index";
-import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawnEntry, type Spawned } from "../support/processes.ts";
 import { TcpProxy } from "../support/tcp-proxy.ts";
@@ -10,7 +9,7 @@ import { until } from "../support/wait.ts";
 // Job schedulers live only in Redis. These tests take them away as a Redis
 // restarted without persistence does, under a running worker, and expect the
 // worker to put them back without being restarted.
-let redis: Redis;
+let redis: RedisClient;
 let queues: Queues;
 let worker: Spawned | undefined;
 
@@ -32,9 +31,7 @@ afterAll(async () => {
 
 /** Every key of this test's prefix, gone: what a Redis that restarted empty holds. */
 async function emptyRedis(): Promise<void> {
-  for await (const keys of redis.scanStream({ match: `${process.env.QUEUE_PREFIX}:*`, count: 1000 })) {
-    if ((keys as string[]).length) await redis.unlink(...(keys as string[]));
-  }
+  await unlinkMatching(redis, `${process.env.QUEUE_PREFIX}:*`);
 }
 
 const names = async () => (await missingSchedules(queues)).map((job) => job.name).sort();

@@ -1,10 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createRedis, Queues } from "@mw/platform";
+import { createRedis, Queues, type RedisClient } from "@mw/platform";
 import { chatMessageJob, healthPingJob } from "@mw/shared/notifications";
 import type { Job, Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpSink } from "../fakes/http-sink.ts";
 import { logged, logLines, spawnEntry, type Spawned } from "../support/processes.ts";
@@ -17,7 +16,7 @@ const USER_AGENT = /^Middleware\/\d+\.\d+\.\d+$/;
 /** Short lock and stalled-check periods so a killed worker's job comes back within seconds. */
 const FAST_STALL = { WORKER_LOCK_DURATION_MS: "2000", WORKER_STALLED_INTERVAL_MS: "1000" };
 
-let redis: Redis;
+let redis: RedisClient;
 let queues: Queues;
 let queue: Queue;
 let sink: HttpSink;
@@ -271,6 +270,8 @@ describe("start-up configuration", () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ WORKER_QUEUES: "nope" }, /WORKER_QUEUES: unknown queue "nope"/],
       [{ REDIS_URL: "http://x" }, /REDIS_URL: must be redis:\/\//],
+      // A password in a malformed URL stays out of the message.
+      [{ REDIS_URL: "redis+sentinel://app:pw-Secret@s1:26379,s2:26379" }, /REDIS_URL: names no master: redis\+sentinel:\/\/HOST:PORT,HOST:PORT\/MASTER\[\/DB\]\n(?![\s\S]*pw-Secret)/],
       [{ WORKER_LOCK_DURATION_MS: "500" }, /WORKER_LOCK_DURATION_MS: /],
     ];
     const runs = cases.map(([env]) => spawnWorker(env));

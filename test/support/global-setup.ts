@@ -1,4 +1,4 @@
-import { createRedis } from "@mw/platform";
+import { createRedis, unlinkMatching } from "@mw/platform";
 import { dropDatabase, listDatabases, migrate } from "../../scripts/migrations/apply.ts";
 import { startLocalServices } from "../../scripts/services/local.ts";
 import { testDatabaseUrl, testEnv, testQueuePrefix } from "./env.ts";
@@ -10,9 +10,7 @@ const RUN = String(process.pid);
 async function deleteKeys(pattern: string): Promise<void> {
   const redis = createRedis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
   try {
-    for await (const batch of redis.scanStream({ match: pattern, count: 1000 })) {
-      if ((batch as string[]).length) await redis.unlink(...(batch as string[]));
-    }
+    await unlinkMatching(redis, pattern);
   } finally {
     await redis.quit();
   }

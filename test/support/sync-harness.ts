@@ -1,5 +1,4 @@
-import { createPrisma, createRedis, parseConfig, Queues, type PrismaClient, type QueueName } from "@mw/platform";
-import type { Redis } from "ioredis";
+import { createPrisma, createRedis, parseConfig, Queues, type PrismaClient, type QueueName, type RedisClient } from "@mw/platform";
 import { FakeErp } from "../fakes/erp.ts";
 import { FakeStorefrontA } from "../fakes/storefront-a.ts";
 import { FakeStorefrontB } from "../fakes/storefront-b.ts";
@@ -13,7 +12,7 @@ import { until } from "./wait.ts";
  */
 export interface SyncHarness {
   prisma: PrismaClient;
-  redis: Redis;
+  redis: RedisClient;
   queues: Queues;
   /** The ENCRYPTION_KEY the worker reads site credentials with. */
   key: Buffer;

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { QUEUE_NAMES, type QueueName } from "./queues/names.ts";
+import { parseRedisUrl, RedisUrlError } from "./redis-url.ts";
 
 const ROOT_ENV_FILE = fileURLToPath(new URL("../../../.env", import.meta.url));
 
@@ -11,6 +12,16 @@ const bool = z
 
 const optionalUrl = z.url().optional();
 
+
+/** Any REDIS_URL form the connection factory takes; the message never repeats the URL (it may hold a password). */
+const redisUrl = z.string().superRefine((value, ctx) => {
+  try {
+    parseRedisUrl(value);
+  } catch (error) {
+    if (!(error instanceof RedisUrlError)) throw error;
+    ctx.addIssue({ code: "custom", message: error.message });
+  }
+});
 
 const queueList = z
   .string()
@@ -52,7 +63,9 @@ export const configSchema = z.object({
     .string()
     .regex(/^(mysql|mariadb):\/\/[^/]+\/[A-Za-z0-9_$]+(\?.*)?$/, "must be mysql://USER:PASSWORD@HOST:PORT/DATABASE")
     .default("mysql://mw:mw@127.0.0.1:3306/mw"),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be redis://HOST:PORT[/DB]").default("redis://127.0.0.1:6379"),
+  REDIS_URL: redisUrl.default("redis://127.0.0.1:6379"),
+  /** The sentinels' own password, when they require one (REDIS_URL's password is the Redis nodes'). */
+  REDIS_SENTINEL_PASSWORD: z.string().optional(),
   HOST: z.string().default("0.0.0.0"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: optionalUrl,

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis.ts";
 import type { Config } from "./config.ts";
 import { createPrisma, createSqlPool, type PrismaClient, type SqlPool } from "./db.ts";
 import { createLogger, type Logger } from "./logger.ts";
@@ -15,9 +15,9 @@ export interface Connections {
   prisma: PrismaClient;
   /** Driver pool for the hot paths only (order intake and the storefront order import, the acquirer webhook receiver, the dispute pipeline; see createSqlPool). */
   sql: SqlPool;
-  redis: Redis;
+  redis: RedisClient;
   /** Auto-pipelined connection for request-path counters and caches (rate limits, the urgency cache); never for BullMQ. */
-  hotRedis: Redis;
+  hotRedis: RedisClient;
   /** One warning per Redis outage for every connection of this process. */
   redisOutage: RedisOutage;
   queues: Queues;
@@ -37,7 +37,7 @@ export function openConnections(config: Config, name: string, options: { logger?
   const redisOutage = new RedisOutage(logger, config.REDIS_URL);
   redisOutage.watch(redis);
   // Opened on first use: only the API's hot paths take it.
-  let hot: Redis | undefined;
+  let hot: RedisClient | undefined;
   const hotRedis = () => {
     if (!hot) {
       hot = createRedis(config.REDIS_URL, { name: `mw-${name}-hot`, autoPipelining: true });

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis.ts";
 
 /**
  * A process-local cache of rows that another process may change at any moment
@@ -46,13 +46,13 @@ export class InvalidatedCache<V> {
  * Channels are `<prefix>:invalidate:<name>`.
  */
 export class Invalidation {
-  private subscriber?: Redis;
+  private subscriber?: RedisClient;
   private live = false;
   private readonly caches = new Map<string, InvalidatedCache<unknown>[]>();
 
   constructor(
-    private readonly publisher: Redis,
-    private readonly openSubscriber: () => Redis,
+    private readonly publisher: RedisClient,
+    private readonly openSubscriber: () => RedisClient,
     private readonly prefix: string,
   ) {}
 

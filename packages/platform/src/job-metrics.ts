@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis.ts";
 import { LuaScript } from "./lua-script.ts";
 
 /**
@@ -24,7 +24,7 @@ redis.call("HINCRBYFLOAT", KEYS[1], ARGV[1] .. "|sum", ARGV[2])
 return 0`, 1);
 
 export async function recordJobDuration(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   queue: string,
   outcome: JobOutcome,
@@ -35,7 +35,7 @@ export async function recordJobDuration(
 }
 
 /** The stored histograms as Prometheus exposition text. */
-export async function renderJobDurations(redis: Redis, prefix: string): Promise<string> {
+export async function renderJobDurations(redis: RedisClient, prefix: string): Promise<string> {
   const fields = await redis.hgetall(hashKey(prefix));
   const series = new Map<string, Map<string, number>>();
   for (const [field, value] of Object.entries(fields)) {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis.ts";
 
 /**
  * A Lua script run by its SHA (EVALSHA), sent in full only when the server
@@ -17,7 +17,7 @@ export class LuaScript {
     this.sha = createHash("sha1").update(source).digest("hex");
   }
 
-  async run(redis: Redis, ...keysAndArgs: (string | number)[]): Promise<unknown> {
+  async run(redis: RedisClient, ...keysAndArgs: (string | number)[]): Promise<unknown> {
     try {
       return await redis.evalsha(this.sha, this.numberOfKeys, ...keysAndArgs);
     } catch (error) {

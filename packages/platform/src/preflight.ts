@@ -1,6 +1,8 @@
-import { Redis } from "ioredis";
 import mariadb from "mariadb";
 import type { Config } from "./config.ts";
+import { createRedis } from "./redis.ts";
+import { topologyProblem, watchProbe } from "./redis-probe.ts";
+import { describeRedisTarget, parseRedisUrl, RedisUrlError, type RedisTarget } from "./redis-url.ts";
 
 /** A service the platform cannot start without, explained in one line, and the exit code to use. */
 export interface ServiceProblem {
@@ -90,24 +92,25 @@ export async function checkDatabase(databaseUrl: string, options: { database: bo
 
 /** Connects once to REDIS_URL and pings, without the reconnect loop of the long-lived connections. */
 export async function checkRedis(redisUrl: string): Promise<ServiceProblem | undefined> {
-  const url = new URL(redisUrl);
-  const at = where(url, 6379);
-  const redis = new Redis(redisUrl, {
-    lazyConnect: true,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    enableOfflineQueue: false,
-  });
+  let target: RedisTarget;
+  try {
+    target = parseRedisUrl(redisUrl);
+  } catch (error) {
+    if (!(error instanceof RedisUrlError)) throw error;
+    return { line: `REDIS_URL ${error.message}`, exitCode: EX_CONFIG };
+  }
+  const at = describeRedisTarget(target);
+  const redis = createRedis(redisUrl, { probe: true });
   // With no retries, connect() rejects only with "Connection is closed": the cause is the error event's.
-  let cause: Error | undefined;
-  redis.on("error", (error) => (cause ??= error));
+  const probe = watchProbe(redis);
   try {
     await redis.connect();
     await redis.ping();
     return undefined;
   } catch (raw) {
-    const error = (cause ?? raw) as { code?: string; message: string };
+    const error = probe.cause(raw);
+    const topology = topologyProblem(target, error);
+    if (topology) return topology;
     const network = networkReason(error) ?? (/ETIMEDOUT|timed? ?out/i.test(error.message) ? `no answer within ${CONNECT_TIMEOUT_MS / 1000} s` : undefined);
     if (network) {
       return {

@@ -1,5 +1,6 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis.ts";
 import type { Logger } from "./logger.ts";
+import { describeRedisTarget, parseRedisUrl } from "./redis-url.ts";
 
 const CONNECTION_ERRORS = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "EPIPE"]);
 
@@ -24,7 +25,7 @@ export class RedisOutage {
   ) {}
 
   /** Follows a connection: its errors start an outage, its `ready` ends one. */
-  watch(redis: Redis): void {
+  watch(redis: RedisClient): void {
     redis.on("error", (error) => this.explains(error) || this.logger.error("redis error", { error: error.message }));
     redis.on("ready", () => this.recovered());
   }
@@ -34,9 +35,8 @@ export class RedisOutage {
     if (!isRedisConnectionError(error)) return false;
     if (!this.down) {
       this.down = true;
-      const url = new URL(this.redisUrl);
       this.logger.warn("redis unreachable: jobs wait and /readyz answers 503 until it is back", {
-        redis: `${url.hostname}:${url.port || 6379}`,
+        redis: describeRedisTarget(parseRedisUrl(this.redisUrl)),
         error: (error as Error).message,
       });
     }

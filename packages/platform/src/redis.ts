@@ -1,18 +1,66 @@
-import { Redis } from "ioredis";
+import { Cluster, Redis, type RedisOptions } from "ioredis";
+import { parseRedisUrl } from "./redis-url.ts";
+
+/** What every Redis connection of the platform is: one node (directly or found through Sentinel), or a cluster. */
+export type RedisClient = Redis | Cluster;
+
+export interface RedisClientOptions {
+  blocking?: boolean;
+  name?: string;
+  autoPipelining?: boolean;
+  /**
+   * One connection attempt and no reconnect loop, no offline queue: the
+   * start-up check must say what is wrong at once rather than wait out Redis.
+   */
+  probe?: boolean;
+  /** The sentinels' own password; unset, REDIS_SENTINEL_PASSWORD (benches and tests build connections without a Config). */
+  sentinelPassword?: string;
+}
 
 /**
+ * Every Redis connection of every process (API, worker, CLI, preflight,
+ * benches, tests) comes from here, so each REDIS_URL form works everywhere.
+ *
  * `blocking` connections (BullMQ workers) must never give up on a command:
- * BullMQ requires maxRetriesPerRequest null for them. Request-path connections
+ * BullMQ requires maxRetriesPerRequest null for them (for a Cluster, inside
+ * `redisOptions`, which is where BullMQ looks). Request-path connections
  * give up after two reconnection attempts, so /readyz and the API answer
  * rather than hang while Redis is down. `autoPipelining` batches the commands
  * of one event-loop turn into one write: only for plain commands on hot
  * request paths, never for BullMQ's connections (reported to lose job data).
  */
-export function createRedis(url: string, options: { blocking?: boolean; name?: string; autoPipelining?: boolean } = {}): Redis {
-  return new Redis(url, {
+export function createRedis(url: string, options: RedisClientOptions = {}): RedisClient {
+  const target = parseRedisUrl(url);
+  const perNode: RedisOptions = {
     connectionName: options.name,
-    maxRetriesPerRequest: options.blocking ? null : 2,
+    maxRetriesPerRequest: options.probe ? 0 : options.blocking ? null : 2,
     connectTimeout: 5000,
-    enableAutoPipelining: options.autoPipelining ?? false,
-  });
+  };
+  const probe: RedisOptions = options.probe ? { retryStrategy: () => null, lazyConnect: true, enableOfflineQueue: false } : {};
+  const enableAutoPipelining = options.autoPipelining ?? false;
+  switch (target.kind) {
+    case "single":
+      // The URL as given: ioredis reads it (query options included) as it always has.
+      return new Redis(url, { ...perNode, ...probe, enableAutoPipelining });
+    case "sentinel":
+      return new Redis({
+        ...perNode,
+        ...probe,
+        enableAutoPipelining,
+        sentinels: target.sentinels,
+        name: target.masterName,
+        db: target.db,
+        username: target.username,
+        password: target.password,
+        sentinelPassword: options.sentinelPassword ?? (process.env.REDIS_SENTINEL_PASSWORD || undefined),
+        ...(options.probe ? { sentinelRetryStrategy: () => null } : {}),
+      });
+    case "cluster":
+      return new Cluster(target.nodes, {
+        enableAutoPipelining,
+        // The cluster sets its nodes' reconnect and queue options itself; a probe sets them on the cluster.
+        redisOptions: { ...perNode, username: target.username, password: target.password },
+        ...(options.probe ? { lazyConnect: true, enableOfflineQueue: false, clusterRetryStrategy: () => null } : {}),
+      });
+  }
 }

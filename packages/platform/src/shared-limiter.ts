@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis.ts";
 
 /**
  * A sliding log in one sorted set: drop what left the window, admit the call
@@ -27,7 +27,7 @@ return tonumber(oldest[2]) + window - now + 1`;
  */
 export class SharedRateLimiter {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keyPrefix: string,
     readonly limit: number,
     readonly windowMs: number,

@@ -1,5 +1,5 @@
 import { Queue, type JobsOptions } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis.ts";
 import type { z } from "zod";
 import { withTimeout } from "../time.ts";
 import type { JobDefinition } from "./jobs.ts";
@@ -21,7 +21,7 @@ export class Queues {
 
   constructor(
     /** The Redis connection the queues share (also for small coordination keys beside them, like run-and-wait's lock). */
-    readonly connection: Redis,
+    readonly connection: RedisClient,
     readonly prefix: string,
   ) {}
 

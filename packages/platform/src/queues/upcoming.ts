@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis.ts";
 import { QUEUE_NAMES, type QueueName } from "./names.ts";
 import type { Queues } from "./queues.ts";
 
@@ -29,7 +29,7 @@ export interface DelayedRun {
  * runs is its score in the delayed set (BullMQ keeps `delay` from the moment
  * it was delayed, which a retry's backoff or a moveToDelayed does not record).
  */
-export async function upcomingRuns(queues: Queues, redis: Redis, options: { queue?: QueueName; limit: number }) {
+export async function upcomingRuns(queues: Queues, redis: RedisClient, options: { queue?: QueueName; limit: number }) {
   const names = options.queue ? [options.queue] : [...QUEUE_NAMES];
   const schedulers: ScheduledRun[] = [];
   const delayed: DelayedRun[] = [];

@@ -1,6 +1,5 @@
-import type { Redis } from "ioredis";
+import { type Config, createHttpClient, parseUpstream, rateLimitedCall, type RedisClient, retryAfterMs, SharedRateLimiter, type UpstreamDetailReader } from "@mw/platform";
 import { z } from "zod";
-import { type Config, createHttpClient, parseUpstream, rateLimitedCall, retryAfterMs, SharedRateLimiter, type UpstreamDetailReader } from "@mw/platform";
 import {
   accountsAnswer,
   clientRecord,
@@ -64,7 +63,7 @@ export class HarvestClient {
 
   constructor(
     private readonly config: HarvestConfig,
-    redis: Redis,
+    redis: RedisClient,
     userAgent: string,
   ) {
     this.http = createHttpClient({ timeoutMs: config.HTTP_TIMEOUT_MS, headers: { "user-agent": userAgent } });

@@ -1,7 +1,6 @@
-import type { Redis } from "ioredis";
+import { AppError, type Config, type Logger, type RedisClient, sha256Hex, unlinkMatching } from "@mw/platform";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
-import { AppError, type Config, type Logger, sha256Hex } from "@mw/platform";
 import type { OptionStore } from "../options/index.ts";
 import { GeminiClient, GeminiError, type GenerateRequest } from "@mw/providers/gemini";
 import { parseEmailReply } from "./email-reply.ts";
@@ -55,7 +54,7 @@ const URGENCY_SYSTEM = [
  */
 export class AiService {
   constructor(
-    private readonly deps: { config: Pick<Config, "AI_BASE_URL" | "AI_API_KEY" | "AI_TIMEOUT_MS" | "AI_RETRY_BASE_MS" | "QUEUE_PREFIX">; options: OptionStore; redis: Redis; logger: Logger },
+    private readonly deps: { config: Pick<Config, "AI_BASE_URL" | "AI_API_KEY" | "AI_TIMEOUT_MS" | "AI_RETRY_BASE_MS" | "QUEUE_PREFIX">; options: OptionStore; redis: RedisClient; logger: Logger },
   ) {}
 
   /** Results last read from or written to Redis, by cache key. */
@@ -290,10 +289,6 @@ export class AiService {
    */
   async clearUrgencyCache(): Promise<number> {
     this.local.clear();
-    let dropped = 0;
-    for await (const keys of this.deps.redis.scanStream({ match: `${this.deps.config.QUEUE_PREFIX}:ai:urgency:*`, count: 500 })) {
-      if ((keys as string[]).length) dropped += await this.deps.redis.unlink(...(keys as string[]));
-    }
-    return dropped;
+    return unlinkMatching(this.deps.redis, `${this.deps.config.QUEUE_PREFIX}:ai:urgency:*`, 500);
   }
 }

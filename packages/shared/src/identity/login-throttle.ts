@@ -1,5 +1,4 @@
-import type { Redis } from "ioredis";
-import { sha256Hex } from "@mw/platform";
+import { type RedisClient, sha256Hex } from "@mw/platform";
 
 export interface LoginLimits {
   perLogin: number;
@@ -15,7 +14,7 @@ export interface LoginLimits {
  */
 export class LoginThrottle {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly limits: LoginLimits,
   ) {}

@@ -1,5 +1,4 @@
-import type { Redis } from "ioredis";
-import { randomToken, sha256Hex } from "@mw/platform";
+import { randomToken, type RedisClient, sha256Hex } from "@mw/platform";
 
 export interface SessionRecord {
   userId: number;
@@ -13,7 +12,7 @@ export interface SessionRecord {
  */
 export class SessionStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly ttlSeconds: number,
   ) {}

@@ -1,6 +1,5 @@
-import type { Redis } from "ioredis";
+import { AppError, type Config, errors, type PrismaClient, type Queues, type RedisClient } from "@mw/platform";
 import type { AiService } from "../ai/index.ts";
-import { AppError, type Config, errors, type PrismaClient, type Queues } from "@mw/platform";
 import type { GenerateRequest } from "@mw/providers/gemini";
 import type { OptionStore } from "../options/index.ts";
 import { staffNameOf, ticketsByNumber } from "../tickets/index.ts";
@@ -12,7 +11,7 @@ import { enabledSources } from "./sync.ts";
 
 export interface ChatDeps {
   prisma: PrismaClient;
-  redis: Redis;
+  redis: RedisClient;
   options: OptionStore;
   ai: AiService;
   config: Pick<Config, "TICKET_SYSTEM_URL" | "QUEUE_PREFIX" | "CHAT_STREAMS_PER_STAFF">;

@@ -1,5 +1,4 @@
-import type { Redis } from "ioredis";
-import type { Config, PrismaClient } from "@mw/platform";
+import type { Config, PrismaClient, RedisClient } from "@mw/platform";
 import type { OptionStore } from "../options/index.ts";
 import { allTicketIds, ticketIdsChangedSince } from "../tickets/index.ts";
 import { loadDocumentRecords, loadSiteRecords, loadTicketRecords, SOURCES, ticketVectorId, type Source } from "./records.ts";
@@ -28,11 +27,11 @@ export interface EmbeddingRun {
 const runKey = (prefix: string) => `${prefix}:knowledge:last-run`;
 const watermarkKey = (prefix: string) => `${prefix}:knowledge:tickets-embedded-until`;
 
-export async function recordRun(redis: Redis, prefix: string, run: EmbeddingRun): Promise<void> {
+export async function recordRun(redis: RedisClient, prefix: string, run: EmbeddingRun): Promise<void> {
   await redis.set(runKey(prefix), JSON.stringify(run));
 }
 
-export async function lastRun(redis: Redis, prefix: string): Promise<EmbeddingRun | null> {
+export async function lastRun(redis: RedisClient, prefix: string): Promise<EmbeddingRun | null> {
   const stored = await redis.get(runKey(prefix));
   return stored ? (JSON.parse(stored) as EmbeddingRun) : null;
 }
@@ -53,7 +52,7 @@ async function syncTicketIds(knowledge: Knowledge, prisma: PrismaClient, ids: nu
  * the last run (all of them the first time), embedded when their content
  * hash differs. The watermark moves only after a run that finished.
  */
-export async function embedChangedTickets(knowledge: Knowledge, deps: { prisma: PrismaClient; redis: Redis; config: Pick<Config, "QUEUE_PREFIX"> }, progress: Progress): Promise<SyncCounts> {
+export async function embedChangedTickets(knowledge: Knowledge, deps: { prisma: PrismaClient; redis: RedisClient; config: Pick<Config, "QUEUE_PREFIX"> }, progress: Progress): Promise<SyncCounts> {
   const started = new Date();
   const key = watermarkKey(deps.config.QUEUE_PREFIX);
   const stored = await deps.redis.get(key);

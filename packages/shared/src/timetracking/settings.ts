@@ -1,12 +1,11 @@
-import type { Redis } from "ioredis";
-import { AppError, type Config, type PrismaClient } from "@mw/platform";
+import { AppError, type Config, type PrismaClient, type RedisClient } from "@mw/platform";
 import type { OptionStore } from "../options/index.ts";
 import { HarvestClient, type HarvestAuth } from "@mw/providers/harvest";
 
 /** What the time-tracking code talks to. */
 export interface TimeDeps {
   prisma: PrismaClient;
-  redis: Redis;
+  redis: RedisClient;
   options: OptionStore;
   config: Pick<Config, "HARVEST_ID_URL" | "HARVEST_API_URL" | "HTTP_TIMEOUT_MS" | "QUEUE_PREFIX" | "ENCRYPTION_KEY" | "PUBLIC_URL">;
 }

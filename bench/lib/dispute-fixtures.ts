@@ -1,0 +1,67 @@
+// The world a dispute bench runs in: one merchant on the fake gateway, one
+// site on the fake fraud service, `sales` gateway transactions with their
+// orders; then backlogs of dispute webhooks queued against them.
+import { randomBytes } from "node:crypto";
+import { createMerchant, disputeJobId } from "@mw/shared/disputes";
+import { encryptSecret, type PrismaClient } from "@mw/platform";
+import type { Queue } from "bullmq";
+import { disputePayload } from "../../scripts/chaos/traffic.ts";
+import type { FakeGateway } from "../../test/fakes/gateway.ts";
+
+const MID = "4242";
+const DAY_MS = 86_400_000;
+const FIRST_DAY = Date.parse("2026-01-01T00:00:00Z");
+
+export interface DisputeWorld {
+  /** The fraud service's API key of the bench's site (FakeFraud needs it). */
+  fraudKey: string;
+  /** How many sales disputes can point at. */
+  sales: number;
+}
+
+/** Sale i's time: `perDay` sales a day, one a minute, so a ±2-day gateway query answers about 5 x perDay transactions. */
+function saleDay(i: number, perDay: number): Date {
+  return new Date(FIRST_DAY + Math.floor(i / perDay) * DAY_MS + (i % perDay) * 60_000);
+}
+
+export async function seedDisputeWorld(prisma: PrismaClient, key: Buffer, gateway: FakeGateway, fraudKey: string, options: { sales: number; perDay: number }): Promise<DisputeWorld> {
+  const gatewayKey = randomBytes(16).toString("hex");
+  await createMerchant({ prisma }, key, { mid: MID, security_key: gatewayKey });
+  const site = await prisma.site.create({
+    data: { name: "Bench shop", platform: "storefront_a", site_url: "https://bench.example", fraud_team_id: "bench-team", fraud_api_key: encryptSecret(fraudKey, key) },
+  });
+  for (let i = 0; i < options.sales; i += 1) {
+    gateway.addTransaction(gatewayKey, { transaction_id: String(1_000_000 + i), authorization_code: `A${i}`, date: saleDay(i, options.perDay), order_id: `B-${i}` });
+  }
+  await prisma.order.createMany({
+    data: Array.from({ length: options.sales }, (_, i) => ({
+      site_id: site.id,
+      number: `B-${i}`,
+      dateadded: saleDay(i, options.perDay),
+      payment_method: "pay_1",
+      contact_id: 27111,
+      shipping_agent_code: "FEDEX",
+      shipping_agent_service: "GROUND_HOME_DELIVERY",
+      payload_hash: "b".repeat(64),
+    })),
+  });
+  return { fraudKey, sales: options.sales };
+}
+
+/**
+ * Stores `count` dispute webhooks (already marked queued, so the outbox sweep
+ * leaves them alone) for cases `<tag>-<i>` and adds their jobs, one attempt
+ * each, as the receiver would. Answers the jobs' ids.
+ */
+export async function queueDisputeBacklog(prisma: PrismaClient, queue: Queue, world: DisputeWorld & { perDay: number }, tag: string, count: number): Promise<string[]> {
+  const rows = Array.from({ length: count }, (_, n) => {
+    const sale = n % world.sales;
+    const caseId = `${tag}-${n}`;
+    const payload = disputePayload(caseId, MID, `A${sale}`, saleDay(sale, world.perDay).toISOString().slice(0, 10));
+    return { source: "acquirer", event_type: "dispute.created", event_id: `acquirer_case_${caseId}`, payload, payload_hash: "0".repeat(64) };
+  });
+  await prisma.webhookEvent.createMany({ data: rows });
+  const stored = await prisma.webhookEvent.findMany({ where: { event_id: { startsWith: `acquirer_case_${tag}-` } }, select: { id: true, event_id: true } });
+  const jobs = await queue.addBulk(stored.map((row) => ({ name: "process-dispute", data: { webhook_id: row.id }, opts: { jobId: disputeJobId(row), attempts: 1 } })));
+  return jobs.map((job) => job.id!);
+}
