@@ -16,7 +16,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   orders: "orders",
   order_lines: "orders",
   order_addresses: "orders",
-  sync_errors: "orders",
+  sync_errors: "sites",
   items: "inventory",
   item_history: "inventory",
   webhook_events: "webhooks",

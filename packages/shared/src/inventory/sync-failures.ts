@@ -1,5 +1,5 @@
 import type { Connections } from "@mw/platform";
-import { recordSyncError } from "../orders/index.ts";
+import { recordSyncError } from "../sites/index.ts";
 
 /** An inventory sync that failed for good, for operators to see in GET /stats. */
 export async function recordInventorySyncFailure(deps: Pick<Connections, "prisma">, siteId: number, message: string): Promise<void> {

@@ -8,7 +8,6 @@ export * from "./order-volume.ts";
 export * from "./order-reads.ts";
 export * from "./erp-sales-order.ts";
 export * from "./export-state.ts";
-export * from "./sync-errors.ts";
 export * from "./system-stats.ts";
 export * from "./intake-report.ts";
 export * from "./transaction-orders.ts";

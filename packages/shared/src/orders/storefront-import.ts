@@ -1,8 +1,8 @@
 import { unknownSkus } from "../inventory/index.ts";
+import { recordSyncErrorOnce } from "../sites/index.ts";
 import { AppError, type Connections, type Logger } from "@mw/platform";
 import { orderExportJob, orderExportJobId } from "./jobs.ts";
 import { storeOrder } from "./store.ts";
-import { recordSyncErrorOnce } from "./sync-errors.ts";
 import type { SubmissionBody } from "./storefront-orders.ts";
 import { isSystemSku, parseSubmission } from "./submission.ts";
 

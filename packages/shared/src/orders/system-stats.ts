@@ -1,6 +1,5 @@
 import { type Connections, formatDateTime, startOfUtcDay } from "@mw/platform";
-import { siteCounts } from "../sites/index.ts";
-import { recentSyncErrors } from "./sync-errors.ts";
+import { recentSyncErrors, siteCounts } from "../sites/index.ts";
 
 const RECENT_ERRORS = 10;
 

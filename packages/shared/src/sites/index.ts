@@ -10,6 +10,7 @@ export * from "./site-schedules.ts";
 export * from "./site-writes.ts";
 export * from "./storefront-refusals.ts";
 export * from "./sync-eligibility.ts";
+export * from "./sync-errors.ts";
 export * from "./sync-runs.ts";
 export { Platform, type CarrierMapping, type Site, type SiteApiKey } from "@mw/platform/prisma";
 export * from "./sync-job.ts";

@@ -1,5 +1,5 @@
 import type { Connections } from "@mw/platform";
-import { recordSyncError } from "../orders/index.ts";
+import { recordSyncError } from "../sites/index.ts";
 
 const SOURCE = "tracking_sync";
 

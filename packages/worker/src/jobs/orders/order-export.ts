@@ -4,12 +4,12 @@ import {
   orderExportJob,
   orderExportJobId,
   ordersAwaitingExport,
-  recordSyncError,
   toSalesOrder,
   type orderSweepJob,
 } from "@mw/shared/orders";
 import { AppError, retryUnlessFailedForGood, type PayloadOf, type Logger } from "@mw/platform";
 import { ErpClient, erpNotConfigured, ERP_NOT_CONFIGURED, isDuplicateSalesOrder, type SalesOrderInput } from "@mw/providers/erp";
+import { recordSyncError } from "@mw/shared/sites";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import type { JobContext } from "../../runtime/processor.ts";

@@ -1,4 +1,5 @@
-import { findOrderWithDetails, markOrderVerified, recordSyncErrorOnce, toSalesOrder, VERIFY_SOURCE, type orderVerifyJob } from "@mw/shared/orders";
+import { findOrderWithDetails, markOrderVerified, toSalesOrder, VERIFY_SOURCE, type orderVerifyJob } from "@mw/shared/orders";
+import { recordSyncErrorOnce } from "@mw/shared/sites";
 import { AppError, type PayloadOf } from "@mw/platform";
 import { ErpClient, erpNotConfigured, type SalesOrder, type SalesOrderInput, type SalesOrderLine } from "@mw/providers/erp";
 import type { Job } from "bullmq";
