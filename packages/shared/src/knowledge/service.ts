@@ -1,6 +1,7 @@
 import type { AiService } from "../ai/index.ts";
 import { EMBEDDING_DIMENSIONS } from "../ai/index.ts";
 import type { Config } from "../platform/config.ts";
+import { egressGuard } from "../platform/egress/guard.ts";
 import { Prisma, type PrismaClient } from "../platform/db.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { OptionStore } from "../options/index.ts";
@@ -11,7 +12,7 @@ import { EmbeddedIndex, PineconeIndex, writeLedger, type Match, type VectorIndex
 
 export interface KnowledgeDeps {
   prisma: PrismaClient;
-  config: Pick<Config, "PINECONE_HOST" | "PINECONE_API_KEY" | "PINECONE_TIMEOUT_MS">;
+  config: Pick<Config, "PINECONE_HOST" | "PINECONE_API_KEY" | "PINECONE_TIMEOUT_MS" | "ALLOW_PRIVATE_URLS">;
   options: OptionStore;
   ai: AiService;
   logger: Logger;
@@ -53,7 +54,9 @@ export class Knowledge {
     const settings = await this.pineconeSettings();
     if (!settings) return this.embedded;
     if (this.pinecone?.host !== settings.host || this.pinecone.apiKey !== settings.apiKey) {
-      this.pinecone = { ...settings, index: new PineconeIndex(new PineconeClient({ host: settings.host, apiKey: settings.apiKey, timeoutMs: this.deps.config.PINECONE_TIMEOUT_MS })) };
+      // A host from the ai_vector_host option was entered through the API: the egress guard checks it.
+      const egress = this.deps.config.PINECONE_HOST ? undefined : egressGuard(this.deps.config);
+      this.pinecone = { ...settings, index: new PineconeIndex(new PineconeClient({ host: settings.host, apiKey: settings.apiKey, timeoutMs: this.deps.config.PINECONE_TIMEOUT_MS, egress })) };
     }
     return this.pinecone.index;
   }

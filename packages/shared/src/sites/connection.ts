@@ -1,11 +1,12 @@
 import type { Config } from "../platform/config.ts";
+import { egressGuard } from "../platform/egress/guard.ts";
 import { AppError } from "../platform/errors.ts";
 import type { Platform, Site } from "../generated/prisma/client.ts";
 import { StorefrontAClient, storefrontABaseUrl } from "../providers/storefront-a/client.ts";
 import { StorefrontBClient } from "../providers/storefront-b/client.ts";
 import { openCredentials, type SiteCredentials } from "./credentials.ts";
 
-type ClientConfig = Pick<Config, "ENCRYPTION_KEY" | "HTTP_TIMEOUT_MS" | "STOREFRONT_RATE_LIMIT_MAX_WAIT_MS">;
+type ClientConfig = Pick<Config, "ENCRYPTION_KEY" | "HTTP_TIMEOUT_MS" | "STOREFRONT_RATE_LIMIT_MAX_WAIT_MS" | "ALLOW_PRIVATE_URLS">;
 
 /** A site that cannot be called at all; retrying will not help until an operator edits it. */
 function misconfigured(message: string): AppError {
@@ -29,6 +30,7 @@ export function storefrontAClientFor(site: Site, config: ClientConfig): Storefro
     accessToken: access_token,
     timeoutMs: config.HTTP_TIMEOUT_MS,
     maxRateLimitWaitMs: config.STOREFRONT_RATE_LIMIT_MAX_WAIT_MS,
+    egress: egressGuard(config),
   });
 }
 
@@ -40,6 +42,7 @@ export function storefrontBClientFor(site: Site, config: ClientConfig): Storefro
     consumerSecret: access_token,
     timeoutMs: config.HTTP_TIMEOUT_MS,
     maxRateLimitWaitMs: config.STOREFRONT_RATE_LIMIT_MAX_WAIT_MS,
+    egress: egressGuard(config),
   });
 }
 

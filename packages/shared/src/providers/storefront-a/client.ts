@@ -1,6 +1,7 @@
 import type { Got, Response } from "got";
 import { z } from "zod";
 import { isUpstreamNotFound } from "../../platform/errors.ts";
+import type { EgressGuard } from "../../platform/egress/guard.ts";
 import { createHttpClient, jsonOrUndefined, parseUpstream, type UpstreamDetail } from "../../platform/http.ts";
 import { headerMs, rateLimitedCall, type RateLimitPolicy } from "../../platform/rate-limit.ts";
 import { chunks } from "../../platform/collections.ts";
@@ -67,6 +68,8 @@ export interface StorefrontAOptions {
   timeoutMs: number;
   /** The most one call waits out 429 answers (their `X-Rate-Limit-Time-Reset-Ms`). */
   maxRateLimitWaitMs: number;
+  /** The base URL may be an entered `api_base_url`: calls go through the egress guard. */
+  egress: EgressGuard;
 }
 
 /** v2 errors are `[{status, message}]`, gateway and v3 errors `{status, title}`. */
@@ -91,6 +94,7 @@ export class StorefrontAClient {
     this.http = createHttpClient({
       baseUrl: options.baseUrl,
       timeoutMs: options.timeoutMs,
+      egress: options.egress,
       headers: { "x-auth-token": options.accessToken, "x-auth-client": options.clientId, accept: "application/json" },
     });
     this.rateLimit = { maxWaitMs: options.maxRateLimitWaitMs, waitMs: (response) => headerMs(response.headers["x-rate-limit-time-reset-ms"]) };

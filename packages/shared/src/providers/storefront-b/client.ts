@@ -2,6 +2,7 @@ import type { Got, Response } from "got";
 import { z } from "zod";
 import { chunks } from "../../platform/collections.ts";
 import { isUpstreamNotFound } from "../../platform/errors.ts";
+import type { EgressGuard } from "../../platform/egress/guard.ts";
 import { createHttpClient, jsonOrUndefined, parseUpstream, type UpstreamDetail } from "../../platform/http.ts";
 import { rateLimitedCall, retryAfterMs, type RateLimitPolicy } from "../../platform/rate-limit.ts";
 import {
@@ -38,6 +39,8 @@ export interface StorefrontBOptions {
   timeoutMs: number;
   /** The most one call waits out 429 answers (their `Retry-After`). */
   maxRateLimitWaitMs: number;
+  /** The site URL was entered: calls go through the egress guard. */
+  egress: EgressGuard;
 }
 
 /** WordPress REST errors are `{code, message, data: {status}}`. */
@@ -60,6 +63,7 @@ export class StorefrontBClient {
     this.http = createHttpClient({
       baseUrl: `${options.siteUrl.replace(/\/+$/, "")}/wp-json`,
       timeoutMs: options.timeoutMs,
+      egress: options.egress,
       headers: { authorization: `Basic ${basic}`, accept: "application/json" },
     });
     this.rateLimit = { maxWaitMs: options.maxRateLimitWaitMs, waitMs: (response) => retryAfterMs(response.headers["retry-after"]) };
