@@ -234,7 +234,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   "GET /sites/:id": {
     response: {
       ...siteRow,
-      api_credentials: { client_id: "<client id>", access_token: "<access token>" },
+      api_credentials: { client_id: "<client id>", access_token: "********" },
       health_check_url: null,
       status_filters: "9,3",
       auto_complete: true,
