@@ -269,6 +269,32 @@ describe("update", () => {
     expect(row.webhook_secret).not.toContain(WEBHOOK_SECRET);
   });
 
+  it("drops the credentials when the site's API moves to another host without the secret given again, so the new host never gets the token", async () => {
+    const other = await new FakeStorefrontB().start();
+    try {
+      const moved = await createSite(siteB());
+      expect((await call("PUT", `/sites/${moved}`, { site_url: `${fakeB.url}/shop` })).status).toBe(200);
+      expect((await call("GET", `/sites/${moved}`)).body).toMatchObject({ api_credentials: { client_id: fakeB.consumerKey } });
+      expect((await call("PUT", `/sites/${moved}`, { site_url: other.url })).status).toBe(200);
+      expect((await call("GET", `/sites/${moved}`)).body).toMatchObject({ site_url: other.url, api_credentials: null });
+      expect((await call("POST", `/sites/${moved}/test-connection`)).body).toMatchObject({ success: false, message: "Connection failed: the site has no API credentials" });
+      expect(other.requests).toEqual([]);
+
+      const reentered = await createSite(siteB());
+      expect((await call("PUT", `/sites/${reentered}`, { site_url: other.url, api_key: other.consumerKey, api_secret: other.consumerSecret })).status).toBe(200);
+      expect((await call("POST", `/sites/${reentered}/test-connection`)).body).toMatchObject({ success: true });
+
+      // storefront_a sends its token to the API base: a new site_url alone keeps it, a new api_base_url drops it.
+      const storeA = await createSite(siteA());
+      expect((await call("PUT", `/sites/${storeA}`, { site_url: "https://renamed-outfitters.example" })).status).toBe(200);
+      expect((await call("GET", `/sites/${storeA}`)).body).toMatchObject({ api_credentials: { client_id: CLIENT_A } });
+      expect((await call("PUT", `/sites/${storeA}`, { api_base_url: `${other.url}/stores/${STORE_HASH}` })).status).toBe(200);
+      expect((await call("GET", `/sites/${storeA}`)).body).toMatchObject({ api_credentials: null });
+    } finally {
+      await other.stop();
+    }
+  });
+
   it("refuses bad values, an unknown site and removing the only store reference", async () => {
     const id = await createSite(siteA({ site_url: "https://shop.custom.example" }));
     expect((await call("PUT", `/sites/${id}`, { status_filters: "9;3" })).body).toMatchObject({ code: "rest_invalid_param", message: "Invalid parameter(s): status_filters" });
