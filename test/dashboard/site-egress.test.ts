@@ -105,6 +105,14 @@ describe("the site jobs with ALLOW_PRIVATE_URLS=false", () => {
     expect(internal.requests).toEqual([]);
   });
 
+  it("check_ssl refuses to shake hands with a local address, by address or by name", async () => {
+    const byAddress = await runJob("check_ssl", (await addSite(`https://127.0.0.1:${new URL(internal.origin).port}`)).id);
+    expect(byAddress).toMatchObject({ state: "failed", failed_reason: `the site at 127.0.0.1:${new URL(internal.origin).port} request failed: the host 127.0.0.1 was refused: it is a loopback address ${HINT}` });
+    const byName = await runJob("check_ssl", (await addSite("https://localhost:8443")).id);
+    expect(byName).toMatchObject({ state: "failed", failed_reason: `the site at localhost:8443 request failed: the host localhost was refused: it resolves to a loopback address ${HINT}` });
+    expect(internal.requests).toEqual([]);
+  });
+
   it.skipIf(!CHROMIUM)("take_screenshot refuses the page before the browser opens it (skipped without a Chromium here)", async () => {
     internal.requests.length = 0;
     const job = await runJob("take_screenshot", (await addSite(`${internal.origin}/shot`)).id);
