@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { EgressGuard, type Resolver } from "@mw/shared";
+import { chatMessageJob, healthPingJob } from "@mw/shared/notifications";
 import { readWordPress } from "@mw/shared/providers/wordpress";
 import { capture } from "@mw/worker/jobs/dashboard/screenshot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +14,7 @@ import { HttpSink } from "../fakes/http-sink.ts";
 import { FakeWordPress } from "../fakes/wordpress.ts";
 import { startApi, userWith, type TestApi } from "../support/api.ts";
 import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
-import { until } from "../support/wait.ts";
+import { settled, until } from "../support/wait.ts";
 
 // Issue 35, finding 2: managed sites are fetched by the worker (sync, audit)
 // and by Chromium (screenshots) only through the egress guard. First through
@@ -34,6 +35,7 @@ let admin: string;
 let worker: Spawned;
 let storage: string;
 const internal = new HttpSink();
+const chat = new HttpSink();
 const wordpress = new FakeWordPress();
 const servers: Server[] = [];
 
@@ -74,17 +76,17 @@ async function addSite(url: string, extra: Record<string, unknown> = {}) {
 
 beforeAll(async () => {
   storage = await mkdtemp(path.join(tmpdir(), "site-egress-"));
-  await Promise.all([internal.start(), wordpress.start()]);
-  const config = { ALLOW_PRIVATE_URLS: "false", STORAGE_DIR: storage, CHROME_PATH: CHROMIUM ?? "/nonexistent/chromium", HTTP_TIMEOUT_MS: "1500", SCREENSHOT_TIMEOUT_MS: "15000" };
+  await Promise.all([internal.start(), wordpress.start(), chat.start()]);
+  const config = { ALLOW_PRIVATE_URLS: "false", CHAT_WEBHOOK_URL: `${chat.origin}/hooks/chat`, STORAGE_DIR: storage, CHROME_PATH: CHROMIUM ?? "/nonexistent/chromium", HTTP_TIMEOUT_MS: "1500", SCREENSHOT_TIMEOUT_MS: "15000" };
   api = await startApi(config);
   admin = await userWith(api, "manage_options");
-  worker = spawnEntry("packages/worker/src/main.ts", [], { ...config, WORKER_QUEUES: "dashboard" });
+  worker = spawnEntry("packages/worker/src/main.ts", [], { ...config, WORKER_QUEUES: "dashboard,notifications" });
   await worker.waitFor(logged("workers started"));
 });
 
 afterAll(async () => {
   worker?.child.kill("SIGKILL");
-  await Promise.all([api?.close(), internal.stop(), wordpress.stop()]);
+  await Promise.all([api?.close(), internal.stop(), wordpress.stop(), chat.stop()]);
   for (const server of servers) server.closeAllConnections();
   await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
   await rm(storage, { recursive: true, force: true });
@@ -118,6 +120,22 @@ describe("the site jobs with ALLOW_PRIVATE_URLS=false", () => {
     const job = await runJob("take_screenshot", (await addSite(`${internal.origin}/shot`)).id);
     expect(job).toMatchObject({ state: "failed", failed_reason: `${internal.origin}/shot request failed: the host 127.0.0.1 was refused: it is a loopback address ${HINT}` });
     expect(internal.requests).toEqual([]);
+  });
+});
+
+describe("notification URLs with ALLOW_PRIVATE_URLS=false", () => {
+  it("refuses a health-check URL and a chat webhook other than CHAT_WEBHOOK_URL on a local address; CHAT_WEBHOOK_URL from the environment is trusted", async () => {
+    internal.requests.length = 0;
+    const queue = api.ctx.queues.get("notifications");
+    const ping = await settled(queue, await api.ctx.queues.add(healthPingJob, { url: `${internal.origin}/ping` }, { jobId: `egress-ping-${RUN}` }), worker);
+    expect(ping.failedReason).toBe(`health-check URL request failed: the host 127.0.0.1 was refused: it is a loopback address ${HINT}`);
+    const forged = await settled(queue, await api.ctx.queues.add(chatMessageJob, { webhook_url: `${internal.origin}/admin`, text: "hello" }, { jobId: `egress-chat-${RUN}` }), worker);
+    expect(forged.failedReason).toBe(`chat webhook request failed: the host 127.0.0.1 was refused: it is a loopback address ${HINT}`);
+    expect(internal.requests).toEqual([]);
+
+    const configured = await settled(queue, await api.ctx.queues.add(chatMessageJob, { webhook_url: `${chat.origin}/hooks/chat`, text: "milestone" }, { jobId: `egress-chat-ok-${RUN}` }), worker);
+    expect(configured.returnvalue).toEqual({ status: 200 });
+    expect(chat.requests.map((request) => request.path)).toEqual(["/hooks/chat"]);
   });
 });
 
