@@ -1,6 +1,6 @@
 import { AppError } from "@mw/shared";
 import { EMBEDDING_DIMENSIONS, LOCAL_EMBEDDING_MODEL } from "@mw/shared/ai";
-import { Knowledge, loadSiteRecords, loadTicketRecords, saveDocument, loadDocumentRecords, ticketVectorId } from "@mw/shared/knowledge";
+import { importDocument, Knowledge, loadSiteRecords, loadTicketRecords, saveDocument, loadDocumentRecords, ticketVectorId } from "@mw/shared/knowledge";
 import { PineconeClient, upsertBatches } from "@mw/shared/providers/pinecone";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakePinecone } from "../fakes/pinecone.ts";
@@ -111,6 +111,18 @@ describe("the egress guard on the vector host (issue 35, finding 2)", () => {
       await guarded.ctx.options.set({ ai_vector_host: null, ai_vector_api_key: null });
       await guarded.close();
     }
+  });
+});
+
+describe("documents read from a URL (knowledge:add)", () => {
+  it("refuses a URL on a local address with the egress guard on, and reads it with the guard lifted", async () => {
+    pinecone.requests.length = 0;
+    const location = `${pinecone.url}/handbook.md`;
+    const refused = await importDocument({ prisma: api.ctx.prisma, config: { ...api.ctx.config, ALLOW_PRIVATE_URLS: false } }, { source: "docs", location }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: "egress_refused", message: "Document URL request failed: the host 127.0.0.1 was refused: it is a loopback address (addresses inside the network are called only with ALLOW_PRIVATE_URLS=true)" });
+    expect(pinecone.requests).toEqual([]);
+    await importDocument({ prisma: api.ctx.prisma, config: { ...api.ctx.config, ALLOW_PRIVATE_URLS: true } }, { source: "docs", location }).catch(() => undefined);
+    expect(pinecone.requests.map((request) => request.path)).toEqual(["/handbook.md"]);
   });
 });
 
