@@ -27,9 +27,13 @@ function failureText(error: unknown): { status: number; text: string } {
 /** A plain-http request (`GET http://host/path`), passed on through the guard's agent. */
 function forward(guard: EgressGuard, request: http.IncomingMessage, response: http.ServerResponse, timeoutMs: number): void {
   const fail = (error: unknown) => {
+    // An answer cut off halfway stays cut off: the browser sees the broken page, not our text inside it.
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
     const { status, text } = failureText(error);
-    if (!response.headersSent) response.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
-    response.end(text);
+    response.writeHead(status, { "content-type": "text/plain; charset=utf-8" }).end(text);
   };
   let target: URL;
   try {
