@@ -62,6 +62,8 @@ const environment = () => ({
   LOG_STDOUT: "true",
   LOG_LEVEL: "info",
   LOG_DIR: "logs/demo",
+  // The demo's storefronts and sites are fakes on 127.0.0.1, which the egress guard refuses otherwise.
+  ALLOW_PRIVATE_URLS: "true",
   ...world.environment(),
 });
 const api = new PlatformProcess("packages/api/src/main.ts", environment);

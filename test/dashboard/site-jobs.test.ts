@@ -206,6 +206,25 @@ describe("sync_site (design 10.6)", () => {
   });
 });
 
+describe("a managed site moved to another host (issue 35, finding 9)", () => {
+  it("drops the stored application password, so the new host never receives it, until it is entered again", async () => {
+    const [first, moved] = await Promise.all([anotherWordPress(), anotherWordPress()]);
+    const site = await addSite(first.origin, { wp_username: first.username, wp_app_password: first.appPassword });
+    expect(await act("update_site", { id: site.id, url: `${first.origin}/blog` })).toMatchObject({ wp_app_password_set: true });
+
+    expect(await act("update_site", { id: site.id, url: moved.origin })).toMatchObject({ url: moved.origin, wp_username: first.username, wp_app_password_set: false });
+    expect(await post({ action: "sync_site", id: site.id })).toMatchObject({
+      status: 409,
+      body: { success: false, data: `Site ${site.id} has no WordPress user and application password: set wp_username and wp_app_password with update_site.` },
+    });
+    expect(moved.requests).toEqual([]);
+
+    expect(await act("update_site", { id: site.id, url: first.origin, wp_app_password: first.appPassword })).toMatchObject({ wp_app_password_set: true });
+    expect(await runJob("sync_site", { id: site.id })).toMatchObject({ state: "completed" });
+    expect(first.requests.filter((request) => request.path === "/wp-json/wp/v2/plugins").at(-1)?.headers.authorization).toBe(`Basic ${Buffer.from(`${first.username}:${first.appPassword}`).toString("base64")}`);
+  });
+});
+
 describe("run_audit (issue 16, 4)", () => {
   it("measures TTFB, total time, size, compression, HTTP version, cache headers and the redirect chain, and stores them on the site", async () => {
     const page = Buffer.from(`<!doctype html><title>Audit</title>${"<p>Lorem ipsum dolor sit amet.</p>".repeat(400)}`);

@@ -1,10 +1,10 @@
 import { AppError } from "@mw/platform";
 import { EMBEDDING_DIMENSIONS, LOCAL_EMBEDDING_MODEL } from "@mw/shared/ai";
-import { Knowledge, loadSiteRecords, loadTicketRecords, saveDocument, loadDocumentRecords, ticketVectorId } from "@mw/shared/knowledge";
+import { importDocument, Knowledge, loadSiteRecords, loadTicketRecords, saveDocument, loadDocumentRecords, ticketVectorId } from "@mw/shared/knowledge";
 import { PineconeClient, upsertBatches } from "@mw/providers/pinecone";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakePinecone } from "../fakes/pinecone.ts";
-import { startApi, type TestApi } from "../support/api.ts";
+import { startApi, userWith, type TestApi } from "../support/api.ts";
 import { newTicketId } from "../support/tickets.ts";
 import { pauseKnowledgeQueue } from "./support.ts";
 
@@ -87,6 +87,42 @@ describe("the embedded index (design 10.5, 10.8)", () => {
     expect(await index.prune("site", new Set(all.map((record) => record.id)))).toBe(1);
     expect((await index.search(question, ["site"], 5)).map((match) => match.id)).not.toContain(`site-${site.id}`);
     await index.close();
+  });
+});
+
+describe("the egress guard on the vector host (issue 35, finding 2)", () => {
+  it("refuses an ai_vector_host on a local address without sending it the key, while PINECONE_HOST from the environment stays trusted", async () => {
+    const guarded = await startApi({ AI_API_KEY: "", ALLOW_PRIVATE_URLS: "false" });
+    try {
+      const admin = await userWith(guarded, "manage_options");
+      await guarded.ctx.options.set({ ai_vector_host: pinecone.url, ai_vector_api_key: PINECONE_KEY });
+      pinecone.requests.length = 0;
+      const res = await fetch(`${guarded.url}/admin-ajax`, { method: "POST", headers: { authorization: admin, "content-type": "application/json" }, body: JSON.stringify({ action: "vector_test_connection" }) });
+      expect({ status: res.status, body: await res.json() }).toEqual({
+        status: 502,
+        body: { success: false, data: "Vector index connection failed: Pinecone request failed: the host 127.0.0.1 was refused: it is a loopback address (addresses inside the network are called only with ALLOW_PRIVATE_URLS=true)" },
+      });
+      expect(pinecone.requests).toEqual([]);
+
+      const fromEnvironment = new Knowledge({ prisma: guarded.ctx.prisma, config: { ...guarded.ctx.config, PINECONE_HOST: pinecone.url, PINECONE_API_KEY: PINECONE_KEY }, options: guarded.ctx.options, ai: guarded.ctx.ai, logger: guarded.ctx.logger });
+      expect(await (await fromEnvironment.index()).stats(LOCAL_EMBEDDING_MODEL)).toMatchObject({ dimension: 768 });
+      expect(pinecone.requests.map((request) => request.path)).toEqual(["/describe_index_stats"]);
+    } finally {
+      await guarded.ctx.options.set({ ai_vector_host: null, ai_vector_api_key: null });
+      await guarded.close();
+    }
+  });
+});
+
+describe("documents read from a URL (knowledge:add)", () => {
+  it("refuses a URL on a local address with the egress guard on, and reads it with the guard lifted", async () => {
+    pinecone.requests.length = 0;
+    const location = `${pinecone.url}/handbook.md`;
+    const refused = await importDocument({ prisma: api.ctx.prisma, config: { ...api.ctx.config, ALLOW_PRIVATE_URLS: false } }, { source: "docs", location }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: "egress_refused", message: "Document URL request failed: the host 127.0.0.1 was refused: it is a loopback address (addresses inside the network are called only with ALLOW_PRIVATE_URLS=true)" });
+    expect(pinecone.requests).toEqual([]);
+    await importDocument({ prisma: api.ctx.prisma, config: { ...api.ctx.config, ALLOW_PRIVATE_URLS: true } }, { source: "docs", location }).catch(() => undefined);
+    expect(pinecone.requests.map((request) => request.path)).toEqual(["/handbook.md"]);
   });
 });
 

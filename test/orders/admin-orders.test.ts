@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createUser } from "@mw/shared/identity";
-import { recordSyncError } from "@mw/shared/orders";
+import { recordSyncError } from "@mw/shared/sites";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
 import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";

@@ -1,3 +1,4 @@
+import { EgressGuard } from "@mw/platform";
 import { StorefrontAClient } from "@mw/providers/storefront-a";
 import { StorefrontBClient } from "@mw/providers/storefront-b";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -9,6 +10,8 @@ import { failure } from "../support/errors.ts";
 // The storefront clients against the fakes, in process: paging, rate limits,
 // timeouts and the errors each platform answers.
 const USER_AGENT = /^Middleware\/\d+\.\d+\.\d+$/;
+/** The fakes listen on 127.0.0.1, as ALLOW_PRIVATE_URLS=true lets them (test/platform/egress.test.ts turns the guard on). */
+const egress = new EgressGuard({ allowPrivate: true });
 
 class Hanging extends FakeServer {
   protected override answer(): FakeAnswer {
@@ -46,6 +49,7 @@ function clientA(store: FakeStore, options: { maxRateLimitWaitMs?: number; acces
     accessToken: options.accessToken ?? store.accessToken,
     timeoutMs: options.timeoutMs ?? 2000,
     maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 5000,
+    egress,
   });
 }
 
@@ -56,6 +60,7 @@ function clientB(options: { consumerSecret?: string; maxRateLimitWaitMs?: number
     consumerSecret: options.consumerSecret ?? fakeB.consumerSecret,
     timeoutMs: 2000,
     maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 5000,
+    egress,
   });
 }
 

@@ -106,7 +106,7 @@ describe("create and read", () => {
     expect(openCredentials(raw!.api_credentials, api.ctx.config.ENCRYPTION_KEY)).toEqual({ client_id: CLIENT_A, access_token: TOKEN_A });
   });
 
-  it("returns one site with its credentials and settings, never the other secrets", async () => {
+  it("returns one site with its client id and settings, the token masked and never the other secrets", async () => {
     const id = await createSite(siteA({ fraud_team_id: "team-7", fraud_api_key: FRAUD_KEY, status_filters: " 9, 3 ,11 ", channel_filter: { channel_id: 2, name: "Amazon" } }));
     const res = await call("GET", `/sites/${id}`);
     expect(res.status).toBe(200);
@@ -115,7 +115,7 @@ describe("create and read", () => {
       name: `Outfitters ${RUN}`,
       platform: "storefront_a",
       site_url: "https://outfitters.example",
-      api_credentials: { client_id: CLIENT_A, access_token: TOKEN_A },
+      api_credentials: { client_id: CLIENT_A, access_token: "********" },
       is_active: true,
       orders_sync: false,
       inventory_sync: false,
@@ -134,7 +134,7 @@ describe("create and read", () => {
       order_volume_window_hours: 24,
       order_volume_min: 1,
     });
-    expect(JSON.stringify(res.body)).not.toContain(FRAUD_KEY);
+    for (const secret of [FRAUD_KEY, TOKEN_A]) expect(JSON.stringify(res.body)).not.toContain(secret);
   });
 
   it("answers 404 rest_not_found for an unknown id and 400 rest_invalid_param for a non-integer one", async () => {
@@ -253,8 +253,10 @@ describe("update", () => {
       health_check_url: "https://hc.example/ping",
       out_of_stock_threshold: 3,
       fraud_api_key_set: true,
-      api_credentials: { client_id: CLIENT_A, access_token: `${TOKEN_A}-rotated` },
+      api_credentials: { client_id: CLIENT_A, access_token: "********" },
     });
+    const row = await api.ctx.prisma.site.findUniqueOrThrow({ where: { id } });
+    expect(openCredentials(row.api_credentials!, api.ctx.config.ENCRYPTION_KEY)).toEqual({ client_id: CLIENT_A, access_token: `${TOKEN_A}-rotated` });
   });
 
   it("clears nullable settings and secrets with null, and sets a secret with a string", async () => {
@@ -265,6 +267,32 @@ describe("update", () => {
     const row = await api.ctx.prisma.site.findUniqueOrThrow({ where: { id } });
     expect(row.fraud_api_key).toBeNull();
     expect(row.webhook_secret).not.toContain(WEBHOOK_SECRET);
+  });
+
+  it("drops the credentials when the site's API moves to another host without the secret given again, so the new host never gets the token", async () => {
+    const other = await new FakeStorefrontB().start();
+    try {
+      const moved = await createSite(siteB());
+      expect((await call("PUT", `/sites/${moved}`, { site_url: `${fakeB.url}/shop` })).status).toBe(200);
+      expect((await call("GET", `/sites/${moved}`)).body).toMatchObject({ api_credentials: { client_id: fakeB.consumerKey } });
+      expect((await call("PUT", `/sites/${moved}`, { site_url: other.url })).status).toBe(200);
+      expect((await call("GET", `/sites/${moved}`)).body).toMatchObject({ site_url: other.url, api_credentials: null });
+      expect((await call("POST", `/sites/${moved}/test-connection`)).body).toMatchObject({ success: false, message: "Connection failed: the site has no API credentials" });
+      expect(other.requests).toEqual([]);
+
+      const reentered = await createSite(siteB());
+      expect((await call("PUT", `/sites/${reentered}`, { site_url: other.url, api_key: other.consumerKey, api_secret: other.consumerSecret })).status).toBe(200);
+      expect((await call("POST", `/sites/${reentered}/test-connection`)).body).toMatchObject({ success: true });
+
+      // storefront_a sends its token to the API base: a new site_url alone keeps it, a new api_base_url drops it.
+      const storeA = await createSite(siteA());
+      expect((await call("PUT", `/sites/${storeA}`, { site_url: "https://renamed-outfitters.example" })).status).toBe(200);
+      expect((await call("GET", `/sites/${storeA}`)).body).toMatchObject({ api_credentials: { client_id: CLIENT_A } });
+      expect((await call("PUT", `/sites/${storeA}`, { api_base_url: `${other.url}/stores/${STORE_HASH}` })).status).toBe(200);
+      expect((await call("GET", `/sites/${storeA}`)).body).toMatchObject({ api_credentials: null });
+    } finally {
+      await other.stop();
+    }
   });
 
   it("refuses bad values, an unknown site and removing the only store reference", async () => {
@@ -423,6 +451,42 @@ describe("test-connection", () => {
     const res = await call("POST", "/sites/2147483000/test-connection");
     expect(res.status).toBe(404);
     expect(res.body.code).toBe("rest_not_found");
+  });
+});
+
+describe("test-connection with the egress guard on (ALLOW_PRIVATE_URLS=false)", () => {
+  let guarded: TestApi;
+  beforeAll(async () => {
+    guarded = await startApi({ ALLOW_PRIVATE_URLS: "false" });
+  });
+  afterAll(async () => {
+    await guarded.close();
+  });
+
+  const REFUSED = (system: string, host: string, why: string) =>
+    `Connection failed: ${system} request failed: the host ${host} was refused: ${why} (addresses inside the network are called only with ALLOW_PRIVATE_URLS=true)`;
+
+  it("refuses a storefront on a local address and never sends it the keys", async () => {
+    const id = await createSite(siteB());
+    fakeB.requests.length = 0;
+    const res = await restCall(`${guarded.url}${ROOT}/sites/${id}/test-connection`, "POST", undefined, admin);
+    expect(res.body).toEqual({ success: false, message: REFUSED("storefront_b", "127.0.0.1", "it is a loopback address"), details: { platform: "storefront_b", store_name: null, api_version: null } });
+    expect(fakeB.requests).toEqual([]);
+  });
+
+  it("refuses an api_base_url whose name resolves to a local address, before the token leaves", async () => {
+    const id = await createSite(siteA({ api_base_url: fakeA.baseUrl(STORE_HASH).replace("127.0.0.1", "localhost") }));
+    fakeA.requests.length = 0;
+    const res = await restCall(`${guarded.url}${ROOT}/sites/${id}/test-connection`, "POST", undefined, admin);
+    expect(res.body).toMatchObject({ success: false, message: REFUSED("storefront_a", "localhost", "it resolves to a loopback address") });
+    expect(fakeA.requests).toEqual([]);
+  });
+
+  it("answers a closed local port exactly as an open one: refused before any connection", async () => {
+    const closed = await createSite(siteB({ site_url: `http://127.0.0.1:${await closedPort()}` }));
+    const open = await createSite(siteB());
+    const messages = await Promise.all([closed, open].map(async (id) => (await restCall(`${guarded.url}${ROOT}/sites/${id}/test-connection`, "POST", undefined, admin)).body.message));
+    expect(messages).toEqual([REFUSED("storefront_b", "127.0.0.1", "it is a loopback address"), REFUSED("storefront_b", "127.0.0.1", "it is a loopback address")]);
   });
 });
 

@@ -35,6 +35,8 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     LOG_DIR: process.env.TEST_LOG_DIR ?? "/tmp/mw-test-logs",
     // Every test file of a slot logs in from 127.0.0.1; only the throttle's own tests use the real limit.
     LOGIN_FAILURES_PER_IP: "100000",
+    // The fakes of external systems listen on 127.0.0.1; the egress guard's own tests turn it back on.
+    ALLOW_PRIVATE_URLS: "true",
     ...overrides,
   };
 }

@@ -86,6 +86,11 @@ export const configSchema = z.object({
   LOG_STDOUT: bool.default(true),
   /** Size at which a queue log file (LOG_DIR/queues) rolls over to the next: spec 2, section 8 says 5 MB; tests use a few KB. */
   QUEUE_LOG_MAX_SIZE: z.string().regex(/^[1-9]\d*[kmg]$/i, "a size like 5m, 512k or 1g").default("5m").transform((size) => size.toLowerCase()),
+  /**
+   * Lifts the egress guard: URLs entered through the API or an option may then reach loopback,
+   * private, link-local and other internal addresses (tests, the demo, an intranet deployment).
+   */
+  ALLOW_PRIVATE_URLS: bool.default(false),
   HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   /** The most one storefront call waits out 429 answers before the job gives up and BullMQ retries it later. */
   STOREFRONT_RATE_LIMIT_MAX_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),

@@ -2,6 +2,7 @@ import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
 import got, { HTTPError, RequestError, type ExtendOptions, type Got, type Response } from "got";
 import type { z } from "zod";
+import { EgressGuard, egressRefusalIn, guardOfLookup, type EgressRefused } from "./egress/guard.ts";
 import { AppError, errors } from "./errors.ts";
 import { USER_AGENT } from "./version.ts";
 
@@ -9,6 +10,14 @@ export interface HttpClientOptions {
   baseUrl?: string;
   headers?: Record<string, string>;
   timeoutMs: number;
+  /**
+   * Set by the clients of URLs that came through the API or an option (site
+   * URLs, `api_base_url`, managed sites, the vector host, documents,
+   * webhooks), never for URLs from the environment: every hop, redirects
+   * included, goes only to addresses the guard let through
+   * (docs/security.md, "Outbound requests").
+   */
+  egress?: EgressGuard;
 }
 
 /**
@@ -23,7 +32,21 @@ export function createHttpClient(options: HttpClientOptions): Got {
     retry: { limit: 0 },
   };
   if (options.baseUrl) extend.prefixUrl = options.baseUrl;
+  if (options.egress) Object.assign(extend, guarded(options.egress));
   return got.extend(extend);
+}
+
+/**
+ * got's options for a guarded client. The agents check where HTTP/1.1
+ * connects, `dnsLookup` where got's HTTP/2 connects; the hook refuses, on
+ * every hop, what no lookup sees: a URL naming an address, or not http(s).
+ */
+function guarded(guard: EgressGuard): ExtendOptions {
+  return {
+    agent: guard.agents,
+    dnsLookup: guard.lookup as ExtendOptions["dnsLookup"],
+    hooks: { beforeRequest: [(request) => guard.checkUrl(new URL(request.url as URL | string))] },
+  };
 }
 
 /** What a provider says about an error answer: `reason` is appended to the message, `data` joins the error's data. */
@@ -46,8 +69,10 @@ export type UpstreamDetailReader = (body: unknown, response: Response) => Upstre
  * refused), so job failure reasons and the errors table show more than the status.
  */
 export function upstreamError(system: string, error: unknown, detail?: UpstreamDetailReader): AppError {
+  const refused = egressRefusalIn(error);
+  if (refused) return egressRefused(system, refused);
   if (error instanceof HTTPError) return answerError(system, error.response.statusCode, detail && readDetail(detail, error.response), error);
-  if (error instanceof RequestError) return unreachable(system, error.code ?? error.message, error);
+  if (error instanceof RequestError) return connectionFailure(system, guardOfLookup(error.options?.dnsLookup), error.options?.url, error);
   return new AppError(502, "upstream_error", `${system} request failed: ${String(error)}`, {}, { cause: error });
 }
 
@@ -58,6 +83,35 @@ function answerError(system: string, status: number, extra: UpstreamDetail | und
 
 function unreachable(system: string, reason: string, cause: unknown): AppError {
   return new AppError(502, "upstream_unreachable", `${system} request failed: ${reason}`, {}, { cause });
+}
+
+/** The guard's refusal: permanent, since only another URL (or ALLOW_PRIVATE_URLS) changes it. */
+function egressRefused(system: string, refused: EgressRefused): AppError {
+  const error = new AppError(502, "egress_refused", `${system} request failed: ${refused.message} (addresses inside the network are called only with ALLOW_PRIVATE_URLS=true)`, {}, { cause: refused });
+  error.permanent = true;
+  return error;
+}
+
+/**
+ * Failures that tell a closed port from an open one (refused, reset, timed
+ * out, unreachable, something not speaking HTTP). With the guard on, the
+ * answer to an entered URL says only that no HTTP answer came, so it cannot
+ * be used to map ports; the code stays in the error's cause for the logs.
+ */
+const PORT_TELLING = /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|EHOSTDOWN|ENETUNREACH|ENETDOWN|EADDRNOTAVAIL|EPIPE|HPE_.*)$/;
+
+function connectionFailure(system: string, guard: EgressGuard | undefined, url: unknown, error: Error & { code?: string }): AppError {
+  const code = error.code ?? error.message;
+  if (guard?.active && PORT_TELLING.test(code)) return unreachable(system, `no HTTP answer from ${hostOf(url)}`, error);
+  return unreachable(system, code, error);
+}
+
+function hostOf(url: unknown): string {
+  try {
+    return new URL(url as URL | string).host;
+  } catch {
+    return "the host";
+  }
 }
 
 /** Runs one request to `system`; whatever it throws is thrown as `upstreamError`. */
@@ -117,7 +171,7 @@ export interface PlainAnswer {
   body: string;
 }
 
-const keepAliveAgents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
+const keepAliveAgents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
 /**
  * One request through node:http(s) on a keep-alive agent, its answer read in
@@ -128,14 +182,17 @@ const keepAliveAgents = { "http:": new http.Agent({ keepAlive: true }), "https:"
  * not followed. Not reaching `system`, the timeout and an answer cut short
  * throw `upstream_unreachable` as upstreamError does; every status is
  * answered, and `plainAnswerError` makes an error answer the platform error.
+ * `egress` guards a URL that came through the API or an option, as in
+ * createHttpClient (its own agents check where they connect).
  */
 export function plainRequest(
   system: string,
   url: string,
-  options: { method: "GET" | "POST"; headers?: Record<string, string>; body?: string; timeoutMs: number },
+  options: { method: "GET" | "POST"; headers?: Record<string, string>; body?: string; timeoutMs: number; egress?: EgressGuard },
 ): Promise<PlainAnswer> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
+    const guard = options.egress;
     const headers = { "user-agent": USER_AGENT, ...options.headers, ...(options.body !== undefined && { "content-length": String(Buffer.byteLength(options.body)) }) };
     let timedOut = false;
     let settled = false;
@@ -144,9 +201,11 @@ export function plainRequest(
       settled = true;
       clearTimeout(timer);
       request.destroy();
-      reject(unreachable(system, timedOut ? "ETIMEDOUT" : (error.code ?? error.message), error));
+      const refused = egressRefusalIn(error);
+      if (refused) reject(egressRefused(system, refused));
+      else reject(connectionFailure(system, guard, target, timedOut ? Object.assign(error, { code: "ETIMEDOUT" }) : error));
     };
-    const request = (target.protocol === "https:" ? https : http).request(target, { method: options.method, headers, agent: keepAliveAgents[target.protocol as "http:"] }, (response) => {
+    const request = (target.protocol === "https:" ? https : http).request(target, { method: options.method, headers, agent: (guard?.agents ?? keepAliveAgents)[target.protocol === "https:" ? "https" : "http"] }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("error", fail);

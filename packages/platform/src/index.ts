@@ -7,6 +7,7 @@ export * from "./crypto.ts";
 export * from "./csv.ts";
 export * from "./db.ts";
 export * from "./db-outage.ts";
+export * from "./egress/index.ts";
 export * from "./errors.ts";
 export * from "./group-insert.ts";
 export * from "./html.ts";

@@ -1,6 +1,6 @@
 import type { Got } from "got";
 import { z } from "zod";
-import { createHttpClient, parseUpstream, upstreamCall } from "@mw/platform";
+import { createHttpClient, type EgressGuard, parseUpstream, upstreamCall } from "@mw/platform";
 
 /** The data-plane API version we speak (contract sheet, section 3). */
 export const PINECONE_API_VERSION = "2025-04";
@@ -62,9 +62,11 @@ export function upsertBatches(vectors: PineconeVector[], maxBytes = UPSERT_MAX_B
 export class PineconeClient {
   private readonly http: Got;
 
-  constructor(options: { host: string; apiKey: string; timeoutMs: number }) {
+  /** `egress` guards a host that came from the `ai_vector_host` option (PINECONE_HOST from the environment is trusted). */
+  constructor(options: { host: string; apiKey: string; timeoutMs: number; egress?: EgressGuard }) {
     this.http = createHttpClient({
       baseUrl: options.host.replace(/\/+$/, ""),
+      egress: options.egress,
       headers: { "api-key": options.apiKey, "x-pinecone-api-version": PINECONE_API_VERSION, "content-type": "application/json" },
       timeoutMs: options.timeoutMs,
     });

@@ -1,6 +1,6 @@
 import type { Got, Response } from "got";
 import { z } from "zod";
-import { chunks, createHttpClient, headerMs, isUpstreamNotFound, jsonOrUndefined, parseUpstream, rateLimitedCall, type RateLimitPolicy, type UpstreamDetail } from "@mw/platform";
+import { chunks, createHttpClient, type EgressGuard, headerMs, isUpstreamNotFound, jsonOrUndefined, parseUpstream, rateLimitedCall, type RateLimitPolicy, type UpstreamDetail } from "@mw/platform";
 import {
   catalogProduct,
   catalogVariant,
@@ -64,6 +64,8 @@ export interface StorefrontAOptions {
   timeoutMs: number;
   /** The most one call waits out 429 answers (their `X-Rate-Limit-Time-Reset-Ms`). */
   maxRateLimitWaitMs: number;
+  /** The base URL may be an entered `api_base_url`: calls go through the egress guard. */
+  egress: EgressGuard;
 }
 
 /** v2 errors are `[{status, message}]`, gateway and v3 errors `{status, title}`. */
@@ -88,6 +90,7 @@ export class StorefrontAClient {
     this.http = createHttpClient({
       baseUrl: options.baseUrl,
       timeoutMs: options.timeoutMs,
+      egress: options.egress,
       headers: { "x-auth-token": options.accessToken, "x-auth-client": options.clientId, accept: "application/json" },
     });
     this.rateLimit = { maxWaitMs: options.maxRateLimitWaitMs, waitMs: (response) => headerMs(response.headers["x-rate-limit-time-reset-ms"]) };

@@ -1,6 +1,6 @@
 import type { Got, Response } from "got";
 import { z } from "zod";
-import { chunks, createHttpClient, isUpstreamNotFound, jsonOrUndefined, parseUpstream, rateLimitedCall, type RateLimitPolicy, retryAfterMs, type UpstreamDetail } from "@mw/platform";
+import { chunks, createHttpClient, type EgressGuard, isUpstreamNotFound, jsonOrUndefined, parseUpstream, rateLimitedCall, type RateLimitPolicy, retryAfterMs, type UpstreamDetail } from "@mw/platform";
 import {
   batchAnswer,
   MAX_BATCH_ITEMS,
@@ -35,6 +35,8 @@ export interface StorefrontBOptions {
   timeoutMs: number;
   /** The most one call waits out 429 answers (their `Retry-After`). */
   maxRateLimitWaitMs: number;
+  /** The site URL was entered: calls go through the egress guard. */
+  egress: EgressGuard;
 }
 
 /** WordPress REST errors are `{code, message, data: {status}}`. */
@@ -57,6 +59,7 @@ export class StorefrontBClient {
     this.http = createHttpClient({
       baseUrl: `${options.siteUrl.replace(/\/+$/, "")}/wp-json`,
       timeoutMs: options.timeoutMs,
+      egress: options.egress,
       headers: { authorization: `Basic ${basic}`, accept: "application/json" },
     });
     this.rateLimit = { maxWaitMs: options.maxRateLimitWaitMs, waitMs: (response) => retryAfterMs(response.headers["retry-after"]) };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError, createHttpClient, jsonOrUndefined, parseUpstream, upstreamCall } from "@mw/platform";
+import { AppError, createHttpClient, type EgressGuard, jsonOrUndefined, parseUpstream, upstreamCall } from "@mw/platform";
 
 /** A plugin as the dashboard keeps it; `update_available` is null when the site does not say (see `updateAvailable`). */
 export interface WordPressPlugin {
@@ -63,11 +63,12 @@ function updateAvailable(item: z.output<typeof pluginItem>): boolean | null {
  * Reads a WordPress site's REST API (design 10.6): `/wp-json/` for its name
  * and description, `/wp-json/wp/v2/plugins` with an application password
  * (HTTP Basic) for its plugins. An answer that is not WordPress's, or refused
- * credentials, end in an error that says so.
+ * credentials, end in an error that says so. The site URL was entered, so
+ * every call and redirect goes through the egress guard.
  */
-export async function readWordPress(siteUrl: string, credentials: { username: string; appPassword: string }, timeoutMs: number): Promise<WordPressReading> {
+export async function readWordPress(siteUrl: string, credentials: { username: string; appPassword: string }, timeoutMs: number, egress: EgressGuard): Promise<WordPressReading> {
   const system = `WordPress at ${siteUrl}`;
-  const http = createHttpClient({ timeoutMs });
+  const http = createHttpClient({ timeoutMs, egress });
   const notWordPress = (why: string) => AppError.permanent(`${siteUrl} does not look like WordPress: ${why}`, "not_wordpress");
 
   const indexUrl = `${siteUrl}/wp-json/`;

@@ -149,12 +149,18 @@ export class ManagedSites {
     return this.prisma.managedSite.create({ data: { ...plain, ...secretData({ wp_app_password, cdn_api_token }, this.encryptionKey) } });
   }
 
+  /**
+   * The WordPress application password was entered for the site's host and
+   * is sent only there: a URL on another host drops it unless the same
+   * update gives one again (the CDN token goes to the CDN, wherever the site is).
+   */
   async update(input: z.output<typeof updateSiteInput>): Promise<ManagedSiteRow> {
     const { id, wp_app_password, cdn_api_token, status, ...plain } = input;
     const site = await this.find(id);
     if (plain.url && plain.url !== site.url && (await this.prisma.managedSite.findUnique({ where: { url: plain.url } }))) throw duplicateUrl(plain.url);
     const archive = status === undefined || status === site.status ? {} : { status, archived_at: status === "archived" ? new Date() : null };
-    return this.prisma.managedSite.update({ where: { id }, data: { ...plain, ...archive, ...secretData({ wp_app_password, cdn_api_token }, this.encryptionKey) } });
+    const movesHost = plain.url !== undefined && new URL(plain.url).host !== new URL(site.url).host;
+    return this.prisma.managedSite.update({ where: { id }, data: { ...plain, ...archive, ...secretData({ wp_app_password: wp_app_password === undefined && movesHost ? null : wp_app_password, cdn_api_token }, this.encryptionKey) } });
   }
 
   /** Soft delete: the site stays, with its history, out of the default lists. */

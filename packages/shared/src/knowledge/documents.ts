@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { htmlToText } from "../ai/index.ts";
-import { type Config, createHttpClient, errors, type PrismaClient, truncateCodePoints, upstreamCall } from "@mw/platform";
+import { type Config, createHttpClient, egressGuard, type EgressGuard, errors, type PrismaClient, truncateCodePoints, upstreamCall } from "@mw/platform";
 
 export type DocumentSource = "wiki" | "docs" | "brand";
 
@@ -37,13 +37,13 @@ export async function saveDocument(prisma: PrismaClient, input: { source: Docume
 /**
  * A file or URL as text with a title: HTML is reduced to its text (title
  * from <title>), Markdown and plain text kept (title from the first `# `
- * heading), else the file or page name.
+ * heading), else the file or page name. A URL goes through the egress guard.
  */
-export async function readDocument(location: string, timeoutMs: number): Promise<{ title: string; content: string }> {
+export async function readDocument(location: string, timeoutMs: number, egress: EgressGuard): Promise<{ title: string; content: string }> {
   let raw: string;
   let html: boolean;
   if (/^https?:\/\//i.test(location)) {
-    const response = await upstreamCall("Document URL", () => createHttpClient({ timeoutMs }).get(location));
+    const response = await upstreamCall("Document URL", () => createHttpClient({ timeoutMs, egress }).get(location));
     raw = response.body;
     html = /html/i.test(String(response.headers["content-type"] ?? "")) || /^\s*<(!doctype|html)/i.test(raw);
   } else {
@@ -56,8 +56,8 @@ export async function readDocument(location: string, timeoutMs: number): Promise
 }
 
 /** knowledge:add: the file or URL read and stored under its source (a title given wins over the one read); one without text is refused. */
-export async function importDocument(deps: { prisma: PrismaClient; config: Pick<Config, "HTTP_TIMEOUT_MS"> }, input: { source: DocumentSource; location: string; title?: string }) {
-  const read = await readDocument(input.location, deps.config.HTTP_TIMEOUT_MS);
+export async function importDocument(deps: { prisma: PrismaClient; config: Pick<Config, "HTTP_TIMEOUT_MS" | "ALLOW_PRIVATE_URLS"> }, input: { source: DocumentSource; location: string; title?: string }) {
+  const read = await readDocument(input.location, deps.config.HTTP_TIMEOUT_MS, egressGuard(deps.config));
   if (!read.content) throw errors.invalidInput(`${input.location} holds no text`);
   return saveDocument(deps.prisma, { source: input.source, location: input.location, title: input.title ?? read.title, content: read.content });
 }

@@ -1,6 +1,6 @@
 import type { AiService } from "../ai/index.ts";
 import { EMBEDDING_DIMENSIONS } from "../ai/index.ts";
-import { type Config, type Logger, Prisma, type PrismaClient } from "@mw/platform";
+import { type Config, egressGuard, type Logger, Prisma, type PrismaClient } from "@mw/platform";
 import type { OptionStore } from "../options/index.ts";
 import { PineconeClient } from "@mw/providers/pinecone";
 import { SOURCES, type KnowledgeRecord, type Source } from "./records.ts";
@@ -9,7 +9,7 @@ import { EmbeddedIndex, PineconeIndex, writeLedger, type Match, type VectorIndex
 
 export interface KnowledgeDeps {
   prisma: PrismaClient;
-  config: Pick<Config, "PINECONE_HOST" | "PINECONE_API_KEY" | "PINECONE_TIMEOUT_MS">;
+  config: Pick<Config, "PINECONE_HOST" | "PINECONE_API_KEY" | "PINECONE_TIMEOUT_MS" | "ALLOW_PRIVATE_URLS">;
   options: OptionStore;
   ai: AiService;
   logger: Logger;
@@ -51,7 +51,9 @@ export class Knowledge {
     const settings = await this.pineconeSettings();
     if (!settings) return this.embedded;
     if (this.pinecone?.host !== settings.host || this.pinecone.apiKey !== settings.apiKey) {
-      this.pinecone = { ...settings, index: new PineconeIndex(new PineconeClient({ host: settings.host, apiKey: settings.apiKey, timeoutMs: this.deps.config.PINECONE_TIMEOUT_MS })) };
+      // A host from the ai_vector_host option was entered through the API: the egress guard checks it.
+      const egress = this.deps.config.PINECONE_HOST ? undefined : egressGuard(this.deps.config);
+      this.pinecone = { ...settings, index: new PineconeIndex(new PineconeClient({ host: settings.host, apiKey: settings.apiKey, timeoutMs: this.deps.config.PINECONE_TIMEOUT_MS, egress })) };
     }
     return this.pinecone.index;
   }

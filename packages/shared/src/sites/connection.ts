@@ -1,10 +1,10 @@
-import { AppError, type Config } from "@mw/platform";
+import { AppError, type Config, egressGuard } from "@mw/platform";
 import type { Platform, Site } from "@mw/platform/prisma";
 import { StorefrontAClient, storefrontABaseUrl } from "@mw/providers/storefront-a";
 import { StorefrontBClient } from "@mw/providers/storefront-b";
 import { openCredentials, type SiteCredentials } from "./credentials.ts";
 
-type ClientConfig = Pick<Config, "ENCRYPTION_KEY" | "HTTP_TIMEOUT_MS" | "STOREFRONT_RATE_LIMIT_MAX_WAIT_MS">;
+type ClientConfig = Pick<Config, "ENCRYPTION_KEY" | "HTTP_TIMEOUT_MS" | "STOREFRONT_RATE_LIMIT_MAX_WAIT_MS" | "ALLOW_PRIVATE_URLS">;
 
 /** A site that cannot be called at all; retrying will not help until an operator edits it. */
 function misconfigured(message: string): AppError {
@@ -28,6 +28,7 @@ export function storefrontAClientFor(site: Site, config: ClientConfig): Storefro
     accessToken: access_token,
     timeoutMs: config.HTTP_TIMEOUT_MS,
     maxRateLimitWaitMs: config.STOREFRONT_RATE_LIMIT_MAX_WAIT_MS,
+    egress: egressGuard(config),
   });
 }
 
@@ -39,6 +40,7 @@ export function storefrontBClientFor(site: Site, config: ClientConfig): Storefro
     consumerSecret: access_token,
     timeoutMs: config.HTTP_TIMEOUT_MS,
     maxRateLimitWaitMs: config.STOREFRONT_RATE_LIMIT_MAX_WAIT_MS,
+    egress: egressGuard(config),
   });
 }
 

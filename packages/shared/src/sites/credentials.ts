@@ -18,6 +18,18 @@ export function sealCredentials(credentials: SiteCredentials, key: Buffer): stri
   return encryptSecret(JSON.stringify({ client_id: credentials.client_id, access_token: credentials.access_token }), key);
 }
 
+/** What a read shows for the stored access token: never the token, only that one is stored. */
+export const TOKEN_MASK = "********";
+
+/**
+ * The credentials as the single-site GET shows them (spec 1, 2.2 names both
+ * members): the client id, and the token masked, since whoever may edit a
+ * site need not be able to take its token elsewhere.
+ */
+export function shownCredentials(credentials: SiteCredentials): SiteCredentials {
+  return { client_id: credentials.client_id, access_token: TOKEN_MASK };
+}
+
 export function openCredentials(sealed: string, key: Buffer): SiteCredentials {
   try {
     return credentialsShape.parse(JSON.parse(decryptSecret(sealed, key)));

@@ -98,19 +98,31 @@ export function siteCreateData(input: SiteCreateInput, key: Buffer): Prisma.Site
   };
 }
 
+/** The host the storefront's credentials are sent to: the API base's for storefront_a, the site's for storefront_b. */
+function credentialsHost(site: { platform: Platform; site_url: string; api_base_url: string | null }): string | null {
+  const target = site.platform === Platform.storefront_a ? storefrontABaseUrl(site) : site.site_url;
+  return target ? new URL(target).host : null;
+}
+
 /**
  * The columns a partial update changes. `api_key` and `api_secret` may come
- * alone: the other half is taken from the stored credentials.
+ * alone: the other half is taken from the stored credentials. The token was
+ * entered for the host it is sent to: an update that sends the credentials to
+ * another host without giving `api_secret` again drops them, so a changed URL
+ * cannot carry the stored token elsewhere (docs/security.md).
  */
 export function siteUpdateData(input: SiteUpdateInput, current: Site, key: Buffer): Prisma.SiteUpdateInput {
   const { api_key, api_secret, fraud_api_key, webhook_secret, channel_filter, ...plain } = input;
-  assertReachable({
+  const next = {
     platform: plain.platform ?? current.platform,
     site_url: plain.site_url ?? current.site_url,
     api_base_url: plain.api_base_url === undefined ? current.api_base_url : plain.api_base_url,
-  });
+  };
+  assertReachable(next);
   const data: Prisma.SiteUpdateInput = { ...plain, tracking_enabled: trackingEnabled(plain) };
-  if (api_key !== undefined || api_secret !== undefined) {
+  if (api_secret === undefined && current.api_credentials && credentialsHost(next) !== credentialsHost(current)) {
+    data.api_credentials = null;
+  } else if (api_key !== undefined || api_secret !== undefined) {
     const stored = current.api_credentials ? openCredentials(current.api_credentials, key) : null;
     const client_id = api_key ?? stored?.client_id;
     const access_token = api_secret ?? stored?.access_token;

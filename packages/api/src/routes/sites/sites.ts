@@ -10,8 +10,10 @@ import {
   requireSite,
   siteCreateInput,
   siteListRow,
+  shownCredentials,
   siteUpdateInput,
   testSiteConnection,
+  TOKEN_MASK,
   toggleSiteStatus,
   updateSite,
   type Site,
@@ -22,7 +24,7 @@ import type { ApiRouter } from "../../http/api-router.ts";
 import { idParams, outcome } from "../../http/route-schemas.ts";
 
 const siteRecordSchema = siteListRow.omit({ order_last_run: true, inventory_last_run: true, tracking_last_run: true }).extend({
-  api_credentials: z.object({ client_id: z.string(), access_token: z.string() }).nullable(),
+  api_credentials: z.object({ client_id: z.string(), access_token: z.string().describe(`always ${TOKEN_MASK}: the token itself is never returned`) }).nullable(),
   health_check_url: z.string().nullable(),
   status_filters: z.string(),
   auto_complete: z.boolean(),
@@ -37,14 +39,14 @@ const siteRecordSchema = siteListRow.omit({ order_last_run: true, inventory_last
   order_volume_min: z.number().int().describe("order-volume test: fewer orders than this in the window fail"),
 });
 
-/** The single-site view: credentials opened (spec 1, 2.2), the other secrets only reported as set or not. */
+/** The single-site view: the client id with the token masked (spec 1, 2.2 names both), the other secrets only reported as set or not. */
 function siteRecord(site: Site, key: Buffer): z.infer<typeof siteRecordSchema> {
   return {
     id: site.id,
     name: site.name,
     platform: site.platform,
     site_url: site.site_url,
-    api_credentials: site.api_credentials ? openCredentials(site.api_credentials, key) : null,
+    api_credentials: site.api_credentials ? shownCredentials(openCredentials(site.api_credentials, key)) : null,
     is_active: site.is_active,
     orders_sync: site.orders_sync,
     inventory_sync: site.inventory_sync,
@@ -105,14 +107,14 @@ export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
   api.route({
     method: "get",
     path: "/sites/:id",
-    summary: "One site with its API credentials and settings",
+    summary: "One site with its API client id (the token masked) and settings",
     tag: "sites",
     access: "manage_middleware",
     params: idParams,
     example: {
       response: {
         ...exampleSite,
-        api_credentials: { client_id: "<client id>", access_token: "<access token>" },
+        api_credentials: { client_id: "<client id>", access_token: "********" },
         health_check_url: null,
         status_filters: "9,3",
         auto_complete: true,

@@ -1,5 +1,5 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { AppError, createHttpClient, upstreamCall, type PayloadOf } from "@mw/platform";
+import { AppError, createHttpClient, egressGuard, upstreamCall, type EgressGuard, type PayloadOf } from "@mw/platform";
 import { siteForJob, storeAudit, type siteAuditJob } from "@mw/shared/dashboard";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
@@ -44,10 +44,10 @@ function decodedSize(body: Buffer, encoding: string | null): number | null {
  * Requests `url` as a browser would (compression accepted, HTTP/2 when the
  * server offers it over TLS) and follows redirects by hand so that each hop is
  * on record. Each request has the timeout; an answer with an error status is
- * still an audit result.
+ * still an audit result. Every hop goes through the egress guard.
  */
-export async function auditUrl(url: string, timeoutMs: number): Promise<SiteAudit> {
-  const http = createHttpClient({ timeoutMs, headers: { "accept-encoding": "gzip, deflate, br", accept: "text/html,*/*;q=0.8" } });
+export async function auditUrl(url: string, timeoutMs: number, egress: EgressGuard): Promise<SiteAudit> {
+  const http = createHttpClient({ timeoutMs, egress, headers: { "accept-encoding": "gzip, deflate, br", accept: "text/html,*/*;q=0.8" } });
   const started = performance.now();
   const redirects: SiteAudit["redirects"] = [];
   let current = url;
@@ -92,7 +92,7 @@ export async function auditUrl(url: string, timeoutMs: number): Promise<SiteAudi
 export async function runAudit(_job: Job, payload: PayloadOf<typeof siteAuditJob>, ctx: JobContext) {
   const site = await siteForJob(ctx, payload.site_id);
   await ctx.progress(0, 1, `requesting ${site.url}`);
-  const audit = await auditUrl(site.url, ctx.config.HTTP_TIMEOUT_MS);
+  const audit = await auditUrl(site.url, ctx.config.HTTP_TIMEOUT_MS, egressGuard(ctx.config));
   await storeAudit(ctx, site.id, audit);
   await ctx.progress(1, 1, `${audit.status} in ${audit.total_ms} ms`);
   return { site_id: site.id, ...audit };

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { AppError, type Config, type PayloadOf } from "@mw/platform";
+import { AppError, egressGuard, startEgressProxy, upstreamError, type Config, type EgressGuard, type PayloadOf } from "@mw/platform";
 import { NO_BROWSER, siteForJob, storeScreenshot, type screenshotJob } from "@mw/shared/dashboard";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
@@ -14,16 +14,34 @@ export function browserPath(config: Pick<Config, "CHROME_PATH">): string {
 }
 
 /**
+ * Chromium's switches. Its sandbox cannot start where the worker runs as
+ * root, so every request it makes (the page, its redirects and
+ * subresources, loopback included) goes through the egress guard's proxy;
+ * WebRTC may not send UDP around it (docs/security.md).
+ */
+function browserArgs(proxyUrl: string): string[] {
+  return ["--no-sandbox", `--proxy-server=${proxyUrl}`, "--proxy-bypass-list=<-loopback>", "--force-webrtc-ip-handling-policy=disable_non_proxied_udp"];
+}
+
+/**
  * A PNG of `url` as a 1366x768 window shows it. Half the time limit goes to
  * the page's first answer (none: the job fails), the rest to its load event;
  * a page still loading then is captured as it is, so no page holds the job.
+ * A URL the egress guard refuses fails before the browser starts.
  */
-export async function capture(executablePath: string, url: string, timeoutMs: number): Promise<{ png: Buffer; loaded: boolean; status: number | null }> {
+export async function capture(executablePath: string, url: string, timeoutMs: number, egress: EgressGuard): Promise<{ png: Buffer; loaded: boolean; status: number | null }> {
   const deadline = Date.now() + timeoutMs;
   const left = () => Math.max(1000, deadline - Date.now());
+  await egress.checkDestination(new URL(url)).catch((error: unknown) => {
+    throw upstreamError(url, error);
+  });
   // Loaded on first use: every worker process would otherwise pay for playwright at start.
   const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"], timeout: left() });
+  const proxy = await startEgressProxy(egress, timeoutMs);
+  const browser = await chromium.launch({ executablePath, args: browserArgs(proxy.url), timeout: left() }).catch(async (error: unknown) => {
+    await proxy.close();
+    throw error;
+  });
   try {
     const page = await browser.newPage({ viewport: VIEWPORT });
     const answerWithin = Math.min(timeoutMs / 2, left());
@@ -38,6 +56,7 @@ export async function capture(executablePath: string, url: string, timeoutMs: nu
     return { png, loaded, status: response?.status() ?? null };
   } finally {
     await browser.close();
+    await proxy.close();
   }
 }
 
@@ -46,7 +65,7 @@ export async function takeScreenshot(job: Job, payload: PayloadOf<typeof screens
   const executablePath = browserPath(ctx.config);
   const site = await siteForJob(ctx, payload.site_id);
   await ctx.progress(0, 2, `opening ${site.url}`);
-  const shot = await capture(executablePath, site.url, ctx.config.SCREENSHOT_TIMEOUT_MS);
+  const shot = await capture(executablePath, site.url, ctx.config.SCREENSHOT_TIMEOUT_MS, egressGuard(ctx.config));
   const key = `screenshots/site-${site.id}/${job.id ?? Date.now()}.png`;
   await ctx.storage.put(key, shot.png, "image/png");
   const takenAt = new Date();

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { connect, type PeerCertificate } from "node:tls";
-import { AppError, formatDay, forEachLimited, type PayloadOf } from "@mw/platform";
+import { AppError, egressGuard, egressRefusalIn, formatDay, forEachLimited, upstreamError, type EgressGuard, type PayloadOf } from "@mw/platform";
 import {
   activeHttpsSites,
   daysFromNow,
@@ -46,21 +46,25 @@ function issuerOf(cert: PeerCertificate): string | null {
  * A TLS handshake with the site's host (SNI with its name) that reads the
  * certificate it presents, trusted or not: an expiring self-signed
  * certificate is still worth knowing about. Bounded by `timeoutMs` from the
- * DNS lookup to the certificate.
+ * DNS lookup to the certificate. The site's URL was entered: the handshake
+ * goes only to an address the egress guard lets through.
  */
-export function probeCertificate(siteUrl: string, timeoutMs: number): Promise<Certificate> {
+export function probeCertificate(siteUrl: string, timeoutMs: number, egress: EgressGuard): Promise<Certificate> {
   const url = new URL(siteUrl);
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const port = Number(url.port || 443);
   const where = `${host}:${port}`;
+  const refused = egress.literalRefusal(host);
+  if (refused) return Promise.reject(upstreamError(`the site at ${where}`, refused));
   return new Promise((resolve, reject) => {
-    const socket = connect({ host, port, servername: isIP(host) ? undefined : host, rejectUnauthorized: false });
+    const socket = connect({ host, port, lookup: egress.lookup, servername: isIP(host) ? undefined : host, rejectUnauthorized: false });
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new AppError(504, "tls_timeout", `TLS handshake with ${where}: no certificate within ${timeoutMs} ms`));
     }, timeoutMs);
     socket.once("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      if (egressRefusalIn(error)) return reject(upstreamError(`the site at ${where}`, error));
       reject(new AppError(502, "tls_failed", `TLS handshake with ${where} failed: ${error.code ?? error.message}`));
     });
     socket.once("secureConnect", () => {
@@ -87,7 +91,7 @@ export function probeCertificate(siteUrl: string, timeoutMs: number): Promise<Ce
 /** Checks one site and stores issuer, expiry and when it was checked on its row (a rerun overwrites them). */
 async function checkSite(ctx: JobContext, site: ManagedSiteRow): Promise<Certificate> {
   if (!site.url.startsWith("https://")) throw AppError.permanent(`Site ${site.id} (${site.url}) is not served over https: it has no certificate to check.`, "not_https");
-  const cert = await probeCertificate(site.url, ctx.config.HTTP_TIMEOUT_MS);
+  const cert = await probeCertificate(site.url, ctx.config.HTTP_TIMEOUT_MS, egressGuard(ctx.config));
   await storeCertificate(ctx, site.id, cert);
   return cert;
 }

@@ -1,4 +1,4 @@
-import { AppError, type PayloadOf } from "@mw/platform";
+import { AppError, egressGuard, type PayloadOf } from "@mw/platform";
 import { siteForJob, storeWordPressReading, wordPressCredentials, wpCredentialsMissing, type siteSyncJob } from "@mw/shared/dashboard";
 import { readWordPress } from "@mw/providers/wordpress";
 import type { Job } from "bullmq";
@@ -13,7 +13,7 @@ export async function syncSite(_job: Job, payload: PayloadOf<typeof siteSyncJob>
   const credentials = wordPressCredentials(site, ctx.config.ENCRYPTION_KEY);
   if (!credentials) throw AppError.permanent(wpCredentialsMissing(site.id), "wp_credentials_missing");
   await ctx.progress(0, 2, "reading the WordPress REST API");
-  const wordpress = await readWordPress(site.url, credentials, ctx.config.HTTP_TIMEOUT_MS);
+  const wordpress = await readWordPress(site.url, credentials, ctx.config.HTTP_TIMEOUT_MS, egressGuard(ctx.config));
   const syncedAt = await storeWordPressReading(ctx, site.id, wordpress);
   await ctx.progress(2, 2, `${wordpress.plugins.length} plugins`);
   return {

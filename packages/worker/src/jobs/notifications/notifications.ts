@@ -1,18 +1,21 @@
 import type { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/shared/notifications";
-import { createHttpClient, upstreamCall, type PayloadOf } from "@mw/platform";
+import { createHttpClient, egressGuard, upstreamCall, type PayloadOf } from "@mw/platform";
 import { sendAlertEmail } from "@mw/providers/mail";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 
+/** A site's health-check URL was entered through the API: the egress guard checks it. */
 export async function healthPing(_job: Job, payload: PayloadOf<typeof healthPingJob>, ctx: JobContext) {
-  const http = createHttpClient({ timeoutMs: ctx.config.HTTP_TIMEOUT_MS });
+  const http = createHttpClient({ timeoutMs: ctx.config.HTTP_TIMEOUT_MS, egress: egressGuard(ctx.config) });
   const response = await upstreamCall("health-check URL", () => http.get(payload.url));
   ctx.log.info("health-check URL pinged", { url: payload.url, status: response.statusCode, site_id: payload.site_id });
   return { status: response.statusCode };
 }
 
+/** Only CHAT_WEBHOOK_URL, from the environment, is trusted: a job naming another URL (added by hand) goes through the egress guard. */
 export async function chatMessage(_job: Job, payload: PayloadOf<typeof chatMessageJob>, ctx: JobContext) {
-  const http = createHttpClient({ timeoutMs: ctx.config.HTTP_TIMEOUT_MS });
+  const trusted = payload.webhook_url === ctx.config.CHAT_WEBHOOK_URL;
+  const http = createHttpClient({ timeoutMs: ctx.config.HTTP_TIMEOUT_MS, ...(!trusted && { egress: egressGuard(ctx.config) }) });
   const response = await upstreamCall("chat webhook", () => http.post(payload.webhook_url, { json: { text: payload.text } }));
   ctx.log.info("chat message posted", { status: response.statusCode });
   return { status: response.statusCode };

@@ -1,0 +1,3 @@
+export * from "./addresses.ts";
+export * from "./guard.ts";
+export * from "./proxy.ts";
