@@ -24,6 +24,7 @@ export * from "./redact.ts";
 export * from "./rotating-file.ts";
 export * from "./redis-outage.ts";
 export * from "./redis.ts";
+export * from "./replica.ts";
 export * from "./shutdown.ts";
 export * from "./storage/index.ts";
 export * from "./text.ts";
