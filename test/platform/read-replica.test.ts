@@ -114,7 +114,7 @@ describe("without DATABASE_REPLICA_URL", () => {
 });
 
 describe("reads that tolerate lag", () => {
-  it("open the replica's pool at the first of them, and it closes with the other connections", async () => {
+  it("open the replica's pool at the first of them, never write through it, and it closes with the other connections", async () => {
     const proxy = await new TcpProxy(pair.replicaPort).start();
     proxies.push(proxy);
     const replicaUrl = new URL(pair.replicaUrl);
@@ -126,6 +126,8 @@ describe("reads that tolerate lag", () => {
       expect(proxy.clients).toBe(0);
       await listOrders(connections, {}, { skip: 0, take: 1 });
       expect(proxy.clients).toBeGreaterThan(0);
+      // A write sent to the replica by mistake fails there (read_only); it is not passed on to the primary.
+      await expect(connections.replica.$executeRaw`UPDATE orders SET verified = verified WHERE id = 0`).rejects.toThrow(/read-only/);
     } finally {
       await connections.close();
     }
