@@ -56,9 +56,9 @@ afterAll(async () => {
   if (storage) await rm(storage, { recursive: true, force: true });
 }, 120_000);
 
-async function get(base: string, route: string) {
+async function get<T = Record<string, unknown>>(base: string, route: string) {
   const res = await fetch(`${base}${route}`, { headers: { authorization: admin } });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { total?: number; orders?: { number: string }[] } };
+  return { status: res.status, body: (await res.json()) as T };
 }
 
 let posted = 0;
@@ -76,9 +76,9 @@ async function postOrder(base: string): Promise<string> {
 
 /** The orders GET /orders lists under this search. */
 async function listed(base: string, search: string): Promise<string[]> {
-  const answer = await get(base, `${ROOT}/orders?search=${encodeURIComponent(search)}`);
+  const answer = await get<{ orders: { number: string }[] }>(base, `${ROOT}/orders?search=${encodeURIComponent(search)}`);
   expect(answer.status).toBe(200);
-  return answer.body.orders!.map((order) => order.number);
+  return answer.body.orders.map((order) => order.number);
 }
 
 let replicaOnly = 0;
@@ -144,8 +144,8 @@ describe("reads that tolerate lag", () => {
       expect((await get(api.url, `${ROOT}/orders/${id}`)).status).toBe(404);
 
       const pendingOnPrimary = await api.ctx.prisma.order.count({ where: { imported: 0 } });
-      const stats = await get(api.url, `${ROOT}/stats`);
-      expect((stats.body.orders as { pending_insert: number }).pending_insert).toBe(pendingOnPrimary + 1);
+      const stats = await get<{ orders: { pending_insert: number } }>(api.url, `${ROOT}/stats`);
+      expect(stats.body.orders.pending_insert).toBe(pendingOnPrimary + 1);
 
       expect((await adminAjax({ action: "export_sites", status: "all" })).csv).toContain(url);
       expect(await api.ctx.prisma.managedSite.count({ where: { url } })).toBe(0);

@@ -143,8 +143,8 @@ export async function startReplicatedPair(database = "mw"): Promise<ReplicatedPa
     await migrate(url(primary.port));
 
     const caughtUp = async () => {
-      const [{ position }] = await asRoot<{ position: string }[]>(primary, "SELECT @@gtid_binlog_pos AS position");
-      const [{ reached }] = await asRoot<{ reached: number }[]>(replica, "SELECT MASTER_GTID_WAIT(?, ?) AS reached", [position, CATCH_UP_SECONDS]);
+      const [{ position }] = await asRoot<[{ position: string }]>(primary, "SELECT @@gtid_binlog_pos AS position");
+      const [{ reached }] = await asRoot<[{ reached: number }]>(replica, "SELECT MASTER_GTID_WAIT(?, ?) AS reached", [position, CATCH_UP_SECONDS]);
       if (Number(reached) !== 0) {
         const [status] = await asRoot<Record<string, unknown>[]>(replica, "SHOW SLAVE STATUS");
         throw new Error(`the replica did not reach ${position} within ${CATCH_UP_SECONDS} s: ${JSON.stringify({ io: status?.Slave_IO_Running, sql: status?.Slave_SQL_Running, error: status?.Last_Error || status?.Last_IO_Error })}`);
