@@ -26,6 +26,7 @@ describe("configuration", () => {
       DATABASE_URL: "mysql://mw:mw@127.0.0.1:3306/mw",
       REDIS_URL: "redis://127.0.0.1:6379",
     });
+    expect(config.DATABASE_REPLICA_URL).toBeUndefined();
     expect(config.WORKER_QUEUES).toEqual(["orders", "disputes", "inventory", "tracking", "urgency", "reports", "notifications", "webhooks", "timetracking", "dashboard", "knowledge"]);
     expect(config.ENCRYPTION_KEY).toHaveLength(32);
   });
@@ -40,6 +41,7 @@ describe("configuration", () => {
       "DATABASE_URL",
       "LOG_LEVEL",
     ]);
+    expect(problems({ ENCRYPTION_KEY: KEY, DATABASE_REPLICA_URL: "db-replica:3306" })).toEqual(["DATABASE_REPLICA_URL: must be mysql://USER:PASSWORD@HOST:PORT/DATABASE"]);
   });
 
   it("refuses S3 settings without a bucket, and one S3 key without the other", () => {

@@ -12,6 +12,8 @@ const bool = z
 
 const optionalUrl = z.url().optional();
 
+const databaseUrl = z.string().regex(/^(mysql|mariadb):\/\/[^/]+\/[A-Za-z0-9_$]+(\?.*)?$/, "must be mysql://USER:PASSWORD@HOST:PORT/DATABASE");
+
 
 /** Any REDIS_URL form the connection factory takes; the message never repeats the URL (it may hold a password). */
 const redisUrl = z.string().superRefine((value, ctx) => {
@@ -59,10 +61,13 @@ const routeRoot = z
 
 export const configSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
-  DATABASE_URL: z
-    .string()
-    .regex(/^(mysql|mariadb):\/\/[^/]+\/[A-Za-z0-9_$]+(\?.*)?$/, "must be mysql://USER:PASSWORD@HOST:PORT/DATABASE")
-    .default("mysql://mw:mw@127.0.0.1:3306/mw"),
+  DATABASE_URL: databaseUrl.default("mysql://mw:mw@127.0.0.1:3306/mw"),
+  /**
+   * A read replica of DATABASE_URL (docs/deployment.md): reads that tolerate lag go there (reports, CSV exports,
+   * the order list and stats, order-volume tests, the dashboard summary), falling back to the primary while it is
+   * unreachable. Unset, every read goes to DATABASE_URL.
+   */
+  DATABASE_REPLICA_URL: databaseUrl.optional(),
   REDIS_URL: redisUrl.default("redis://127.0.0.1:6379"),
   /** The sentinels' own password, when they require one (REDIS_URL's password is the Redis nodes'). */
   REDIS_SENTINEL_PASSWORD: z.string().optional(),
@@ -120,9 +125,10 @@ export const configSchema = z.object({
   /** How often a worker re-creates its queues' job schedulers besides on every Redis reconnection (a Redis flushed or restarted empty loses them). */
   SCHEDULE_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(300_000),
   /**
-   * Connections of each of a process's two database pools (Prisma's, and the driver pool behind
-   * the hot write paths), opened on demand: N API + M worker processes hold at most
-   * (N + M) x 2 x DB_POOL_SIZE connections, which must stay under the server's max_connections.
+   * Connections of each of a process's database pools, opened on demand: two on the primary (Prisma's, and the
+   * driver pool behind the hot write paths) and, with DATABASE_REPLICA_URL, one on the replica. N API + M worker
+   * processes hold at most (N + M) x 2 x DB_POOL_SIZE on the primary and (N + M) x DB_POOL_SIZE on the replica,
+   * which must stay under each server's max_connections (docs/deployment.md, "Connection budget").
    */
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
   /** How long a request waits for a pooled database connection before it fails with 500 db_error. */

@@ -1,11 +1,13 @@
 import type { RedisClient } from "./redis.ts";
 import type { Config } from "./config.ts";
-import { createPrisma, createSqlPool, type PrismaClient, type SqlPool } from "./db.ts";
+import { createSqlPool, poolConfig, SharedPoolAdapterFactory, type SqlPool } from "./db.ts";
+import { PrismaClient } from "./generated/prisma/client.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { Queues } from "./queues/queues.ts";
 import { Invalidation } from "./invalidation.ts";
 import { createRedis } from "./redis.ts";
 import { RedisOutage } from "./redis-outage.ts";
+import { createReplicaPrisma, type ReplicaState } from "./replica.ts";
 import { createStorage, type ObjectStorage } from "./storage/index.ts";
 
 /** What every process (API, worker, CLI) talks to, opened once and closed together. */
@@ -13,6 +15,14 @@ export interface Connections {
   config: Config;
   logger: Logger;
   prisma: PrismaClient;
+  /**
+   * The client of reads that tolerate lag (reports, CSV exports, the order list and stats, order-volume
+   * tests, the dashboard summary): a domain read takes `replica` to say so. It is DATABASE_REPLICA_URL's,
+   * falling back to the primary while that is unreachable, and simply `prisma` when no replica is set.
+   */
+  replica: PrismaClient;
+  /** The replica's reachability, for /readyz; undefined when no replica is set. */
+  replicaState?: ReplicaState;
   /** Driver pool for the hot paths only (order intake and the storefront order import, the acquirer webhook receiver, the dispute pipeline; see createSqlPool). */
   sql: SqlPool;
   redis: RedisClient;
@@ -31,7 +41,11 @@ export interface Connections {
 export function openConnections(config: Config, name: string, options: { logger?: Logger } = {}): Connections {
   const logger = options.logger ?? createLogger(name, config);
   const pools = { connectionLimit: config.DB_POOL_SIZE, acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS, queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS };
-  const prisma = createPrisma(config.DATABASE_URL, pools);
+  const primary = new SharedPoolAdapterFactory(poolConfig(config.DATABASE_URL, pools));
+  const prisma = new PrismaClient({ adapter: primary });
+  const { client: replica, state: replicaState } = config.DATABASE_REPLICA_URL
+    ? createReplicaPrisma(config.DATABASE_REPLICA_URL, primary, logger, pools)
+    : { client: prisma, state: undefined };
   const sql = createSqlPool(config.DATABASE_URL, pools);
   const redis = createRedis(config.REDIS_URL, { name: `mw-${name}` });
   const redisOutage = new RedisOutage(logger, config.REDIS_URL);
@@ -60,6 +74,8 @@ export function openConnections(config: Config, name: string, options: { logger?
     config,
     logger,
     prisma,
+    replica,
+    replicaState,
     sql,
     redis,
     get hotRedis() {
@@ -73,6 +89,8 @@ export function openConnections(config: Config, name: string, options: { logger?
       await queues.close();
       await invalidation.close();
       storage.close();
+      replicaState?.close();
+      if (replica !== prisma) await replica.$disconnect();
       await prisma.$disconnect();
       await sql.end();
       await redis.quit().catch(() => redis.disconnect());

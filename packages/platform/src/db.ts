@@ -1,4 +1,5 @@
 import { PrismaMariaDb } from "@prisma/adapter-mariadb";
+import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import mariadb from "mariadb";
 import { Prisma, PrismaClient } from "./generated/prisma/client.ts";
 
@@ -19,7 +20,8 @@ export interface PoolSettings {
   queryTimeoutMs?: number;
 }
 
-function poolConfig(databaseUrl: string, settings: PoolSettings): mariadb.PoolConfig {
+/** Where a database URL points and who connects, for one connection or a pool. */
+export function connectionConfig(databaseUrl: string): mariadb.ConnectionConfig {
   const url = new URL(databaseUrl);
   return {
     host: url.hostname,
@@ -27,6 +29,14 @@ function poolConfig(databaseUrl: string, settings: PoolSettings): mariadb.PoolCo
     user: decodeURIComponent(url.username),
     password: decodeURIComponent(url.password),
     database: decodeURIComponent(url.pathname.slice(1)),
+    // DATETIME columns hold UTC; the driver must not shift them by the server's zone.
+    timezone: "Z",
+  };
+}
+
+export function poolConfig(databaseUrl: string, settings: PoolSettings): mariadb.PoolConfig {
+  return {
+    ...connectionConfig(databaseUrl),
     connectionLimit: settings.connectionLimit ?? 5,
     // Connections beyond one open on demand and close again after a minute unused, so
     // N processes hold what they use rather than N x connectionLimit. (The driver grows a
@@ -36,14 +46,46 @@ function poolConfig(databaseUrl: string, settings: PoolSettings): mariadb.PoolCo
     acquireTimeout: settings.acquireTimeoutMs ?? 2000,
     connectTimeout: settings.connectTimeoutMs ?? Math.min(settings.acquireTimeoutMs ?? 2000, 2000),
     socketTimeout: settings.queryTimeoutMs ?? 15_000,
-    // DATETIME columns hold UTC; the driver must not shift them by the server's zone.
-    timezone: "Z",
   };
+}
+
+/**
+ * Prisma's MariaDB adapter over one pool that every adapter connected from
+ * this factory shares: created by the first connect, ended with the last
+ * adapter disposed. The primary's client and the replica client's fallback
+ * (replica.ts) both connect from it, so lag-tolerant reads that fall back to
+ * the primary add no connections to it.
+ */
+export class SharedPoolAdapterFactory implements SqlDriverAdapterFactory {
+  readonly provider = "mysql";
+  readonly adapterName = "@prisma/adapter-mariadb";
+  private shared?: { pool: mariadb.Pool; factory: PrismaMariaDb; users: number };
+
+  constructor(private readonly config: mariadb.PoolConfig) {}
+
+  async connect(): Promise<SqlDriverAdapter> {
+    if (!this.shared) {
+      // What the adapter sets on a pool it creates itself: no server-side prepared statement cache.
+      const pool = mariadb.createPool({ prepareCacheLength: 0, ...this.config });
+      this.shared = { pool, factory: new PrismaMariaDb(pool), users: 0 };
+    }
+    const shared = this.shared;
+    const adapter = await shared.factory.connect();
+    shared.users += 1;
+    return Object.assign(adapter, {
+      dispose: async () => {
+        shared.users -= 1;
+        if (shared.users > 0) return;
+        if (this.shared === shared) this.shared = undefined;
+        await shared.pool.end();
+      },
+    });
+  }
 }
 
 /** A Prisma client over the MariaDB driver adapter (MySQL 8 and MariaDB both speak it). */
 export function createPrisma(databaseUrl: string, settings: PoolSettings = {}): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaMariaDb(poolConfig(databaseUrl, settings)) });
+  return new PrismaClient({ adapter: new SharedPoolAdapterFactory(poolConfig(databaseUrl, settings)) });
 }
 
 /**

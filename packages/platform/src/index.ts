@@ -29,6 +29,7 @@ export * from "./redis.ts";
 export * from "./redis-keys.ts";
 export * from "./redis-nodes.ts";
 export * from "./redis-url.ts";
+export * from "./replica.ts";
 export * from "./shutdown.ts";
 export * from "./sql.ts";
 export * from "./storage/index.ts";

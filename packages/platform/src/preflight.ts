@@ -41,9 +41,11 @@ function networkReason(error: { code?: string; message: string }): string | unde
 
 /**
  * Connects once as DATABASE_URL says. `database: false` checks only the server
- * and the credentials (the migrator creates the database itself).
+ * and the credentials (the migrator creates the database itself). `variable`
+ * names the setting the URL came from in the lines.
  */
-export async function checkDatabase(databaseUrl: string, options: { database: boolean }): Promise<ServiceProblem | undefined> {
+export async function checkDatabase(databaseUrl: string, options: { database: boolean; variable?: string }): Promise<ServiceProblem | undefined> {
+  const variable = options.variable ?? "DATABASE_URL";
   const url = new URL(databaseUrl);
   const at = where(url, 3306);
   const user = decodeURIComponent(url.username);
@@ -61,7 +63,7 @@ export async function checkDatabase(databaseUrl: string, options: { database: bo
     if (options.database) {
       const [migrated] = await conn.query("SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = '_prisma_migrations'");
       if (Number(migrated.n) === 0) {
-        return { line: `The database "${database}" at ${at} (DATABASE_URL) has not been migrated: run \`pnpm db:migrate\` (\`pnpm start\` does).`, exitCode: EX_CONFIG };
+        return { line: `The database "${database}" at ${at} (${variable}) has not been migrated: run \`pnpm db:migrate\` (\`pnpm start\` does).`, exitCode: EX_CONFIG };
       }
     }
     return undefined;
@@ -70,21 +72,21 @@ export async function checkDatabase(databaseUrl: string, options: { database: bo
     const network = networkReason(error);
     if (network) {
       return {
-        line: `Cannot reach the database at ${at} (DATABASE_URL): ${network}. Start MariaDB or MySQL there (\`pnpm services\` runs a local one) or set DATABASE_URL.`,
+        line: `Cannot reach the database at ${at} (${variable}): ${network}. Start MariaDB or MySQL there (\`pnpm services\` runs a local one) or set ${variable}.`,
         exitCode: EX_UNAVAILABLE,
         nothingListens: error.code === "ECONNREFUSED",
       };
     }
     if (error.code === "ER_ACCESS_DENIED_ERROR" || error.code === "ER_ACCESS_DENIED_NO_PASSWORD_ERROR") {
-      return { line: `The database at ${at} refused user "${user}" (DATABASE_URL): wrong password, or no such user for this address. Fix DATABASE_URL or create the user (README, "Run it").`, exitCode: EX_CONFIG };
+      return { line: `The database at ${at} refused user "${user}" (${variable}): wrong password, or no such user for this address. Fix ${variable} or create the user (README, "Run it").`, exitCode: EX_CONFIG };
     }
     if (error.code === "ER_BAD_DB_ERROR") {
-      return { line: `The database "${database}" does not exist at ${at} (DATABASE_URL): run \`pnpm db:migrate\` (\`pnpm start\` does) or set DATABASE_URL.`, exitCode: EX_CONFIG };
+      return { line: `The database "${database}" does not exist at ${at} (${variable}): run \`pnpm db:migrate\` (\`pnpm start\` does) or set ${variable}.`, exitCode: EX_CONFIG };
     }
     if (error.code === "ER_DBACCESS_DENIED_ERROR") {
-      return { line: `User "${user}" may not use the database "${database}" at ${at} (DATABASE_URL): grant it, or set DATABASE_URL.`, exitCode: EX_CONFIG };
+      return { line: `User "${user}" may not use the database "${database}" at ${at} (${variable}): grant it, or set ${variable}.`, exitCode: EX_CONFIG };
     }
-    return { line: `Cannot use the database at ${at} (DATABASE_URL): ${error.message.split("\n")[0]}`, exitCode: EX_UNAVAILABLE };
+    return { line: `Cannot use the database at ${at} (${variable}): ${error.message.split("\n")[0]}`, exitCode: EX_UNAVAILABLE };
   } finally {
     await conn?.end().catch(() => conn?.destroy());
   }
@@ -134,9 +136,16 @@ export async function checkServices(config: Pick<Config, "DATABASE_URL" | "REDIS
   return found.filter((problem): problem is ServiceProblem => problem !== undefined);
 }
 
-/** Start-up gate for every process: prints one line per problem and exits, or returns once both answer. */
-export async function servicesOrExit(config: Pick<Config, "DATABASE_URL" | "REDIS_URL">, options: { database: boolean }): Promise<void> {
-  const problems = await checkServices(config, options);
+/**
+ * Start-up gate for every process: prints one line per problem and exits, or returns once both answer.
+ * An unreachable read replica is a warning line, not a problem: its reads use the primary until it answers.
+ */
+export async function servicesOrExit(config: Pick<Config, "DATABASE_URL" | "REDIS_URL" | "DATABASE_REPLICA_URL">, options: { database: boolean }): Promise<void> {
+  const [problems, replica] = await Promise.all([
+    checkServices(config, options),
+    config.DATABASE_REPLICA_URL ? checkDatabase(config.DATABASE_REPLICA_URL, { database: false, variable: "DATABASE_REPLICA_URL" }) : undefined,
+  ]);
+  if (replica) console.error(`${replica.line} Starting anyway: reads that tolerate lag use the primary until the replica answers.`);
   if (problems.length === 0) return;
   for (const problem of problems) console.error(problem.line);
   process.exit(problems[0]!.exitCode);

@@ -18,18 +18,21 @@ export function healthRoutes(ctx: AppContext, metrics: Metrics): Router {
   router.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
-  // Ready means it can serve: a missing job schedule does not stop requests, so it is
-  // `degraded` (200) rather than unavailable, and names what a worker must re-create.
+  // Ready means it can serve: a missing job schedule or an unreachable read replica (its
+  // reads go to the primary meanwhile) does not stop requests, so either is `degraded`
+  // (200) rather than unavailable, and the checks name what is wrong.
   router.get("/readyz", async (_req, res) => {
-    const [database, redis] = await Promise.all([
+    const replicaState = ctx.replicaState;
+    const [database, redis, replica] = await Promise.all([
       check(() => ctx.prisma.$queryRaw`SELECT 1`),
       check(() => ctx.redis.ping()),
+      replicaState ? check(() => replicaState.probe()) : undefined,
     ]);
     const ready = database.ok && redis.ok;
     const missing = redis.ok ? await withTimeout(missingSchedules(ctx.queues), 2000).catch(() => undefined) : undefined;
     const schedules = missing === undefined ? { ok: false, error: "could not be read" } : { ok: missing.length === 0, missing: missing.map((job) => job.name) };
-    const status = !ready ? "unavailable" : schedules.ok ? "ready" : "degraded";
-    res.status(ready ? 200 : 503).json({ status, checks: { database, redis, schedules } });
+    const status = !ready ? "unavailable" : schedules.ok && (replica?.ok ?? true) ? "ready" : "degraded";
+    res.status(ready ? 200 : 503).json({ status, checks: { database, redis, schedules, ...(replica ? { replica } : {}) } });
   });
   router.get("/metrics", async (req, res) => {
     const token = ctx.config.METRICS_TOKEN;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decryptSecret, encryptSecret, errors, type Config, type PrismaClient } from "@mw/platform";
+import { decryptSecret, encryptSecret, errors, type Config, type Connections, type PrismaClient } from "@mw/platform";
 import type { Prisma } from "@mw/platform/prisma";
 import { daysFromNow, daysLeft } from "./expiry.ts";
 import { formId, formInt, formText } from "./form.ts";
@@ -124,6 +124,11 @@ export function managedSiteRows(prisma: PrismaClient, siteIds?: number[]): Promi
   return prisma.managedSite.findMany({ where: siteIds ? { id: { in: siteIds } } : {}, orderBy: { id: "asc" } });
 }
 
+/** The sites of a status (or all), by name: the rows the CSV exports list, from the replica (an export tolerates lag). */
+export function managedSitesForExport(deps: Pick<Connections, "replica">, status: (typeof SITE_STATUSES)[number] | "all"): Promise<ManagedSiteRow[]> {
+  return deps.replica.managedSite.findMany({ where: status === "all" ? {} : { status }, orderBy: [{ name: "asc" }, { id: "asc" }] });
+}
+
 export async function managedSiteExists(prisma: PrismaClient, siteId: number): Promise<boolean> {
   return Boolean(await prisma.managedSite.findUnique({ where: { id: siteId }, select: { id: true } }));
 }
@@ -188,11 +193,6 @@ export class ManagedSites {
       this.prisma.managedSite.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], skip: (input.page - 1) * input.per_page, take: input.per_page }),
     ]);
     return { sites: rows.map(siteView), total, page: input.page, per_page: input.per_page, total_pages: Math.ceil(total / input.per_page) };
-  }
-
-  /** The sites of a status (or all), by name: the rows the CSV exports list. */
-  forExport(status: (typeof SITE_STATUSES)[number] | "all"): Promise<ManagedSiteRow[]> {
-    return this.prisma.managedSite.findMany({ where: status === "all" ? {} : { status }, orderBy: [{ name: "asc" }, { id: "asc" }] });
   }
 
   /** Quick lookup by name, URL, client or WordPress title, archived sites included (marked by status). */

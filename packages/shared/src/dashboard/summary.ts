@@ -1,4 +1,4 @@
-import { csvTextCell, Prisma, type PrismaClient } from "@mw/platform";
+import { type Connections, csvTextCell, Prisma } from "@mw/platform";
 import { monthlyAmount } from "./costs.ts";
 import { daysFromNow } from "./expiry.ts";
 
@@ -12,8 +12,10 @@ export const SUMMARY_COLUMNS = ["section", "name", "currency", "value"];
  * costs by vendor and by client (a shared cost split evenly over its sites,
  * one with no site under "(unassigned)"), and the licenses and certificates
  * that expire within EXPIRY_HORIZON_DAYS. One CSV table, a section per row.
+ * A snapshot for a report: read from the replica.
  */
-export async function dashboardSummary(prisma: PrismaClient, now = new Date()): Promise<(string | number)[][]> {
+export async function dashboardSummary(deps: Pick<Connections, "replica">, now = new Date()): Promise<(string | number)[][]> {
+  const prisma = deps.replica;
   const horizon = daysFromNow(EXPIRY_HORIZON_DAYS, now.getTime());
   const [byStatus, costs, licenses, certificates] = await Promise.all([
     prisma.managedSite.groupBy({ by: ["status"], _count: { _all: true }, orderBy: { status: "asc" } }),

@@ -16,8 +16,8 @@ export interface OrderFilter {
   search?: string;
 }
 
-/** One page of orders, newest first. */
-export async function listOrders(deps: Db, filter: OrderFilter, window: { skip: number; take: number }): Promise<{ total: number; rows: OrderWithSite[] }> {
+/** One page of orders, newest first; from the replica (the viewer's list tolerates lag, the order itself does not). */
+export async function listOrders(deps: Pick<Connections, "replica">, filter: OrderFilter, window: { skip: number; take: number }): Promise<{ total: number; rows: OrderWithSite[] }> {
   const { search } = filter;
   const where: Prisma.OrderWhereInput = {
     site_id: filter.site_id,
@@ -27,8 +27,8 @@ export async function listOrders(deps: Db, filter: OrderFilter, window: { skip: 
     ...(search ? { OR: [{ number: { contains: search } }, { erp_sales_order_number: { contains: search } }, { trans_id: { contains: search } }] } : {}),
   };
   const [total, rows] = await Promise.all([
-    deps.prisma.order.count({ where }),
-    deps.prisma.order.findMany({ where, include: { site: { select: { name: true } } }, orderBy: [{ dateadded: "desc" }, { id: "desc" }], ...window }),
+    deps.replica.order.count({ where }),
+    deps.replica.order.findMany({ where, include: { site: { select: { name: true } } }, orderBy: [{ dateadded: "desc" }, { id: "desc" }], ...window }),
   ]);
   return { total, rows };
 }

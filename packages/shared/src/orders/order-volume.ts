@@ -31,8 +31,8 @@ const ORDER_VOLUME_MESSAGES = {
 } as const;
 
 /** Orders received (stored here: `created_at`) in the `hours` before `end`. */
-function countWindow(deps: Pick<Connections, "prisma">, siteId: number, end: Date, hours: number): Promise<number> {
-  return deps.prisma.order.count({ where: { site_id: siteId, created_at: { gt: new Date(end.getTime() - hours * HOUR), lte: end } } });
+function countWindow(deps: Pick<Connections, "replica">, siteId: number, end: Date, hours: number): Promise<number> {
+  return deps.replica.order.count({ where: { site_id: siteId, created_at: { gt: new Date(end.getTime() - hours * HOUR), lte: end } } });
 }
 
 /** The verdict: the minimum is checked first, as it is the site's own explicit floor. */
@@ -46,10 +46,11 @@ function judgeOrderVolume(orders: number, minimum: number, weekdayAverage: numbe
  * Spec 2, 4.2 order-volume tests (design 10.8: every active storefront site,
  * whatever its order source), by site name. Each site's window is its own
  * `order_volume_window_hours`, compared with its `order_volume_min` and with
- * the same window 1 to 4 weeks earlier.
+ * the same window 1 to 4 weeks earlier. Counts over hours tolerate lag: read
+ * from the replica.
  */
-export async function runOrderVolumeTests(deps: Pick<Connections, "prisma">, now: Date): Promise<OrderVolumeResult[]> {
-  const sites = await orderVolumeSites(deps);
+export async function runOrderVolumeTests(deps: Pick<Connections, "replica">, now: Date): Promise<OrderVolumeResult[]> {
+  const sites = await orderVolumeSites({ prisma: deps.replica });
   const results: OrderVolumeResult[] = [];
   for (const site of sites) {
     const hours = site.order_volume_window_hours;

@@ -3,15 +3,16 @@ import { recentSyncErrors, siteCounts } from "../sites/index.ts";
 
 const RECENT_ERRORS = 10;
 
-/** The numbers of GET /stats (spec 1, 4.3), also shown on the operators' console page. */
-export async function systemStats(deps: Pick<Connections, "prisma">) {
+/** The numbers of GET /stats (spec 1, 4.3), also shown on the operators' console page; counts that tolerate lag, from the replica. */
+export async function systemStats(deps: Pick<Connections, "replica">) {
   const dayAgo = new Date(Date.now() - 24 * 3600_000);
+  const db = { prisma: deps.replica };
   const [sites, pendingInsert, pendingVerify, importedToday, errors] = await Promise.all([
-    siteCounts(deps),
-    deps.prisma.order.count({ where: { imported: 0 } }),
-    deps.prisma.order.count({ where: { imported: 1, verified: 0 } }),
-    deps.prisma.order.count({ where: { imported: 1, imported_at: { gte: startOfUtcDay() } } }),
-    recentSyncErrors(deps, dayAgo, RECENT_ERRORS),
+    siteCounts(db),
+    db.prisma.order.count({ where: { imported: 0 } }),
+    db.prisma.order.count({ where: { imported: 1, verified: 0 } }),
+    db.prisma.order.count({ where: { imported: 1, imported_at: { gte: startOfUtcDay() } } }),
+    recentSyncErrors(db, dayAgo, RECENT_ERRORS),
   ]);
   return {
     sites,

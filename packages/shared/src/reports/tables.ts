@@ -13,7 +13,11 @@ export interface ReportTable {
   rows: (string | number)[][];
 }
 
-type Builder = (deps: Pick<Connections, "prisma">, period: ReportPeriod) => Promise<ReportTable>;
+/**
+ * Reports read from the replica: a report of past periods tolerates lag. The
+ * queries they compose take a plain `{ prisma }` and are handed the replica.
+ */
+type Builder = (deps: Pick<Connections, "replica">, period: ReportPeriod) => Promise<ReportTable>;
 
 /**
  * Orders taken in per UTC day (arrival, `created_at`), site and payment
@@ -21,7 +25,7 @@ type Builder = (deps: Pick<Connections, "prisma">, period: ReportPeriod) => Prom
  * (catalogue lines: quantity × unit price − discount; system lines excluded).
  */
 const orderIntake: Builder = async (deps, period) => {
-  const rows = await dailyIntake(deps, periodBounds(period));
+  const rows = await dailyIntake({ prisma: deps.replica }, periodBounds(period));
   return {
     columns: ["date", "site_id", "site_name", "payment_method", "orders", "exported", "pending", "merchandise_total"],
     rows: rows.map((row) => [
@@ -43,7 +47,7 @@ const orderIntake: Builder = async (deps, period) => {
  * those not finished yet, then any other outcome found.
  */
 const disputeOutcomes: Builder = async (deps, period) => {
-  const byOutcome = await acquirerOutcomeCounts(deps, periodBounds(period));
+  const byOutcome = await acquirerOutcomeCounts({ prisma: deps.replica }, periodBounds(period));
   const described: [string, string][] = [...Object.entries(DISPUTE_OUTCOMES), ["pending", "Received, not processed yet"]];
   const known = new Set(described.map(([outcome]) => outcome));
   const others = [...byOutcome.keys()].filter((outcome) => !known.has(outcome)).sort();
@@ -64,7 +68,8 @@ const disputeOutcomes: Builder = async (deps, period) => {
  */
 const inventorySyncSummary: Builder = async (deps, period) => {
   const bounds = periodBounds(period);
-  const [runs, skus] = await Promise.all([inventoryRunSummary(deps, bounds), syncedSkuCounts(deps, bounds)]);
+  const db = { prisma: deps.replica };
+  const [runs, skus] = await Promise.all([inventoryRunSummary(db, bounds), syncedSkuCounts(db, bounds)]);
   return {
     columns: ["site_id", "site_name", "runs", "completed", "failed", "items", "pushed", "forced_zero", "not_on_storefront", "errors", "skus_recorded", "last_run_at"],
     rows: runs.map((row) => [
@@ -85,7 +90,7 @@ const inventorySyncSummary: Builder = async (deps, period) => {
 };
 
 /** The management dashboard's summary as it stands when the report runs (design 10.6); the period names the day. */
-const dashboard: Builder = async (deps) => ({ columns: SUMMARY_COLUMNS, rows: await dashboardSummary(deps.prisma) });
+const dashboard: Builder = async (deps) => ({ columns: SUMMARY_COLUMNS, rows: await dashboardSummary(deps) });
 
 export const REPORT_BUILDERS: Record<ReportType, Builder> = {
   "order-intake-daily": orderIntake,

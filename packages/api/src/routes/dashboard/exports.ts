@@ -1,6 +1,6 @@
 import { stringify } from "csv-stringify/sync";
 import { csvTextCell, formatDay } from "@mw/platform";
-import { formBool, ManagedSites, siteView, SITE_STATUSES, type SitePlugin } from "@mw/shared/dashboard";
+import { formBool, managedSitesForExport, siteView, SITE_STATUSES, type SitePlugin } from "@mw/shared/dashboard";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { adminAction, FileAnswer, type AdminAction } from "../../http/admin-ajax.ts";
@@ -21,8 +21,6 @@ function answer(name: string, columns: string[], rows: (string | number)[][], do
 
 /** export_sites and export_plugins (spec 2, 4.4 Reports): site and plugin text neutralised against spreadsheet formulas. */
 export function exportActions(ctx: AppContext): AdminAction[] {
-  const sites = new ManagedSites(ctx);
-
   return [
     adminAction({
       name: "export_sites",
@@ -35,7 +33,7 @@ export function exportActions(ctx: AppContext): AdminAction[] {
         data: { filename: "sites-2026-11-25.csv", csv: "id,name,url,client,status,hosting,plugins,plugin_updates,ssl_expires_at,synced_at\n3,ACME shop,https://shop.acme.example,ACME,active,Kinsta,1,0,2027-01-20,2026-11-25\n" },
       },
       handler: async (input) => {
-        const rows = (await sites.forExport(input.status)).map(siteView).map((site) => [
+        const rows = (await managedSitesForExport(ctx, input.status)).map(siteView).map((site) => [
           site.id,
           csvTextCell(site.name),
           csvTextCell(site.url),
@@ -61,7 +59,7 @@ export function exportActions(ctx: AppContext): AdminAction[] {
         data: { filename: "plugins-2026-11-25.csv", csv: "site_id,site,url,plugin,name,version,active,update_available\n3,ACME shop,https://shop.acme.example,woocommerce/woocommerce,WooCommerce,9.4.1,1,0\n" },
       },
       handler: async (input) => {
-        const rows = (await sites.forExport(input.status)).flatMap((site) =>
+        const rows = (await managedSitesForExport(ctx, input.status)).flatMap((site) =>
           ((site.plugins as SitePlugin[] | null) ?? []).map((plugin) => [
             site.id,
             csvTextCell(site.name),
