@@ -70,7 +70,7 @@ async function main(): Promise<number> {
     console.error(`missing --${missing.map(([key]) => key).join(", --")}\n\n${usage()}`);
     return 64;
   }
-  const config = getConfigOrExit();
+  const config = getConfigOrExit("cli");
   const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 2 });
   let logger: Logger | undefined;
   // The logger is opened only for a command that logs: its file transport would otherwise be opened for nothing.
