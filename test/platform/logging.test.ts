@@ -132,7 +132,7 @@ describe("terminal lines (LOG_FORMAT)", () => {
   });
 
   it("makes a platform process print human lines with LOG_FORMAT=pretty or on a terminal, and JSON into a pipe", async () => {
-    const env = { PORT: "0", HOST: "127.0.0.1" };
+    const env = { PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "" }; // unset: each process looks at its stdout
     const listening = /^\d\d:\d\d:\d\d\.\d{3} INFO {2}api api listening port=\d+ api_root=\/middleware\/v1$/m;
     const pretty = spawnEntry("packages/api/src/main.ts", [], { ...env, LOG_FORMAT: "pretty" });
     const piped = spawnEntry("packages/api/src/main.ts", [], env);
