@@ -71,7 +71,7 @@ describe("configuration", () => {
 
 describe("each process checks the settings it uses", () => {
   // Production as a worker host, a CLI session or a migration job has it: none of the API's HTTP settings.
-  const production = { ...testEnv(), NODE_ENV: "production" };
+  const production: Record<string, string> = { ...testEnv(), NODE_ENV: "production" };
   const HTTPS_PROBLEM = /REQUIRE_HTTPS: is on \(the default when NODE_ENV=production\) but TRUST_PROXY is off/;
 
   it("holds the API's HTTPS rule against the API alone", () => {

@@ -46,7 +46,7 @@ const routeRoot = z
   .string()
   .regex(/^(\/[A-Za-z0-9._~-]+)*$/, "must be empty or a path like /middleware/v1 (leading slash, no trailing slash)");
 
-/** Every setting of the platform, each checked on its own; which rules tie them together depends on the process (see RULES). */
+/** Every setting of the platform, each checked on its own; which rules tie them together depends on the process (SCHEMAS below). */
 export const configSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   DATABASE_URL: z
