@@ -85,9 +85,9 @@ export async function connectAsAdministrator(port: number, sockets = candidateSo
       const conn = await mariadb.createConnection({ socketPath: socket, user: login, connectTimeout: CONNECT_TIMEOUT_MS }).catch(() => undefined);
       if (!conn) continue;
       // The socket may belong to another server of this machine than the one at the URL's port.
-      const [row] = (await conn.query("SELECT @@port AS port")) as { port: number | bigint }[];
-      if (Number(row!.port) === port) return { conn, login, socket };
-      await conn.end();
+      const [row] = ((await conn.query("SELECT @@port AS port").catch(() => [])) as { port: number | bigint }[]);
+      if (row && Number(row.port) === port) return { conn, login, socket };
+      await conn.end().catch(() => conn.destroy());
     }
   }
   return undefined;
