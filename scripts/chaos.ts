@@ -53,6 +53,8 @@ function environment(): Record<string, string> {
     ENCRYPTION_KEY: encryptionKey.toString("hex"),
     PORT: String(apiPort),
     LOG_STDOUT: "true",
+    // Read by this script (readiness), so JSON whatever the terminal or .env says.
+    LOG_FORMAT: "json",
     LOG_LEVEL: "info",
     LOG_DIR: "/tmp/mw-chaos-logs",
     GATEWAY_QUERY_URL: gateway.url,

@@ -1,9 +1,9 @@
 // `pnpm db:check`: exit 1 when the database in DATABASE_URL and prisma/schema.prisma disagree.
-import { getConfig } from "@mw/platform";
+import { getConfigOrExit } from "@mw/platform";
 import { connectionOptions } from "./migrations/apply.ts";
 import { findDrift } from "./migrations/drift.ts";
 
-const config = getConfig();
+const config = getConfigOrExit("migrate");
 const { database } = connectionOptions(config.DATABASE_URL);
 const drift = await findDrift(config.DATABASE_URL);
 if (drift.length === 0) {

@@ -11,7 +11,7 @@ import { upsertItems } from "@mw/shared/inventory";
 import { dropDatabase, migrate } from "./migrations/apply.ts";
 import { DemoWorld, CATALOGUE } from "./demo/world.ts";
 import { DemoTraffic } from "./demo/traffic.ts";
-import { startLocalServices } from "./services/local.ts";
+import { LocalServicesError, startLocalServices } from "./services/local.ts";
 import { freePort, PlatformProcess, portFree } from "./support/platform-process.ts";
 
 const started = Date.now();
@@ -28,9 +28,10 @@ demoUrl.pathname = `${demoUrl.pathname}_demo`;
 
 const local = await startLocalServices({ databaseUrl: baseDatabaseUrl, redisUrl }).catch((error: Error) => {
   console.error(error.message);
-  process.exit(69);
+  process.exit(error instanceof LocalServicesError ? error.exitCode : 69);
 });
 for (const line of local.started) console.log(`started ${line}`);
+for (const line of local.prepared) console.log(line);
 const problems = await checkServices({ DATABASE_URL: demoUrl.toString(), REDIS_URL: redisUrl }, { database: false });
 if (problems.length) {
   for (const problem of problems) console.error(problem.line);
@@ -60,6 +61,8 @@ const environment = () => ({
   PORT: port,
   HOST: "127.0.0.1",
   LOG_STDOUT: "true",
+  // Read by this script (readiness), so JSON whatever the terminal or .env says.
+  LOG_FORMAT: "json",
   LOG_LEVEL: "info",
   LOG_DIR: "logs/demo",
   // The demo's storefronts and sites are fakes on 127.0.0.1, which the egress guard refuses otherwise.

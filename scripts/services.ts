@@ -5,7 +5,7 @@
 // sentinels) on free ports, data in a temporary folder, and print their REDIS_URL.
 import { parseArgs } from "node:util";
 import { getConfigOrExit } from "@mw/platform";
-import { startLocalServices } from "./services/local.ts";
+import { LocalServicesError, startLocalServices } from "./services/local.ts";
 import { startRedisCluster } from "./services/redis-cluster.ts";
 import { startRedisSentinel } from "./services/redis-sentinel.ts";
 
@@ -18,8 +18,9 @@ try {
   process.exit(64); // EX_USAGE
 }
 
-const config = getConfigOrExit();
+const config = getConfigOrExit("cli");
 const started: string[] = [];
+const prepared: string[] = [];
 const stops: (() => Promise<void>)[] = [];
 const stopAll = async () => {
   for (const stop of stops.reverse()) await stop();
@@ -28,6 +29,7 @@ try {
   const services = await startLocalServices({ databaseUrl: config.DATABASE_URL, redisUrl: config.REDIS_URL });
   stops.push(services.stop);
   started.push(...services.started);
+  prepared.push(...services.prepared);
   if (flags["redis-cluster"]) {
     const cluster = await startRedisCluster();
     stops.push(cluster.stop);
@@ -44,8 +46,9 @@ try {
 } catch (error) {
   console.error((error as Error).message);
   await stopAll();
-  process.exit(69); // EX_UNAVAILABLE
+  process.exit(error instanceof LocalServicesError ? error.exitCode : 69); // EX_UNAVAILABLE
 }
+for (const line of prepared) console.log(line);
 if (started.length === 0) {
   console.log("MariaDB and Redis already answer at DATABASE_URL and REDIS_URL (or point elsewhere): nothing to start.");
   process.exit(0);

@@ -1,12 +1,13 @@
 // `pnpm start`: make sure MariaDB and Redis answer (starting local ones when
-// the URLs point here and nothing listens), migrate, then run the API (with
-// Bull Board) and one worker until Ctrl-C.
+// the URLs point here and nothing listens, creating the database user in a
+// local MariaDB that lacks it), migrate, then run the API (with Bull Board) and
+// one worker until Ctrl-C.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { checkServices, getConfigOrExit } from "@mw/platform";
 import { migrate } from "./migrations/apply.ts";
-import { startLocalServices, type LocalServices } from "./services/local.ts";
+import { LocalServicesError, startLocalServices, type LocalServices } from "./services/local.ts";
 import { WORKER_NODE_FLAGS } from "../packages/worker/src/runtime/node-flags.ts";
 
 const ENV_FILE = new URL("../.env", import.meta.url);
@@ -18,15 +19,16 @@ if (!process.env.ENCRYPTION_KEY && !(existsSync(ENV_FILE) && /^ENCRYPTION_KEY=./
   console.log("wrote a new ENCRYPTION_KEY to .env: back it up, stored secrets cannot be read without it");
 }
 
-const config = getConfigOrExit();
+const config = getConfigOrExit("api");
 let local: LocalServices;
 try {
   local = await startLocalServices({ databaseUrl: config.DATABASE_URL, redisUrl: config.REDIS_URL });
 } catch (error) {
   console.error((error as Error).message);
-  process.exit(69); // EX_UNAVAILABLE
+  process.exit(error instanceof LocalServicesError ? error.exitCode : 69); // EX_UNAVAILABLE
 }
 for (const line of local.started) console.log(`started ${line}; it stops with the platform`);
+for (const line of local.prepared) console.log(line);
 
 async function exit(code: number): Promise<never> {
   await local.stop();

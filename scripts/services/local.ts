@@ -1,20 +1,33 @@
 // MariaDB and Redis from the machine's own binaries, with their data under
-// .data/, for a machine where the two packages are installed but nothing runs.
+// .data/, for a machine where the two packages are installed but nothing runs;
+// and the database user, on a machine whose MariaDB runs but lacks it.
 import { spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import mariadb from "mariadb";
 import { checkDatabase, checkRedis, parseRedisUrl } from "@mw/platform";
 import { binary, launch, stopChild, waitUntil } from "./children.ts";
+import { LOCAL_HOSTS, provideDatabaseUser } from "./database-user.ts";
 
 export const DEFAULT_DATA_DIR = path.resolve(import.meta.dirname, "../../.data");
-
-const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 export interface LocalServices {
   /** What was started, e.g. ["MariaDB on 127.0.0.1:3306"]. */
   started: string[];
+  /** What was set up in a server already running, one line each (the database user). */
+  prepared: string[];
   stop(): Promise<void>;
+}
+
+/** The local services cannot be used as the URLs say; the message names what to do. */
+export class LocalServicesError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+    this.name = "LocalServicesError";
+  }
 }
 
 /**
@@ -96,11 +109,16 @@ async function startRedis(redisUrl: string, dataDir: string): Promise<ChildProce
   return child;
 }
 
-/** Starts whichever of the two has nothing answering at its local URL; stop() ends what it started. */
+/**
+ * Starts whichever of the two has nothing answering at its local URL, and
+ * creates the database user in a local server that refuses it; stop() ends
+ * what it started. Throws LocalServicesError when neither works.
+ */
 export async function startLocalServices(options: { databaseUrl: string; redisUrl: string; dataDir?: string }): Promise<LocalServices> {
   const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
   const children: ChildProcess[] = [];
   const started: string[] = [];
+  const prepared: string[] = [];
   const stop = async () => {
     await Promise.all(children.map(stopChild));
   };
@@ -113,9 +131,12 @@ export async function startLocalServices(options: { databaseUrl: string; redisUr
       children.push(await startRedis(options.redisUrl, dataDir));
       started.push(`Redis on 127.0.0.1:${new URL(options.redisUrl).port || 6379}`);
     }
+    const user = await provideDatabaseUser(options.databaseUrl, { dataDir });
+    if (user && "problem" in user) throw new LocalServicesError(user.problem.line, user.problem.exitCode);
+    if (user) prepared.push(user.created);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { started, stop };
+  return { started, prepared, stop };
 }

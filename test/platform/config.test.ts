@@ -1,6 +1,7 @@
 import { ConfigError, parseConfig } from "@mw/platform";
 import { describe, expect, it } from "vitest";
-import { spawnEntry } from "../support/processes.ts";
+import { testEnv } from "../support/env.ts";
+import { logged, spawnEntry } from "../support/processes.ts";
 
 const KEY = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
 
@@ -68,4 +69,50 @@ describe("configuration", () => {
     expect(code).toBe(78);
     expect(api.output()).toMatch(/Invalid configuration:\n\s+- PORT: /);
   });
+});
+
+describe("each process checks the settings it uses", () => {
+  // Production as a worker host, a CLI session or a migration job has it: none of the API's HTTP settings.
+  const production: Record<string, string> = { ...testEnv(), NODE_ENV: "production" };
+  const HTTPS_PROBLEM = /REQUIRE_HTTPS: is on \(the default when NODE_ENV=production\) but TRUST_PROXY is off/;
+
+  it("holds the API's HTTPS rule against the API alone", () => {
+    expect(() => parseConfig(production, "api")).toThrow(HTTPS_PROBLEM);
+    expect(parseConfig(production, "worker").NODE_ENV).toBe("production");
+    expect(parseConfig(production, "cli").NODE_ENV).toBe("production");
+  });
+
+  it("reads only DATABASE_URL for a migration", () => {
+    const { ENCRYPTION_KEY: _unused, ...withoutKey } = production;
+    expect(parseConfig({ ...withoutKey, PORT: "eighty" }, "migrate")).toEqual({ DATABASE_URL: production.DATABASE_URL });
+    expect(() => parseConfig({ DATABASE_URL: "postgres://x/y" }, "migrate")).toThrow(/DATABASE_URL: must be mysql:/);
+    expect(() => parseConfig(withoutKey, "worker")).toThrow(/ENCRYPTION_KEY: is required/);
+  });
+
+  it("holds the storage rules against the processes that store objects", () => {
+    const halfS3 = { ...testEnv(), S3_ENDPOINT: "http://minio:9000" };
+    expect(() => parseConfig(halfS3, "api")).toThrow(/S3_BUCKET: is required when S3_ENDPOINT is set/);
+    expect(() => parseConfig(halfS3, "worker")).toThrow(/S3_BUCKET: is required when S3_ENDPOINT is set/);
+    expect(parseConfig(halfS3, "cli").S3_ENDPOINT).toBe("http://minio:9000");
+  });
+
+  it("runs pnpm db:migrate, pnpm cli and the worker with production settings the API alone needs unset, and stops the API", async () => {
+    const migrate = spawnEntry("scripts/db-migrate.ts", [], { NODE_ENV: "production", ENCRYPTION_KEY: "" });
+    const cli = spawnEntry("packages/api/src/cli/main.ts", ["options:get", "urgency_max_per_run"], { NODE_ENV: "production" });
+    const api = spawnEntry("packages/api/src/main.ts", [], { NODE_ENV: "production", PORT: "0" });
+    const worker = spawnEntry("packages/worker/src/main.ts", [], { NODE_ENV: "production", WORKER_QUEUES: "notifications" });
+    try {
+      expect(await migrate.exited(), migrate.output()).toEqual({ code: 0, signal: null });
+      expect(migrate.output()).toMatch(/already up to date/);
+      expect(await cli.exited(), cli.output()).toEqual({ code: 0, signal: null });
+      expect(JSON.parse(cli.output().trim())).toEqual({ name: "urgency_max_per_run", value: 2 });
+      expect(await api.exited()).toEqual({ code: 78, signal: null });
+      expect(api.output()).toMatch(HTTPS_PROBLEM);
+      await worker.waitFor(logged("workers started"), 60_000);
+      expect(worker.output()).not.toMatch(/Invalid configuration/);
+    } finally {
+      worker.child.kill("SIGTERM");
+      await worker.exited();
+    }
+  }, 120_000);
 });

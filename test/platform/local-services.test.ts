@@ -1,10 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { checkDatabase, checkRedis } from "@mw/platform";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { dropDatabase, migrate } from "../../scripts/migrations/apply.ts";
+import { connectAsAdministrator, provideDatabaseUser } from "../../scripts/services/database-user.ts";
 import { startLocalServices } from "../../scripts/services/local.ts";
 import { closedPort } from "../support/api.ts";
+import { testBaseDatabaseUrl, testEnv } from "../support/env.ts";
 
 describe("local services (pnpm services)", () => {
   it("starts MariaDB with the DATABASE_URL user and Redis from the installed binaries, and stops them", async () => {
@@ -32,5 +35,80 @@ describe("local services (pnpm services)", () => {
   it("leaves a URL that points at another machine alone", async () => {
     const services = await startLocalServices({ databaseUrl: "mysql://mw:mw@192.0.2.1:3306/mw", redisUrl: "redis://192.0.2.1:6379", dataDir: tmpdir() });
     expect(services.started).toEqual([]);
+  });
+});
+
+const server = new URL(testBaseDatabaseUrl());
+const admin = await connectAsAdministrator(Number(server.port || 3306));
+afterAll(async () => {
+  await admin?.conn.end();
+});
+
+function urlFor(user: string, password: string, database = user): string {
+  const url = new URL(server);
+  url.username = user;
+  url.password = encodeURIComponent(password);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function dropUser(user: string): Promise<void> {
+  for (const host of ["localhost", "127.0.0.1", "::1"]) await admin!.conn.query("DROP USER IF EXISTS ?@?", [user, host]);
+}
+
+describe("a running MariaDB that refuses the DATABASE_URL user", () => {
+  it("gets a command to run, and the SQL in a file only its owner reads, when no administrator is at hand", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "mw-services-"));
+    const password = "not-on-the-terminal";
+    try {
+      const outcome = await provideDatabaseUser(urlFor(`mw_nobody_${process.pid}`, password), { dataDir, sockets: [] });
+      const file = path.join(dataDir, "database-user.sql");
+      expect(outcome).toEqual({ problem: expect.objectContaining({ exitCode: 78 }) });
+      const line = (outcome as { problem: { line: string } }).problem.line;
+      expect(line).toMatch(new RegExp(`^The database at 127\\.0\\.0\\.1:\\d+ refused user "mw_nobody_${process.pid}" \\(DATABASE_URL\\)`));
+      expect(line).toContain(`< ${file}`);
+      expect(line).not.toContain(password);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(readFileSync(file, "utf8")).toContain(`CREATE USER IF NOT EXISTS 'mw_nobody_${process.pid}'@'127.0.0.1' IDENTIFIED BY '${password}';`);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  describe.skipIf(!admin)("as the server's administrator over the local socket", () => {
+    it("creates the user with its database and those named after it, says so, and is not needed twice", async () => {
+      const user = `mw_new_${process.pid}`;
+      const url = urlFor(user, "fresh'pass");
+      const dataDir = mkdtempSync(path.join(tmpdir(), "mw-services-"));
+      await dropUser(user);
+      try {
+        const services = await startLocalServices({ databaseUrl: url, redisUrl: testEnv().REDIS_URL!, dataDir });
+        expect(services.started).toEqual([]);
+        expect(services.prepared).toEqual([`created database user "${user}" with all privileges on ${user} and ${user}_* (as ${admin!.login} over ${admin!.socket})`]);
+        expect(await checkDatabase(url, { database: false })).toBeUndefined();
+        await migrate(url);
+        await migrate(`${url}_demo`);
+        expect(await checkDatabase(url, { database: true })).toBeUndefined();
+        expect((await startLocalServices({ databaseUrl: url, redisUrl: testEnv().REDIS_URL!, dataDir })).prepared).toEqual([]);
+      } finally {
+        await dropDatabase(url).catch(() => {});
+        await dropDatabase(`${url}_demo`).catch(() => {});
+        await dropUser(user);
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }, 60_000);
+
+    it("names a wrong password of a user that exists, and changes nothing", async () => {
+      const mine = new URL(testBaseDatabaseUrl());
+      const outcome = await provideDatabaseUser(urlFor(decodeURIComponent(mine.username), "not-the-password"), { dataDir: tmpdir() });
+      expect(outcome).toEqual({
+        problem: {
+          line: `The database at 127.0.0.1:${mine.port || 3306} refused user "${decodeURIComponent(mine.username)}" (DATABASE_URL), which exists there: the password in DATABASE_URL is not its password. Fix DATABASE_URL.`,
+          exitCode: 78,
+          userRefused: true,
+        },
+      });
+      expect(await checkDatabase(testBaseDatabaseUrl(), { database: false })).toBeUndefined();
+    });
   });
 });

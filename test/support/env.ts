@@ -4,6 +4,11 @@
 // on one machine never touch each other's data either.
 const base = process.env.TEST_DATABASE_URL ?? "mysql://mw:mw@127.0.0.1:3306/mw_test";
 
+/** The URL the tests' databases are named after (TEST_DATABASE_URL): its user may create and drop each of them. */
+export function testBaseDatabaseUrl(): string {
+  return base;
+}
+
 export function runId(): string {
   return process.env.MW_TEST_RUN ?? String(process.pid);
 }
@@ -31,6 +36,8 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     QUEUE_PREFIX: testQueuePrefix(),
     ENCRYPTION_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0",
     LOG_STDOUT: "false",
+    // The tests read their children's JSON lines, whatever the developer's shell sets.
+    LOG_FORMAT: "json",
     LOG_LEVEL: "debug",
     LOG_DIR: process.env.TEST_LOG_DIR ?? "/tmp/mw-test-logs",
     // Every test file of a slot logs in from 127.0.0.1; only the throttle's own tests use the real limit.

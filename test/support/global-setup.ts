@@ -1,7 +1,7 @@
 import { createRedis, unlinkMatching } from "@mw/platform";
 import { dropDatabase, listDatabases, migrate } from "../../scripts/migrations/apply.ts";
 import { startLocalServices } from "../../scripts/services/local.ts";
-import { testDatabaseUrl, testEnv, testQueuePrefix } from "./env.ts";
+import { testBaseDatabaseUrl, testDatabaseUrl, testEnv, testQueuePrefix } from "./env.ts";
 import { alive } from "./processes.ts";
 import { MAX_WORKERS } from "./workers.ts";
 
@@ -30,10 +30,11 @@ async function dropLeftovers(): Promise<void> {
 // runs 1..MAX_WORKERS) and per run; the teardown removes them again.
 export default async function setup(): Promise<() => Promise<void>> {
   process.env.MW_TEST_RUN = RUN;
-  // On a machine with MariaDB and Redis installed but not running, the tests run their own (as `pnpm services`).
-  const { DATABASE_URL, REDIS_URL } = testEnv();
-  const services = await startLocalServices({ databaseUrl: DATABASE_URL!, redisUrl: REDIS_URL! });
+  // On a machine with MariaDB and Redis installed but not running, the tests run their own (as `pnpm services`);
+  // a running MariaDB that lacks the tests' user gets it, as `pnpm start` does.
+  const services = await startLocalServices({ databaseUrl: testBaseDatabaseUrl(), redisUrl: testEnv().REDIS_URL! });
   for (const line of services.started) console.log(`tests started ${line}`);
+  for (const line of services.prepared) console.log(`tests ${line}`);
   await dropLeftovers();
   const slots = Array.from({ length: MAX_WORKERS }, (_, i) => String(i + 1));
   for (const slot of slots) await migrate(testDatabaseUrl(slot, RUN));

@@ -4,7 +4,7 @@ import { createServer } from "./app.ts";
 import { createAppContext } from "./context.ts";
 import { ToolshedError } from "./http/toolshed.ts";
 
-const config = getConfigOrExit();
+const config = getConfigOrExit("api");
 await servicesOrExit(config, { database: true });
 const ctx = createAppContext(openConnections(config, "api"));
 const server = (

@@ -59,6 +59,7 @@ const routeRoot = z
   .string()
   .regex(/^(\/[A-Za-z0-9._~-]+)*$/, "must be empty or a path like /middleware/v1 (leading slash, no trailing slash)");
 
+/** Every setting of the platform, each checked on its own; which rules tie them together depends on the process (SCHEMAS below). */
 export const configSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   DATABASE_URL: databaseUrl.default("mysql://mw:mw@127.0.0.1:3306/mw"),
@@ -89,6 +90,8 @@ export const configSchema = z.object({
   LOG_DIR: z.string().default("logs"),
   LOG_LEVEL: z.enum(["error", "warn", "info", "debug"]).default("info"),
   LOG_STDOUT: bool.default(true),
+  /** How log lines look on stdout/stderr: one JSON object each, or one human line each; unset, pretty on a terminal and JSON otherwise. Files are always JSON. */
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   /** Size at which a queue log file (LOG_DIR/queues) rolls over to the next: spec 2, section 8 says 5 MB; tests use a few KB. */
   QUEUE_LOG_MAX_SIZE: z.string().regex(/^[1-9]\d*[kmg]$/i, "a size like 5m, 512k or 1g").default("5m").transform((size) => size.toLowerCase()),
   /**
@@ -197,8 +200,25 @@ export const configSchema = z.object({
   S3_REGION: z.string().optional(),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
-}).superRefine((config, ctx) => {
-  // The API speaks plain HTTP; only the TLS proxy in front of it can say a request came over HTTPS.
+});
+
+export type Config = z.output<typeof configSchema>;
+
+/**
+ * Which process is reading the configuration: each validates the settings it
+ * uses. A migration uses the database alone; only the API serves HTTP.
+ */
+export type ProcessKind = "api" | "worker" | "cli" | "migrate";
+/** The processes that use the whole configuration. */
+type FullProcessKind = Exclude<ProcessKind, "migrate">;
+
+/** The settings `pnpm db:migrate` and `pnpm db:check` use. */
+export type MigrateConfig = Pick<Config, "DATABASE_URL">;
+
+type Rule = (config: Config, ctx: z.RefinementCtx<Config>) => void;
+
+/** The API speaks plain HTTP; only the TLS proxy in front of it can say a request came over HTTPS. */
+const httpsNeedsProxy: Rule = (config, ctx) => {
   if (httpsRequired(config) && !config.TRUST_PROXY) {
     ctx.addIssue({
       code: "custom",
@@ -206,15 +226,30 @@ export const configSchema = z.object({
       message: `is on${config.REQUIRE_HTTPS === undefined ? " (the default when NODE_ENV=production)" : ""} but TRUST_PROXY is off: set TRUST_PROXY=true behind your TLS proxy (it sends X-Forwarded-Proto), or REQUIRE_HTTPS=false`,
     });
   }
-  // S3 settings without a bucket would silently fall back to the local directory.
+};
+
+/** S3 settings without a bucket would silently fall back to the local directory. */
+const s3Complete: Rule = (config, ctx) => {
   const without = (["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const).find((name) => config[name]);
   if (without && !config.S3_BUCKET) ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: `is required when ${without} is set` });
   if (Boolean(config.S3_ACCESS_KEY_ID) !== Boolean(config.S3_SECRET_ACCESS_KEY)) {
     ctx.addIssue({ code: "custom", path: [config.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"], message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together" });
   }
-});
+};
 
-export type Config = z.output<typeof configSchema>;
+function withRules(rules: Rule[]) {
+  return configSchema.superRefine((config, ctx) => {
+    for (const rule of rules) rule(config, ctx);
+  });
+}
+
+/** What each process checks: the rules of what it runs (the API serves HTTP; the API and the worker store objects). */
+const SCHEMAS = {
+  api: withRules([httpsNeedsProxy, s3Complete]),
+  worker: withRules([s3Complete]),
+  cli: withRules([]),
+  migrate: configSchema.pick({ DATABASE_URL: true }),
+};
 
 /** Whether plain-HTTP requests are refused: REQUIRE_HTTPS, else on in production. */
 export function httpsRequired(config: Pick<Config, "REQUIRE_HTTPS" | "NODE_ENV">): boolean {
@@ -229,10 +264,15 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses an environment. Empty strings count as unset, as in most .env tooling. */
-export function parseConfig(env: NodeJS.ProcessEnv): Config {
+/**
+ * Parses an environment for one kind of process (the API's rules when none is
+ * named). Empty strings count as unset, as in most .env tooling.
+ */
+export function parseConfig(env: NodeJS.ProcessEnv, kind?: FullProcessKind): Config;
+export function parseConfig(env: NodeJS.ProcessEnv, kind: "migrate"): MigrateConfig;
+export function parseConfig(env: NodeJS.ProcessEnv, kind: ProcessKind = "api"): Config | MigrateConfig {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
-  const result = configSchema.safeParse(cleaned);
+  const result = SCHEMAS[kind].safeParse(cleaned);
   if (!result.success) {
     throw new ConfigError(
       result.error.issues.map((issue) => {
@@ -245,15 +285,34 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
   return result.data;
 }
 
-let cached: Config | undefined;
+let cached: { kind: FullProcessKind; config: Config } | undefined;
+let envFileLoaded = false;
 
-/** The process configuration, read once; `.env` at the repository root fills in what the environment lacks. */
-export function getConfig(): Config {
-  if (!cached) {
-    if (existsSync(ROOT_ENV_FILE)) process.loadEnvFile(ROOT_ENV_FILE);
-    cached = parseConfig(process.env);
+function loadEnvFile(): void {
+  if (envFileLoaded) return;
+  envFileLoaded = true;
+  if (existsSync(ROOT_ENV_FILE)) process.loadEnvFile(ROOT_ENV_FILE);
+}
+
+/**
+ * The process configuration, read once by its entry point, which names its
+ * kind; later calls without a kind get that same configuration. `.env` at the
+ * repository root fills in what the environment lacks.
+ */
+export function getConfig(kind?: FullProcessKind): Config;
+export function getConfig(kind: "migrate"): MigrateConfig;
+export function getConfig(kind?: ProcessKind): Config | MigrateConfig {
+  return read(kind);
+}
+
+function read(kind?: ProcessKind): Config | MigrateConfig {
+  loadEnvFile();
+  if (kind === "migrate") return parseConfig(process.env, kind);
+  if (!cached || (kind && kind !== cached.kind)) {
+    const parsedAs = kind ?? "api";
+    cached = { kind: parsedAs, config: parseConfig(process.env, parsedAs) };
   }
-  return cached;
+  return cached.config;
 }
 
 export function workerConcurrency(config: Config, queue: QueueName): number {
@@ -262,9 +321,11 @@ export function workerConcurrency(config: Config, queue: QueueName): number {
 }
 
 /** For process entry points: a bad environment stops start-up with a message naming each variable. */
-export function getConfigOrExit(): Config {
+export function getConfigOrExit(kind: FullProcessKind): Config;
+export function getConfigOrExit(kind: "migrate"): MigrateConfig;
+export function getConfigOrExit(kind: ProcessKind): Config | MigrateConfig {
   try {
-    return getConfig();
+    return read(kind);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);

@@ -17,6 +17,7 @@ export * from "./json-depth.ts";
 export * from "./job-metrics.ts";
 export * from "./last-used.ts";
 export * from "./logger.ts";
+export * from "./log-format.ts";
 export * from "./lua-script.ts";
 export * from "./queues/index.ts";
 export * from "./queue-logs/index.ts";

@@ -2,6 +2,7 @@ import { accessSync, constants, mkdirSync } from "node:fs";
 import path from "node:path";
 import winston from "winston";
 import type { Config } from "./config.ts";
+import { prettyFormat } from "./log-format.ts";
 import { redact } from "./redact.ts";
 import { rotatingFile } from "./rotating-file.ts";
 
@@ -25,13 +26,38 @@ export function writableDir(dir: string): boolean {
   }
 }
 
+/** Where a process's console lines go: its own stdout and stderr, or streams standing in for them. */
+export interface ConsoleStreams {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
 /**
- * JSON lines to stdout and to this process's daily file
- * `<name>-YYYY-MM-DD.<host>-<pid>.log` in LOG_DIR (rotated at 5 MB, kept 30
- * days: spec 2, section 8; two workers never share a file). When LOG_DIR cannot be
- * written, everything goes to stderr instead (spec 1, 4.6).
+ * The console's lines: JSON unless LOG_FORMAT says pretty, or it is unset and a
+ * person watches the stream (a terminal); colours only on a terminal that
+ * accepts them (NO_COLOR unset).
  */
-export function createLogger(name: string, config: Pick<Config, "LOG_DIR" | "LOG_LEVEL" | "LOG_STDOUT">): Logger {
+function consoleTransport(stream: ConsoleStreams["stdout"], logFormat: Config["LOG_FORMAT"]): winston.transport {
+  const terminal = stream.isTTY === true;
+  const pretty = (logFormat ?? (terminal ? "pretty" : "json")) === "pretty";
+  return new winston.transports.Stream({
+    stream,
+    format: pretty ? prettyFormat({ colour: terminal && process.env.NO_COLOR === undefined }) : undefined,
+  });
+}
+
+/**
+ * JSON lines to this process's daily file `<name>-YYYY-MM-DD.<host>-<pid>.log`
+ * in LOG_DIR (rotated at 5 MB, kept 30 days: spec 2, section 8; two workers
+ * never share a file), and to stdout, as JSON or one human line each
+ * (LOG_FORMAT). When LOG_DIR cannot be written, everything goes to stderr
+ * instead (spec 1, 4.6).
+ */
+export function createLogger(
+  name: string,
+  config: Pick<Config, "LOG_DIR" | "LOG_LEVEL" | "LOG_STDOUT"> & Partial<Pick<Config, "LOG_FORMAT">>,
+  streams: ConsoleStreams = process,
+): Logger {
   // winston formats every entry before its transports drop the disabled levels; drop them first.
   const enabled = winston.format((info) => (winston.config.npm.levels[info.level]! <= winston.config.npm.levels[config.LOG_LEVEL]! ? info : false));
   const format = winston.format.combine(
@@ -48,9 +74,9 @@ export function createLogger(name: string, config: Pick<Config, "LOG_DIR" | "LOG
     transports.push(rotatingFile(dir, name, "5m"));
   }
   if (!fileLogging) {
-    transports.push(new winston.transports.Console({ stderrLevels: ["error", "warn", "info", "debug"] }));
+    transports.push(consoleTransport(streams.stderr, config.LOG_FORMAT));
   } else if (config.LOG_STDOUT) {
-    transports.push(new winston.transports.Console());
+    transports.push(consoleTransport(streams.stdout, config.LOG_FORMAT));
   }
   const logger = winston.createLogger({ level: config.LOG_LEVEL, format, defaultMeta: { service: name }, transports });
   if (!fileLogging) logger.warn("log directory not writable, logging to stderr only", { log_dir: dir });

@@ -10,6 +10,8 @@ export interface ServiceProblem {
   exitCode: number;
   /** Connection refused: nothing listens at the address (a local service that is not running). */
   nothingListens?: boolean;
+  /** The database server answered but refused the user: unknown there, or another password. */
+  userRefused?: boolean;
 }
 
 const EX_UNAVAILABLE = 69;
@@ -78,7 +80,11 @@ export async function checkDatabase(databaseUrl: string, options: { database: bo
       };
     }
     if (error.code === "ER_ACCESS_DENIED_ERROR" || error.code === "ER_ACCESS_DENIED_NO_PASSWORD_ERROR") {
-      return { line: `The database at ${at} refused user "${user}" (${variable}): wrong password, or no such user for this address. Fix ${variable} or create the user (README, "Run it").`, exitCode: EX_CONFIG };
+      return {
+        line: `The database at ${at} refused user "${user}" (${variable}): wrong password, or no such user for this address. Fix ${variable}, or create the user (\`pnpm start\` does when it may act as the server's administrator; README, "Run it").`,
+        exitCode: EX_CONFIG,
+        userRefused: true,
+      };
     }
     if (error.code === "ER_BAD_DB_ERROR") {
       return { line: `The database "${database}" does not exist at ${at} (${variable}): run \`pnpm db:migrate\` (\`pnpm start\` does) or set ${variable}.`, exitCode: EX_CONFIG };

@@ -13,7 +13,7 @@ try {
   process.exit(64);
 }
 
-const config = getConfigOrExit();
+const config = getConfigOrExit("worker");
 await servicesOrExit(config, { database: true });
 const connections = openConnections(config, args.mode === "drain" ? `worker-${args.workerId}` : "worker");
 writeQueueLogFiles(connections.logger, config);
