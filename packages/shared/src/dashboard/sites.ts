@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decryptSecret, encryptSecret, errors, type Config, type PrismaClient } from "../platform/index.ts";
+import { decryptSecret, encryptSecret, errors, trimEndChars, type Config, type PrismaClient } from "../platform/index.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { daysFromNow, daysLeft } from "./expiry.ts";
 import { formId, formInt, formText } from "./form.ts";
@@ -18,7 +18,7 @@ const siteUrl = z
       ctx.addIssue({ code: "custom", message: "must be the site's address without credentials, query or fragment" });
       return z.NEVER;
     }
-    return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+    return `${url.origin}${trimEndChars(url.pathname, "/")}`;
   });
 
 /** Fields an administrator edits; the WordPress and CDN secrets are write-only (shown as set or not). */

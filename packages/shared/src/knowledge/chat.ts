@@ -4,6 +4,7 @@ import type { Config } from "../platform/config.ts";
 import type { PrismaClient } from "../platform/db.ts";
 import { AppError, errors } from "../platform/errors.ts";
 import type { Queues } from "../platform/queues/index.ts";
+import { trimEndChars } from "../platform/text.ts";
 import type { GenerateRequest } from "../providers/gemini/index.ts";
 import type { OptionStore } from "../options/index.ts";
 import { staffNameOf, ticketsByNumber } from "../tickets/index.ts";
@@ -59,7 +60,7 @@ export function ticketReferences(text: string): string[] {
 }
 
 export function linkOf(record: Pick<KnowledgeRecord, "id" | "source" | "ref">, ticketSystemUrl: string | undefined): string {
-  if (record.source === "ticket") return `${ticketSystemUrl?.replace(/\/+$/, "") ?? ""}/scp/tickets.php?id=${record.id.slice("ticket_".length)}`;
+  if (record.source === "ticket") return `${trimEndChars(ticketSystemUrl ?? "", "/")}/scp/tickets.php?id=${record.id.slice("ticket_".length)}`;
   if (record.source === "brand") return /^https?:/.test(record.ref) ? record.ref : `https://${record.ref}`;
   return record.ref;
 }

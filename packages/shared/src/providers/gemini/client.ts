@@ -1,6 +1,7 @@
 import type { Got } from "got";
 import { z } from "zod";
 import { createHttpClient } from "../../platform/http.ts";
+import { trimEndChars } from "../../platform/text.ts";
 
 /** What a generateContent call sends (contracts: Gemini REST v1beta). */
 export interface GenerateRequest {
@@ -93,7 +94,7 @@ export class GeminiClient {
 
   constructor(options: { baseUrl: string; apiKey: string; timeoutMs: number }) {
     this.http = createHttpClient({
-      baseUrl: `${options.baseUrl.replace(/\/+$/, "")}/v1beta`,
+      baseUrl: `${trimEndChars(options.baseUrl, "/")}/v1beta`,
       headers: { "x-goog-api-key": options.apiKey, "content-type": "application/json" },
       timeoutMs: options.timeoutMs,
     });

@@ -1,6 +1,7 @@
 import type { Got } from "got";
 import { z } from "zod";
 import { createHttpClient, parseUpstream, upstreamCall } from "../../platform/http.ts";
+import { trimEndChars } from "../../platform/text.ts";
 
 /** The data-plane API version we speak (contract sheet, section 3). */
 export const PINECONE_API_VERSION = "2025-04";
@@ -64,7 +65,7 @@ export class PineconeClient {
 
   constructor(options: { host: string; apiKey: string; timeoutMs: number }) {
     this.http = createHttpClient({
-      baseUrl: options.host.replace(/\/+$/, ""),
+      baseUrl: trimEndChars(options.host, "/"),
       headers: { "api-key": options.apiKey, "x-pinecone-api-version": PINECONE_API_VERSION, "content-type": "application/json" },
       timeoutMs: options.timeoutMs,
     });

@@ -4,6 +4,7 @@ import { isUpstreamNotFound } from "../../platform/errors.ts";
 import { createHttpClient, jsonOrUndefined, parseUpstream, type UpstreamDetail } from "../../platform/http.ts";
 import { headerMs, rateLimitedCall, type RateLimitPolicy } from "../../platform/rate-limit.ts";
 import { chunks } from "../../platform/collections.ts";
+import { trimEndChars } from "../../platform/text.ts";
 import {
   catalogProduct,
   catalogVariant,
@@ -53,7 +54,7 @@ export function storeHashOf(siteUrl: string): string | null {
  * client adds the version per call.
  */
 export function storefrontABaseUrl(site: { site_url: string; api_base_url: string | null }): string | null {
-  if (site.api_base_url) return site.api_base_url.replace(/\/+$/, "").replace(/\/v[23]$/, "");
+  if (site.api_base_url) return trimEndChars(site.api_base_url, "/").replace(/\/v[23]$/, "");
   const hash = storeHashOf(site.site_url);
   return hash ? `${API_HOST}/stores/${hash}` : null;
 }

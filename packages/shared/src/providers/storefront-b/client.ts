@@ -4,6 +4,7 @@ import { chunks } from "../../platform/collections.ts";
 import { isUpstreamNotFound } from "../../platform/errors.ts";
 import { createHttpClient, jsonOrUndefined, parseUpstream, type UpstreamDetail } from "../../platform/http.ts";
 import { rateLimitedCall, retryAfterMs, type RateLimitPolicy } from "../../platform/rate-limit.ts";
+import { trimEndChars } from "../../platform/text.ts";
 import {
   batchAnswer,
   MAX_BATCH_ITEMS,
@@ -58,7 +59,7 @@ export class StorefrontBClient {
     // WooCommerce honours HTTP Basic only over HTTPS; a plain-http site answers as if no key was sent.
     const basic = Buffer.from(`${options.consumerKey}:${options.consumerSecret}`).toString("base64");
     this.http = createHttpClient({
-      baseUrl: `${options.siteUrl.replace(/\/+$/, "")}/wp-json`,
+      baseUrl: `${trimEndChars(options.siteUrl, "/")}/wp-json`,
       timeoutMs: options.timeoutMs,
       headers: { authorization: `Basic ${basic}`, accept: "application/json" },
     });
