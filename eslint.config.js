@@ -1,5 +1,7 @@
 import js from "@eslint/js";
+import regexp from "eslint-plugin-regexp";
 import tseslint from "typescript-eslint";
+import noRescanningSearch from "./scripts/eslint/no-rescanning-search.js";
 
 /** Files in `files` may leave their folder (by `up`) only for platform/ or generated/, and import no @mw package. */
 function layerRule(files, up) {
@@ -36,6 +38,19 @@ export default tseslint.config(
   // domain. Within packages/shared only platform/ and the generated Prisma client may be reached.
   ...layerRule(["packages/shared/src/platform/*.ts"], "../"),
   ...layerRule(["packages/shared/src/platform/*/*.ts", "packages/shared/src/providers/*/*.ts"], "../../"),
+  // Regexes in the packages run on request, customer and upstream text: none may backtrack
+  // super-linearly (docs/security.md, "Text handling: linear time").
+  {
+    files: ["packages/*/src/**/*.ts"],
+    plugins: { regexp, linear: { rules: { "no-rescanning-search": noRescanningSearch } } },
+    rules: {
+      "regexp/no-super-linear-backtracking": ["error", { report: "potential" }],
+      // A sticky (/y) regex is tried at one position only, so it cannot move across the input.
+      "regexp/no-super-linear-move": ["error", { report: "potential", ignorePartial: false, ignoreSticky: true }],
+      // What no-super-linear-move misses: `<div[^>]+…` rescans from every `<div`.
+      "linear/no-rescanning-search": "error",
+    },
+  },
   {
     files: ["scripts/**", "bench/**", "packages/api/src/cli/**", "test/**", "integrations/*/test/**"],
     rules: { "no-console": "off" },
