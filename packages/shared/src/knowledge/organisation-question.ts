@@ -33,8 +33,11 @@ function namedOrganisation(text: string): string | null {
   while (tail > 0 && SPACE.test(text[tail - 1]!)) tail -= 1;
   let lastBreak = -1;
   for (let i = tail - 1; i >= 0 && lastBreak < 0; i -= 1) if (LINE_BREAK.test(text[i]!)) lastBreak = i;
-  // The name starts at `start`: at least one character, none of them a line break.
-  const nameAt = (start: number) => (start < tail ? (start > lastBreak ? text.slice(start, tail) : null) : start < text.length && !LINE_BREAK.test(text[start]!) ? text[start]! : null);
+  // The name from `start`: up to `tail`, or one character when it starts in the closing marks; never a line break.
+  const nameAt = (start: number): string | null => {
+    if (start < tail) return start > lastBreak ? text.slice(start, tail) : null;
+    return start < text.length && !LINE_BREAK.test(text[start]!) ? text[start]! : null;
+  };
 
   let offset = 0;
   for (const part of text.split("?")) {
