@@ -1,7 +1,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import js from "@eslint/js";
+import regexp from "eslint-plugin-regexp";
 import tseslint from "typescript-eslint";
+import noRescanningSearch from "./scripts/eslint/no-rescanning-search.js";
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const SHARED_SRC = path.join(ROOT, "packages/shared/src");
@@ -80,6 +82,19 @@ export default tseslint.config(
     files: ["packages/api/**", "packages/worker/**", "scripts/**", "test/**", "bench/**", "integrations/*/test/**"],
     rules: {
       "no-restricted-imports": ["error", { paths: [{ name: "@mw/platform/prisma", message: "Take a row type from its domain (@mw/shared/<domain>), Prisma and PrismaClient from @mw/platform (docs/architecture.md)." }] }],
+    },
+  },
+  // Regexes in the packages run on request, customer and upstream text: none may backtrack
+  // super-linearly (docs/security.md, "Text handling: linear time").
+  {
+    files: ["packages/*/src/**/*.ts"],
+    plugins: { regexp, linear: { rules: { "no-rescanning-search": noRescanningSearch } } },
+    rules: {
+      "regexp/no-super-linear-backtracking": ["error", { report: "potential" }],
+      // A sticky (/y) regex is tried at one position only, so it cannot move across the input.
+      "regexp/no-super-linear-move": ["error", { report: "potential", ignorePartial: false, ignoreSticky: true }],
+      // What no-super-linear-move misses: `<div[^>]+…` rescans from every `<div`.
+      "linear/no-rescanning-search": "error",
     },
   },
   {

@@ -1,4 +1,5 @@
 import { LOCAL_URGENCY_MS } from "@mw/shared/ai";
+import { AI_TEXT_LIMIT } from "@mw/api/routes/ai/ai";
 import { OPTIONS } from "@mw/shared/options";
 import { createUser, setLoginPassword } from "@mw/shared/identity";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -193,6 +194,37 @@ describe("provider calls (spec 2, 4.1 rules 5 and 6; design 10.8)", () => {
 });
 
 describe("without a provider key: the built-in engines (design 10.2)", () => {
+  it("answers the longest thread of spaces between two letters at once, and /healthz answers meanwhile (docs/security.md)", async () => {
+    const headers = { "ai-security-key": SHARED_KEY };
+    const spaces = (length: number) => `a${" ".repeat(length - 2)}b`;
+    // Health probes one after another, each timed from its request to its answer, while the AI calls run.
+    let calling = true;
+    let slowestHealth = 0;
+    const probing = (async () => {
+      while (calling) {
+        const sent = performance.now();
+        expect((await fetch(`${rules.url}/healthz`)).status).toBe(200);
+        slowestHealth = Math.max(slowestHealth, performance.now() - sent);
+      }
+    })();
+    try {
+      const longest = spaces(AI_TEXT_LIMIT);
+      const reply = await post(rules, "parse-email-reply", { email_body: longest }, headers);
+      expect(reply).toMatchObject({ status: 200, body: { success: true, engine: "rules" } });
+      // Compared by length: a diff of two 100 KB answers would take the test runner minutes.
+      expect((reply.body.parsed_reply as string).length).toBe(longest.length);
+      expect((await post(rules, "ticket-urgency", { subject: "Help", body: longest, client_name: "ACME", is_vip: false }, headers)).body).toMatchObject({ success: true, engine: "rules" });
+      expect((await post(rules, "rewrite", { text: longest }, headers)).body).toEqual({ success: true, rewritten_text: "A b", engine: "rules" });
+      // 1 MB is over the route's limit: refused before any parsing.
+      expect(await post(rules, "parse-email-reply", { email_body: spaces(1_000_000) }, headers)).toMatchObject({ status: 400, body: { code: "invalid_params" } });
+    } finally {
+      calling = false;
+      await probing;
+    }
+    // The quadratic parser held the event loop 12 s on this body; linear, it takes milliseconds. Generous for a loaded machine.
+    expect(slowestHealth).toBeLessThan(1000);
+  });
+
   it("answers all three operations with engine rules", async () => {
     const headers = { "ai-security-key": SHARED_KEY };
     const urgency = await post(rules, "ticket-urgency", { subject: "Site down", body: "Our website is down and all customers see a 503. We are losing orders.", client_name: "ACME", is_vip: true }, headers);

@@ -150,6 +150,16 @@ describe("the analysis (spec 2, 4.7)", () => {
     expect(gemini.calls[0]!.model).toBe("gemini-2.5-flash");
   });
 
+  it("reads the first 64 K characters of an entry, at once however large it is (docs/security.md)", async () => {
+    const id = newTicketId();
+    // About 1 MB: one line of spaces between the first sentence and a last one the analysis does not reach.
+    await postSignal(api, entrySignal(id, "M", `The shop is slow. ${" ".repeat(1_000_000)}Checkout is down!`));
+    await analysed(id, 1);
+    const sent = JSON.parse(gemini.calls[0]!.body.contents![0]!.parts![0]!.text!) as { body: { message: string }[] };
+    // Compared by length and start: a diff of a megabyte-long message would take the test runner minutes.
+    expect(sent.body.map(({ message }) => ({ length: message.length, start: message.slice(0, 40) }))).toEqual([{ length: 17, start: "The shop is slow." }]);
+  });
+
   it("keeps the previous percentage when staff posted last and the new one is higher, and not otherwise", async () => {
     const id = newTicketId();
     await postSignal(api, entrySignal(id, "M", "The shop is slow."));

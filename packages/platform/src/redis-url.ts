@@ -122,7 +122,8 @@ export function parseRedisUrl(url: string): RedisTarget {
 
   if (kind === "single") {
     // The query (e.g. ?family=6) is ioredis's business: it gets the URL as given.
-    const path = tail.replace(/[?#].*$/, "");
+    const query = tail.search(/[?#]/);
+    const path = query < 0 ? tail : tail.slice(0, query);
     const db = path === "" || path === "/" ? 0 : parseDb(path.slice(1));
     return { kind, url, tls: scheme === "rediss:", db, ...hosts[0]!, ...credentials };
   }

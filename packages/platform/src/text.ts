@@ -15,3 +15,14 @@ export function truncateCodePoints(text: string, max: number): string {
   }
   return text.slice(0, end);
 }
+
+/**
+ * `text` without the trailing run of `chars` (each one UTF-16 unit): what
+ * `/[…]+$/` does, by one scan from the end. The regex retries from every
+ * character of a run that is not at the end ("///x"), which is quadratic.
+ */
+export function trimEndChars(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text[end - 1]!)) end -= 1;
+  return text.slice(0, end);
+}

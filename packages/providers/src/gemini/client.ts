@@ -1,6 +1,6 @@
 import type { Got } from "got";
 import { z } from "zod";
-import { createHttpClient } from "@mw/platform";
+import { createHttpClient, trimEndChars } from "@mw/platform";
 
 /** What a generateContent call sends (contracts: Gemini REST v1beta). */
 export interface GenerateRequest {
@@ -93,7 +93,7 @@ export class GeminiClient {
 
   constructor(options: { baseUrl: string; apiKey: string; timeoutMs: number }) {
     this.http = createHttpClient({
-      baseUrl: `${options.baseUrl.replace(/\/+$/, "")}/v1beta`,
+      baseUrl: `${trimEndChars(options.baseUrl, "/")}/v1beta`,
       headers: { "x-goog-api-key": options.apiKey, "content-type": "application/json" },
       timeoutMs: options.timeoutMs,
     });

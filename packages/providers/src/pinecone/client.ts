@@ -1,6 +1,6 @@
 import type { Got } from "got";
 import { z } from "zod";
-import { createHttpClient, type EgressGuard, parseUpstream, upstreamCall } from "@mw/platform";
+import { createHttpClient, type EgressGuard, parseUpstream, trimEndChars, upstreamCall } from "@mw/platform";
 
 /** The data-plane API version we speak (contract sheet, section 3). */
 export const PINECONE_API_VERSION = "2025-04";
@@ -65,7 +65,7 @@ export class PineconeClient {
   /** `egress` guards a host that came from the `ai_vector_host` option (PINECONE_HOST from the environment is trusted). */
   constructor(options: { host: string; apiKey: string; timeoutMs: number; egress?: EgressGuard }) {
     this.http = createHttpClient({
-      baseUrl: options.host.replace(/\/+$/, ""),
+      baseUrl: trimEndChars(options.host, "/"),
       egress: options.egress,
       headers: { "api-key": options.apiKey, "x-pinecone-api-version": PINECONE_API_VERSION, "content-type": "application/json" },
       timeoutMs: options.timeoutMs,

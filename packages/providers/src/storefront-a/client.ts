@@ -1,6 +1,6 @@
 import type { Got, Response } from "got";
 import { z } from "zod";
-import { chunks, createHttpClient, type EgressGuard, headerMs, isUpstreamNotFound, jsonOrUndefined, parseUpstream, rateLimitedCall, type RateLimitPolicy, type UpstreamDetail } from "@mw/platform";
+import { chunks, createHttpClient, type EgressGuard, headerMs, isUpstreamNotFound, jsonOrUndefined, parseUpstream, rateLimitedCall, type RateLimitPolicy, type UpstreamDetail, trimEndChars } from "@mw/platform";
 import {
   catalogProduct,
   catalogVariant,
@@ -50,7 +50,7 @@ export function storeHashOf(siteUrl: string): string | null {
  * client adds the version per call.
  */
 export function storefrontABaseUrl(site: { site_url: string; api_base_url: string | null }): string | null {
-  if (site.api_base_url) return site.api_base_url.replace(/\/+$/, "").replace(/\/v[23]$/, "");
+  if (site.api_base_url) return trimEndChars(site.api_base_url, "/").replace(/\/v[23]$/, "");
   const hash = storeHashOf(site.site_url);
   return hash ? `${API_HOST}/stores/${hash}` : null;
 }

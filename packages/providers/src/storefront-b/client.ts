@@ -1,6 +1,6 @@
 import type { Got, Response } from "got";
 import { z } from "zod";
-import { chunks, createHttpClient, type EgressGuard, isUpstreamNotFound, jsonOrUndefined, parseUpstream, rateLimitedCall, type RateLimitPolicy, retryAfterMs, type UpstreamDetail } from "@mw/platform";
+import { chunks, createHttpClient, type EgressGuard, isUpstreamNotFound, jsonOrUndefined, parseUpstream, rateLimitedCall, type RateLimitPolicy, retryAfterMs, type UpstreamDetail, trimEndChars } from "@mw/platform";
 import {
   batchAnswer,
   MAX_BATCH_ITEMS,
@@ -57,7 +57,7 @@ export class StorefrontBClient {
     // WooCommerce honours HTTP Basic only over HTTPS; a plain-http site answers as if no key was sent.
     const basic = Buffer.from(`${options.consumerKey}:${options.consumerSecret}`).toString("base64");
     this.http = createHttpClient({
-      baseUrl: `${options.siteUrl.replace(/\/+$/, "")}/wp-json`,
+      baseUrl: `${trimEndChars(options.siteUrl, "/")}/wp-json`,
       timeoutMs: options.timeoutMs,
       egress: options.egress,
       headers: { authorization: `Basic ${basic}`, accept: "application/json" },

@@ -1,4 +1,4 @@
-import { decodeHTML } from "entities";
+import { htmlToText, looksLikeHtml } from "./html-to-text.ts";
 
 /**
  * The built-in e-mail reply parser (design 10.2; anchors in the contract
@@ -12,7 +12,8 @@ const WROTE_VERBS = "wrote|a écrit|napisał(?:\\(a\\))?|schreef|schrieb|escreve
 const WROTE_OPENERS = "On|Le|W dniu|Op|Am|Em|På|Den|El|Il";
 /** "On <date>, <name> wrote:" and its translations, after wrapped lines are joined. */
 // The verb ends the line ("... wrote:"), or comes before the sender and a colon ("Am ... schrieb Support <s@x>:").
-const ATTRIBUTION = new RegExp(`^\\s*(?:${WROTE_OPENERS})\\s.{0,300}?(?:${WROTE_VERBS})(?:\\s*:?|\\s.{1,150}:)\\s*$`, "i");
+// The ending is written `\s*(?::\s*)?$`, not `\s*:?\s*$`: two runs of spaces that can share a gap try every split of it.
+const ATTRIBUTION = new RegExp(`^\\s*(?:${WROTE_OPENERS})\\s.{0,300}?(?:${WROTE_VERBS})(?:\\s*(?::\\s*)?|\\s.{1,150}:\\s*)$`, "i");
 const ATTRIBUTION_START = new RegExp(`^\\s*(?:${WROTE_OPENERS})\\s`, "i");
 
 const ORIGINAL_MESSAGE =
@@ -31,26 +32,6 @@ const SIGN_OFF =
 /** A name block under a sign-off: a few short lines (name, title, company, phone). */
 const NAME_BLOCK_LINES = 6;
 const NAME_BLOCK_WIDTH = 60;
-
-/** HTML to text: the quoted history is cut first (Gmail, Apple Mail, Outlook), then tags go and entities are decoded. */
-export function htmlToText(html: string): string {
-  let body = html.replace(/<(script|style|head)\b[\s\S]*?<\/\1>/gi, "");
-  const cuts = [/<div[^>]+class="[^"]*gmail_quote[^"]*"/i, /<blockquote[^>]*(type="cite"|class="[^"]*gmail_quote)/i, /<div[^>]+id="(divRplyFwdMsg|appendonsend)"/i, /<div[^>]+style="[^"]*border-top:\s*solid\s+#[0-9a-f]{6}[^"]*"/i, /<hr[^>]*id="stopSpelling"/i, /<div[^>]+class="[^"]*moz-cite-prefix/i];
-  for (const cut of cuts) {
-    const at = body.search(cut);
-    if (at > 0) body = body.slice(0, at);
-  }
-  return body
-    .replace(/<br\s*\/?>/gi, "\n")
-    .replace(/<\/(p|div|li|tr|h[1-6])>/gi, "\n")
-    .replace(/<li[^>]*>/gi, "- ")
-    .replace(/<[^>]+>/g, "")
-    .replace(/&[#a-z0-9]+;/gi, (entity) => decodeHTML(entity));
-}
-
-function looksLikeHtml(text: string): boolean {
-  return /<(html|body|div|p|br|table|span|blockquote)\b[^>]*>/i.test(text);
-}
 
 /** "On Tue, 3 Nov 2026 at 10:02, Ann Lee <ann@x>\nwrote:" over up to three lines becomes one line. */
 function joinWrappedAttributions(lines: string[]): string[] {
@@ -128,7 +109,8 @@ function stripSignature(lines: string[]): string[] {
 /** The newest reply of an e-mail thread (plain text or HTML, any line endings). */
 export function parseEmailReply(thread: string): string {
   const text = (looksLikeHtml(thread) ? htmlToText(thread) : thread).replace(/\r\n?/g, "\n").replace(/\u00a0/g, " ");
-  let lines = joinWrappedAttributions(text.split("\n").map((line) => line.replace(/\s+$/, "")));
+  // trimEnd() strips what `\s+$` would, in one scan; the regex retries from every space of a run within the line.
+  let lines = joinWrappedAttributions(text.split("\n").map((line) => line.trimEnd()));
   // A forward keeps what it forwards: that is the message.
   const forwarded = lines.findIndex((line) => FORWARDED.test(line));
   const start = historyStart(lines);

@@ -1,4 +1,5 @@
 export * from "./email-reply.ts";
+export * from "./html-to-text.ts";
 export * from "./model-calls.ts";
 export * from "./rewrite-rules.ts";
 export * from "./service.ts";

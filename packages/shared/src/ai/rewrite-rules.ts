@@ -12,7 +12,8 @@ export function rewriteByRules(text: string): string {
         .split("\n")
         .map((line) => line.replace(/[ \t]+/g, " ").trim())
         .join("\n")
-        .replace(/ +([,.;:!?])/g, "$1")
+        // One space at most is left between words; ` +` here would rescan a run from each of its spaces.
+        .replace(/ ([,.;:!?])/g, "$1")
         .replace(/([,;:!?])(?=[A-Za-zÀ-ÿ])/g, "$1 ")
         .replace(/\.{3}/g, "…")
         .replace(/(^|[\s(])"(?=\S)/g, "$1“")

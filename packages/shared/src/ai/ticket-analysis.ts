@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { cleanHtml } from "@mw/platform";
-import { htmlToText, parseEmailReply } from "./email-reply.ts";
+import { cleanHtml, truncateCodePoints } from "@mw/platform";
+import { parseEmailReply } from "./email-reply.ts";
+import { htmlToText } from "./html-to-text.ts";
 import { scoreByRules } from "./urgency-rules.ts";
 import { levelOf, RESPONSE_TIMES, VIP_POINTS, WORKAROUND_POINTS, type UrgencyLevel } from "./urgency.ts";
 
@@ -84,10 +85,18 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
+/**
+ * How much of a thread entry the analysis reads (docs/security.md): an entry
+ * may hold megabytes, the newest reply comes first, and the model is sent
+ * every entry of the thread.
+ */
+export const ANALYSIS_ENTRY_CHARS = 65_536;
+
 /** An entry's text: HTML read as text; client messages also lose their quoted history (design 10.8), staff entries never. */
 export function entryMessage(entry: { type: string; body: string; format: string }): string {
-  if (entry.type === "M") return parseEmailReply(entry.body);
-  return (entry.format === "html" ? htmlToText(entry.body) : entry.body).replace(/\r\n?/g, "\n").trim();
+  const body = truncateCodePoints(entry.body, ANALYSIS_ENTRY_CHARS);
+  if (entry.type === "M") return parseEmailReply(body);
+  return (entry.format === "html" ? htmlToText(body) : body).replace(/\r\n?/g, "\n").trim();
 }
 
 export function analysisPrompt(input: TicketAnalysisInput, criteria: string): { system: string; prompt: string } {

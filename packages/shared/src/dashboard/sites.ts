@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decryptSecret, encryptSecret, errors, type Config, type Connections, type PrismaClient } from "@mw/platform";
+import { decryptSecret, encryptSecret, errors, type Config, type Connections, type PrismaClient, trimEndChars } from "@mw/platform";
 import type { Prisma } from "@mw/platform/prisma";
 import { daysFromNow, daysLeft } from "./expiry.ts";
 import { formId, formInt, formText } from "./form.ts";
@@ -18,7 +18,7 @@ const siteUrl = z
       ctx.addIssue({ code: "custom", message: "must be the site's address without credentials, query or fragment" });
       return z.NEVER;
     }
-    return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+    return `${url.origin}${trimEndChars(url.pathname, "/")}`;
   });
 
 /** Fields an administrator edits; the WordPress and CDN secrets are write-only (shown as set or not). */

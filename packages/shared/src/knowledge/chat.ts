@@ -1,4 +1,4 @@
-import { AppError, type Config, errors, type PrismaClient, type Queues, type RedisClient } from "@mw/platform";
+import { AppError, type Config, errors, type PrismaClient, type Queues, type RedisClient, trimEndChars } from "@mw/platform";
 import type { AiService } from "../ai/index.ts";
 import type { GenerateRequest } from "@mw/providers/gemini";
 import type { OptionStore } from "../options/index.ts";
@@ -55,7 +55,7 @@ export function ticketReferences(text: string): string[] {
 }
 
 export function linkOf(record: Pick<KnowledgeRecord, "id" | "source" | "ref">, ticketSystemUrl: string | undefined): string {
-  if (record.source === "ticket") return `${ticketSystemUrl?.replace(/\/+$/, "") ?? ""}/scp/tickets.php?id=${record.id.slice("ticket_".length)}`;
+  if (record.source === "ticket") return `${trimEndChars(ticketSystemUrl ?? "", "/")}/scp/tickets.php?id=${record.id.slice("ticket_".length)}`;
   if (record.source === "brand") return /^https?:/.test(record.ref) ? record.ref : `https://${record.ref}`;
   return record.ref;
 }

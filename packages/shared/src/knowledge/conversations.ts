@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { AiService } from "../ai/index.ts";
-import type { PrismaClient } from "@mw/platform";
+import { type PrismaClient, trimEndChars } from "@mw/platform";
 
 /* A staff member's assistant conversations: only their own are ever listed, read or deleted. */
 
@@ -47,7 +47,7 @@ export async function titleConversation(deps: Deps & { ai: AiService }, conversa
   } else {
     title = first.content.replace(/\s+/g, " ").trim().split(" ").slice(0, 8).join(" ");
   }
-  title = title.replace(/[."']+$/, "").slice(0, 255);
+  title = trimEndChars(title, ".\"'").slice(0, 255);
   // Only an untitled conversation: a retried job never overwrites.
   await deps.prisma.assistantConversation.updateMany({ where: { id: conversation.id, title: null }, data: { title } });
   return { title };

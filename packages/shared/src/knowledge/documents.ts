@@ -12,7 +12,8 @@ export function pathSlug(location: string): string {
     .replace(/\.(md|markdown|txt|html?)$/i, "")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
+    // Dashes come single from the line above; `-+$` would rescan a run from each of its dashes.
+    .replace(/^-|-$/g, "");
   return truncateCodePoints(slug || "index", 180);
 }
 
@@ -35,10 +36,36 @@ export async function saveDocument(prisma: PrismaClient, input: { source: Docume
 }
 
 /**
- * A file or URL as text with a title: HTML is reduced to its text (title
- * from <title>), Markdown and plain text kept (title from the first `# `
- * heading), else the file or page name. A URL goes through the egress guard.
+ * The text of the first `<title>`, as `/<title[^>]*>([^<]+)<\/title>/i` finds
+ * it. Every `<title` before the same `>` leads to the same text, so only the
+ * first of them is read: the regex scanned from each one to the `>`.
  */
+function htmlTitle(html: string): string | undefined {
+  const start = /<title/gi;
+  const text = /([^<]+)<\/title>/iy;
+  let tagEnd = -1;
+  for (let found = start.exec(html); found; found = start.exec(html)) {
+    if (found.index < tagEnd) continue;
+    tagEnd = html.indexOf(">", start.lastIndex);
+    if (tagEnd < 0) return undefined;
+    text.lastIndex = tagEnd + 1;
+    const title = text.exec(html);
+    if (title) return title[1];
+  }
+  return undefined;
+}
+
+/**
+ * A document's title and text: HTML is reduced to its text (title from
+ * <title>), Markdown and plain text kept (title from the first `# ` heading),
+ * else `fallback`.
+ */
+export function documentContent(raw: string, html: boolean, fallback: string): { title: string; content: string } {
+  const heading = html ? htmlTitle(raw) : /^#\s+(\S.*)$/m.exec(raw)?.[1];
+  return { title: (heading ?? fallback).trim(), content: html ? htmlToText(raw) : raw.trim() };
+}
+
+/** A file or URL as text with a title (documentContent); without a title of its own, the file or page name. A URL goes through the egress guard. */
 export async function readDocument(location: string, timeoutMs: number, egress: EgressGuard): Promise<{ title: string; content: string }> {
   let raw: string;
   let html: boolean;
@@ -50,9 +77,7 @@ export async function readDocument(location: string, timeoutMs: number, egress: 
     raw = await readFile(location, "utf8");
     html = /\.html?$/i.test(location);
   }
-  const heading = html ? /<title[^>]*>([^<]+)<\/title>/i.exec(raw)?.[1] : /^#\s+(.+)$/m.exec(raw)?.[1];
-  const fallback = /^https?:/i.test(location) ? new URL(location).hostname + new URL(location).pathname : basename(location);
-  return { title: (heading ?? fallback).trim(), content: html ? htmlToText(raw) : raw.trim() };
+  return documentContent(raw, html, /^https?:/i.test(location) ? new URL(location).hostname + new URL(location).pathname : basename(location));
 }
 
 /** knowledge:add: the file or URL read and stored under its source (a title given wins over the one read); one without text is refused. */

@@ -3,6 +3,7 @@ export * from "./conversations.ts";
 export * from "./documents.ts";
 export * from "./jobs.ts";
 export * from "./organisation.ts";
+export * from "./organisation-question.ts";
 export * from "./records.ts";
 export * from "./requests.ts";
 export * from "./search-pool.ts";

@@ -4,6 +4,7 @@ import { terms } from "../ai/index.ts";
 import { htmlToText } from "../ai/index.ts";
 import type { PrismaClient } from "@mw/platform";
 import { organisationByName, organisationTickets } from "../tickets/index.ts";
+import { readOrganisationQuestion } from "./organisation-question.ts";
 
 /** Spec 2, 4.6 and 8: an organisation analysis reads at most 500 tickets and answers at most 20 themes. */
 export const ANALYSIS_MAX_TICKETS = 500;
@@ -15,33 +16,16 @@ export interface OrganisationQuestion {
   window: string;
 }
 
-const QUESTION = /\b(?:top|main|most common|common|recurring|biggest|frequent|most frequent|key)\b[^?]*?\b(?:issues?|problems?|themes?|topics?|requests?|complaints?)\b[^?]*?\b(?:for|of|at|from|with)\s+(.+?)\s*[?.!]*$/i;
-const WINDOW = /\s+(?:in|over|during|for|within)?\s*(?:the\s+)?(?:last|past)\s+(\d+\s+)?(day|week|month|quarter|year)s?\b.*$|\s+(?:this|last)\s+(day|week|month|quarter|year)\b.*$/i;
-const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, month: 30.44, quarter: 91.3, year: 365.25 };
-
 /**
  * "Top issues for ACME in the last 6 months": the organisation (found in the
  * mirror by name) and the time window; null when the question is not one
  * (or names no organisation we know), so it goes to the index instead.
  */
 export async function organisationQuestion(prisma: PrismaClient, message: string, now = new Date()): Promise<OrganisationQuestion | null> {
-  const found = QUESTION.exec(message.trim());
-  if (!found) return null;
-  let name = found[1]!;
-  let since: Date | null = null;
-  let window = "all time";
-  const span = WINDOW.exec(name);
-  if (span) {
-    name = name.slice(0, span.index);
-    const unit = (span[2] ?? span[3])!.toLowerCase();
-    const count = span[1] ? Number(span[1]) : 1;
-    since = new Date(now.getTime() - count * UNIT_DAYS[unit]! * 86_400_000);
-    window = `last ${count} ${unit}${count === 1 ? "" : "s"}`;
-  }
-  name = name.replace(/^the\s+/i, "").replace(/['’]s$/, "").trim();
-  if (!name) return null;
-  const organisation = await organisationByName(prisma, name);
-  return organisation ? { organisation, since, window } : null;
+  const question = readOrganisationQuestion(message, now);
+  if (!question) return null;
+  const organisation = await organisationByName(prisma, question.name);
+  return organisation ? { organisation, since: question.since, window: question.window } : null;
 }
 
 export interface Theme {
