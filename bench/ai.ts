@@ -26,7 +26,7 @@ console.log(`reply parser: ${exact}/${EMAIL_THREADS.length} exact (${Math.round(
 const agreed = URGENCY_TICKETS.filter((ticket) => finalUrgency(scoreByRules(ticket.subject, ticket.body), ticket.is_vip).level === ticket.level).length;
 console.log(`urgency rules: ${agreed}/${URGENCY_TICKETS.length} levels agree with the labels (${Math.round((100 * agreed) / URGENCY_TICKETS.length)} %)`);
 
-const KEY = "bench-ai-shared-key";
+const KEY = "bench-ai-shared-key-5d0e91c4a7b2f836";
 const { env, databaseUrl, key } = await freshBenchEnvironment("ai", { PORT: "3913" });
 await new OptionStore(createPrisma(databaseUrl), key).set({ ai_security_key: KEY, ai_rate_limit: 100_000, ai_rate_window: 1 });
 const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.1:3913/healthz", process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []);

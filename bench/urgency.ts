@@ -16,7 +16,7 @@ import { reportResult } from "./lib/result.ts";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
-const KEY = "bench-urgency-shared-key";
+const KEY = "bench-urgency-shared-key-3f8a6c1e90d2";
 const PROVIDER_KEY = "AIzaBENCH-urgency";
 
 const gemini = await new FakeGemini(PROVIDER_KEY).start();

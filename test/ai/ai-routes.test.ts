@@ -1,5 +1,6 @@
 import { LOCAL_URGENCY_MS } from "@mw/shared/ai";
 import { AI_TEXT_LIMIT } from "@mw/api/routes/ai/ai";
+import { unlinkMatching } from "@mw/platform";
 import { OPTIONS } from "@mw/shared/options";
 import { createUser, setLoginPassword } from "@mw/shared/identity";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -8,7 +9,7 @@ import { closedPort, startApi, uniqueLogin, type TestApi } from "../support/api.
 import { spawnEntry } from "../support/processes.ts";
 
 const PROVIDER_KEY = "AIzaFAKE-provider-key-7d1c";
-const SHARED_KEY = "shared-ai-key-4b9e";
+const SHARED_KEY = "shared-ai-key-4b9e-0c71d5a2e8f36b19";
 const BASE_MS = 40;
 
 let gemini: FakeGemini;
@@ -87,6 +88,23 @@ describe("authentication and limits (spec 2, 5 and 8)", () => {
       await Promise.all(processes.map((proc) => proc.exited()));
     }
   }, 60_000);
+
+  it("counts CF-Connecting-IP only from a peer TRUST_PROXY trusts", async () => {
+    await reset(api, { ai_rate_limit: 3, ai_rate_window: 67 });
+    await unlinkMatching(api.ctx.redis, `${api.ctx.config.QUEUE_PREFIX}:ai:rate:*`);
+    // This test's requests come from 127.0.0.1: outside 10.0.0.0/8, a proxy of the loopback range.
+    const [untrusted, trusted] = await Promise.all([startApi({ TRUST_PROXY: "10.0.0.0/8" }), startApi({ TRUST_PROXY: "loopback" })]);
+    try {
+      const from = (target: TestApi, address: string) => post(target, "parse-email-reply", { email_body: "Hi" }, { "ai-security-key": SHARED_KEY, "cf-connecting-ip": address });
+      const statuses = [];
+      for (let i = 1; i <= 4; i += 1) statuses.push((await from(untrusted, `192.0.2.${i}`)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      // From a trusted proxy, the header names the client: each address has its own count.
+      for (let i = 1; i <= 4; i += 1) expect((await from(trusted, `192.0.2.${100 + i}`)).status).toBe(200);
+    } finally {
+      await Promise.all([untrusted.close(), trusted.close()]);
+    }
+  });
 
   it("answers 413 to a body over the limit (design 10.8), before it reads the key", async () => {
     const res = await post(api, "rewrite", { text: "a".repeat(1_100_000) }, {});

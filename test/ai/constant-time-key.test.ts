@@ -12,7 +12,7 @@ vi.mock("node:crypto", async (original) => {
 });
 const timingSafeEqual = vi.mocked(crypto.timingSafeEqual);
 
-const SHARED_KEY = "constant-time-ai-key-51f0c2d98e";
+const SHARED_KEY = "constant-time-ai-key-51f0c2d98e7a";
 const TICKET = { subject: "Printer offline", body: "The office printer is offline again.", client_name: "ACME", is_vip: false };
 
 /** Wrong keys of every kind: empty, shorter, one character off at either end, longer by one, much longer. */

@@ -7,7 +7,7 @@ import { until } from "../support/wait.ts";
 let api: TestApi;
 let admin: string;
 let operator: string;
-const SECRET = "s3cr3t-shared-key-8f2c";
+const SECRET = "s3cr3t-shared-key-8f2c-91d0b7a4e6c3";
 
 beforeAll(async () => {
   api = await startApi({ LOG_STDOUT: "false" });
@@ -81,6 +81,14 @@ describe("AI settings (spec 2, 2.2)", () => {
     expect((await settings()).body.settings).toMatchObject({ ai_model: "gemini-2.5-flash", ai_rate_limit: 60 });
     // Any Gemini id is accepted (design 10.8), not only the six suggestions.
     expect((await change({ ai_urgency_model: "gemini-3-flash-preview" })).body.settings).toMatchObject({ ai_urgency_model: "gemini-3-flash-preview" });
+  });
+
+  it("refuses an ai_security_key shorter than 32 characters, keeping the one set", async () => {
+    expect((await change({ ai_security_key: SECRET })).status).toBe(200);
+    const short = await change({ ai_security_key: "k".repeat(31) });
+    expect(short).toMatchObject({ status: 400, body: { code: "invalid_params", message: "ai_security_key: must be at least 32 characters", data: { status: 400 } } });
+    expect(await api.ctx.options.get("ai_security_key")).toBe(SECRET);
+    expect((await change({ ai_security_key: "k".repeat(32) })).status).toBe(200);
   });
 
   it("is for manage_options users only", async () => {

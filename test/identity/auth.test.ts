@@ -150,8 +150,8 @@ describe("login throttle", () => {
     return { status: res.status, body: (await res.json()) as Record<string, unknown>, retryAfter: res.headers.get("retry-after"), ms: performance.now() - started };
   }
 
-  async function userWithPassword(password: string): Promise<string> {
-    const login = uniqueLogin("throttle");
+  async function userWithPassword(password: string, prefix = "throttle"): Promise<string> {
+    const login = uniqueLogin(prefix);
     await createUser(throttled.ctx, { login, capabilities: ["staff"] });
     await setLoginPassword(throttled.ctx, login, password);
     return login;
@@ -180,6 +180,21 @@ describe("login throttle", () => {
     expect((await attempt(victim, "victim password")).status).toBe(429);
   });
 
+  it("counts every spelling the database takes for a login (case, accents, trailing spaces) as that login", async () => {
+    const login = await userWithPassword("the right password", "opt");
+    // The collation finds the user under each of these: they sign in when nothing is counted.
+    const spellings = [`${login} `, `ó${login.slice(1)}`, `Ó${login.slice(1).toUpperCase()}  `];
+    expect((await attempt(spellings[1]!, "the right password")).status).toBe(200);
+    for (let i = 0; i < 3; i += 1) expect((await attempt(login, "wrong")).status).toBe(403);
+    for (const spelling of spellings) expect((await attempt(spelling, "the right password")).status, JSON.stringify(spelling)).toBe(429);
+  });
+
+  it("counts the failures of a login no user has under its collated spelling too", async () => {
+    const ghost = uniqueLogin("ghost");
+    for (let i = 0; i < 3; i += 1) expect((await attempt(`${ghost} `, "guess")).status).toBe(403);
+    expect((await attempt(ghost.replace("o", "ö").toUpperCase(), "guess")).status).toBe(429);
+  });
+
   it("spends as long on an unknown login as on a known one with a wrong password", async () => {
     const known = await userWithPassword("known password");
     const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -192,6 +207,49 @@ describe("login throttle", () => {
       unknownMs.push((await attempt(uniqueLogin("nobody"), "wrong")).ms);
     }
     expect(median(unknownMs) / median(knownMs)).toBeGreaterThan(0.6);
+  });
+});
+
+describe("the throttled address behind proxies (TRUST_PROXY)", () => {
+  let oneHop: TestApi;
+  let direct: TestApi;
+  const limits = { LOGIN_FAILURES_PER_LOGIN: "100", LOGIN_FAILURES_PER_IP: "3", LOGIN_FAILURE_WINDOW_SECONDS: "60" };
+  beforeAll(async () => {
+    [oneHop, direct] = await Promise.all([startApi({ ...limits, TRUST_PROXY: "1" }), startApi({ ...limits, TRUST_PROXY: "false" })]);
+  });
+  async function forgetFailures(): Promise<void> {
+    const keys = await oneHop.ctx.redis.keys(`${oneHop.ctx.config.QUEUE_PREFIX}:login-failures:*`);
+    if (keys.length) await oneHop.ctx.redis.del(...keys);
+  }
+  beforeEach(forgetFailures);
+  afterEach(forgetFailures);
+  afterAll(async () => {
+    await Promise.all([oneHop.close(), direct.close()]);
+  });
+
+  async function attempt(target: TestApi, forwardedFor: string, login: string, password: string): Promise<number> {
+    const res = await fetch(`${target.url}/middleware/v1/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": forwardedFor },
+      body: JSON.stringify({ login, password }),
+    });
+    return res.status;
+  }
+
+  it("with TRUST_PROXY=1 counts the address the proxy appended: a forged hop before it changes nothing", async () => {
+    const login = uniqueLogin("hops");
+    await createUser(oneHop.ctx, { login, capabilities: ["staff"] });
+    await setLoginPassword(oneHop.ctx, login, "the right password");
+    // The caller writes any X-Forwarded-For; the one proxy appends the address it saw, 203.0.113.9.
+    for (let i = 0; i < 3; i += 1) expect(await attempt(oneHop, `198.51.100.${i}, 203.0.113.9`, uniqueLogin("guess"), "guess")).toBe(403);
+    expect(await attempt(oneHop, "198.51.100.77, 203.0.113.9", login, "the right password")).toBe(429);
+    // Another client behind the same proxy is counted apart.
+    expect(await attempt(oneHop, "203.0.113.10", login, "the right password")).toBe(200);
+  });
+
+  it("with TRUST_PROXY=false ignores X-Forwarded-For: every attempt is the socket's address", async () => {
+    for (let i = 0; i < 3; i += 1) expect(await attempt(direct, `198.51.100.${i}`, uniqueLogin("guess"), "guess")).toBe(403);
+    expect(await attempt(direct, "203.0.113.10", uniqueLogin("guess"), "guess")).toBe(429);
   });
 });
 

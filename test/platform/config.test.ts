@@ -1,4 +1,4 @@
-import { ConfigError, parseConfig } from "@mw/platform";
+import { ConfigError, parseConfig, trustProxyDeprecation } from "@mw/platform";
 import { describe, expect, it } from "vitest";
 import { testEnv } from "../support/env.ts";
 import { logged, spawnEntry } from "../support/processes.ts";
@@ -61,6 +61,19 @@ describe("configuration", () => {
     });
     expect(config.WORKER_QUEUES).toEqual(["disputes", "tracking"]);
     expect(config.WORKER_CONCURRENCY_DISPUTES).toBe(12);
+  });
+
+  it("reads TRUST_PROXY as a hop count or the proxies' addresses, never as trust in everyone", () => {
+    const trust = (value: string) => parseConfig({ ENCRYPTION_KEY: KEY, TRUST_PROXY: value }).TRUST_PROXY;
+    expect(parseConfig({ ENCRYPTION_KEY: KEY }).TRUST_PROXY).toBe(false);
+    expect([trust("false"), trust("0"), trust("1"), trust("2")]).toEqual([false, false, 1, 2]);
+    expect(trust("10.0.0.0/8, 192.168.1.4,fd00::/8, loopback")).toEqual(["10.0.0.0/8", "192.168.1.4", "fd00::/8", "loopback"]);
+    // The old "trust any X-Forwarded-For" is one hop now, with a warning at start-up.
+    expect(trust("true")).toBe(1);
+    expect(trustProxyDeprecation({ TRUST_PROXY: "true" })).toMatch(/^TRUST_PROXY=true is deprecated and now means one proxy hop \(TRUST_PROXY=1\)/);
+    expect(trustProxyDeprecation({ TRUST_PROXY: "1" })).toBeNull();
+    expect(problems({ ENCRYPTION_KEY: KEY, TRUST_PROXY: "everyone" })).toEqual([expect.stringMatching(/^TRUST_PROXY: "everyone" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal; give a hop count/)]);
+    expect(problems({ ENCRYPTION_KEY: KEY, TRUST_PROXY: "10.0.0.0/33" })).toEqual([expect.stringMatching(/^TRUST_PROXY: "10.0.0.0\/33" has a bad prefix length \(0-32\)/)]);
   });
 
   it("stops the API at start-up with a message naming the variable", async () => {

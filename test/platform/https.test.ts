@@ -7,7 +7,7 @@ let behindProxy: TestApi;
 let plain: TestApi;
 
 beforeAll(async () => {
-  behindProxy = await startApi({ TRUST_PROXY: "true", REQUIRE_HTTPS: "true" });
+  behindProxy = await startApi({ TRUST_PROXY: "1", REQUIRE_HTTPS: "true" });
   plain = await startApi({ REQUIRE_HTTPS: "false" });
 });
 afterAll(async () => {
@@ -49,7 +49,9 @@ describe("HTTPS in production (spec 1, 5)", () => {
   it("is on by default in production, and then needs TRUST_PROXY", () => {
     const env = { ...testEnv(), NODE_ENV: "production" };
     expect(() => parseConfig(env)).toThrow(/REQUIRE_HTTPS: is on \(the default when NODE_ENV=production\) but TRUST_PROXY is off/);
-    expect(httpsRequired(parseConfig({ ...env, TRUST_PROXY: "true" }))).toBe(true);
+    expect(httpsRequired(parseConfig({ ...env, TRUST_PROXY: "1" }))).toBe(true);
+    expect(httpsRequired(parseConfig({ ...env, TRUST_PROXY: "10.0.0.0/8" }))).toBe(true);
+    expect(() => parseConfig({ ...env, TRUST_PROXY: "0" })).toThrow(/but TRUST_PROXY is off/);
     expect(parseConfig({ ...env, REQUIRE_HTTPS: "false" }).REQUIRE_HTTPS).toBe(false);
   });
 });

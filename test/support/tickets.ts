@@ -1,6 +1,6 @@
 import type { TestApi } from "./api.ts";
 
-export const SECURITY_KEY = "ticket-system-shared-key-51c2";
+export const SECURITY_KEY = "ticket-system-shared-key-51c2-7e04a9";
 
 let nextEntryId = Date.now() % 1_000_000_000;
 /** A thread entry id no other test in this run uses. */

@@ -9,6 +9,7 @@ import { ROOT } from "../support/processes.ts";
 export const TABLE_OWNERS: Record<string, string> = {
   users: "identity",
   application_passwords: "identity",
+  ticket_bridge_secrets: "identity",
   sites: "sites",
   site_api_keys: "sites",
   carrier_mappings: "sites",

@@ -2,11 +2,16 @@
 /*
  * Installs, enables and configures the platform bridge in an osTicket 1.18:
  *
- *   php integrations/osticket/bin/configure.php OSTICKET_ROOT --url PLATFORM_URL --key SECURITY_KEY [--rest-root /x] [--timeout 2]
+ *   php integrations/osticket/bin/configure.php OSTICKET_ROOT --url PLATFORM_URL --key SECURITY_KEY
+ *       (--platform-cli 'COMMAND' | --staff-secret-stdin) [--rest-root /x] [--timeout 2]
  *
  * Copies the plugin to OSTICKET_ROOT/include/plugins/platform-bridge, installs
  * it (its tables and ticket fields), enables it with one enabled instance and
- * writes the settings. Run it again to update the files or the settings.
+ * writes the settings. The agent signing secret comes from the platform's
+ * `pnpm cli ticket-bridge:secret`, which makes a new one each time: run as
+ * `COMMAND ticket-bridge:secret` (e.g. --platform-cli 'pnpm --dir /srv/platform cli'),
+ * or its output piped in with --staff-secret-stdin. Run it again to update the
+ * files or the settings; each run replaces the signing secret on both sides.
  */
 if (PHP_SAPI !== 'cli') exit("Run from the command line.\n");
 
@@ -15,12 +20,48 @@ function fail(string $message): void {
     exit(1);
 }
 
+/** The secret in what `pnpm cli ticket-bridge:secret` printed (its JSON line, among whatever pnpm adds), or the secret alone. */
+function secretIn(string $output): ?string {
+    foreach (array_reverse(preg_split('/\r?\n/', trim($output))) as $line) {
+        $data = json_decode($line, true);
+        $secret = is_array($data) ? ($data['ticket_bridge_secret'] ?? null) : $line;
+        if (is_string($secret) && preg_match('/^[A-Za-z0-9_-]{32,255}$/', $secret)) return $secret;
+    }
+    return null;
+}
+
+/** Runs the platform's CLI (`COMMAND ticket-bridge:secret`, a shell command line) for a new signing secret; at most two minutes. */
+function newSecretFrom(string $command): string {
+    $process = proc_open("$command ticket-bridge:secret", array(0 => array('file', '/dev/null', 'r'), 1 => array('pipe', 'w'), 2 => array('pipe', 'w')), $pipes);
+    if (!is_resource($process)) fail("cannot run: $command");
+    $output = array(1 => '', 2 => '');
+    $deadline = microtime(true) + 120;
+    foreach ($pipes as $pipe) stream_set_blocking($pipe, false);
+    while (($open = array_filter($pipes, fn ($pipe) => !feof($pipe))) && microtime(true) < $deadline) {
+        $read = $open;
+        $none = null;
+        if (stream_select($read, $none, $none, 1) === false) break;
+        foreach ($read as $pipe) $output[array_search($pipe, $pipes, true)] .= (string) fread($pipe, 8192);
+    }
+    if (microtime(true) >= $deadline) proc_terminate($process);
+    foreach ($pipes as $pipe) fclose($pipe);
+    $status = proc_close($process);
+    $secret = $status === 0 ? secretIn($output[1]) : null;
+    if ($secret === null) fail("\"$command ticket-bridge:secret\" gave no signing secret (exit $status): ".trim($output[2] ?: $output[1]));
+    return $secret;
+}
+
 $args = array_slice($argv, 1);
 $root = null;
-$options = array('url' => null, 'key' => null, 'rest-root' => '', 'timeout' => '2');
+$options = array('url' => null, 'key' => null, 'rest-root' => '', 'timeout' => '2', 'platform-cli' => null);
+$flags = array('staff-secret-stdin' => false);
 for ($i = 0; $i < count($args); $i++) {
     if (str_starts_with($args[$i], '--')) {
         $name = substr($args[$i], 2);
+        if (array_key_exists($name, $flags)) {
+            $flags[$name] = true;
+            continue;
+        }
         if (!array_key_exists($name, $options) || !isset($args[$i + 1])) fail("unknown option or missing value: {$args[$i]}");
         $options[$name] = $args[++$i];
     } elseif ($root === null) {
@@ -29,8 +70,14 @@ for ($i = 0; $i < count($args); $i++) {
         fail("unexpected argument: {$args[$i]}");
     }
 }
-if (!$root || !$options['url'] || !$options['key']) fail('usage: configure.php OSTICKET_ROOT --url PLATFORM_URL --key SECURITY_KEY [--rest-root PATH] [--timeout SECONDS]');
+if (!$root || !$options['url'] || !$options['key'] || ($options['platform-cli'] === null) === !$flags['staff-secret-stdin']) {
+    fail('usage: configure.php OSTICKET_ROOT --url PLATFORM_URL --key SECURITY_KEY (--platform-cli COMMAND | --staff-secret-stdin) [--rest-root PATH] [--timeout SECONDS]');
+}
 if (!preg_match('#^https?://[^/\s]+(/[^\s]*)?$#', $options['url'])) fail("--url must be an http(s) URL: {$options['url']}");
+if (strlen($options['key']) < 32) fail('--key must be the platform\'s ai_security_key, at least 32 characters');
+// Read now: the pipe's CLI has already replaced the platform's secret.
+$piped = $flags['staff-secret-stdin'] ? secretIn((string) stream_get_contents(STDIN)) : null;
+if ($flags['staff-secret-stdin'] && $piped === null) fail('--staff-secret-stdin: no signing secret on standard input (pipe in the output of pnpm cli ticket-bridge:secret)');
 $root = realpath($root);
 if (!$root || !is_file("$root/main.inc.php") || !is_file("$root/include/ost-config.php")) fail('OSTICKET_ROOT must be an installed osTicket (main.inc.php and include/ost-config.php)');
 
@@ -73,7 +120,7 @@ if (!$instance) {
 $instance->setStatus(true);
 $instance->save();
 
-// Written field by field through each field's own encoding (the key is stored encrypted), not through the form.
+// Written field by field through each field's own encoding (the key and the signing secret are stored encrypted), not through the form.
 $instance = PluginInstance::lookup($instance->getId());
 $config = $instance->getConfig();
 $fields = $config->getOptions();
@@ -81,6 +128,8 @@ $values = array(
     'platform_url' => rtrim($options['url'], '/'),
     'rest_root' => rtrim($options['rest-root'], '/'),
     'security_key' => $options['key'],
+    // Made here, just before it is stored: the platform refuses the previous secret from now on.
+    'staff_secret' => $piped ?? newSecretFrom($options['platform-cli']),
     'send_timeout' => $options['timeout'],
 );
 foreach ($values as $name => $value) {

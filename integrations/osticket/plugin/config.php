@@ -25,6 +25,13 @@ class PlatformBridgeConfig extends PluginConfig {
                 'required' => true,
                 'configuration' => array('size' => 60, 'length' => 255, 'key' => 'platform-bridge'),
             )),
+            // Never the security key: a platform user who may change options can change that one.
+            'staff_secret' => new PasswordField(array(
+                'label' => 'Agent signing secret',
+                'hint' => 'Signs the agent on staff AJAX (X-Ticket-Staff). bin/configure.php sets it from the platform\'s pnpm cli ticket-bridge:secret',
+                'required' => true,
+                'configuration' => array('size' => 60, 'length' => 255, 'key' => 'platform-bridge'),
+            )),
             'send_timeout' => new TextboxField(array(
                 'label' => 'Send timeout (seconds)',
                 'hint' => 'How long an agent\'s or the API\'s request may wait for the platform before the signal is left to cron',

@@ -132,8 +132,10 @@ export class OsTicket {
     }
   }
 
+  /** As an operator installs it: the agent signing secret made by the platform's own CLI (this run's test database). */
   async configure(platformUrl: string, key: string): Promise<string> {
-    const { stdout } = await run("php", [join(ROOT, "integrations/osticket/bin/configure.php"), this.root, "--url", platformUrl, "--key", key, "--timeout", "2"]);
+    const platformCli = `pnpm --dir '${ROOT.replace(/'/g, "'\\''")}' cli`;
+    const { stdout } = await run("php", [join(ROOT, "integrations/osticket/bin/configure.php"), this.root, "--url", platformUrl, "--key", key, "--platform-cli", platformCli, "--timeout", "2"], { timeout: 180_000 });
     return stdout;
   }
 

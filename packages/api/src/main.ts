@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { openConnections, getConfigOrExit, onShutdown, servicesOrExit } from "@mw/platform";
+import { openConnections, getConfigOrExit, onShutdown, servicesOrExit, trustProxyDeprecation } from "@mw/platform";
 import { createServer } from "./app.ts";
 import { createAppContext } from "./context.ts";
 import { ToolshedError } from "./http/toolshed.ts";
@@ -7,6 +7,8 @@ import { ToolshedError } from "./http/toolshed.ts";
 const config = getConfigOrExit("api");
 await servicesOrExit(config, { database: true });
 const ctx = createAppContext(openConnections(config, "api"));
+const deprecation = trustProxyDeprecation(process.env);
+if (deprecation) ctx.logger.warn(deprecation);
 const server = (
   await createServer(ctx).catch((error: unknown) => {
     // A broken tool is the deployment's to fix: one line naming it, as for a bad variable.

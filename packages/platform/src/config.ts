@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { QUEUE_NAMES, type QueueName } from "./queues/names.ts";
 import { parseRedisUrl, RedisUrlError } from "./redis-url.ts";
+import { parseTrustProxy } from "./trust-proxy.ts";
 
 const ROOT_ENV_FILE = fileURLToPath(new URL("../../../.env", import.meta.url));
 
@@ -23,6 +24,16 @@ const redisUrl = z.string().superRefine((value, ctx) => {
     if (!(error instanceof RedisUrlError)) throw error;
     ctx.addIssue({ code: "custom", message: error.message });
   }
+});
+
+/** Which proxies' X-Forwarded-* headers count: false, a hop count, or addresses and CIDR ranges (trust-proxy.ts). */
+const trustProxy = z.string().transform((value, ctx) => {
+  const parsed = parseTrustProxy(value);
+  if ("problem" in parsed) {
+    ctx.addIssue({ code: "custom", message: parsed.problem });
+    return z.NEVER;
+  }
+  return parsed.trust;
 });
 
 const queueList = z
@@ -75,7 +86,7 @@ export const configSchema = z.object({
   HOST: z.string().default("0.0.0.0"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: optionalUrl,
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   /** Refuse plain-HTTP requests and send HSTS (spec 1, 5); default on when NODE_ENV=production. */
   REQUIRE_HTTPS: bool.optional(),
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_{}-]+$/, "letters, digits, _ - and {} only").default("mw"),
@@ -223,7 +234,7 @@ const httpsNeedsProxy: Rule = (config, ctx) => {
     ctx.addIssue({
       code: "custom",
       path: ["REQUIRE_HTTPS"],
-      message: `is on${config.REQUIRE_HTTPS === undefined ? " (the default when NODE_ENV=production)" : ""} but TRUST_PROXY is off: set TRUST_PROXY=true behind your TLS proxy (it sends X-Forwarded-Proto), or REQUIRE_HTTPS=false`,
+      message: `is on${config.REQUIRE_HTTPS === undefined ? " (the default when NODE_ENV=production)" : ""} but TRUST_PROXY is off: set TRUST_PROXY to the number of proxies in front of the API (e.g. 1) or their addresses, behind your TLS proxy (it sends X-Forwarded-Proto), or REQUIRE_HTTPS=false`,
     });
   }
 };

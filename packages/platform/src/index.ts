@@ -36,5 +36,6 @@ export * from "./sql.ts";
 export * from "./storage/index.ts";
 export * from "./text.ts";
 export * from "./time.ts";
+export * from "./trust-proxy.ts";
 export * from "./version.ts";
 export * from "./shared-limiter.ts";

@@ -17,7 +17,12 @@ class PlatformClient {
     private string $base;
     private string $restRoot;
 
-    function __construct(string $url, string $restRoot, private string $key) {
+    /**
+     * `$key` is the platform's ai_security_key (signals and the changes feed);
+     * `$staffSecret` signs the agents of staff AJAX (X-Ticket-Staff), set by
+     * bin/configure.php from the platform's `pnpm cli ticket-bridge:secret`.
+     */
+    function __construct(string $url, string $restRoot, private string $key, private string $staffSecret = '') {
         $this->base = rtrim($url, '/');
         $this->restRoot = rtrim($restRoot, '/');
     }
@@ -26,10 +31,10 @@ class PlatformClient {
         $url = trim((string) $config->get('platform_url'));
         $key = (string) $config->get('security_key');
         if ($url === '' || $key === '') return null;
-        return new PlatformClient($url, trim((string) $config->get('rest_root')), $key);
+        return new PlatformClient($url, trim((string) $config->get('rest_root')), $key, (string) $config->get('staff_secret'));
     }
 
-    function key(): string { return $this->key; }
+    function staffSecret(): string { return $this->staffSecret; }
 
     function restUrl(string $path): string { return $this->base.$this->restRoot.$path; }
 

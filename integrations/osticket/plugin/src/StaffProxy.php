@@ -3,10 +3,10 @@
 /**
  * Staff AJAX on the ticket host (spec 2, 4.5 and 4.6): `/scp/ajax.php/timetracking/*`
  * and `/scp/ajax.php/ai-assistant/*` go to the platform for the signed-in
- * agent, whose identity is signed with the shared key (header
- * `X-Ticket-Staff: <staff id>:<unix time>:<hex HMAC-SHA256 of
- * "<staff id>\n<unix time>\n<METHOD>\n<path and query>">`). The time panel's
- * script is the platform's own, served from here.
+ * agent, whose identity is signed with the agent signing secret (header
+ * `X-Ticket-Staff: <staff id>:<unix time>:<nonce>:<hex HMAC-SHA256 of
+ * "<staff id>\n<unix time>\n<nonce>\n<METHOD>\n<path and query>\n<hex SHA-256 of the body>">`).
+ * The time panel's script is the platform's own, served from here.
  */
 class PlatformStaffProxy {
     const VERSION = '1.0.0';
@@ -21,10 +21,17 @@ class PlatformStaffProxy {
         Signal::connect('object.view', array($this, 'panel'), 'Ticket');
     }
 
-    /** Signs who is asking: the platform checks the HMAC with its ai_security_key and the time within 5 minutes. */
-    static function identity(int $staffId, string $method, string $path, string $key, ?int $now = null): string {
+    /**
+     * Signs who is asking and what: the platform checks the HMAC with the same
+     * secret, the time (at most 30 s ahead of its clock, 120 s behind) and
+     * takes each signature once; the nonce keeps two identical requests in
+     * one second apart.
+     */
+    static function identity(int $staffId, string $method, string $path, string $body, string $secret, ?int $now = null): string {
         $now = $now ?? time();
-        return "$staffId:$now:".hash_hmac('sha256', "$staffId\n$now\n".strtoupper($method)."\n$path", $key);
+        $nonce = bin2hex(random_bytes(16));
+        $signed = implode("\n", array($staffId, $now, $nonce, strtoupper($method), $path, hash('sha256', $body)));
+        return "$staffId:$now:$nonce:".hash_hmac('sha256', $signed, $secret);
     }
 
     function forward(string $area, string $rest): void {
@@ -34,11 +41,12 @@ class PlatformStaffProxy {
         if ($method !== 'GET' && !$ost->checkCSRFToken()) self::answer(400, 'Valid CSRF Token Required');
         $client = PlatformClient::fromConfig($this->config);
         if (!$client) self::answer(503, 'The platform bridge is not configured.');
+        if ($client->staffSecret() === '') self::answer(503, 'The platform bridge has no agent signing secret: run its bin/configure.php again (see its README, "Upgrading").');
         $query = $_GET;
         unset($query['_method']);
         $path = "/scp/ajax.php/$area/$rest".($query ? '?'.http_build_query($query) : '');
-        $headers = array('x-ticket-staff: '.self::identity((int) $thisstaff->getId(), $method, $path, $client->key()));
         $body = file_get_contents('php://input');
+        $headers = array('x-ticket-staff: '.self::identity((int) $thisstaff->getId(), $method, $path, $body, $client->staffSecret()));
         if ($body !== '') $headers[] = 'content-type: '.($_SERVER['CONTENT_TYPE'] ?? 'application/json');
         // A long chat is a stream: nothing of ours may hold it back.
         session_write_close();

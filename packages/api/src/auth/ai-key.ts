@@ -26,14 +26,17 @@ export function aiCaller(ctx: AppContext, options: { sessions: boolean }): Reque
 }
 
 /**
- * Whose requests a rate limit counts: the CDN's connecting-IP header, then
- * Express's `req.ip`, which is the first X-Forwarded-For entry when
- * TRUST_PROXY is on and the socket's address otherwise. The CDN header only
- * counts behind a trusted proxy too: otherwise anyone could send a new
- * address with every request and never be limited.
+ * Whose requests a rate limit counts: the CDN's connecting-IP header when the
+ * request came from a proxy TRUST_PROXY trusts (the peer of the socket passes
+ * Express's own trust check), else Express's `req.ip`: the address TRUST_PROXY's
+ * hops or addresses lead to in X-Forwarded-For, or the socket's. From any
+ * other peer the header is the caller's own text, and a caller who sent a
+ * new address with every request would never be limited.
  */
-export function clientAddress(req: Request, trustProxy: boolean): string {
-  const cdn = trustProxy ? req.get("cf-connecting-ip")?.trim() : undefined;
+export function clientAddress(req: Request): string {
+  const trusts = req.app.get("trust proxy fn") as (address: string, hop: number) => boolean;
+  const peer = req.socket.remoteAddress;
+  const cdn = peer !== undefined && trusts(peer, 0) ? req.get("cf-connecting-ip")?.trim() : undefined;
   return cdn || req.ip || "unknown";
 }
 
@@ -51,7 +54,7 @@ export function aiRateLimit(ctx: AppContext): RequestHandler {
     const [limit, windowSeconds] = await Promise.all([ctx.options.get("ai_rate_limit"), ctx.options.get("ai_rate_window")]);
     const windowMs = windowSeconds * 1000;
     const window = Math.floor(Date.now() / windowMs);
-    const key = `${ctx.config.QUEUE_PREFIX}:ai:rate:${clientAddress(req, ctx.config.TRUST_PROXY)}:${windowSeconds}:${window}`;
+    const key = `${ctx.config.QUEUE_PREFIX}:ai:rate:${clientAddress(req)}:${windowSeconds}:${window}`;
     const count = (await ctx.hotRedis.eval(COUNT_IN_WINDOW, 1, key, windowMs)) as number;
     if (count > limit) {
       const retryAfter = Math.max(1, Math.ceil(((window + 1) * windowMs - Date.now()) / 1000));

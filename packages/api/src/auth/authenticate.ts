@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response } from "express";
 import { safeEqual, errors } from "@mw/platform";
-import { checkTicketStaff, verifyAppPassword, loadPrincipal, ticketStaffPrincipal, type Capability, type Principal } from "@mw/shared/identity";
+import { verifyAppPassword, loadPrincipal, verifyTicketStaff, type Capability, type Principal } from "@mw/shared/identity";
 import type { AppContext } from "../context.ts";
+import { signedBodySha256 } from "../http/json-body.ts";
 import { readSessionCookie } from "./cookies.ts";
 
 function basicCredentials(req: Request): { login: string; password: string } | null {
@@ -45,18 +46,16 @@ function refusal(options: AuthOptions, message: string) {
 const TICKET_STAFF_ROOT = "/scp/ajax.php/";
 
 /**
- * An agent of the ticket system, vouched for by its plugin with the shared
- * `ai_security_key` (`X-Ticket-Staff`, see ticket-staff.ts); only on the
- * staff AJAX root.
+ * An agent of the ticket system, vouched for by its plugin with the agent
+ * signing secret (`X-Ticket-Staff`, see ticket-staff.ts); only on the staff
+ * AJAX root. A replayed signature is 401, the other refusals 403.
  */
 async function ticketSystemStaff(ctx: AppContext, req: Request, header: string, options: AuthOptions): Promise<Principal> {
-  const key = await ctx.options.get("ai_security_key");
-  if (!key || !req.originalUrl.startsWith(TICKET_STAFF_ROOT)) throw refusal(options, "X-Ticket-Staff is not accepted here.");
-  const check = checkTicketStaff(header, key, req.method, req.originalUrl);
-  if (!check.ok) throw refusal(options, check.reason);
-  const principal = await ticketStaffPrincipal(ctx, check.staffId);
-  if (!principal) throw refusal(options, `No platform user is linked to staff member ${check.staffId} (pnpm cli user:create --capabilities staff --staff-id ${check.staffId}).`);
-  return principal;
+  if (!req.originalUrl.startsWith(TICKET_STAFF_ROOT)) throw refusal(options, "X-Ticket-Staff is not accepted here.");
+  const verified = await verifyTicketStaff(ctx, header, { method: req.method, path: req.originalUrl, bodySha256: signedBodySha256(req) });
+  if (verified.outcome === "replayed") throw errors.unauthorized(verified.reason);
+  if (verified.outcome === "refused") throw refusal(options, verified.reason);
+  return verified.principal;
 }
 
 /** Who the request is, from HTTP Basic (application password), the ticket system's signed agent, or a session cookie; null when anonymous. */

@@ -1,6 +1,6 @@
 import { text } from "node:stream/consumers";
 import { errors, randomToken } from "@mw/platform";
-import { createAppPasswordFor, createUser, parseCapabilities, revokeAppPassword, setLoginPassword } from "@mw/shared/identity";
+import { createAppPasswordFor, createUser, parseCapabilities, revokeAppPassword, rotateTicketBridgeSecret, setLoginPassword } from "@mw/shared/identity";
 import type { Command } from "./command.ts";
 
 function capabilitiesOf(value: string | boolean | undefined) {
@@ -77,6 +77,16 @@ export const userCommands: Record<string, Command> = {
       const revoked = await revokeAppPassword(deps, String(values.login), { id, name: values.name as string | undefined });
       if (revoked === 0) throw errors.notFound("no active application password matched");
       return { login: values.login, revoked };
+    },
+  },
+};
+
+export const ticketBridgeCommands: Record<string, Command> = {
+  "ticket-bridge:secret": {
+    summary: "create or replace the ticket system's agent signing secret (X-Ticket-Staff); printed once, for the plugin's bin/configure.php, which runs this",
+    options: {},
+    async run(deps) {
+      return { ticket_bridge_secret: await rotateTicketBridgeSecret(deps) };
     },
   },
 };

@@ -11,9 +11,9 @@ import { optionCommands } from "./options.ts";
 import { reviewCommands } from "./reviews.ts";
 import { staffCommands, ticketCommands } from "./tickets.ts";
 import { timeCommands } from "./timetracking.ts";
-import { userCommands } from "./identity.ts";
+import { ticketBridgeCommands, userCommands } from "./identity.ts";
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands };
+const COMMANDS: Record<string, Command> = { ...userCommands, ...ticketBridgeCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];

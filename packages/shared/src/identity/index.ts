@@ -5,3 +5,4 @@ export * from "./users.ts";
 export * from "./login-throttle.ts";
 export * from "./sign-in.ts";
 export * from "./ticket-staff.ts";
+export * from "./ticket-bridge-secret.ts";

@@ -1,8 +1,8 @@
 import type { Config, Connections } from "@mw/platform";
-import { LoginThrottle } from "./login-throttle.ts";
+import { LoginThrottle, type LoginSubject } from "./login-throttle.ts";
 import type { Principal } from "./principal.ts";
 import type { SessionStore } from "./sessions.ts";
-import { verifyLogin } from "./users.ts";
+import { findLoginUser, verifyLoginPassword } from "./users.ts";
 
 export type SignInOutcome =
   | { outcome: "signed_in"; principal: Principal; sessionId: string; nonce: string }
@@ -18,6 +18,8 @@ export interface SignInDeps extends Pick<Connections, "prisma" | "redis" | "logg
 /**
  * Starts a browser session with the user's own password (the REST login and
  * the console's form): the throttle first, then the password, then the session.
+ * The throttle counts by the user the login reaches, so another spelling the
+ * database takes for the same login ("Opt", "opt ", "ópt") shares its count.
  */
 export async function signIn(deps: SignInDeps, attempt: { login: string; password: string; ip: string }): Promise<SignInOutcome> {
   const { config } = deps;
@@ -27,14 +29,16 @@ export async function signIn(deps: SignInDeps, attempt: { login: string; passwor
     perIp: config.LOGIN_FAILURES_PER_IP,
     windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
   });
-  const wait = await throttle.retryAfter(login, ip);
+  const user = await findLoginUser(deps, login);
+  const subject: LoginSubject = user ? { userId: user.id } : { login };
+  const wait = await throttle.retryAfter(subject, ip);
   if (wait) return { outcome: "throttled", retryAfter: wait };
-  const principal = await verifyLogin(deps, login, password);
+  const principal = await verifyLoginPassword(user, password);
   if (!principal) {
-    await throttle.failed(login, ip);
+    await throttle.failed(subject, ip);
     return { outcome: "refused" };
   }
-  await throttle.succeeded(login, ip);
+  await throttle.succeeded(subject, ip);
   const { sessionId, nonce } = await deps.sessions.create(principal.userId);
   deps.logger.info("session started", { login: principal.login });
   return { outcome: "signed_in", principal, sessionId, nonce };

@@ -2,30 +2,63 @@ import { createHmac } from "node:crypto";
 import { type Connections, safeEqual } from "@mw/platform";
 import type { Principal } from "./principal.ts";
 import { parseCapabilities } from "./capabilities.ts";
+import { ticketBridgeSecret } from "./ticket-bridge-secret.ts";
 
-/** How far the ticket system's clock and ours may disagree, and how long a signed request can be replayed. */
-export const TICKET_STAFF_MAX_SKEW_SECONDS = 300;
+/** How far ahead of our clock a signature's time may be (the ticket system's clock running fast). */
+export const TICKET_STAFF_MAX_FUTURE_SECONDS = 30;
+/** How old a signature may be: the request's time in flight plus the ticket system's clock running slow. */
+export const TICKET_STAFF_MAX_AGE_SECONDS = 120;
+
+/** What the signature binds: the request as the platform received it. */
+export interface SignedStaffRequest {
+  method: string;
+  /** The path with its query, as sent. */
+  path: string;
+  /** Hex SHA-256 of the body's bytes (of nothing for a request without a body). */
+  bodySha256: string;
+}
 
 /**
  * The signature the ticket system's plugin puts in `X-Ticket-Staff`
- * (`<staff id>:<unix time>:<hex>`): HMAC-SHA256 with the shared
- * `ai_security_key` over the staff id, the time, the method and the path
- * with its query, so a captured header opens nothing else and expires.
+ * (`<staff id>:<unix time>:<nonce>:<hex>`): HMAC-SHA256 with the agent
+ * signing secret (`pnpm cli ticket-bridge:secret`, never the shared
+ * ai_security_key) over the staff id, the time, a nonce, the method, the path
+ * with its query and the body's SHA-256. A captured header opens no other
+ * request, carries no other body, and is accepted once.
  */
-export function ticketStaffSignature(key: string, staffId: number, time: number, method: string, path: string): string {
-  return createHmac("sha256", key).update(`${staffId}\n${time}\n${method.toUpperCase()}\n${path}`).digest("hex");
+export function ticketStaffSignature(secret: string, staffId: number, time: number, nonce: string, request: SignedStaffRequest): string {
+  const signed = [staffId, time, nonce, request.method.toUpperCase(), request.path, request.bodySha256].join("\n");
+  return createHmac("sha256", secret).update(signed).digest("hex");
 }
 
-export type TicketStaffCheck = { ok: true; staffId: number } | { ok: false; reason: string };
+export type TicketStaffCheck = { ok: true; staffId: number; signature: string } | { ok: false; reason: string };
 
-export function checkTicketStaff(header: string, key: string, method: string, path: string, nowSeconds = Math.floor(Date.now() / 1000)): TicketStaffCheck {
-  const match = /^(\d{1,10}):(\d{1,12}):([0-9a-f]{64})$/.exec(header.trim());
-  if (!match) return { ok: false, reason: "Malformed X-Ticket-Staff header." };
-  const [, staff, time, signature] = match as unknown as [string, string, string, string];
+/** The header's form and time window, and its signature with `secret`; whether it was used before is claimTicketStaffSignature's. */
+export function checkTicketStaff(header: string, secret: string, request: SignedStaffRequest, nowSeconds = Math.floor(Date.now() / 1000)): TicketStaffCheck {
+  const trimmed = header.trim();
+  const match = /^(\d{1,10}):(\d{1,12}):([0-9a-f]{32}):([0-9a-f]{64})$/.exec(trimmed);
+  if (!match) {
+    // The plugin before issue 35 signed "<id>:<time>:<hmac>" with ai_security_key.
+    if (/^\d{1,10}:\d{1,12}:[0-9a-f]{64}$/.test(trimmed)) return { ok: false, reason: "X-Ticket-Staff is signed the old way: run the plugin's bin/configure.php again (integrations/osticket/README.md, \"Upgrading\")." };
+    return { ok: false, reason: "Malformed X-Ticket-Staff header." };
+  }
+  const [, staff, time, nonce, signature] = match as unknown as [string, string, string, string, string];
   const staffId = Number(staff);
-  if (Math.abs(nowSeconds - Number(time)) > TICKET_STAFF_MAX_SKEW_SECONDS) return { ok: false, reason: "X-Ticket-Staff has expired: check both clocks." };
-  if (!safeEqual(signature, ticketStaffSignature(key, staffId, Number(time), method, path))) return { ok: false, reason: "X-Ticket-Staff signature does not match." };
-  return { ok: true, staffId };
+  const age = nowSeconds - Number(time);
+  if (age < -TICKET_STAFF_MAX_FUTURE_SECONDS) return { ok: false, reason: "X-Ticket-Staff is dated in the future: check both clocks." };
+  if (age > TICKET_STAFF_MAX_AGE_SECONDS) return { ok: false, reason: "X-Ticket-Staff has expired: check both clocks." };
+  if (!safeEqual(signature, ticketStaffSignature(secret, staffId, Number(time), nonce, request))) return { ok: false, reason: "X-Ticket-Staff signature does not match." };
+  return { ok: true, staffId, signature };
+}
+
+/**
+ * Records a valid signature as used: true the first time, false for a
+ * replay. The key lives as long as the signature could pass the time check
+ * (its time is at most 30 s ahead and 120 s behind), so every replay finds it.
+ */
+export async function claimTicketStaffSignature({ redis, config }: Pick<Connections, "redis" | "config">, signature: string): Promise<boolean> {
+  const key = `${config.QUEUE_PREFIX}:ticket-staff:used:${signature}`;
+  return (await redis.set(key, "1", "EX", TICKET_STAFF_MAX_AGE_SECONDS + TICKET_STAFF_MAX_FUTURE_SECONDS, "NX")) === "OK";
 }
 
 /**
@@ -37,4 +70,23 @@ export async function ticketStaffPrincipal({ prisma }: Pick<Connections, "prisma
   const user = await prisma.user.findUnique({ where: { staff_id: staffId } });
   if (!user || !parseCapabilities(user.capabilities).includes("staff")) return null;
   return { userId: user.id, login: user.login, capabilities: ["staff"], via: "ticket_system", staffId };
+}
+
+export type TicketStaffOutcome =
+  | { outcome: "agent"; principal: Principal }
+  /** Not signed by the ticket system as it is now set up (no secret, wrong form, time, signature, or no such agent). */
+  | { outcome: "refused"; reason: string }
+  /** A signature that was already accepted once. */
+  | { outcome: "replayed"; reason: string };
+
+/** Who an `X-Ticket-Staff` header speaks for: the signing secret, the header's checks, its one use, then the agent's platform user. */
+export async function verifyTicketStaff(deps: Pick<Connections, "prisma" | "redis" | "config">, header: string, request: SignedStaffRequest): Promise<TicketStaffOutcome> {
+  const secret = await ticketBridgeSecret(deps);
+  if (!secret) return { outcome: "refused", reason: "X-Ticket-Staff is not accepted: no agent signing secret is set (run the plugin's bin/configure.php, which sets one with pnpm cli ticket-bridge:secret)." };
+  const check = checkTicketStaff(header, secret, request);
+  if (!check.ok) return { outcome: "refused", reason: check.reason };
+  if (!(await claimTicketStaffSignature(deps, check.signature))) return { outcome: "replayed", reason: "X-Ticket-Staff was already used: each signed request is accepted once." };
+  const principal = await ticketStaffPrincipal(deps, check.staffId);
+  if (!principal) return { outcome: "refused", reason: `No platform user is linked to staff member ${check.staffId} (pnpm cli user:create --capabilities staff --staff-id ${check.staffId}).` };
+  return { outcome: "agent", principal };
 }

@@ -120,12 +120,21 @@ export async function verifyAppPassword({ prisma }: Pick<Connections, "prisma">,
 let unknownLoginHash: Promise<string> | undefined;
 
 /**
- * Login with the user's own password (for a browser session). An unknown
- * login costs the same scrypt as a known one: answering at once would tell
- * an attacker which logins exist.
+ * The user a login names, matched as the database compares logins (its
+ * collation ignores case, accents and trailing spaces), or null.
  */
-export async function verifyLogin({ prisma }: Pick<Connections, "prisma">, login: string, password: string): Promise<Principal | null> {
-  const user = await prisma.user.findUnique({ where: { login } });
+export function findLoginUser({ prisma }: Pick<Connections, "prisma">, login: string) {
+  return prisma.user.findUnique({ where: { login } });
+}
+
+export type LoginUser = NonNullable<Awaited<ReturnType<typeof findLoginUser>>>;
+
+/**
+ * Checks the user's own password (for a browser session). No user, or one
+ * without a password, costs the same scrypt as a wrong password: answering
+ * at once would tell an attacker which logins exist.
+ */
+export async function verifyLoginPassword(user: LoginUser | null, password: string): Promise<Principal | null> {
   if (!user?.password_hash) {
     await verifyPassword(password, await (unknownLoginHash ??= hashPassword(randomToken(32))));
     return null;

@@ -8,6 +8,8 @@ const KNOWLEDGE_SOURCES = ["ticket", "site", "wiki", "docs", "brand"] as const;
 
 const model = z.string().regex(/^gemini-[a-z0-9][a-z0-9.-]{0,62}$/, `must be a Gemini model id, e.g. ${SUGGESTED_MODELS.join(", ")}`);
 const secret = z.string().min(1).max(1024);
+/** A key callers send as it is: long enough that guessing it is hopeless (issue 35 found one-character keys accepted). */
+const sharedKey = z.string().min(32, "must be at least 32 characters").max(1024);
 const seconds = z.number().int().min(1).max(86_400);
 
 interface Definition<S extends z.ZodType, D> {
@@ -37,7 +39,7 @@ export const DEFAULT_URGENCY_CRITERIA = [
 /** Every option with its rules and default (spec 2, 2.2; design 10.2 and 10.8). */
 export const OPTIONS = {
   ai_api_key: option({ schema: secret, default: null, secret: true, description: "provider API key (AI_API_KEY overrides it)" }),
-  ai_security_key: option({ schema: secret, default: null, secret: true, description: "shared secret external callers send as ai-security-key; unset refuses every key" }),
+  ai_security_key: option({ schema: sharedKey, default: null, secret: true, description: "shared secret (32 characters or more) external callers send as ai-security-key; unset refuses every key" }),
   ai_model: option({ schema: model, default: "gemini-2.5-flash", description: "default generation model (rewrite, e-mail parsing)" }),
   ai_urgency_model: option({ schema: model, default: "gemini-2.5-flash", description: "model for urgency scoring" }),
   ai_assistant_model: option({ schema: model, default: "gemini-2.5-flash", description: "the ticket system's generative model (chat, titles, note optimisation)" }),

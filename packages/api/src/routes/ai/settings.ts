@@ -52,7 +52,7 @@ export function aiSettingsRoutes(api: ApiRouter, ctx: AppContext): void {
     documentBody: changes,
     responses: { 200: { description: "The settings after the change", schema: view }, 400: { description: "invalid_params: an unknown option or a value its rules refuse; nothing changed" } },
     example: {
-      request: { ai_model: "gemini-2.5-pro", ai_rate_limit: 120, ai_security_key: "<shared secret>" },
+      request: { ai_model: "gemini-2.5-pro", ai_rate_limit: 120, ai_security_key: "<shared secret of 32 characters or more>" },
       response: { success: true, settings: { ...settingsExample, ai_model: "gemini-2.5-pro", ai_rate_limit: 120, ai_security_key_set: true } },
     },
     handler: async (_input, req) => {
