@@ -250,6 +250,25 @@ describe("Bull Board", () => {
     expect(withNonce.ok).toBe(true);
   });
 
+  it("refuses adding a job and replacing a job's data, with the same credentials that may retry and promote", async () => {
+    const auth = { authorization: basicAuth(admin.login, admin.password), "content-type": "application/json" };
+    const board = `${api.url}/admin/queues/api/queues/notifications`;
+    const queue = api.ctx.queues.get("notifications");
+    await queue.obliterate({ force: true });
+
+    const add = await fetch(`${board}/add`, { method: "POST", headers: auth, body: JSON.stringify({ name: "chat-message", data: { text: "hi", webhook_url: "http://127.0.0.1:9/hook" }, options: {} }) });
+    expect(add.status).toBe(403);
+    expect(await add.json()).toMatchObject({ error: { key: "ERRORS.FORBIDDEN" }, message: expect.stringMatching(/adding a job or changing its data is turned off/) });
+    expect(await queue.getJobCounts("waiting", "delayed", "prioritized")).toEqual({ waiting: 0, delayed: 0, prioritized: 0 });
+
+    const delayed = await queue.add("health-ping", { url: "http://127.0.0.1:9/" }, { delay: 3_600_000 });
+    const update = await fetch(`${board}/${delayed.id}/update-data`, { method: "PATCH", headers: auth, body: JSON.stringify({ jobData: { url: "http://169.254.169.254/latest/meta-data/" } }) });
+    expect(update.status).toBe(403);
+    expect((await queue.getJob(delayed.id!))!.data).toEqual({ url: "http://127.0.0.1:9/" });
+
+    expect((await fetch(`${board}/${delayed.id}/promote`, { method: "PUT", headers: auth })).ok).toBe(true);
+  });
+
   it("retries a failed job, promotes a delayed one and cleans failed ones", async () => {
     const auth = { authorization: basicAuth(admin.login, admin.password) };
     const board = `${api.url}/admin/queues/api/queues/notifications`;

@@ -1,5 +1,5 @@
 import type { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/shared/notifications";
-import { createHttpClient, upstreamCall, type PayloadOf } from "@mw/platform";
+import { AppError, createHttpClient, upstreamCall, type PayloadOf } from "@mw/platform";
 import { sendAlertEmail } from "@mw/providers/mail";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
@@ -12,8 +12,10 @@ export async function healthPing(_job: Job, payload: PayloadOf<typeof healthPing
 }
 
 export async function chatMessage(_job: Job, payload: PayloadOf<typeof chatMessageJob>, ctx: JobContext) {
+  const webhook = ctx.config.CHAT_WEBHOOK_URL;
+  if (!webhook) throw AppError.permanent("CHAT_WEBHOOK_URL is unset: the chat message has nowhere to go", "not_configured");
   const http = createHttpClient({ timeoutMs: ctx.config.HTTP_TIMEOUT_MS });
-  const response = await upstreamCall("chat webhook", () => http.post(payload.webhook_url, { json: { text: payload.text } }));
+  const response = await upstreamCall("chat webhook", () => http.post(webhook, { json: { text: payload.text } }));
   ctx.log.info("chat message posted", { status: response.statusCode });
   return { status: response.statusCode };
 }
