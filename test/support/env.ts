@@ -35,6 +35,8 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     LOG_DIR: process.env.TEST_LOG_DIR ?? "/tmp/mw-test-logs",
     // Every test file of a slot logs in from 127.0.0.1; only the throttle's own tests use the real limit.
     LOGIN_FAILURES_PER_IP: "100000",
+    // The same for the scheduled endpoints' per-address limit; its own test sets a small one.
+    SCHEDULED_RATE_LIMIT_PER_MINUTE: "100000",
     ...overrides,
   };
 }
