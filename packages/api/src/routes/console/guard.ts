@@ -3,6 +3,7 @@ import { AppError, safeEqual } from "@mw/platform";
 import { loadPrincipal, type Capability } from "@mw/shared/identity";
 import { readSessionCookie } from "../../auth/cookies.ts";
 import type { AppContext } from "../../context.ts";
+import { sameOriginPath } from "../../http/same-origin-path.ts";
 import { CONSOLE_PATH, holds, renderPage, type Viewer } from "./render.ts";
 
 /** The signed-in user of a console request: the session cookie only (the console is for browsers). */
@@ -21,7 +22,7 @@ export function viewer(res: Response): Viewer {
 
 /** A path on this host to go back to after signing in; anything else goes to the console's start. */
 export function safeNext(next: unknown): string {
-  return typeof next === "string" && next.startsWith("/") && !next.startsWith("//") && !next.includes("\\") ? next : CONSOLE_PATH;
+  return sameOriginPath(next) ?? CONSOLE_PATH;
 }
 
 /**
