@@ -116,6 +116,35 @@ describe("login sessions", () => {
     expect((await get(ME, { cookie, "x-nonce": body.nonce })).status).toBe(403);
   });
 
+  it("ends every session of a user when the password changes (pnpm cli user:password), the console's included", async () => {
+    const login_ = uniqueLogin("pwchange");
+    await createUser(api.ctx, { login: login_, capabilities: ["manage_middleware"] });
+    await setLoginPassword(api.ctx, login_, "the first password");
+    const sessions = [];
+    for (let i = 0; i < 2; i += 1) {
+      const res = await login(login_, "the first password");
+      sessions.push({ cookie: (res.headers.get("set-cookie") ?? "").split(";")[0]!, nonce: ((await res.json()) as { nonce: string }).nonce });
+    }
+    for (const { cookie, nonce } of sessions) expect((await get(ME, { cookie, "x-nonce": nonce })).status).toBe(200);
+    const console = await fetch(`${api.url}/console/`, { headers: { cookie: sessions[0]!.cookie }, redirect: "manual" });
+    expect(console.headers.get("location")).not.toMatch(/\/login/);
+
+    await setLoginPassword(api.ctx, login_, "the second password");
+
+    for (const { cookie, nonce } of sessions) {
+      const res = await get(ME, { cookie, "x-nonce": nonce });
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { code: string }).code).toBe("rest_forbidden");
+    }
+    const signedOut = await fetch(`${api.url}/console/`, { headers: { cookie: sessions[1]!.cookie }, redirect: "manual" });
+    expect(signedOut.headers.get("location")).toMatch(/^\/console\/login/);
+    expect((await login(login_, "the first password")).status).toBe(403);
+    const fresh = await login(login_, "the second password");
+    expect(fresh.status).toBe(200);
+    const cookie = (fresh.headers.get("set-cookie") ?? "").split(";")[0]!;
+    expect((await get(ME, { cookie, "x-nonce": ((await fresh.json()) as { nonce: string }).nonce })).status).toBe(200);
+  });
+
   it("refuses a wrong password and sets no cookie", async () => {
     const login_ = uniqueLogin("badpw");
     await createUser(api.ctx, { login: login_, capabilities: ["staff"] });
