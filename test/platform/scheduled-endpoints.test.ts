@@ -58,7 +58,7 @@ describe("scheduled endpoints with CRON_TOKEN set", () => {
   it("refuse a call without the token, with a wrong one or with it in the query, before any run", async () => {
     const before = await guarded.ctx.queues.get("timetracking").getJobCounts("completed", "failed", "waiting", "active");
     for (const path of SCHEDULED) {
-      for (const headers of [{}, { authorization: `Bearer ${TOKEN}x` }, { authorization: TOKEN }, { authorization: `Basic ${Buffer.from(`cron:${TOKEN}`).toString("base64")}` }]) {
+      for (const headers of <Record<string, string>[]>[{}, { authorization: `Bearer ${TOKEN}x` }, { authorization: TOKEN }, { authorization: `Basic ${Buffer.from(`cron:${TOKEN}`).toString("base64")}` }]) {
         const res = await call(guarded, path, headers);
         expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(401);
         expect(res.headers.get("www-authenticate")).toBe('Bearer realm="scheduled"');

@@ -63,7 +63,7 @@ describe("Harvest OAuth for staff (spec 2, 4.5 rule 3)", () => {
     const tokensBefore = harvest.grants.length;
 
     // B opens A's link in B's own browser, signs in at Harvest as B, and comes back.
-    for (const from of [{}, { cookie: bLink.cookie }, { authorization: b.authorization }, { cookie: "mw_harvest_connect=forged" }]) {
+    for (const from of <Record<string, string>[]>[{}, { cookie: bLink.cookie }, { authorization: b.authorization }, { cookie: "mw_harvest_connect=forged" }]) {
       const page = await timeCallback(api, { code: harvest.issueCode(), state: link.state }, from);
       expect(page.status, JSON.stringify(from)).toBe(400);
       expect(await page.text()).toContain("This connect link was opened in another browser than the one that asked for it.");

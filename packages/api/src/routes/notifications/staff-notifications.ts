@@ -46,7 +46,14 @@ export function staffNotificationRoutes(api: ApiRouter, ctx: AppContext): void {
         throw new AppError(429, "rate_limited", `You have ${ctx.config.NOTIFICATION_STREAMS_PER_STAFF} notification streams open already (other tabs or windows); close one first.`);
       }
       let closed = false;
-      let heartbeat: NodeJS.Timeout | undefined;
+      const heartbeat = setInterval(() => {
+        res.write(": keep-alive\n\n");
+        const beat = async () => {
+          await slot.renew();
+          if (!(await stillSignedIn(ctx, req, principal))) res.end();
+        };
+        beat().catch((error: unknown) => ctx.logger.warn("notification stream heartbeat failed", { staff_id: staffId, error: (error as Error).message }));
+      }, HEARTBEAT_MS).unref();
       // The answer ends when the browser goes, or when the stream is ended here (its session ended).
       res.on("close", () => {
         closed = true;
@@ -71,17 +78,7 @@ export function staffNotificationRoutes(api: ApiRouter, ctx: AppContext): void {
           await new Promise((resolve) => setTimeout(resolve, STREAM_POLL_MS).unref());
         }
       };
-      heartbeat = setInterval(() => {
-        res.write(": keep-alive\n\n");
-        const beat = async () => {
-          await slot.renew();
-          if (!(await stillSignedIn(ctx, req, principal))) res.end();
-        };
-        beat().catch((error: unknown) => ctx.logger.warn("notification stream heartbeat failed", { staff_id: staffId, error: (error as Error).message }));
-      }, HEARTBEAT_MS).unref();
       await poll();
-      // Closed before the heartbeat was set, the close handler had none to clear.
-      clearInterval(heartbeat);
       return undefined;
     },
   });
