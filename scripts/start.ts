@@ -3,21 +3,16 @@
 // local MariaDB that lacks it), migrate, then run the API (with Bull Board) and
 // one worker until Ctrl-C.
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { checkServices, getConfigOrExit } from "@mw/platform";
 import { migrate } from "./migrations/apply.ts";
 import { LocalServicesError, startLocalServices, type LocalServices } from "./services/local.ts";
+import { ensureEncryptionKey } from "./support/env-file.ts";
 import { WORKER_NODE_FLAGS } from "../packages/worker/src/runtime/node-flags.ts";
 
-const ENV_FILE = new URL("../.env", import.meta.url);
-
-// A first run on a new machine gets its own encryption key, kept in .env (never committed).
-if (!process.env.ENCRYPTION_KEY && !(existsSync(ENV_FILE) && /^ENCRYPTION_KEY=./m.test(readFileSync(ENV_FILE, "utf8")))) {
-  const line = `ENCRYPTION_KEY=${randomBytes(32).toString("hex")}\n`;
-  writeFileSync(ENV_FILE, existsSync(ENV_FILE) ? `${readFileSync(ENV_FILE, "utf8").replace(/\n?$/, "\n")}${line}` : line);
-  console.log("wrote a new ENCRYPTION_KEY to .env: back it up, stored secrets cannot be read without it");
-}
+// A first run on a new machine gets its own encryption key, kept in .env (never committed, owner-only).
+const envFile = ensureEncryptionKey(new URL("../.env", import.meta.url));
+if (envFile.tightened) console.log(".env was readable by other users: now 0600 (owner only), as it holds secrets");
+if (envFile.wroteKey) console.log("wrote a new ENCRYPTION_KEY to .env (0600): back it up, stored secrets cannot be read without it");
 
 const config = getConfigOrExit("api");
 let local: LocalServices;

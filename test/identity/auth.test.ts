@@ -116,6 +116,35 @@ describe("login sessions", () => {
     expect((await get(ME, { cookie, "x-nonce": body.nonce })).status).toBe(403);
   });
 
+  it("ends every session of a user when the password changes (pnpm cli user:password), the console's included", async () => {
+    const login_ = uniqueLogin("pwchange");
+    await createUser(api.ctx, { login: login_, capabilities: ["manage_middleware"] });
+    await setLoginPassword(api.ctx, login_, "the first password");
+    const sessions = [];
+    for (let i = 0; i < 2; i += 1) {
+      const res = await login(login_, "the first password");
+      sessions.push({ cookie: (res.headers.get("set-cookie") ?? "").split(";")[0]!, nonce: ((await res.json()) as { nonce: string }).nonce });
+    }
+    for (const { cookie, nonce } of sessions) expect((await get(ME, { cookie, "x-nonce": nonce })).status).toBe(200);
+    const console = await fetch(`${api.url}/console/`, { headers: { cookie: sessions[0]!.cookie }, redirect: "manual" });
+    expect(console.headers.get("location")).not.toMatch(/\/login/);
+
+    await setLoginPassword(api.ctx, login_, "the second password");
+
+    for (const { cookie, nonce } of sessions) {
+      const res = await get(ME, { cookie, "x-nonce": nonce });
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { code: string }).code).toBe("rest_forbidden");
+    }
+    const signedOut = await fetch(`${api.url}/console/`, { headers: { cookie: sessions[1]!.cookie }, redirect: "manual" });
+    expect(signedOut.headers.get("location")).toMatch(/^\/console\/login/);
+    expect((await login(login_, "the first password")).status).toBe(403);
+    const fresh = await login(login_, "the second password");
+    expect(fresh.status).toBe(200);
+    const cookie = (fresh.headers.get("set-cookie") ?? "").split(";")[0]!;
+    expect((await get(ME, { cookie, "x-nonce": ((await fresh.json()) as { nonce: string }).nonce })).status).toBe(200);
+  });
+
   it("refuses a wrong password and sets no cookie", async () => {
     const login_ = uniqueLogin("badpw");
     await createUser(api.ctx, { login: login_, capabilities: ["staff"] });
@@ -306,6 +335,25 @@ describe("Bull Board", () => {
     const second = await queue.add("health-ping", { url: "http://127.0.0.1:9/" }, { delay: 3_600_000 });
     const withNonce = await fetch(`${api.url}/admin/queues/api/queues/notifications/${second.id}/promote`, { method: "PUT", headers: { cookie, "x-nonce": nonce } });
     expect(withNonce.ok).toBe(true);
+  });
+
+  it("refuses adding a job and replacing a job's data, with the same credentials that may retry and promote", async () => {
+    const auth = { authorization: basicAuth(admin.login, admin.password), "content-type": "application/json" };
+    const board = `${api.url}/admin/queues/api/queues/notifications`;
+    const queue = api.ctx.queues.get("notifications");
+    await queue.obliterate({ force: true });
+
+    const add = await fetch(`${board}/add`, { method: "POST", headers: auth, body: JSON.stringify({ name: "chat-message", data: { text: "hi", webhook_url: "http://127.0.0.1:9/hook" }, options: {} }) });
+    expect(add.status).toBe(403);
+    expect(await add.json()).toMatchObject({ error: { key: "ERRORS.FORBIDDEN" }, message: expect.stringMatching(/adding a job or changing its data is turned off/) });
+    expect(await queue.getJobCounts("waiting", "delayed", "prioritized")).toEqual({ waiting: 0, delayed: 0, prioritized: 0 });
+
+    const delayed = await queue.add("health-ping", { url: "http://127.0.0.1:9/" }, { delay: 3_600_000 });
+    const update = await fetch(`${board}/${delayed.id}/update-data`, { method: "PATCH", headers: auth, body: JSON.stringify({ jobData: { url: "http://169.254.169.254/latest/meta-data/" } }) });
+    expect(update.status).toBe(403);
+    expect((await queue.getJob(delayed.id!))!.data).toEqual({ url: "http://127.0.0.1:9/" });
+
+    expect((await fetch(`${board}/${delayed.id}/promote`, { method: "PUT", headers: auth })).ok).toBe(true);
   });
 
   it("retries a failed job, promotes a delayed one and cleans failed ones", async () => {

@@ -45,6 +45,30 @@ describe("Bull Board in a real browser", () => {
     await context.close();
   }, 60_000);
 
+  it("after signing in goes to this platform's board, never to the host a tab-folded next names", async () => {
+    const login = uniqueLogin("nexttab");
+    await createUser(api.ctx, { login, capabilities: ["manage_middleware"] });
+    await setLoginPassword(api.ctx, login, "correct horse battery");
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const elsewhere: string[] = [];
+    await context.route("**/*", (route) => {
+      if (route.request().url().startsWith(api.url)) return route.continue();
+      elsewhere.push(route.request().url());
+      return route.abort();
+    });
+
+    // What /login?next=/%09/evil.example hands the page: a tab the URL parser drops, leaving //evil.example.
+    await page.goto(`${api.url}/login?next=/%09/evil.example`);
+    await page.fill("#login-name", login);
+    await page.fill("#password", "correct horse battery");
+    await page.click("button[type=submit]");
+    await page.waitForURL((url) => url.pathname !== "/login" || url.origin !== api.url, { timeout: 15_000 });
+    expect(page.url()).toBe(`${api.url}/admin/queues`);
+    expect(elsewhere).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it("keeps the Basic challenge for scripts", async () => {
     const res = await fetch(`${api.url}/admin/queues`, { headers: { accept: "application/json" } });
     expect(res.status).toBe(401);

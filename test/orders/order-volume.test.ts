@@ -9,6 +9,8 @@ import { settled, until } from "../support/wait.ts";
 const HOUR = 3_600_000;
 const RUN = `${process.pid}-${Date.now() % 100_000}`;
 const ALERT_TO = "ops@example.com";
+/** With a cron token the answer names each site (without one it is public and generic: test/platform/scheduled-endpoints.test.ts). */
+const CRON_TOKEN = "order-volume-cron-token";
 
 let smtp: FakeSmtp;
 let api: TestApi;
@@ -54,7 +56,7 @@ async function site(name: string, settings: Record<string, unknown> = {}): Promi
 }
 
 async function trigger(query = "") {
-  return restCall(`${api.url}/platform/v1/trigger-order-volume-tests${query}`, "POST");
+  return restCall(`${api.url}/platform/v1/trigger-order-volume-tests${query}`, "POST", undefined, `Bearer ${CRON_TOKEN}`);
 }
 
 type Result = { site: string; status: string; message: string };
@@ -70,7 +72,7 @@ const alertMails = () => smtp.messages.filter((mail) => mail.subject.startsWith(
 beforeAll(async () => {
   smtp = await new FakeSmtp().start();
   const env = { SMTP_URL: smtp.url, ALERT_EMAIL_TO: ALERT_TO };
-  api = await startApi(env);
+  api = await startApi({ ...env, CRON_TOKEN });
   admin = await userWith(api, "manage_middleware");
   // Every active site is tested: sites earlier test files left active in this slot's database would fail (no orders).
   await api.ctx.prisma.site.updateMany({ where: { is_active: true }, data: { is_active: false } });

@@ -2,10 +2,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createRedis, Queues, type RedisClient } from "@mw/platform";
-import { chatMessageJob, healthPingJob } from "@mw/shared/notifications";
+import { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/shared/notifications";
 import type { Job, Queue } from "bullmq";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpSink } from "../fakes/http-sink.ts";
+import { FakeSmtp } from "../fakes/smtp.ts";
 import { logged, logLines, spawnEntry, type Spawned } from "../support/processes.ts";
 import { settled, until } from "../support/wait.ts";
 
@@ -75,8 +76,8 @@ afterAll(async () => {
 });
 
 describe("worker processes jobs", () => {
-  it("GETs a health-ping URL once with the Middleware user agent, and POSTs a chat message as JSON", async () => {
-    const worker = spawnWorker();
+  it("GETs a health-ping URL once with the Middleware user agent, and POSTs a chat message as JSON to CHAT_WEBHOOK_URL", async () => {
+    const worker = spawnWorker({ CHAT_WEBHOOK_URL: `${sink.url}/hooks/abc` });
     await worker.waitFor(logged("workers started"));
 
     const ping = await queues.add(healthPingJob, { url: `${sink.url}/ping?site=7`, site_id: 7 });
@@ -90,7 +91,7 @@ describe("worker processes jobs", () => {
     expect(get.url).toBe("/ping?site=7");
     expect(get.headers["user-agent"]).toMatch(USER_AGENT);
 
-    const chat = await queues.add(chatMessageJob, { webhook_url: `${sink.url}/hooks/abc`, text: "Order 42 shipped ✓" });
+    const chat = await queues.add(chatMessageJob, { text: "Order 42 shipped ✓" });
     const chatted = await settled(queue, chat, worker);
     expect(await chatted.getState()).toBe("completed");
     expect(sink.requests).toHaveLength(2);
@@ -122,6 +123,36 @@ describe("worker processes jobs", () => {
     expect(await queue.getJobCounts("failed", "delayed", "waiting", "active")).toEqual({ failed: 2, delayed: 0, waiting: 0, active: 0 });
     expect(sink.requests).toHaveLength(0);
     expect(logLines(worker, "job failed").map((line) => line.permanent)).toEqual([true, true]);
+  });
+
+  it("fails a forged job (a key its definition does not declare, or a wrong type) at once, without running its processor", async () => {
+    const smtp = await new FakeSmtp().start();
+    try {
+      const worker = spawnWorker({ CHAT_WEBHOOK_URL: `${sink.url}/hooks/ours`, SMTP_URL: smtp.url, MAIL_FROM: "mw@agency.example", ALERT_EMAIL_TO: "ops@agency.example" });
+      await worker.waitFor(logged("workers started"));
+
+      // Written straight into the queue, as Bull Board's add-job did: each would make the worker call out if it ran.
+      const forged = [
+        await queue.add(chatMessageJob.name, { text: "hello", webhook_url: `${sink.url}/hooks/theirs` }),
+        await queue.add(alertEmailJob.name, { subject: "Refund approved", text: "Pay here", to: "victim@example.com" }),
+        await queue.add(healthPingJob.name, { url: `${sink.url}/ping`, site_id: "7" }),
+      ];
+      const done = await Promise.all(forged.map((job) => settled(queue, job, worker)));
+
+      expect(done.map((job) => job.failedReason)).toEqual([
+        'invalid payload: payload: Unrecognized key: "webhook_url"',
+        'invalid payload: payload: Unrecognized key: "to"',
+        expect.stringMatching(/^invalid payload: site_id: /),
+      ]);
+      expect(done.map((job) => job.attemptsMade)).toEqual([1, 1, 1]);
+      expect(await queue.getJobCounts("failed", "delayed", "completed")).toEqual({ failed: 3, delayed: 0, completed: 0 });
+      expect(sink.requests).toEqual([]);
+      expect(smtp.messages).toEqual([]);
+      expect(logLines(worker, "job started")).toHaveLength(3);
+      expect(logLines(worker, "job failed").map((line) => line.permanent)).toEqual([true, true, true]);
+    } finally {
+      await smtp.stop();
+    }
   });
 
   it("fails at once on a 4xx answer but keeps a 5xx answer for a retry", async () => {

@@ -44,6 +44,8 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     LOGIN_FAILURES_PER_IP: "100000",
     // The fakes of external systems listen on 127.0.0.1; the egress guard's own tests turn it back on.
     ALLOW_PRIVATE_URLS: "true",
+    // The same for the scheduled endpoints' per-address limit; its own test sets a small one.
+    SCHEDULED_RATE_LIMIT_PER_MINUTE: "100000",
     ...overrides,
   };
 }

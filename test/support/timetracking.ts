@@ -1,4 +1,5 @@
 import { createUser } from "@mw/shared/identity";
+import { expect } from "vitest";
 import type { FakeHarvest } from "../fakes/harvest.ts";
 import { basicAuth, uniqueLogin, type TestApi } from "./api.ts";
 import { newTicketId } from "./tickets.ts";
@@ -45,11 +46,23 @@ export async function ajax(api: TestApi, method: string, path: string, authoriza
   return { status: res.status, body: (await res.json()) as { success: boolean; data: Record<string, unknown> | string } };
 }
 
-/** What the browser does: open the connect URL at Harvest, allow, and follow the redirect back with a code. */
+/** A connect link as the browser that asks for it gets it: the authorization URL, its state, and the cookie the callback wants back. */
+export async function connectLink(api: TestApi, authorization: string): Promise<{ url: URL; state: string; cookie: string; setCookie: string }> {
+  const res = await fetch(`${api.url}/scp/ajax.php/timetracking/connect-url`, { headers: { authorization } });
+  const body = (await res.json()) as { data: { url: string } };
+  const url = new URL(body.data.url);
+  const setCookie = res.headers.get("set-cookie") ?? "";
+  return { url, state: url.searchParams.get("state")!, cookie: setCookie.split(";")[0]!, setCookie };
+}
+
+/** Harvest's redirect back to the callback, as the browser follows it (with `cookie`, when it holds one). */
+export function callback(api: TestApi, query: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${api.url}/scp/ajax.php/timetracking/callback?${new URLSearchParams(query).toString()}`, { headers });
+}
+
+/** What the browser does: ask for the link, open it at Harvest, allow, and follow the redirect back with a code. */
 export async function connectStaff(api: TestApi, harvest: FakeHarvest, authorization: string): Promise<Response> {
-  const { body } = await ajax(api, "GET", "connect-url", authorization);
-  const url = new URL((body.data as { url: string }).url);
-  const back = new URL(url.searchParams.get("redirect_uri")!);
-  back.search = new URLSearchParams({ code: harvest.issueCode(), state: url.searchParams.get("state")!, scope: `harvest:${harvest.accountId}` }).toString();
-  return fetch(back);
+  const { url, state, cookie } = await connectLink(api, authorization);
+  expect(new URL(url.searchParams.get("redirect_uri")!).pathname).toBe("/scp/ajax.php/timetracking/callback");
+  return callback(api, { code: harvest.issueCode(), state, scope: `harvest:${harvest.accountId}` }, { cookie });
 }

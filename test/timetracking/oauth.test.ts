@@ -2,7 +2,7 @@ import { createUser } from "@mw/shared/identity";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeHarvest } from "../fakes/harvest.ts";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
-import { ajax as timeAjax, connectStaff, enableTimeTracking, staffMember as newStaff, TIME_OPTIONS } from "../support/timetracking.ts";
+import { ajax as timeAjax, callback as timeCallback, connectLink, connectStaff, enableTimeTracking, staffMember as newStaff, TIME_OPTIONS } from "../support/timetracking.ts";
 
 const staffMember = () => newStaff(api);
 const ajax = (method: string, path: string, authorization: string) => timeAjax(api, method, path, authorization);
@@ -41,19 +41,47 @@ describe("Harvest OAuth for staff (spec 2, 4.5 rule 3)", () => {
 
   it("accepts a state token once, and says why on the page when it cannot connect", async () => {
     const { authorization } = await staffMember();
-    const { body } = await ajax("GET", "connect-url", authorization);
-    const state = new URL((body.data as { url: string }).url).searchParams.get("state")!;
-    const callback = (query: Record<string, string>) => fetch(`${api.url}/scp/ajax.php/timetracking/callback?${new URLSearchParams(query).toString()}`);
+    const { state, cookie } = await connectLink(api, authorization);
+    const callback = (query: Record<string, string>, from = cookie) => timeCallback(api, query, { cookie: from });
     expect((await callback({ code: harvest.issueCode(), state })).status).toBe(200);
     const reused = await callback({ code: harvest.issueCode(), state });
     expect(reused.status).toBe(400);
     expect(await reused.text()).toContain("This connect link has expired or was already used.");
     const denied = await callback({ error: "access_denied", state: "whatever" });
     expect(await denied.text()).toContain("Harvest did not grant access: access_denied.");
-    const fresh = new URL(((await ajax("GET", "connect-url", authorization)).body.data as { url: string }).url).searchParams.get("state")!;
-    const badCode = await callback({ code: "not-a-code", state: fresh });
+    const fresh = await connectLink(api, authorization);
+    const badCode = await callback({ code: "not-a-code", state: fresh.state }, fresh.cookie);
     expect(badCode.status).toBe(400);
     expect(await badCode.text()).toContain("invalid_grant");
+  });
+
+  it("binds the state to the browser that asked for the link: another browser, or another staff member, cannot complete it", async () => {
+    const a = await staffMember();
+    const b = await staffMember();
+    const link = await connectLink(api, a.authorization);
+    const bLink = await connectLink(api, b.authorization);
+    const tokensBefore = harvest.grants.length;
+
+    // B opens A's link in B's own browser, signs in at Harvest as B, and comes back.
+    for (const from of <Record<string, string>[]>[{}, { cookie: bLink.cookie }, { authorization: b.authorization }, { cookie: "mw_harvest_connect=forged" }]) {
+      const page = await timeCallback(api, { code: harvest.issueCode(), state: link.state }, from);
+      expect(page.status, JSON.stringify(from)).toBe(400);
+      expect(await page.text()).toContain("This connect link was opened in another browser than the one that asked for it.");
+    }
+    expect(harvest.grants.length).toBe(tokensBefore);
+    expect((await ajax("GET", "status", a.authorization)).body).toEqual({ success: true, data: { connected: false } });
+
+    // The link's cookie: for the callback alone, and one that a redirect from Harvest's site still brings back.
+    expect(link.setCookie).toMatch(/^mw_harvest_connect=[A-Za-z0-9_-]{32}; Max-Age=600; Path=\/scp\/ajax.php\/timetracking\/callback; HttpOnly; SameSite=Lax$/);
+    // A's own browser still can: the refusals did not spend the link. The cookie is cleared once used.
+    const done = await timeCallback(api, { code: harvest.issueCode(), state: link.state }, { cookie: link.cookie });
+    expect(done.status).toBe(200);
+    expect(done.headers.get("set-cookie")).toMatch(/^mw_harvest_connect=; Max-Age=0; Path=\/scp\/ajax.php\/timetracking\/callback;/);
+    expect((await ajax("GET", "status", a.authorization)).body).toMatchObject({ success: true, data: { connected: true } });
+
+    // Through the ticket system the proxy keeps cookies to itself and speaks for its agent: the agent who asked may finish.
+    const viaAgent = await connectLink(api, b.authorization);
+    expect((await timeCallback(api, { code: harvest.issueCode(), state: viaAgent.state }, { authorization: b.authorization })).status).toBe(200);
   });
 
   it("refreshes a token that expires within 600 s once, whatever the number of requests at that moment", async () => {

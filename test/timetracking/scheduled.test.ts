@@ -10,9 +10,11 @@ let harvest: FakeHarvest;
 let chat: HttpSink;
 let api: TestApi;
 let worker: Spawned;
+/** With a cron token a failed run says why (without one the answer is generic: test/platform/scheduled-endpoints.test.ts). */
+const CRON_TOKEN = "time-tracking-cron-token";
 
 async function call(path: string, query = "") {
-  const res = await fetch(`${api.url}/platform/v1/${path}${query}`, { method: "POST" });
+  const res = await fetch(`${api.url}/platform/v1/${path}${query}`, { method: "POST", headers: { authorization: `Bearer ${CRON_TOKEN}` } });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -21,7 +23,7 @@ const chatTexts = () => chat.requests.map((request) => (JSON.parse(request.body)
 beforeAll(async () => {
   [harvest, chat] = await Promise.all([new FakeHarvest().start(), new HttpSink().start()]);
   const env = { HARVEST_ID_URL: harvest.url, HARVEST_API_URL: harvest.url, TIME_SYNC_DELAY_MS: "0", CHAT_WEBHOOK_URL: `${chat.url}/services/T0/B0/X0` };
-  api = await startApi(env);
+  api = await startApi({ ...env, CRON_TOKEN });
   await enableTimeTracking(api, harvest);
   for (const name of ["timetracking", "notifications"] as const) await api.ctx.queues.get(name).obliterate({ force: true });
   worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "timetracking,notifications" });

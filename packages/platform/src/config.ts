@@ -179,6 +179,8 @@ export const configSchema = z.object({
   PINECONE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** Design 10.5: assistant chat streams one staff member may have open at once. */
   CHAT_STREAMS_PER_STAFF: z.coerce.number().int().min(1).max(20).default(2),
+  /** Notification streams (/scp/ajax.php/notifications/stream) one staff member may hold open at once; past it, 429. */
+  NOTIFICATION_STREAMS_PER_STAFF: z.coerce.number().int().min(1).max(50).default(5),
   /** The ticket system's base URL, for links in the assistant's answers (e.g. https://desk.example); unset gives relative links. */
   TICKET_SYSTEM_URL: optionalUrl,
   /** Harvest's OAuth host and API (design 10.4); fakes stand in for both in tests. */
@@ -188,6 +190,13 @@ export const configSchema = z.object({
   TIME_SYNC_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Design 10.8: how long a scheduled endpoint waits for its job before answering 202 with the job id. */
   SCHEDULED_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(900),
+  /**
+   * When set, the scheduled endpoints (/platform/v1/*) answer only `Authorization: Bearer <CRON_TOKEN>`
+   * (401 otherwise) and say why a run failed; unset, they are public as spec 2 (4.2) has them, with generic answers.
+   */
+  CRON_TOKEN: z.string().min(16).optional(),
+  /** Calls of the scheduled endpoints allowed per client address per minute (all of them together); 0 turns the limit off. */
+  SCHEDULED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(30),
   /** Milestone alerts: a Slack or Google Chat incoming webhook (`{text}`); unset skips them. */
   CHAT_WEBHOOK_URL: optionalUrl,
   /** Twilio's Messages API or one speaking it (CRITICAL alert SMS); unset SID, token or sender skips SMS. */

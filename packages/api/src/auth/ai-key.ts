@@ -2,6 +2,7 @@ import type { Request, RequestHandler } from "express";
 import { AppError, safeEqual } from "@mw/platform";
 import { resolvePrincipal } from "./authenticate.ts";
 import type { AppContext } from "../context.ts";
+import { overWindowLimit } from "../http/window-limit.ts";
 
 function unauthorized(): AppError {
   return new AppError(401, "unauthorized", "A valid ai-security-key header is required.");
@@ -40,9 +41,6 @@ export function clientAddress(req: Request): string {
   return cdn || req.ip || "unknown";
 }
 
-/** One round trip: count the request, and give a new window its expiry. */
-const COUNT_IN_WINDOW = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n";
-
 /**
  * `ai_rate_limit` requests per `ai_rate_window` seconds per client address,
  * counted in Redis so every API process shares the count. A fixed window
@@ -52,12 +50,9 @@ const COUNT_IN_WINDOW = "local n = redis.call('INCR', KEYS[1]) if n == 1 then re
 export function aiRateLimit(ctx: AppContext): RequestHandler {
   return async (req, res, next) => {
     const [limit, windowSeconds] = await Promise.all([ctx.options.get("ai_rate_limit"), ctx.options.get("ai_rate_window")]);
-    const windowMs = windowSeconds * 1000;
-    const window = Math.floor(Date.now() / windowMs);
-    const key = `${ctx.config.QUEUE_PREFIX}:ai:rate:${clientAddress(req)}:${windowSeconds}:${window}`;
-    const count = (await ctx.hotRedis.eval(COUNT_IN_WINDOW, 1, key, windowMs)) as number;
-    if (count > limit) {
-      const retryAfter = Math.max(1, Math.ceil(((window + 1) * windowMs - Date.now()) / 1000));
+    const key = `${ctx.config.QUEUE_PREFIX}:ai:rate:${clientAddress(req)}:${windowSeconds}`;
+    const retryAfter = await overWindowLimit(ctx.hotRedis, key, limit, windowSeconds * 1000);
+    if (retryAfter !== null) {
       res.set("Retry-After", String(retryAfter));
       throw new AppError(429, "rate_limited", `Too many AI requests from this address: at most ${limit} per ${windowSeconds} seconds. Retry in ${retryAfter} seconds.`, { retry_after: retryAfter });
     }

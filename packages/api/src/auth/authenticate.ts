@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import { safeEqual, errors } from "@mw/platform";
-import { verifyAppPassword, loadPrincipal, verifyTicketStaff, type Capability, type Principal } from "@mw/shared/identity";
+import { resumeSession, verifyAppPassword, verifyTicketStaff, type Capability, type Principal } from "@mw/shared/identity";
 import type { AppContext } from "../context.ts";
 import { signedBodySha256 } from "../http/json-body.ts";
 import { readSessionCookie } from "./cookies.ts";
@@ -74,7 +74,7 @@ export async function resolvePrincipal(ctx: AppContext, req: Request, options: A
   }
   const sessionId = readSessionCookie(req);
   if (!sessionId) return null;
-  const session = await ctx.sessions.get(sessionId);
+  const session = await resumeSession(ctx, sessionId);
   if (!session) return null;
   if (typeof options.requireNonce === "function" ? options.requireNonce(req) : options.requireNonce) {
     const nonce = submittedNonce(req);
@@ -82,7 +82,18 @@ export async function resolvePrincipal(ctx: AppContext, req: Request, options: A
       throw errors.forbidden("Cookie check failed: missing or invalid X-Nonce header.");
     }
   }
-  return loadPrincipal(ctx, session.userId);
+  return session.principal;
+}
+
+/**
+ * Whether a long-lived answer (a stream) may go on for `principal`: a cookie
+ * session that has since ended (logout, expiry, a new password) ends it too.
+ * Other credentials were checked when the request came in.
+ */
+export async function stillSignedIn(ctx: AppContext, req: Request, principal: Principal): Promise<boolean> {
+  if (principal.via !== "session") return true;
+  const sessionId = readSessionCookie(req);
+  return sessionId !== undefined && (await resumeSession(ctx, sessionId)) !== null;
 }
 
 /** The signed-in user's staff id (design 10.1), for staff AJAX: 403 for a user not linked to a staff member. */

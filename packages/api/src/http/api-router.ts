@@ -4,6 +4,7 @@ import type { Capability } from "@mw/shared/identity";
 import type { z } from "zod";
 import { requireCapability } from "../auth/authenticate.ts";
 import { aiCaller, aiRateLimit } from "../auth/ai-key.ts";
+import { cronCaller } from "../auth/cron-caller.ts";
 import { requireImageKey } from "../auth/image-key.ts";
 import { requireSiteKey } from "../auth/site-key.ts";
 import type { AppContext } from "../context.ts";
@@ -18,9 +19,10 @@ type Parsed<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
  * API key, an image-API key, or an AI caller (the `ai-security-key`, rate
  * limited per address; `ai_key_or_session` also takes a logged-in user),
  * the ticket system (the same key, not rate limited: its signals are not AI
- * requests), or staff and administrators alike.
+ * requests), staff and administrators alike, or a cron caller (public unless
+ * CRON_TOKEN is set, rate limited per address).
  */
-export type Access = "public" | "authenticated" | "site_key" | "image_key" | "ai_key" | "ai_key_or_session" | "ticket_system" | "staff_or_manage_options" | Capability;
+export type Access = "public" | "cron" | "authenticated" | "site_key" | "image_key" | "ai_key" | "ai_key_or_session" | "ticket_system" | "staff_or_manage_options" | Capability;
 
 /** One worked example of an operation for the OpenAPI document. */
 export interface OperationExample {
@@ -60,6 +62,7 @@ export interface RouteDefinition<P extends Schema, Q extends Schema, B extends S
 
 const ERROR_RESPONSES: Record<Access | "validated", Record<number, string>> = {
   public: {},
+  cron: { 401: "rest_forbidden: CRON_TOKEN is set and the Bearer token is missing or wrong", 429: "rate_limited: too many calls from this address; Retry-After says when" },
   authenticated: { 403: "rest_forbidden: no valid session or application password" },
   site_key: { 401: "Missing, invalid or revoked API key" },
   ai_key: { 401: "unauthorized: missing or wrong ai-security-key", 429: "rate_limited: too many requests from this address; Retry-After says when" },
@@ -73,8 +76,10 @@ const ERROR_RESPONSES: Record<Access | "validated", Record<number, string>> = {
   validated: { 400: "Invalid or missing parameter" },
 };
 
-const SECURITY: Record<"public" | "site_key" | "image_key" | "ai_key" | "ai_key_or_session" | "ticket_system" | "user", Record<string, string[]>[]> = {
+const SECURITY: Record<"public" | "cron" | "site_key" | "image_key" | "ai_key" | "ai_key_or_session" | "ticket_system" | "user", Record<string, string[]>[]> = {
   public: [],
+  // Anonymous unless the deployment sets CRON_TOKEN.
+  cron: [{}, { cronBearer: [] }],
   ai_key: [{ aiSecurityKey: [] }],
   ticket_system: [{ aiSecurityKey: [] }],
   ai_key_or_session: [{ aiSecurityKey: [] }, { sessionNonce: [] }],
@@ -111,7 +116,9 @@ export class ApiRouter {
         next();
       },
     ];
-    if (def.access === "site_key") {
+    if (def.access === "cron") {
+      handlers.push(...cronCaller(this.ctx));
+    } else if (def.access === "site_key") {
       handlers.push(requireSiteKey(this.ctx));
     } else if (def.access === "image_key") {
       handlers.push(requireImageKey(this.ctx));

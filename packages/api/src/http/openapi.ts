@@ -28,6 +28,11 @@ export function createRegistry(): OpenAPIRegistry {
     name: "X-Nonce",
     description: "Session cookie from POST /auth/login plus the nonce it returned.",
   });
+  registry.registerComponent("securitySchemes", "cronBearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "CRON_TOKEN, required by the scheduled endpoints when the deployment sets it.",
+  });
   registry.registerComponent("securitySchemes", "siteBearer", {
     type: "http",
     scheme: "bearer",

@@ -13,7 +13,9 @@ export const scheduledQueued = z.object({ success: z.literal(true), job_id: z.st
  * Design 10.8: a scheduled endpoint runs its job and waits for the result
  * (up to SCHEDULED_WAIT_SECONDS; `?async=1` not at all), answering 202 with
  * the job id when it is still running; a call during a run joins it. A
- * failed run is 500 `sync_error`.
+ * failed run is 500 `sync_error`, naming its reason only with `showReason`
+ * (a caller that proved itself); otherwise the answer points at the job and
+ * the reason goes to the log.
  */
 export async function runScheduled(
   ctx: AppContext,
@@ -23,11 +25,15 @@ export async function runScheduled(
   payload: Record<string, unknown>,
   name: string,
   /** Another job id than the endpoint's one run, and another bound than SCHEDULED_WAIT_SECONDS (toolshed routes a person waits on). */
-  run: { jobId?: string; waitMs?: number } = {},
+  run: { jobId?: string; waitMs?: number; showReason?: boolean } = {},
 ): Promise<Extract<RunOutcome, { state: "completed" }> | z.infer<typeof scheduledQueued>> {
   const waitMs = req.query.async === "1" ? 0 : (run.waitMs ?? ctx.config.SCHEDULED_WAIT_SECONDS * 1000);
   const outcome = await runAndWait(ctx.queues, job, payload, { jobId: run.jobId ?? scheduledRunJobId(name), waitMs });
-  if (outcome.state === "failed") throw new AppError(500, "sync_error", `${name} failed: ${outcome.reason}`);
+  if (outcome.state === "failed") {
+    if (run.showReason ?? true) throw new AppError(500, "sync_error", `${name} failed: ${outcome.reason}`);
+    // The error handler logs a 500 with its cause: the reason reaches the log, not the caller.
+    throw new AppError(500, "sync_error", `${name} failed; the reason is in the log of job ${outcome.job_id}.`, {}, { cause: outcome.reason });
+  }
   if (outcome.state === "running") {
     res.status(202);
     return { success: true as const, job_id: outcome.job_id, message: `${name} is running; see job ${outcome.job_id} in Bull Board or GET /queue.` };

@@ -1,5 +1,5 @@
 import type { JobsOptions } from "bullmq";
-import type { z } from "zod";
+import { z } from "zod";
 import type { QueueName } from "./names.ts";
 
 /** How often a periodic job runs: every so many ms, or on a cron pattern (UTC). */
@@ -24,6 +24,17 @@ export type PayloadOf<J extends JobDefinition> = z.output<J["payload"]>;
 
 export function defineJob<Schema extends z.ZodType>(definition: JobDefinition<Schema>): JobDefinition<Schema> {
   return definition;
+}
+
+/**
+ * What a worker accepts as a stored job's data: the definition's schema,
+ * refusing keys it does not declare. Producers store the parsed payload
+ * (unknown keys stripped), so a key the schema does not know means something
+ * other than a producer wrote the job: it fails rather than runs.
+ */
+export function storedPayloadSchema(definition: JobDefinition): z.ZodType {
+  const { payload } = definition;
+  return payload instanceof z.ZodObject ? payload.strict() : payload;
 }
 
 /** BullMQ refuses ':' in custom job ids; ours are human keys like `order-export.42`, built only by each job's own id builder. */

@@ -41,10 +41,11 @@ export async function runAndWait<Schema extends z.ZodType>(queues: Queues, job: 
   }
   const waitUntil = Date.now() + options.waitMs;
   for (;;) {
-    const current = await queue.getJob(options.jobId);
-    const state = current ? await current.getState() : "unknown";
-    if (state === "completed") return { state, job_id: options.jobId, result: current!.returnvalue };
-    if (state === "failed") return { state, job_id: options.jobId, reason: current!.failedReason };
+    // The state first, then the job: a job read before it finished would carry no result yet.
+    const state = await queue.getJobState(options.jobId);
+    const finished = state === "completed" || state === "failed" ? await queue.getJob(options.jobId) : undefined;
+    if (state === "completed" && finished) return { state, job_id: options.jobId, result: finished.returnvalue };
+    if (state === "failed" && finished) return { state, job_id: options.jobId, reason: finished.failedReason };
     if (Date.now() >= waitUntil) return { state: "running", job_id: options.jobId };
     await sleep(Math.min(POLL_MS, Math.max(0, waitUntil - Date.now())));
   }

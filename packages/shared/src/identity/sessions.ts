@@ -3,6 +3,8 @@ import { randomToken, type RedisClient, sha256Hex } from "@mw/platform";
 export interface SessionRecord {
   userId: number;
   nonce: string;
+  /** passwordStamp of the password the session was started with: a new password ends the session. */
+  password: string;
 }
 
 /**
@@ -21,10 +23,10 @@ export class SessionStore {
     return `${this.prefix}:session:${sha256Hex(sessionId)}`;
   }
 
-  async create(userId: number): Promise<{ sessionId: string; nonce: string }> {
+  async create(userId: number, passwordStamp: string): Promise<{ sessionId: string; nonce: string }> {
     const sessionId = randomToken(32);
     const nonce = randomToken(16);
-    await this.redis.set(this.key(sessionId), JSON.stringify({ userId, nonce } satisfies SessionRecord), "EX", this.ttlSeconds);
+    await this.redis.set(this.key(sessionId), JSON.stringify({ userId, nonce, password: passwordStamp } satisfies SessionRecord), "EX", this.ttlSeconds);
     return { sessionId, nonce };
   }
 

@@ -2,7 +2,7 @@ import type { Config, Connections } from "@mw/platform";
 import { LoginThrottle, type LoginSubject } from "./login-throttle.ts";
 import type { Principal } from "./principal.ts";
 import type { SessionStore } from "./sessions.ts";
-import { findLoginUser, verifyLoginPassword } from "./users.ts";
+import { findLoginUser, sessionPrincipal, verifyLoginPassword } from "./users.ts";
 
 export type SignInOutcome =
   | { outcome: "signed_in"; principal: Principal; sessionId: string; nonce: string }
@@ -33,13 +33,30 @@ export async function signIn(deps: SignInDeps, attempt: { login: string; passwor
   const subject: LoginSubject = user ? { userId: user.id } : { login };
   const wait = await throttle.retryAfter(subject, ip);
   if (wait) return { outcome: "throttled", retryAfter: wait };
-  const principal = await verifyLoginPassword(user, password);
-  if (!principal) {
+  const match = await verifyLoginPassword(user, password);
+  if (!match) {
     await throttle.failed(subject, ip);
     return { outcome: "refused" };
   }
+  const { principal } = match;
   await throttle.succeeded(subject, ip);
-  const { sessionId, nonce } = await deps.sessions.create(principal.userId);
+  const { sessionId, nonce } = await deps.sessions.create(principal.userId, match.passwordStamp);
   deps.logger.info("session started", { login: principal.login });
   return { outcome: "signed_in", principal, sessionId, nonce };
+}
+
+/**
+ * The session behind a cookie, with its user and nonce; null when there is
+ * none, or it has ended: expired, logged out, its user deleted, or the
+ * user's password changed since it started (it is then removed).
+ */
+export async function resumeSession(deps: { prisma: Connections["prisma"]; sessions: SessionStore }, sessionId: string): Promise<{ principal: Principal; nonce: string } | null> {
+  const session = await deps.sessions.get(sessionId);
+  if (!session) return null;
+  const principal = await sessionPrincipal(deps, session);
+  if (!principal) {
+    await deps.sessions.destroy(sessionId);
+    return null;
+  }
+  return { principal, nonce: session.nonce };
 }

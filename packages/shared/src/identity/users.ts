@@ -1,6 +1,7 @@
 import { AppError, type Connections, errors, hashPassword, isUniqueViolation, randomToken, safeEqual, sha256Hex, verifyPassword } from "@mw/platform";
 import { parseCapabilities, type Capability } from "./capabilities.ts";
 import type { Principal } from "./principal.ts";
+import type { SessionRecord } from "./sessions.ts";
 
 /**
  * Application passwords look like `<lookup 16>.<secret 43>`. The lookup part
@@ -120,6 +121,15 @@ export async function verifyAppPassword({ prisma }: Pick<Connections, "prisma">,
 let unknownLoginHash: Promise<string> | undefined;
 
 /**
+ * What a session keeps of the password it was started with: a digest of the
+ * stored hash, which changes (a new salt) with every password set, so
+ * setting one, by whatever path, ends every session started before.
+ */
+function passwordStamp(passwordHash: string): string {
+  return sha256Hex(passwordHash);
+}
+
+/**
  * The user a login names, matched as the database compares logins (its
  * collation ignores case, accents and trailing spaces), or null.
  */
@@ -134,15 +144,17 @@ export type LoginUser = NonNullable<Awaited<ReturnType<typeof findLoginUser>>>;
  * without a password, costs the same scrypt as a wrong password: answering
  * at once would tell an attacker which logins exist.
  */
-export async function verifyLoginPassword(user: LoginUser | null, password: string): Promise<Principal | null> {
+export async function verifyLoginPassword(user: LoginUser | null, password: string): Promise<{ principal: Principal; passwordStamp: string } | null> {
   if (!user?.password_hash) {
     await verifyPassword(password, await (unknownLoginHash ??= hashPassword(randomToken(32))));
     return null;
   }
-  return (await verifyPassword(password, user.password_hash)) ? toPrincipal(user, "session") : null;
+  return (await verifyPassword(password, user.password_hash)) ? { principal: toPrincipal(user, "session"), passwordStamp: passwordStamp(user.password_hash) } : null;
 }
 
-export async function loadPrincipal({ prisma }: Pick<Connections, "prisma">, userId: number): Promise<Principal | null> {
-  const user = await prisma.user.findUnique({ where: { id: userId } });
-  return user ? toPrincipal(user, "session") : null;
+/** The user of a session while the password it was started with is still theirs; null once the user is gone or the password changed. */
+export async function sessionPrincipal({ prisma }: Pick<Connections, "prisma">, session: SessionRecord): Promise<Principal | null> {
+  const user = await prisma.user.findUnique({ where: { id: session.userId } });
+  if (!user?.password_hash || typeof session.password !== "string" || !safeEqual(session.password, passwordStamp(user.password_hash))) return null;
+  return toPrincipal(user, "session");
 }

@@ -1,2 +1,3 @@
 export * from "./jobs.ts";
 export * from "./staff-notifications.ts";
+export * from "./stream-slots.ts";

@@ -15,9 +15,13 @@ export const healthPingJob = defineJob({
   payload: z.object({ url: z.url(), site_id: z.number().int().optional() }),
 });
 
-/** POST a message to a chat incoming-webhook URL (the chat service's name for it). */
+/**
+ * POST a message to CHAT_WEBHOOK_URL (the chat service's incoming webhook).
+ * The URL is the worker's configuration, never the job's: a job carrying a
+ * destination would let whoever can write a job choose where the worker posts.
+ */
 export const chatMessageJob = defineJob({
   queue: "notifications",
   name: "chat-message",
-  payload: z.object({ webhook_url: z.url(), text: z.string().min(1).max(40_000) }),
+  payload: z.object({ text: z.string().min(1).max(40_000) }),
 });

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { AppError, decryptSecret, encryptSecret, randomToken } from "@mw/platform";
+import { AppError, decryptSecret, encryptSecret, randomToken, safeEqual, sha256Hex } from "@mw/platform";
 import type { HarvestAuth, HarvestTokens } from "@mw/providers/harvest";
 import { harvestClient, oauthApp, type TimeDeps } from "./settings.ts";
 
@@ -12,12 +12,53 @@ const REFRESH_LOCK_MS = 15_000;
 
 const stateKey = (deps: TimeDeps, state: string) => `${deps.config.QUEUE_PREFIX}:timetracking:state:${state}`;
 
-/** The authorization URL with a state token bound to this staff member, single use, expiring in 10 minutes. */
-export async function connectUrl(deps: TimeDeps, staffId: number): Promise<{ url: string; expires_in: number }> {
+/** What a state token stands for: the staff member, and the hash of the nonce given to the browser that asked. */
+interface PendingConnection {
+  staff_id: number;
+  browser_hash: string;
+}
+
+/**
+ * The authorization URL with a state token bound to this staff member and to
+ * the browser that asked: single use, expiring in 10 minutes. `browserNonce`
+ * goes back to that browser (a cookie) and must come back with the callback.
+ */
+export async function connectUrl(deps: TimeDeps, staffId: number): Promise<{ url: string; expires_in: number; browserNonce: string }> {
   const app = await oauthApp(deps.options);
   const state = randomToken(24);
-  await deps.redis.set(stateKey(deps, state), String(staffId), "EX", STATE_TTL_SECONDS);
-  return { url: (await harvestClient(deps)).authorizeUrl({ clientId: app.clientId, redirectUri: app.redirectUri, state }), expires_in: STATE_TTL_SECONDS };
+  const browserNonce = randomToken(24);
+  const pending: PendingConnection = { staff_id: staffId, browser_hash: sha256Hex(browserNonce) };
+  await deps.redis.set(stateKey(deps, state), JSON.stringify(pending), "EX", STATE_TTL_SECONDS);
+  const url = (await harvestClient(deps)).authorizeUrl({ clientId: app.clientId, redirectUri: app.redirectUri, state });
+  return { url, expires_in: STATE_TTL_SECONDS, browserNonce };
+}
+
+/** Who completes a connection: the nonce its browser holds, and the staff member it is signed in as (the ticket system's agent), if any. */
+export interface CallbackBrowser {
+  nonce?: string;
+  staffId?: number | null;
+}
+
+function pendingOf(raw: string | null): PendingConnection | null {
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw) as Partial<PendingConnection>;
+    return typeof value.staff_id === "number" && typeof value.browser_hash === "string" ? { staff_id: value.staff_id, browser_hash: value.browser_hash } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the callback comes from the browser that asked for the link: it
+ * holds the link's nonce (the platform's own pages), or it is signed in as
+ * the same staff member (through the ticket system, whose proxy speaks for
+ * its agent and keeps the platform's cookies to itself). Anyone else who
+ * opens the link, and comes back with their own Harvest account, is refused.
+ */
+function fromSameBrowser(pending: PendingConnection, browser: CallbackBrowser): boolean {
+  if (browser.nonce && safeEqual(sha256Hex(browser.nonce), pending.browser_hash)) return true;
+  return browser.staffId !== undefined && browser.staffId !== null && browser.staffId === pending.staff_id;
 }
 
 function refused(message: string): AppError {
@@ -37,15 +78,27 @@ async function store(deps: TimeDeps, staffId: number, tokens: HarvestTokens, use
 }
 
 /**
- * The OAuth callback (spec 2, 4.5 rule 3): the state names the staff member
- * (and is spent), the code becomes tokens, the account is `time_api.account_id`
- * when the token reaches it, else the token's first Harvest account.
+ * The OAuth callback (spec 2, 4.5 rule 3): the state names the staff member,
+ * is accepted only from the browser that asked for the link (fromSameBrowser)
+ * and is then spent; the code becomes tokens, the account is
+ * `time_api.account_id` when the token reaches it, else the token's first
+ * Harvest account.
  */
-export async function completeConnection(deps: TimeDeps, input: { code?: string; state?: string; error?: string }): Promise<{ staffId: number; name: string; account: string }> {
+export async function completeConnection(
+  deps: TimeDeps,
+  input: { code?: string; state?: string; error?: string },
+  browser: CallbackBrowser,
+): Promise<{ staffId: number; name: string; account: string }> {
   if (input.error) throw refused(`Harvest did not grant access: ${input.error}.`);
   if (!input.state || !input.code) throw refused("The callback is missing its code or state.");
-  const staff = await deps.redis.getdel(stateKey(deps, input.state));
-  if (!staff) throw refused("This connect link has expired or was already used. Start again from the ticket.");
+  const expired = () => refused("This connect link has expired or was already used. Start again from the ticket.");
+  const key = stateKey(deps, input.state);
+  const pending = pendingOf(await deps.redis.get(key));
+  if (!pending) throw expired();
+  // Left unspent: the browser that asked can still finish.
+  if (!fromSameBrowser(pending, browser)) throw refused("This connect link was opened in another browser than the one that asked for it. Start again from the ticket, in this browser.");
+  if (!(await deps.redis.del(key))) throw expired();
+  const staff = pending.staff_id;
   const app = await oauthApp(deps.options);
   const harvest = await harvestClient(deps);
   const tokens = await harvest.exchangeCode({ clientId: app.clientId, clientSecret: app.clientSecret, code: input.code });
@@ -54,8 +107,8 @@ export async function completeConnection(deps: TimeDeps, input: { code?: string;
   const harvestAccounts = accounts.filter((account) => account.product === "harvest");
   const account = harvestAccounts.find((candidate) => candidate.id === wanted) ?? (wanted === null ? harvestAccounts[0] : undefined);
   if (!account) throw refused(wanted === null ? "This Harvest login reaches no Harvest account." : `This Harvest login cannot reach account ${wanted}.`);
-  await store(deps, Number(staff), tokens, { providerUserId: user.id, accountId: account.id });
-  return { staffId: Number(staff), name: [user.first_name, user.last_name].filter(Boolean).join(" ") || (user.email ?? String(user.id)), account: account.name };
+  await store(deps, staff, tokens, { providerUserId: user.id, accountId: account.id });
+  return { staffId: staff, name: [user.first_name, user.last_name].filter(Boolean).join(" ") || (user.email ?? String(user.id)), account: account.name };
 }
 
 /** Spec 2, 4.5: whether the staff member is connected to Harvest and as whom, after refreshing an expiring token. */

@@ -1,5 +1,6 @@
-import type { Connections, JobCatalog, JobDefinition, Logger, PayloadOf, PrismaClient, Queues } from "@mw/platform";
+import { storedPayloadSchema, type Connections, type JobCatalog, type JobDefinition, type Logger, type PayloadOf, type PrismaClient, type Queues } from "@mw/platform";
 import type { Job } from "bullmq";
+import type { z } from "zod";
 
 export interface JobContext extends Connections {
   /** Logger carrying the job id (and queue), for every line the processor writes. */
@@ -26,6 +27,8 @@ export type ScheduleReconciler = (prisma: PrismaClient, queues: Queues) => Promi
 /** A job definition and the code that processes it: one entry of the worker's catalog. */
 export interface JobHandler {
   job: JobDefinition;
+  /** The stored data a run accepts (storedPayloadSchema): anything else fails the job before `process` sees it. */
+  accepts: z.ZodType;
   process: Processor;
   reconcileSchedules?: ScheduleReconciler;
 }
@@ -34,5 +37,5 @@ export interface JobHandler {
 export type WorkerCatalog = JobCatalog<JobHandler>;
 
 export function handle<J extends JobDefinition>(job: J, process: Processor<J>, options: { reconcileSchedules?: ScheduleReconciler } = {}): JobHandler {
-  return { job, process: process as Processor, ...options };
+  return { job, accepts: storedPayloadSchema(job), process: process as Processor, ...options };
 }

@@ -7,7 +7,9 @@ import { progressReporter } from "./progress.ts";
 /**
  * Runs one job for both the long-running workers and drain mode: parses the
  * payload, finds the processor, logs (into the job's own log too, for Bull
- * Board's Logs tab), records the duration. Failures that a
+ * Board's Logs tab), records the duration. A payload its definition does not
+ * validate (wrong types, or a key it does not declare) never reaches the
+ * processor. Failures that a
  * retry cannot fix (bad payload, unknown job, permanent AppError) become
  * BullMQ's UnrecoverableError so the job fails at once, visibly.
  */
@@ -28,7 +30,7 @@ export async function runJob(
   try {
     const handler = catalog.find(job.queueName, job.name);
     if (!handler) throw new UnrecoverableError(`no processor for job "${job.name}" in queue "${job.queueName}"`);
-    const parsed = handler.job.payload.safeParse(job.data);
+    const parsed = handler.accepts.safeParse(job.data);
     if (!parsed.success) {
       throw new UnrecoverableError(`invalid payload: ${parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; ")}`);
     }

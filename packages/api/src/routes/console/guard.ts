@@ -1,18 +1,15 @@
 import type { Request, RequestHandler, Response } from "express";
 import { AppError, safeEqual } from "@mw/platform";
-import { loadPrincipal, type Capability } from "@mw/shared/identity";
+import { resumeSession, type Capability } from "@mw/shared/identity";
 import { readSessionCookie } from "../../auth/cookies.ts";
 import type { AppContext } from "../../context.ts";
+import { sameOriginPath } from "../../http/same-origin-path.ts";
 import { CONSOLE_PATH, holds, renderPage, type Viewer } from "./render.ts";
 
 /** The signed-in user of a console request: the session cookie only (the console is for browsers). */
 export async function viewerOf(ctx: AppContext, req: Request): Promise<Viewer | null> {
   const sessionId = readSessionCookie(req);
-  if (!sessionId) return null;
-  const session = await ctx.sessions.get(sessionId);
-  if (!session) return null;
-  const principal = await loadPrincipal(ctx, session.userId);
-  return principal && { principal, nonce: session.nonce };
+  return sessionId ? resumeSession(ctx, sessionId) : null;
 }
 
 export function viewer(res: Response): Viewer {
@@ -21,7 +18,7 @@ export function viewer(res: Response): Viewer {
 
 /** A path on this host to go back to after signing in; anything else goes to the console's start. */
 export function safeNext(next: unknown): string {
-  return typeof next === "string" && next.startsWith("/") && !next.startsWith("//") && !next.includes("\\") ? next : CONSOLE_PATH;
+  return sameOriginPath(next) ?? CONSOLE_PATH;
 }
 
 /**

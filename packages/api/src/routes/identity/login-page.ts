@@ -1,12 +1,16 @@
 import express, { type Request, type Router } from "express";
 import type { AppContext } from "../../context.ts";
+import { sameOriginPath } from "../../http/same-origin-path.ts";
 
 export const LOGIN_PATH = "/login";
 
 // Served from this host only: the page must work with no internet access.
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-function page(): string {
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** `next`: where the browser goes once signed in, already checked to be a path on this platform. */
+function page(next: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -21,7 +25,7 @@ function page(): string {
 <main>
 <h1>Middleware</h1>
 <p>Sign in to watch and retry the platform's jobs.</p>
-<form id="login" novalidate>
+<form id="login" data-next="${escapeHtml(next)}" novalidate>
 <label for="login-name">Login</label>
 <input id="login-name" name="login" autocomplete="username" required maxlength="60" autofocus>
 <label for="password">Password</label>
@@ -42,8 +46,8 @@ label{display:block;margin:.75rem 0 .25rem}input{box-sizing:border-box;width:100
 button{margin-top:1.25rem;width:100%;padding:.6rem;border:0;border-radius:4px;background:#3d7eff;color:#fff;font:inherit;cursor:pointer}button:disabled{opacity:.6}
 #error{color:#ff8c8c;margin:.75rem 0 0}.hint{font-size:.85rem;margin-top:1.25rem}`;
 
-/** Posts to the REST login (one way to log in), then goes where the user was headed. */
-function script(loginUrl: string, fallback: string): string {
+/** Posts to the REST login (one way to log in), then goes where the page says the user was headed. */
+function script(loginUrl: string): string {
   return `"use strict";
 document.getElementById("login").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -60,8 +64,7 @@ document.getElementById("login").addEventListener("submit", async (event) => {
       body: JSON.stringify({ login: form.login.value, password: form.password.value }),
     });
     if (res.ok) {
-      const next = new URLSearchParams(location.search).get("next") || "";
-      location.assign(next.startsWith("/") && !next.startsWith("//") && !next.includes("\\\\") ? next : ${JSON.stringify(fallback)});
+      location.assign(form.dataset.next);
       return;
     }
     const body = await res.json().catch(() => ({}));
@@ -83,11 +86,12 @@ export function isPageNavigation(req: Request): boolean {
 /** The sign-in page for browser users: a session cookie instead of an application password in a Basic prompt. */
 export function loginPageRoutes(ctx: AppContext, fallback: string): Router {
   const router = express.Router();
-  const send = (type: string, body: string) => (_req: Request, res: express.Response) => {
+  const send = (res: express.Response, type: string, body: string) => {
     res.set({ "Content-Security-Policy": CSP, "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" }).type(type).send(body);
   };
-  router.get(LOGIN_PATH, send("html", page()));
-  router.get(`${LOGIN_PATH}/login.css`, send("css", CSS));
-  router.get(`${LOGIN_PATH}/login.js`, send("js", script(`${ctx.config.API_ROOT}/auth/login`, fallback)));
+  const js = script(`${ctx.config.API_ROOT}/auth/login`);
+  router.get(LOGIN_PATH, (req, res) => send(res, "html", page(sameOriginPath(req.query.next) ?? fallback)));
+  router.get(`${LOGIN_PATH}/login.css`, (_req, res) => send(res, "css", CSS));
+  router.get(`${LOGIN_PATH}/login.js`, (_req, res) => send(res, "js", js));
   return router;
 }

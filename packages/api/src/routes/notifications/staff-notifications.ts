@@ -1,12 +1,14 @@
 import type { Request } from "express";
-import { latestNotifications, markNotificationsRead, notificationsAfter, unreadCount } from "@mw/shared/notifications";
+import { AppError } from "@mw/platform";
+import { latestNotifications, markNotificationsRead, notificationsAfter, takeStreamSlot, unreadCount } from "@mw/shared/notifications";
 import { z } from "zod";
-import { staffIdOf } from "../../auth/authenticate.ts";
+import { principalOf, staffIdOf, stillSignedIn } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
 
-/** How often an open stream looks for new notifications, and sends a comment so proxies keep it open. */
+/** How often an open stream looks for new notifications. */
 export const STREAM_POLL_MS = 2_000;
+/** How often it sends a comment so proxies keep it open, renews its slot and checks that its session goes on (within STREAM_SLOT_LEASE_MS). */
 const HEARTBEAT_MS = 20_000;
 
 const notificationExample = { id: 57, kind: "critical", ticket_id: 123, title: "CRITICAL: ticket #004512", body: "Checkout returns 500 for all customers (90%)", read: false, created: "2026-11-20T09:21:05.002Z" };
@@ -28,18 +30,40 @@ export function staffNotificationRoutes(api: ApiRouter, ctx: AppContext): void {
     tag: "notifications",
     access: "staff_or_manage_options",
     documentQuery: z.object({ _wpnonce: z.string().optional().describe("the session nonce (EventSource cannot send X-Nonce)"), after: z.string().optional().describe("resume after this notification id") }),
-    responses: { 200: { description: "text/event-stream: `unread` once with the unread count, then `notification` events" } },
+    responses: {
+      200: { description: "text/event-stream: `unread` once with the unread count, then `notification` events; ends when the session does" },
+      429: { description: "rate_limited: NOTIFICATION_STREAMS_PER_STAFF streams of this staff member are open already (the newest is refused)" },
+    },
     example: {
       mediaType: "text/event-stream",
       response: `retry: 5000\nevent: unread\ndata: {"unread":1}\n\nid: 57\nevent: notification\ndata: ${JSON.stringify(notificationExample)}\n\n`,
     },
     handler: async (_input, req, res) => {
       const staffId = staffIdOf(res);
+      const principal = principalOf(res);
+      const slot = await takeStreamSlot(ctx, staffId);
+      if (!slot) {
+        throw new AppError(429, "rate_limited", `You have ${ctx.config.NOTIFICATION_STREAMS_PER_STAFF} notification streams open already (other tabs or windows); close one first.`);
+      }
+      let closed = false;
+      const heartbeat = setInterval(() => {
+        res.write(": keep-alive\n\n");
+        const beat = async () => {
+          await slot.renew();
+          if (!(await stillSignedIn(ctx, req, principal))) res.end();
+        };
+        beat().catch((error: unknown) => ctx.logger.warn("notification stream heartbeat failed", { staff_id: staffId, error: (error as Error).message }));
+      }, HEARTBEAT_MS).unref();
+      // The answer ends when the browser goes, or when the stream is ended here (its session ended).
+      res.on("close", () => {
+        closed = true;
+        clearInterval(heartbeat);
+        slot.release().catch((error: unknown) => ctx.logger.warn("notification stream slot not released", { staff_id: staffId, error: (error as Error).message }));
+      });
       const resume = resumeFrom(req);
       res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", connection: "keep-alive", "x-accel-buffering": "no" });
       res.write(`retry: 5000\nevent: unread\ndata: ${JSON.stringify({ unread: await unreadCount(ctx, staffId) })}\n\n`);
       let last = resume ?? 0;
-      let closed = false;
       const send = async () => {
         const rows = await notificationsAfter(ctx, staffId, last);
         for (const row of rows) {
@@ -54,11 +78,6 @@ export function staffNotificationRoutes(api: ApiRouter, ctx: AppContext): void {
           await new Promise((resolve) => setTimeout(resolve, STREAM_POLL_MS).unref());
         }
       };
-      const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), HEARTBEAT_MS).unref();
-      req.on("close", () => {
-        closed = true;
-        clearInterval(heartbeat);
-      });
       await poll();
       return undefined;
     },

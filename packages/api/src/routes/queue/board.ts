@@ -1,4 +1,5 @@
 import { createBullBoard } from "@bull-board/api";
+import type { BoardHooks } from "@bull-board/api/typings/app";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
 import type { Request, RequestHandler, Router } from "express";
@@ -48,6 +49,22 @@ function signInFirst(ctx: AppContext): RequestHandler {
 }
 
 /**
+ * The board's calls that write a job's data: adding a job and replacing a
+ * job's data. A worker trusts what it finds in its queue, so an operator who
+ * could write data could make the worker call any URL or mail anything
+ * (a `chat-message` job's webhook, an `alert-email`). Jobs come only from
+ * the platform's own producers; retry, promote, clean and the rest stay.
+ */
+const WRITES_JOB_DATA = new Set(["post /api/queues/:queueName/add", "patch /api/queues/:queueName/:jobId/update-data"]);
+
+const refuseJobData: BoardHooks = {
+  before: ({ method, route }) =>
+    WRITES_JOB_DATA.has(`${method} ${route}`)
+      ? { allow: false, status: 403, message: "Jobs and their data come only from the platform; adding a job or changing its data is turned off." }
+      : undefined,
+};
+
+/**
  * Bull Board over every queue, for operators with manage_middleware (Basic or
  * session). Its UI cannot send our nonce, so a cookie session's state-changing
  * call (retry, promote, clean, remove) must come from a page of this host as
@@ -60,7 +77,7 @@ export function boardRoutes(ctx: AppContext): Router {
   createBullBoard({
     queues: ctx.queues.all().map((queue) => new BullMQAdapter(queue)),
     serverAdapter,
-    options: { uiConfig: { boardTitle: "Middleware queues" } },
+    options: { uiConfig: { boardTitle: "Middleware queues" }, handlerHooks: refuseJobData },
   });
   const router = express.Router();
   router.use(

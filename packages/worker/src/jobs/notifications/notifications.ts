@@ -1,5 +1,5 @@
 import type { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/shared/notifications";
-import { createHttpClient, egressGuard, upstreamCall, type PayloadOf } from "@mw/platform";
+import { AppError, createHttpClient, egressGuard, upstreamCall, type PayloadOf } from "@mw/platform";
 import { sendAlertEmail } from "@mw/providers/mail";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
@@ -12,11 +12,12 @@ export async function healthPing(_job: Job, payload: PayloadOf<typeof healthPing
   return { status: response.statusCode };
 }
 
-/** Only CHAT_WEBHOOK_URL, from the environment, is trusted: a job naming another URL (added by hand) goes through the egress guard. */
+/** Posts to CHAT_WEBHOOK_URL (from the environment, trusted): the job carries only its text, so a forged job cannot name where it goes. */
 export async function chatMessage(_job: Job, payload: PayloadOf<typeof chatMessageJob>, ctx: JobContext) {
-  const trusted = payload.webhook_url === ctx.config.CHAT_WEBHOOK_URL;
-  const http = createHttpClient({ timeoutMs: ctx.config.HTTP_TIMEOUT_MS, ...(!trusted && { egress: egressGuard(ctx.config) }) });
-  const response = await upstreamCall("chat webhook", () => http.post(payload.webhook_url, { json: { text: payload.text } }));
+  const webhook = ctx.config.CHAT_WEBHOOK_URL;
+  if (!webhook) throw AppError.permanent("CHAT_WEBHOOK_URL is unset: the chat message has nowhere to go", "not_configured");
+  const http = createHttpClient({ timeoutMs: ctx.config.HTTP_TIMEOUT_MS });
+  const response = await upstreamCall("chat webhook", () => http.post(webhook, { json: { text: payload.text } }));
   ctx.log.info("chat message posted", { status: response.statusCode });
   return { status: response.statusCode };
 }

@@ -85,7 +85,7 @@ export async function milestones(_job: Job, payload: PayloadOf<typeof milestones
   }
   const alerts = payload.scope === "projects" ? await projectMilestones(ctx) : await taskMilestones(ctx);
   for (const alert of alerts) {
-    await ctx.queues.add(chatMessageJob, { webhook_url: ctx.config.CHAT_WEBHOOK_URL, text: alert.text }, { jobId: `milestone.${alert.project_id}.${alert.task_id}.${alert.threshold}` });
+    await ctx.queues.add(chatMessageJob, { text: alert.text }, { jobId: `milestone.${alert.project_id}.${alert.task_id}.${alert.threshold}` });
   }
   return { alerts_sent: alerts.length, alerts: alerts.map(({ project_id, task_id, threshold }) => ({ project_id, task_id, threshold })) };
 }

@@ -1,0 +1,21 @@
+/** Stands in for the platform's own origin: any origin works, since only relative references are taken. */
+const OWN_ORIGIN = "http://platform.invalid";
+
+/**
+ * Where to send a browser after signing in (`next`): a path on this
+ * platform, or null. It is resolved with the URL parser, as the browser will
+ * resolve it, and kept only when it stays on the platform's own origin:
+ * prefix checks miss what the parser drops or folds (`/\t/host` loses its
+ * tab and becomes `//host`; `/\host` turns into `//host`). The answer is the
+ * resolved path, query and fragment, so the browser gets what was checked.
+ */
+export function sameOriginPath(next: unknown): string | null {
+  if (typeof next !== "string" || !next.startsWith("/")) return null;
+  let url: URL;
+  try {
+    url = new URL(next, OWN_ORIGIN);
+  } catch {
+    return null;
+  }
+  return url.origin === OWN_ORIGIN ? `${url.pathname}${url.search}${url.hash}` : null;
+}
