@@ -1,4 +1,5 @@
 import type { Connections } from "@mw/platform";
+import { ordersWithSyncErrors } from "../sites/index.ts";
 import type { OrderWithDetails } from "./erp-sales-order.ts";
 
 type Db = Pick<Connections, "prisma">;
@@ -45,10 +46,7 @@ export async function ordersAwaitingVerification(deps: Db, before: Date, take: n
     select: { id: true, number: true, site_id: true },
   });
   if (!exported.length) return [];
-  const mismatched = await deps.prisma.syncError.findMany({
-    where: { source: VERIFY_SOURCE, order_number: { in: exported.map((order) => order.number) } },
-    select: { order_number: true, site_id: true },
-  });
+  const mismatched = await ordersWithSyncErrors(deps, VERIFY_SOURCE, exported.map((order) => order.number));
   const settled = new Set(mismatched.map((row) => `${row.site_id}/${row.order_number}`));
   return exported.filter((candidate) => !settled.has(`${candidate.site_id}/${candidate.number}`));
 }

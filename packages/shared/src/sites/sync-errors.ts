@@ -46,3 +46,8 @@ export async function recentSyncErrors(deps: Db, since: Date, take: number) {
   ]);
   return { count, recent };
 }
+
+/** The (site, order number) pairs among `orderNumbers` that have a sync error from `source`. */
+export async function ordersWithSyncErrors(deps: Db, source: string, orderNumbers: string[]): Promise<{ site_id: number | null; order_number: string | null }[]> {
+  return deps.prisma.syncError.findMany({ where: { source, order_number: { in: orderNumbers } }, select: { order_number: true, site_id: true } });
+}
