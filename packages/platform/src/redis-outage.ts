@@ -44,15 +44,17 @@ export class RedisOutage extends EventEmitter<{ recovered: [] }> {
   private down = false;
   private cluster?: Cluster;
   private probing?: NodeJS.Timeout;
+  private readonly onCluster: boolean;
 
   constructor(
     private readonly logger: Logger,
     private readonly redisUrl: string,
   ) {
     super();
+    this.onCluster = parseRedisUrl(redisUrl).kind === "cluster";
   }
 
-  /** Follows a connection: its errors start an outage, its `ready` (on a cluster: every master answering) ends one. */
+  /** Follows a connection: its errors start an outage, its `ready` ends one (on a cluster: every master answering again). */
   watch(redis: RedisClient): void {
     redis.on("error", (error) => this.explains(error) || this.logger.error("redis error", { error: error.message }));
     if (redis instanceof Cluster) {
@@ -60,7 +62,8 @@ export class RedisOutage extends EventEmitter<{ recovered: [] }> {
       redis.on("node error", (error: Error) => this.explains(error) || this.logger.error("redis node error", { error: error.message }));
       if (this.cluster === redis) redis.on("-node", () => this.probe(0));
     }
-    redis.on("ready", () => this.recovered());
+    // On a cluster one connection ready (a subscriber on a node that never went) says nothing of the shard that did.
+    if (!this.onCluster) redis.on("ready", () => this.recovered());
   }
 
   /** Answers whether the error belongs to an outage (logged once, nothing more to say). */
