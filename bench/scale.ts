@@ -179,8 +179,8 @@ try {
   let clusterRows: Row[] | undefined;
   if (flags.cluster) {
     cluster = await startRedisCluster();
-    // One hash tag: every key of a queue (and the job-log keys beside them) in one slot.
-    clusterRows = await measure("cluster", cluster.url, `{${env.QUEUE_PREFIX}}`);
+    // The same prefix: on a cluster the platform gives each queue its own hash tag (queueKeyPrefix).
+    clusterRows = await measure("cluster", cluster.url, env.QUEUE_PREFIX);
     console.log(`\nscale: dispute pipeline, local Redis Cluster (3 masters + 3 replicas); ${heading}`);
     console.table(clusterRows);
   }

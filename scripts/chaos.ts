@@ -1,26 +1,51 @@
-// `pnpm chaos`: runs the platform (API + worker, real processes) against a
-// scratch database, a Redis of its own and fakes of the payment gateway and
-// fraud service, sends acquirer dispute webhooks while a fault happens, and
-// prints per scenario how many were accepted, processed, duplicated and lost.
-// Exits 1 when any scenario lost or duplicated one. Needs MariaDB and
-// redis-server; takes about five minutes.
+// `pnpm chaos [scenario ...]`: runs the platform (API + worker, real
+// processes) against a scratch database, a Redis of its own and fakes of the
+// payment gateway, the fraud service and the ERP, sends acquirer dispute
+// webhooks (and, in the Redis failover scenarios, storefront orders) while a
+// fault happens, and prints per scenario and kind how many were sent,
+// accepted, processed, duplicated and lost. Exits 1 when any scenario lost or
+// duplicated one. Needs MariaDB and redis-server; all scenarios take about
+// ten minutes, and naming some runs only those.
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createMerchant } from "@mw/shared/disputes";
 import { createPrisma, encryptSecret } from "@mw/platform";
+import { FakeErp } from "../test/fakes/erp.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";
+import { createSiteWithKey, orderBody, seedItems } from "../test/support/fixtures.ts";
 import { dropDatabase, migrate } from "./migrations/apply.ts";
-import { ChaosRedis, freePort, PlatformProcess, TcpProxy } from "./chaos/harness.ts";
-import { disputePayload, sendSpread } from "./chaos/traffic.ts";
+import { ChaosRedis, freePort, masterOfQueue, PlatformProcess, TcpProxy } from "./chaos/harness.ts";
+import { droppedJobs, type Acknowledged } from "./chaos/dropped.ts";
+import { acquirer, disputePayload, sendSpread, storefront } from "./chaos/traffic.ts";
+import { startRedisCluster, type LocalRedisCluster } from "./services/redis-cluster.ts";
+import { startRedisSentinel, type LocalRedisSentinel } from "./services/redis-sentinel.ts";
+
+const SCENARIOS = {
+  single: ["worker-kill", "stall-twice", "redis-outage", "redis-empty", "db-outage"],
+  sentinel: ["sentinel-failover", "unreplicated-failover"],
+  cluster: ["cluster-master-kill"],
+} as const;
+const requested = process.argv.slice(2);
+const known: string[] = Object.values(SCENARIOS).flat();
+const unknown = requested.filter((name) => !known.includes(name));
+if (unknown.length) {
+  console.error(`unknown scenario ${unknown.join(", ")}; known: ${known.join(", ")}`);
+  process.exit(2);
+}
+const wanted = (name: string) => requested.length === 0 || requested.includes(name);
 
 const PER_SCENARIO = Number(process.env.CHAOS_DISPUTES ?? 40);
 /** How long a scenario may take to process everything it accepted: the outbox sweep runs every minute for rows older than 30 s. */
 const SETTLE_MS = Number(process.env.CHAOS_SETTLE_MS ?? 150_000);
+/** How long the sentinels and the cluster may take to promote a replica after a kill. */
+const FAILOVER_MS = 30_000;
 const MID = "4242";
 const GATEWAY_KEY = randomBytes(16).toString("hex");
 const FRAUD_KEY = randomBytes(16).toString("hex");
+const ERP_TOKEN = randomBytes(16).toString("hex");
 const SALE_DATE = "2026-10-01";
+const PREFIX = "mwchaos";
 
 const databaseUrl = process.env.CHAOS_DATABASE_URL ?? "mysql://mw:mw@127.0.0.1:3306/mw_chaos";
 await dropDatabase(databaseUrl);
@@ -29,15 +54,21 @@ const encryptionKey = randomBytes(32);
 const prisma = createPrisma(databaseUrl);
 const gateway = await new FakeGateway().start();
 const fraud = await new FakeFraud(new Map([[FRAUD_KEY, "chaos-team"]])).start();
+const erp = await new FakeErp(ERP_TOKEN).start();
 const database = new URL(databaseUrl);
 const dbProxy = await new TcpProxy(Number(database.port || 3306), database.hostname).start();
-const redis = new ChaosRedis(await freePort());
 const apiPort = await freePort();
 
 await createMerchant({ prisma }, encryptionKey, { mid: MID, security_key: GATEWAY_KEY });
 const site = await prisma.site.create({
   data: { name: "Chaos shop", platform: "storefront_a", site_url: "https://chaos.example", fraud_team_id: "chaos-team", fraud_api_key: encryptSecret(FRAUD_KEY, encryptionKey) },
 });
+await seedItems(prisma, ["SKU-A"]);
+const shop = await createSiteWithKey(prisma, { name: "Chaos storefront" });
+
+/** The Redis the platform runs on now, and what the topology asks of it. */
+let redisUrl = "";
+let redisEnv: Record<string, string> = {};
 
 let scenarioIndex = 0;
 function environment(): Record<string, string> {
@@ -48,8 +79,8 @@ function environment(): Record<string, string> {
     // Plain HTTP on 127.0.0.1, no TLS proxy in front.
     REQUIRE_HTTPS: "false",
     DATABASE_URL: url.toString(),
-    REDIS_URL: `redis://127.0.0.1:${redis.port}`,
-    QUEUE_PREFIX: "mwchaos",
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: PREFIX,
     ENCRYPTION_KEY: encryptionKey.toString("hex"),
     PORT: String(apiPort),
     LOG_STDOUT: "true",
@@ -59,16 +90,20 @@ function environment(): Record<string, string> {
     LOG_DIR: "/tmp/mw-chaos-logs",
     GATEWAY_QUERY_URL: gateway.url,
     FRAUD_API_URL: fraud.url,
-    WORKER_QUEUES: "disputes,webhooks",
+    ERP_BASE_URL: erp.url,
+    ERP_TOKEN,
+    WORKER_QUEUES: "disputes,webhooks,orders",
     // Fast recovery clocks, so each scenario settles in seconds rather than the production minutes.
     WORKER_LOCK_DURATION_MS: "2000",
     WORKER_STALLED_INTERVAL_MS: "1000",
     SCHEDULE_RECONCILE_INTERVAL_MS: "2000",
     SHUTDOWN_TIMEOUT_MS: "5000",
+    ...redisEnv,
   };
 }
 const api = new PlatformProcess("packages/api/src/main.ts", environment);
 const worker = new PlatformProcess("packages/worker/src/main.ts", environment);
+const API_READY = /"message":"api listening"/;
 const WORKER_READY = /"message":"schedules reconciled"/;
 
 /** Seeds `count` sales with orders, and answers their webhook bodies. */
@@ -79,7 +114,8 @@ async function seed(scenario: string, count: number): Promise<string[]> {
   for (let i = 0; i < count; i += 1) {
     const auth = `S${scenarioIndex}A${i}`;
     gateway.addTransaction(GATEWAY_KEY, { transaction_id: String(scenarioIndex * 100_000 + i), authorization_code: auth, date: new Date(`${SALE_DATE}T12:00:00Z`), order_id: `C-${scenarioIndex}-${i}` });
-    orders.push({ site_id: site.id, number: `C-${scenarioIndex}-${i}`, dateadded: new Date(`${SALE_DATE}T12:00:00Z`), payment_method: "pay_1", contact_id: 27111, shipping_agent_code: "FEDEX", shipping_agent_service: "GROUND_HOME_DELIVERY", payload_hash: "c".repeat(64) });
+    // Exported long ago (imported 1): the sales behind the disputes, not orders for the order sweep to send.
+    orders.push({ site_id: site.id, number: `C-${scenarioIndex}-${i}`, imported: 1, dateadded: new Date(`${SALE_DATE}T12:00:00Z`), payment_method: "pay_1", contact_id: 27111, shipping_agent_code: "FEDEX", shipping_agent_service: "GROUND_HOME_DELIVERY", payload_hash: "c".repeat(64) });
     bodies.push(disputePayload(`${scenario}-${i}`, MID, auth, SALE_DATE));
   }
   await prisma.order.createMany({ data: orders });
@@ -88,6 +124,7 @@ async function seed(scenario: string, count: number): Promise<string[]> {
 
 interface Tally {
   scenario: string;
+  kind: "disputes" | "orders";
   sent: number;
   accepted: number;
   processed: number;
@@ -96,19 +133,27 @@ interface Tally {
   seconds: number;
 }
 
+interface Counted {
+  stored: number;
+  processed: number;
+  duplicated: number;
+  /** Repeats the receiving system refused (no second effect), shown apart. */
+  resent: number;
+}
+
+const twice = (ids: string[]) => ids.length - new Set(ids).size;
 
 /**
- * Counted from what a user would see: rows stored for the scenario's cases,
- * rows processed, and duplicated effects (a chargeback the fraud service
- * holds twice, or two chargeback records of one case). A submission the
- * service refused as a repeat (409, after a crash between its answer and our
- * write) is counted apart as `resent`: it left no second chargeback.
+ * Disputes, counted from what a user would see: rows stored for the
+ * scenario's cases, rows processed, and duplicated effects (a chargeback the
+ * fraud service holds twice, or two chargeback records of one case). A
+ * submission the service refused as a repeat (409, after a crash between its
+ * answer and our write) is `resent`: it left no second chargeback.
  */
-async function tally(scenario: string): Promise<{ stored: number; processed: number; duplicated: number; resent: number }> {
+async function tallyDisputes(scenario: string): Promise<Counted> {
   const rows = await prisma.webhookEvent.findMany({ where: { event_id: { startsWith: `acquirer_case_${scenario}-` } }, select: { processed_at: true } });
   const records = await prisma.chargeback.findMany({ where: { case_id: { startsWith: `${scenario}-` } }, select: { case_id: true } });
   const held = fraud.chargebacks.filter((stored) => stored.chargebackId.startsWith(`${scenario}-`));
-  const twice = (ids: string[]) => ids.length - new Set(ids).size;
   const submissions = fraud.requests.filter((request) => request.method === "POST" && request.body.includes(`"${scenario}-`)).length;
   return {
     stored: rows.length,
@@ -118,24 +163,71 @@ async function tally(scenario: string): Promise<{ stored: number; processed: num
   };
 }
 
-async function run(scenario: string, fault: () => Promise<void>, count = PER_SCENARIO, spreadMs = 8_000): Promise<Tally> {
-  const started = Date.now();
-  const bodies = await seed(scenario, count);
-  const traffic = sendSpread(`http://127.0.0.1:${apiPort}/middleware/v1/webhooks/acquirer`, bodies, spreadMs, started + 60_000);
-  await fault();
-  const accepted = await traffic;
-  const deadline = Date.now() + SETTLE_MS;
-  let result = await tally(scenario);
-  while (result.processed < result.stored && Date.now() < deadline) {
-    await sleep(1000);
-    result = await tally(scenario);
-  }
-  const line = { scenario, sent: count, accepted, processed: result.processed, duplicated: result.duplicated, lost: accepted - result.processed, seconds: Math.round((Date.now() - started) / 1000) };
+/** A scenario's storefront order numbers start with this (order numbers hold at most 20 characters). */
+const orderPrefix = (index: number) => `O${index}-`;
+
+/** Orders whose number starts with `prefix`: stored, exported to the ERP (imported), and sales orders the ERP holds twice. */
+async function tallyOrders(prefix: string): Promise<Counted> {
+  const rows = await prisma.order.findMany({ where: { site_id: shop.siteId, number: { startsWith: prefix } }, select: { imported: true } });
+  const external = `${shop.siteId}-${prefix}`;
+  const held = erp.salesOrders.filter((order) => order.externalDocumentNumber.startsWith(external));
+  const creates = erp.requests.filter((request) => request.method === "POST" && request.body.includes(`"${external}`)).length;
+  return { stored: rows.length, processed: rows.filter((row) => row.imported === 1).length, duplicated: twice(held.map((order) => order.externalDocumentNumber)), resent: creates - held.length };
+}
+
+function report(scenario: string, kind: Tally["kind"], sent: number, accepted: number, counted: Counted, started: number, note = ""): Tally {
+  const line: Tally = { scenario, kind, sent, accepted, processed: counted.processed, duplicated: counted.duplicated, lost: accepted - counted.processed, seconds: Math.round((Date.now() - started) / 1000) };
   console.log(
-    `${scenario.padEnd(14)} sent ${String(count).padStart(3)}  accepted ${String(line.accepted).padStart(3)}  processed ${String(line.processed).padStart(3)}  ` +
-      `duplicated ${line.duplicated}  lost ${line.lost}  (resent ${result.resent}, ${line.seconds} s)`,
+    `${scenario.padEnd(22)} ${kind.padEnd(8)} sent ${String(sent).padStart(3)}  accepted ${String(line.accepted).padStart(3)}  processed ${String(line.processed).padStart(3)}  ` +
+      `duplicated ${line.duplicated}  lost ${line.lost}  (resent ${counted.resent}${note}, ${line.seconds} s)`,
   );
   return line;
+}
+
+interface RunOptions {
+  count?: number;
+  spreadMs?: number;
+  /** Storefront orders beside the disputes. */
+  orders?: boolean;
+  /** Counts, once the traffic is done, the acknowledged jobs a failover dropped (printed beside the tallies). */
+  dropped?: (acknowledged: Acknowledged) => Promise<number>;
+  /** false: print only the dropped jobs, without waiting for the rest to be processed (a comparison run). */
+  settle?: boolean;
+}
+
+/** Disputes (and orders) sent while `fault` runs; one line per kind once all accepted is processed or SETTLE_MS passed. */
+async function run(scenario: string, fault: () => Promise<void>, options: RunOptions = {}): Promise<Tally[]> {
+  const { count = PER_SCENARIO, spreadMs = 8_000 } = options;
+  const started = Date.now();
+  const bodies = await seed(scenario, count);
+  const root = `http://127.0.0.1:${apiPort}/middleware/v1`;
+  const disputeTraffic = sendSpread(acquirer(`${root}/webhooks/acquirer`), bodies, spreadMs, started + 60_000);
+  const orders = orderPrefix(scenarioIndex);
+  const orderNumbers = options.orders ? Array.from({ length: count }, (_, i) => `${orders}${i}`) : [];
+  const orderTraffic = sendSpread(storefront(`${root}/external/orders`, shop.key), orderNumbers.map((number) => JSON.stringify(orderBody(number))), spreadMs, started + 60_000);
+  await fault();
+  const [disputeStatuses, orderStatuses] = await Promise.all([disputeTraffic, orderTraffic]);
+  const dropped = await options.dropped?.({
+    caseIds: bodies.map((_, i) => `${scenario}-${i}`).filter((_, i) => disputeStatuses[i] === 202),
+    orders: orderNumbers.filter((_, i) => orderStatuses[i] === 201 || orderStatuses[i] === 200),
+  });
+  const accepted = { disputes: disputeStatuses.filter(Boolean).length, orders: orderStatuses.filter(Boolean).length };
+  if (options.settle === false) {
+    const acknowledged = disputeStatuses.filter((status) => status === 202).length + orderStatuses.filter((status) => status === 201 || status === 200).length;
+    console.log(`${scenario.padEnd(22)} acknowledged ${acknowledged} (disputes 202, orders 201), of which the failover dropped ${dropped}`);
+    return [];
+  }
+  const deadline = Date.now() + SETTLE_MS;
+  const counts = () => Promise.all([tallyDisputes(scenario), tallyOrders(orders)]);
+  let [disputeCount, orderCount] = await counts();
+  while ((disputeCount.processed < disputeCount.stored || orderCount.processed < orderCount.stored) && Date.now() < deadline) {
+    await sleep(1000);
+    [disputeCount, orderCount] = await counts();
+  }
+  const note = dropped === undefined ? "" : `, acknowledged jobs the failover dropped ${dropped}`;
+  const lines = [report(scenario, "disputes", count, accepted.disputes, disputeCount, started, note)];
+  if (options.orders) lines.push(report(scenario, "orders", count, accepted.orders, orderCount, started));
+  return lines;
 }
 
 /** Holds the gateway's answers for `ms`, so jobs stay active long enough for a kill to catch them mid-job. */
@@ -152,81 +244,228 @@ async function restartWorkerAfterKill(): Promise<void> {
   await worker.start(WORKER_READY);
 }
 
+/** Polls `check` every 200 ms until it holds; throws naming `what` after `timeoutMs`. */
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = FAILOVER_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
 const results: Tally[] = [];
+/** Runs the wanted scenarios of one Redis topology: starts it, then API and worker on it; stops all three after. */
+async function group(names: readonly string[], start: () => Promise<() => Promise<void>>, scenarios: (name: string) => Promise<void>): Promise<void> {
+  if (!names.some(wanted)) return;
+  const stopTopology = await start();
+  try {
+    await api.start(API_READY);
+    await worker.start(WORKER_READY);
+    for (const name of names) if (wanted(name)) await scenarios(name);
+  } finally {
+    await worker.stop();
+    await api.stop();
+    await stopTopology();
+  }
+}
+
+let sentinel: LocalRedisSentinel | undefined;
+let cluster: LocalRedisCluster | undefined;
 try {
-  await redis.start(true);
-  await api.start(/"message":"api listening"/);
-  await worker.start(WORKER_READY);
-
-  results.push(
-    await run("worker-kill", async () => {
-      const release = slowGateway(1500);
-      await sleep(3000);
-      await restartWorkerAfterKill();
-      await sleep(3000);
-      await restartWorkerAfterKill();
-      release();
-    }),
-  );
-
-  results.push(
-    await run(
-      "stall-twice",
-      async () => {
-        // Fewer disputes than the worker's concurrency, held at the gateway: the same jobs are active at
-        // both kills, so BullMQ fails them as stalled twice and only the outbox sweep brings them back.
-        const release = slowGateway(15_000);
-        await sleep(3000);
-        await worker.stop("SIGKILL");
-        await worker.start(WORKER_READY);
-        await sleep(5000);
-        await worker.stop("SIGKILL");
-        release();
-        await worker.start(WORKER_READY);
-      },
-      5,
-      0,
-    ),
-  );
-
-  results.push(
-    await run("redis-outage", async () => {
-      await sleep(3000);
-      await redis.kill();
-      await sleep(5000);
+  const redis = new ChaosRedis(await freePort());
+  await group(
+    SCENARIOS.single,
+    async () => {
+      redisUrl = `redis://127.0.0.1:${redis.port}`;
+      redisEnv = {};
       await redis.start(true);
-    }),
+      return async () => {
+        await redis.kill();
+        redis.wipe();
+      };
+    },
+    async (name) => {
+      switch (name) {
+        case "worker-kill":
+          results.push(
+            ...(await run(name, async () => {
+              const release = slowGateway(1500);
+              await sleep(3000);
+              await restartWorkerAfterKill();
+              await sleep(3000);
+              await restartWorkerAfterKill();
+              release();
+            })),
+          );
+          break;
+        case "stall-twice":
+          results.push(
+            ...(await run(
+              name,
+              async () => {
+                // Fewer disputes than the worker's concurrency, held at the gateway: the same jobs are active at
+                // both kills, so BullMQ fails them as stalled twice and only the outbox sweep brings them back.
+                const release = slowGateway(15_000);
+                await sleep(3000);
+                await worker.stop("SIGKILL");
+                await worker.start(WORKER_READY);
+                await sleep(5000);
+                await worker.stop("SIGKILL");
+                release();
+                await worker.start(WORKER_READY);
+              },
+              { count: 5, spreadMs: 0 },
+            )),
+          );
+          break;
+        case "redis-outage":
+          results.push(
+            ...(await run(name, async () => {
+              await sleep(3000);
+              await redis.kill();
+              await sleep(5000);
+              await redis.start(true);
+            })),
+          );
+          break;
+        case "redis-empty":
+          results.push(
+            ...(await run(name, async () => {
+              await sleep(3000);
+              await redis.kill();
+              redis.wipe();
+              await sleep(2000);
+              await redis.start(false);
+            })),
+          );
+          break;
+        case "db-outage":
+          results.push(
+            ...(await run(name, async () => {
+              await sleep(3000);
+              dbProxy.set("cut");
+              await sleep(5000);
+              dbProxy.set("hang");
+              await sleep(5000);
+              dbProxy.set("pass");
+            })),
+          );
+          break;
+      }
+    },
   );
 
-  results.push(
-    await run("redis-empty", async () => {
-      await sleep(3000);
-      await redis.kill();
-      redis.wipe();
-      await sleep(2000);
-      await redis.start(false);
-    }),
+  await group(
+    SCENARIOS.sentinel,
+    async () => {
+      sentinel = await startRedisSentinel();
+      redisUrl = sentinel.url;
+      // A replicated deployment's setting (docs/deployment.md): an add counts once the replica holds the job.
+      redisEnv = { REDIS_WAIT_REPLICAS: "1", REDIS_WAIT_TIMEOUT_MS: "500" };
+      return () => sentinel!.stop();
+    },
+    async (name) => {
+      const local = sentinel!;
+      /** Kills the master -9, waits for the sentinels to promote the replica, and starts the old one again (as the new replica). */
+      const failover = async () => {
+        const master = (await local.master())!;
+        await master.kill();
+        await until(async () => (await local.master())?.port !== master.port, "the sentinels to promote the replica");
+        return async () => {
+          await master.start();
+          await until(async () => {
+            const role = (await (await local.master())?.ask("ROLE")) as [string, number, unknown[]] | undefined;
+            return role?.[2].length === 1;
+          }, "the old master to rejoin as the replica");
+        };
+      };
+      if (name === "sentinel-failover") {
+        results.push(
+          ...(await run(
+            name,
+            async () => {
+              const release = slowGateway(1500);
+              await sleep(3000);
+              const rejoin = await failover();
+              release();
+              await rejoin();
+            },
+            { orders: true },
+          )),
+        );
+      }
+      if (name === "unreplicated-failover") {
+        // The replica is cut off, writes reach the master alone, the master dies, the cut-off replica is
+        // promoted: whatever the master acknowledged meanwhile is gone. The worker is stopped meanwhile, so
+        // acknowledged jobs wait in Redis rather than finish before the kill. First without WAIT, to show the
+        // loss; then as the platform runs a replicated deployment (REDIS_WAIT_REPLICAS=1).
+        const fault = async () => {
+          const master = (await local.master())!;
+          const replica = local.nodes.find((node) => node !== master)!;
+          // The replica follows the master through a proxy, the network link a partition would cut.
+          const link = await new TcpProxy(master.port).start();
+          await replica.ask("REPLICAOF", "127.0.0.1", String(link.port));
+          await until(async () => ((await replica.ask("ROLE")) as unknown[] | undefined)?.[3] === "connected", "the replica to follow through the proxy");
+          await sleep(2000);
+          await worker.stop();
+          link.set("hang");
+          await sleep(3000);
+          await master.kill();
+          link.set("cut");
+          await until(async () => (await local.master())?.port === replica.port, "the sentinels to promote the cut-off replica");
+          await link.stop();
+          await worker.start(WORKER_READY);
+          await master.start();
+          await until(async () => ((await replica.ask("ROLE")) as [string, number, unknown[]] | undefined)?.[2].length === 1, "the old master to rejoin as the replica");
+        };
+        const dropped = (acknowledged: Acknowledged) => droppedJobs(prisma, redisUrl, PREFIX, shop.siteId, acknowledged);
+        redisEnv = { REDIS_WAIT_REPLICAS: "0" };
+        await api.stop();
+        await api.start(API_READY);
+        console.log("unreplicated-nowait: the same fault without WAIT (REDIS_WAIT_REPLICAS=0), for comparison; not counted");
+        await run("unreplicated-nowait", fault, { orders: true, dropped, settle: false });
+        redisEnv = { REDIS_WAIT_REPLICAS: "1", REDIS_WAIT_TIMEOUT_MS: "500" };
+        await api.stop();
+        await api.start(API_READY);
+        results.push(...(await run(name, fault, { orders: true, dropped })));
+      }
+    },
   );
 
-  results.push(
-    await run("db-outage", async () => {
-      await sleep(3000);
-      dbProxy.set("cut");
-      await sleep(5000);
-      dbProxy.set("hang");
-      await sleep(5000);
-      dbProxy.set("pass");
-    }),
+  await group(
+    SCENARIOS.cluster,
+    async () => {
+      cluster = await startRedisCluster();
+      redisUrl = cluster.url;
+      redisEnv = { REDIS_WAIT_REPLICAS: "1", REDIS_WAIT_TIMEOUT_MS: "500" };
+      return () => cluster!.stop();
+    },
+    async (name) => {
+      const local = cluster!;
+      results.push(
+        ...(await run(
+          name,
+          async () => {
+            const release = slowGateway(1500);
+            await sleep(3000);
+            const master = await masterOfQueue(local, PREFIX, "disputes");
+            await master.kill();
+            release();
+            await until(async () => (await local.masters()).length === 3 && !(await local.masters()).includes(master), "a replica to take over the disputes queue's slots");
+            await master.start();
+          },
+          { orders: true },
+        )),
+      );
+    },
   );
 } finally {
   await worker.stop();
   await api.stop();
-  await redis.kill();
-  redis.wipe();
-  await Promise.all([gateway.stop(), fraud.stop(), dbProxy.stop()]);
+  await Promise.all([gateway.stop(), fraud.stop(), erp.stop(), dbProxy.stop()]);
   await prisma.$disconnect();
 }
 
 const failed = results.filter((result) => result.lost !== 0 || result.duplicated !== 0 || result.accepted !== result.sent);
-if (failed.length) console.error(`FAILED: ${failed.map((result) => result.scenario).join(", ")} (worker output in /tmp/mw-chaos-logs)`);
+if (failed.length) console.error(`FAILED: ${failed.map((result) => `${result.scenario} ${result.kind}`).join(", ")} (worker output in /tmp/mw-chaos-logs)`);
 process.exit(failed.length ? 1 : 0);

@@ -4,7 +4,11 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { createRedis, Queues, type QueueName } from "@mw/platform";
+import type { Cluster } from "ioredis";
 import { TcpProxy } from "../../test/support/tcp-proxy.ts";
+import type { LocalRedisCluster } from "../services/redis-cluster.ts";
+import type { RedisServer } from "../services/redis-server.ts";
 
 /**
  * A Redis of the chaos run's own, on its own port, so restarting it (with or
@@ -58,3 +62,17 @@ export class ChaosRedis {
 
 export { TcpProxy };
 export { freePort, PlatformProcess } from "../support/platform-process.ts";
+
+/** The node of a local cluster that is master of `queue`'s keys now (on a cluster each queue has its own slot). */
+export async function masterOfQueue(cluster: LocalRedisCluster, prefix: string, queue: QueueName): Promise<RedisServer> {
+  const client = createRedis(cluster.url, { name: "mw-chaos-slots" }) as Cluster;
+  const queues = new Queues(client, prefix);
+  try {
+    const slot = Number(await client.call("CLUSTER", "KEYSLOT", queues.get(queue).toKey("meta")));
+    const port = Number(client.slots[slot]![0]!.split(":").pop());
+    return cluster.nodes.find((node) => node.port === port)!;
+  } finally {
+    await queues.close();
+    await client.quit().catch(() => client.disconnect());
+  }
+}

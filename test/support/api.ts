@@ -16,10 +16,13 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   return parseConfig({ ...process.env, ...overrides });
 }
 
-/** The real Express app on an ephemeral port, against this worker's database and Redis prefix. */
-export async function startApi(overrides: Record<string, string> = {}): Promise<TestApi> {
+/**
+ * The real Express app on an ephemeral port, against this worker's database and Redis prefix.
+ * `name` names its Redis connections (`mw-<name>`, `mw-<name>-sub`), for a test that looks for them.
+ */
+export async function startApi(overrides: Record<string, string> = {}, name = "api-test"): Promise<TestApi> {
   const config = testConfig(overrides);
-  const ctx = createAppContext(openConnections(config, "api-test", { logger: createLogger("api-test", config) }));
+  const ctx = createAppContext(openConnections(config, name, { logger: createLogger(name, config) }));
   const server: Server = (
     await createApiServer(ctx).catch(async (error: unknown) => {
       await ctx.close();

@@ -83,6 +83,14 @@ export const configSchema = z.object({
   REDIS_URL: redisUrl.default("redis://127.0.0.1:6379"),
   /** The sentinels' own password, when they require one (REDIS_URL's password is the Redis nodes'). */
   REDIS_SENTINEL_PASSWORD: z.string().optional(),
+  /**
+   * Replicas that must hold a new job before adding it counts as done (Redis WAIT after the add):
+   * 1 on a replicated deployment (Sentinel, a cluster with replicas), so a failover cannot lose a
+   * job whose request was answered; 0 (one node) waits for none.
+   */
+  REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(10).default(0),
+  /** How long an add waits for those replicas; past it the add fails (the API answers 503 queue_unavailable, the outbox sweep queues it). */
+  REDIS_WAIT_TIMEOUT_MS: z.coerce.number().int().min(10).max(4000).default(1000),
   HOST: z.string().default("0.0.0.0"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: optionalUrl,

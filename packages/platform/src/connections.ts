@@ -8,6 +8,7 @@ import { Invalidation } from "./invalidation.ts";
 import { createRedis } from "./redis.ts";
 import { RedisOutage } from "./redis-outage.ts";
 import { createReplicaPrisma, type ReplicaState } from "./replica.ts";
+import { subscriberFactory } from "./redis-subscriber.ts";
 import { createStorage, type ObjectStorage } from "./storage/index.ts";
 
 /** What every process (API, worker, CLI) talks to, opened once and closed together. */
@@ -59,11 +60,12 @@ export function openConnections(config: Config, name: string, options: { logger?
     }
     return hot;
   };
-  const queues = new Queues(redis, config.QUEUE_PREFIX);
+  const queues = new Queues(redis, config.QUEUE_PREFIX, { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS });
+  const openSubscriber = subscriberFactory(config.REDIS_URL, redis, `mw-${name}-sub`);
   const invalidation = new Invalidation(
     redis,
     () => {
-      const subscriber = createRedis(config.REDIS_URL, { name: `mw-${name}-sub` });
+      const subscriber = openSubscriber();
       redisOutage.watch(subscriber);
       return subscriber;
     },
@@ -86,6 +88,7 @@ export function openConnections(config: Config, name: string, options: { logger?
     invalidation,
     storage,
     async close() {
+      redisOutage.stop();
       await queues.close();
       await invalidation.close();
       storage.close();

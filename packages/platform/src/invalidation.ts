@@ -1,4 +1,8 @@
 import type { RedisClient } from "./redis.ts";
+import type { SubscriberFactory } from "./redis-subscriber.ts";
+
+/** First and longest wait before a subscriber that ended for good is replaced (doubling in between). */
+const REOPEN_MS = { first: 100, max: 2000 };
 
 /**
  * A process-local cache of rows that another process may change at any moment
@@ -44,15 +48,23 @@ export class InvalidatedCache<V> {
  * The process's invalidation channels: one subscriber connection, opened when
  * the first cache is made, and publishing over the process's shared connection.
  * Channels are `<prefix>:invalidate:<name>`.
+ *
+ * Caches serve only while the subscription is known to be whole: from the
+ * moment Redis confirms every channel until the connection closes. A
+ * subscriber that will not reconnect (on a cluster, a connection to one node:
+ * see subscriberFactory) is replaced by a new one, which must confirm the
+ * channels again before caches serve.
  */
 export class Invalidation {
   private subscriber?: RedisClient;
   private live = false;
+  private reopenMs = REOPEN_MS.first;
+  private reopenTimer?: NodeJS.Timeout;
   private readonly caches = new Map<string, InvalidatedCache<unknown>[]>();
 
   constructor(
     private readonly publisher: RedisClient,
-    private readonly openSubscriber: () => RedisClient,
+    private readonly openSubscriber: SubscriberFactory,
     private readonly prefix: string,
   ) {}
 
@@ -90,6 +102,7 @@ export class Invalidation {
 
   async close(): Promise<void> {
     this.live = false;
+    clearTimeout(this.reopenTimer);
     const subscriber = this.subscriber;
     this.subscriber = undefined;
     await subscriber?.quit().catch(() => subscriber.disconnect());
@@ -105,6 +118,18 @@ export class Invalidation {
     // Whatever was cached may have missed a message while the connection was down.
     subscriber.on("close", () => this.lost());
     subscriber.on("ready", () => this.subscribe());
+    subscriber.on("end", () => this.reopen(subscriber));
+  }
+
+  /** A subscriber that ended without close() (it will not reconnect) makes way for a new one, after a growing wait. */
+  private reopen(ended: RedisClient): void {
+    if (this.subscriber !== ended) return;
+    this.lost();
+    this.reopenTimer = setTimeout(() => {
+      if (this.subscriber === ended) this.connect();
+    }, this.reopenMs);
+    this.reopenTimer.unref();
+    this.reopenMs = Math.min(this.reopenMs * 2, REOPEN_MS.max);
   }
 
   private lost(): void {
@@ -122,6 +147,7 @@ export class Invalidation {
         if (this.subscriber !== subscriber || subscriber.status !== "ready") return;
         this.lost();
         this.live = true;
+        this.reopenMs = REOPEN_MS.first;
       },
       () => this.lost(),
     );

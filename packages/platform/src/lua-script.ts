@@ -3,12 +3,14 @@ import type { RedisClient } from "./redis.ts";
 
 /**
  * A Lua script run by its SHA (EVALSHA), sent in full only when the server
- * does not have it yet (NOSCRIPT: a restart, SCRIPT FLUSH). EVAL would send
+ * does not have it yet (NOSCRIPT: a restart, SCRIPT FLUSH, a failover to a
+ * replica that never saw it, a cluster node other than the one that ran it
+ * before). Both go to the node of the script's first key. EVAL would send
  * and hash the whole text on every call, which on a per-job path costs the
  * worker and Redis more than the script's work.
  */
 export class LuaScript {
-  private readonly sha: string;
+  readonly sha: string;
 
   constructor(
     private readonly source: string,

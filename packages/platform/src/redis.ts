@@ -18,6 +18,16 @@ export interface RedisClientOptions {
 }
 
 /**
+ * A connection still on a master that Sentinel has since turned into a
+ * replica (a partition rather than a crash, or a quick restart) gets READONLY
+ * for every write: it reconnects, which asks the sentinels for the master
+ * again, and sends the write once more there.
+ */
+function reconnectOnReadOnly(error: Error): 2 | false {
+  return error.message.startsWith("READONLY") ? 2 : false;
+}
+
+/**
  * Every Redis connection of every process (API, worker, CLI, preflight,
  * benches, tests) comes from here, so each REDIS_URL form works everywhere.
  *
@@ -53,6 +63,7 @@ export function createRedis(url: string, options: RedisClientOptions = {}): Redi
         username: target.username,
         password: target.password,
         sentinelPassword: options.sentinelPassword ?? (process.env.REDIS_SENTINEL_PASSWORD || undefined),
+        reconnectOnError: reconnectOnReadOnly,
         ...(options.probe ? { sentinelRetryStrategy: () => null } : {}),
       });
     case "cluster":

@@ -1,12 +1,14 @@
 import express, { type Router } from "express";
-import { errors, safeEqual, withTimeout } from "@mw/platform";
+import { errors, pingEveryMaster, safeEqual, withTimeout } from "@mw/platform";
 import { missingSchedules } from "@mw/shared/schedules";
 import type { AppContext } from "../context.ts";
 import type { Metrics } from "./metrics.ts";
 
+const CHECK_TIMEOUT_MS = 2000;
+
 async function check(probe: () => Promise<unknown>): Promise<{ ok: boolean; error?: string }> {
   try {
-    await withTimeout(probe(), 2000);
+    await withTimeout(probe(), CHECK_TIMEOUT_MS);
     return { ok: true };
   } catch (error) {
     return { ok: false, error: (error as Error).message };
@@ -25,11 +27,12 @@ export function healthRoutes(ctx: AppContext, metrics: Metrics): Router {
     const replicaState = ctx.replicaState;
     const [database, redis, replica] = await Promise.all([
       check(() => ctx.prisma.$queryRaw`SELECT 1`),
-      check(() => ctx.redis.ping()),
+      // On a cluster, every shard's master: a shard without one cannot take its queues' jobs.
+      check(() => pingEveryMaster(ctx.redis, CHECK_TIMEOUT_MS)),
       replicaState ? check(() => replicaState.probe()) : undefined,
     ]);
     const ready = database.ok && redis.ok;
-    const missing = redis.ok ? await withTimeout(missingSchedules(ctx.queues), 2000).catch(() => undefined) : undefined;
+    const missing = redis.ok ? await withTimeout(missingSchedules(ctx.queues), CHECK_TIMEOUT_MS).catch(() => undefined) : undefined;
     const schedules = missing === undefined ? { ok: false, error: "could not be read" } : { ok: missing.length === 0, missing: missing.map((job) => job.name) };
     const status = !ready ? "unavailable" : schedules.ok && (replica?.ok ?? true) ? "ready" : "degraded";
     res.status(ready ? 200 : 503).json({ status, checks: { database, redis, schedules, ...(replica ? { replica } : {}) } });

@@ -5,5 +5,6 @@ export * from "./jobs.ts";
 export * from "./names.ts";
 export * from "./options.ts";
 export * from "./queues.ts";
+export * from "./replica-ack.ts";
 export * from "./run-and-wait.ts";
 export * from "./upcoming.ts";

@@ -1,10 +1,12 @@
 import { Queue, type JobsOptions } from "bullmq";
+import { Cluster } from "ioredis";
 import type { RedisClient } from "../redis.ts";
 import type { z } from "zod";
 import { withTimeout } from "../time.ts";
 import type { JobDefinition } from "./jobs.ts";
 import { QUEUE_NAMES, type QueueName } from "./names.ts";
 import { QUEUE_JOB_OPTIONS } from "./options.ts";
+import { ReplicaAck, type ReplicaAckOptions } from "./replica-ack.ts";
 
 /**
  * How long adding a job may take. BullMQ waits for a Redis it cannot reach
@@ -15,20 +17,51 @@ import { QUEUE_JOB_OPTIONS } from "./options.ts";
  */
 export const QUEUE_ADD_TIMEOUT_MS = 5_000;
 
+/** Whether a key holds a Redis Cluster hash tag: the first "{" with a "}" after it and something in between. */
+function hasHashTag(key: string): boolean {
+  const open = key.indexOf("{");
+  const close = open === -1 ? -1 : key.indexOf("}", open + 1);
+  return close > open + 1;
+}
+
+/**
+ * The BullMQ prefix of one queue. BullMQ names a queue's keys
+ * `<prefix>:<queue>:<suffix>` and runs scripts over several of them (job hash,
+ * wait list, events stream, the job's `:logs`), which a cluster refuses unless
+ * they share a slot. On a cluster each queue gets its own hash tag,
+ * `{<prefix>:<queue>}`, so a queue's keys share one slot while the queues
+ * spread over the masters. One node (or Sentinel's master) keeps the plain
+ * prefix: the keys of an existing deployment stay where its jobs are. A
+ * QUEUE_PREFIX that holds a hash tag of its own is taken as it is.
+ */
+export function queueKeyPrefix(prefix: string, queue: string, cluster: boolean): string {
+  return cluster && !hasHashTag(prefix) ? `{${prefix}:${queue}}` : prefix;
+}
+
 /** The platform's queues, opened lazily on one shared Redis connection. */
 export class Queues {
   private readonly open = new Map<QueueName, Queue>();
+  private readonly replicaAck: ReplicaAck;
 
   constructor(
     /** The Redis connection the queues share (also for small coordination keys beside them, like run-and-wait's lock). */
     readonly connection: RedisClient,
     readonly prefix: string,
-  ) {}
+    /** Replicas each added job must reach before `add` resolves (REDIS_WAIT_REPLICAS); none unless given. */
+    replication: ReplicaAckOptions = { replicas: 0, timeoutMs: 0 },
+  ) {
+    this.replicaAck = new ReplicaAck(connection, replication);
+  }
+
+  /** The BullMQ prefix of `name`'s keys (queueKeyPrefix): every Queue and Worker of that queue must use it. */
+  prefixOf(name: QueueName): string {
+    return queueKeyPrefix(this.prefix, name, this.connection instanceof Cluster);
+  }
 
   get(name: QueueName): Queue {
     let queue = this.open.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: this.prefix, defaultJobOptions: QUEUE_JOB_OPTIONS[name] });
+      queue = new Queue(name, { connection: this.connection, prefix: this.prefixOf(name), defaultJobOptions: QUEUE_JOB_OPTIONS[name] });
       // A connection failure is re-emitted by every queue; the connection's owner logs it once,
       // and without a listener BullMQ would print each copy to the console.
       queue.on("error", () => {});
@@ -41,9 +74,20 @@ export class Queues {
     return QUEUE_NAMES.map((name) => this.get(name));
   }
 
-  /** Validates the payload against the job's schema, then adds it to the job's queue. */
+  /**
+   * Validates the payload against the job's schema, then adds it to the job's
+   * queue; with replication asked for, resolves only once replicas hold it
+   * (a failover after the caller answered its client must not lose the job).
+   */
   async add<Schema extends z.ZodType>(job: JobDefinition<Schema>, data: z.input<Schema>, options: JobsOptions = {}) {
-    return withTimeout(this.get(job.queue).add(job.name, job.payload.parse(data), { ...job.options, ...options }), QUEUE_ADD_TIMEOUT_MS);
+    const queue = this.get(job.queue);
+    const payload = job.payload.parse(data);
+    const added = async () => {
+      const added = await queue.add(job.name, payload, { ...job.options, ...options });
+      await this.replicaAck.confirm(queue.toKey("meta"));
+      return added;
+    };
+    return withTimeout(added(), QUEUE_ADD_TIMEOUT_MS);
   }
 
   async close(): Promise<void> {

@@ -41,21 +41,37 @@ export class LoginThrottle {
     return [`${this.prefix}:login-failures:${who}`, `${this.prefix}:login-failures:ip:${ip}`];
   }
 
+  /**
+   * One count and its time to live, read together. The two counts are read
+   * apart: on a Redis Cluster a login's key and an address's key may sit on
+   * different nodes, where one MULTI cannot reach both.
+   */
+  private async count(key: string): Promise<{ count: number; ttl: number }> {
+    const replies = (await this.redis.multi().get(key).ttl(key).exec()) ?? [];
+    const [count, ttl] = replies.map(([error, value]) => {
+      if (error) throw error;
+      return Number(value ?? 0);
+    });
+    return { count: count ?? 0, ttl: ttl ?? 0 };
+  }
+
   /** Seconds until a login may be tried again, or 0 when it may be tried now. */
   async retryAfter(subject: LoginSubject, ip: string): Promise<number> {
     const [loginKey, ipKey] = this.keys(subject, ip);
-    const replies = (await this.redis.multi().get(loginKey).get(ipKey).ttl(loginKey).ttl(ipKey).exec()) ?? [];
-    const [byLogin, byIp, loginTtl, ipTtl] = replies.map(([, value]) => Number(value ?? 0));
+    const [byLogin, byIp] = await Promise.all([this.count(loginKey), this.count(ipKey)]);
     const waits = [];
-    if (byLogin! >= this.limits.perLogin) waits.push(loginTtl!);
-    if (byIp! >= this.limits.perIp) waits.push(ipTtl!);
+    if (byLogin.count >= this.limits.perLogin) waits.push(byLogin.ttl);
+    if (byIp.count >= this.limits.perIp) waits.push(byIp.ttl);
     return waits.length ? Math.max(1, ...waits) : 0;
   }
 
+  /** Each key counted in a MULTI of its own (one slot each): its window starts with its first failure. */
   async failed(subject: LoginSubject, ip: string): Promise<void> {
-    const multi = this.redis.multi();
-    for (const key of this.keys(subject, ip)) multi.incr(key).expire(key, this.limits.windowSeconds, "NX");
-    await multi.exec();
+    await Promise.all(
+      this.keys(subject, ip).map(async (key) => {
+        for (const [error] of (await this.redis.multi().incr(key).expire(key, this.limits.windowSeconds, "NX").exec()) ?? []) if (error) throw error;
+      }),
+    );
   }
 
   async succeeded(subject: LoginSubject, ip: string): Promise<void> {

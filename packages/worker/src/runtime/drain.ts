@@ -26,7 +26,7 @@ export async function drain(connections: Connections, catalog: WorkerCatalog, li
     for (const [queue, limit] of limits) {
       const worker = new Worker(queue, null, {
         connection,
-        prefix: config.QUEUE_PREFIX,
+        prefix: connections.queues.prefixOf(queue),
         lockDuration: config.WORKER_LOCK_DURATION_MS,
         autorun: false,
       });

@@ -10,12 +10,14 @@ export interface ScheduleKeeper {
  * Job schedulers live only in Redis: a Redis that restarts empty (no
  * persistence, a failover, a flush) loses them, and nothing but a worker
  * re-creates them. So each worker re-creates its queues' schedules when it
- * starts, whenever its Redis connection comes back, and every `intervalMs`
+ * starts, whenever its Redis connection comes back, whenever a Redis outage
+ * ends (on a cluster the connection stays up while one shard restarts empty,
+ * and only the outage detector sees it come back), and every `intervalMs`
  * besides (a flush does not drop the connection). Upserts are idempotent, so
  * many workers doing it at once still give one scheduler per job.
  */
 export async function keepSchedules(connections: Connections, catalog: WorkerCatalog, served: QueueName[], intervalMs: number): Promise<ScheduleKeeper> {
-  const { redis, queues, logger } = connections;
+  const { redis, queues, logger, redisOutage } = connections;
   let running: Promise<void> | undefined;
   // A reason that arrives while a pass runs gets a pass of its own: that one may have read Redis before it was emptied.
   let queued: string | undefined;
@@ -46,9 +48,11 @@ export async function keepSchedules(connections: Connections, catalog: WorkerCat
     lost = false;
     void reconcile("redis reconnected");
   };
+  const onRecovered = () => void reconcile("redis outage ended");
   // Listening before the first pass: a connection lost while it runs still counts.
   redis.on("close", onClose);
   redis.on("ready", onReady);
+  redisOutage.on("recovered", onRecovered);
   const timer = setInterval(() => void reconcile("periodic"), intervalMs);
   timer.unref();
   await reconcile("worker started");
@@ -57,6 +61,7 @@ export async function keepSchedules(connections: Connections, catalog: WorkerCat
       clearInterval(timer);
       redis.off("close", onClose);
       redis.off("ready", onReady);
+      redisOutage.off("recovered", onRecovered);
     },
   };
 }

@@ -21,7 +21,7 @@ export function startWorkers(connections: Connections, catalog: WorkerCatalog, q
   const workers = queues.map((queue) => {
     const worker = new Worker(queue, (job, token) => runJob(connections, catalog, job, token), {
       connection,
-      prefix: config.QUEUE_PREFIX,
+      prefix: connections.queues.prefixOf(queue),
       // Stored on each job it takes: GET /queue shows which worker holds a job.
       name: `${hostname()}:${process.pid}`,
       concurrency: workerConcurrency(config, queue),

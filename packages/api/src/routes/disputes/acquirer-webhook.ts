@@ -1,7 +1,7 @@
 import express, { type RequestHandler } from "express";
 import { rateLimit } from "express-rate-limit";
 import { RedisStore, type RedisReply } from "rate-limit-redis";
-import { AppError } from "@mw/platform";
+import { AppError, scriptSafeSendCommand } from "@mw/platform";
 import { receiveAcquirerWebhook } from "@mw/shared/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -28,10 +28,16 @@ export function rawWebhookBody(limit: string): RequestHandler {
   return express.raw({ type: () => true, limit });
 }
 
-/** Optional per-IP limit (spec: none enforced by the service, so off unless configured), counted in Redis across API processes. */
+/**
+ * Optional per-IP limit (spec: none enforced by the service, so off unless
+ * configured), counted in Redis across API processes. The store's scripts go
+ * through scriptSafeSendCommand: its own SCRIPT LOAD would reach one cluster
+ * node and its EVALSHA another.
+ */
 function perIpLimit(ctx: AppContext): RequestHandler | null {
   const perMinute = ctx.config.WEBHOOK_RATE_LIMIT_PER_MINUTE;
   if (perMinute === 0) return null;
+  const sendCommand = scriptSafeSendCommand(ctx.redis);
   return rateLimit({
     windowMs: 60_000,
     limit: perMinute,
@@ -39,7 +45,7 @@ function perIpLimit(ctx: AppContext): RequestHandler | null {
     legacyHeaders: false,
     store: new RedisStore({
       prefix: `${ctx.config.QUEUE_PREFIX}:ratelimit:acquirer:`,
-      sendCommand: (command: string, ...args: string[]) => ctx.redis.call(command, ...args) as Promise<RedisReply>,
+      sendCommand: (command: string, ...args: string[]) => sendCommand(command, ...args) as Promise<RedisReply>,
     }),
     handler: (_req, _res, next) => next(new AppError(429, "rate_limited", "Too many webhook deliveries from this address; retry later.")),
   });

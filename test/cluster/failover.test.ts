@@ -1,0 +1,307 @@
+import { createRedis, JobCatalog, openConnections, QUEUE_NAMES, Queues, type Connections, type PrismaClient, type QueueName } from "@mw/platform";
+import { missingSchedules } from "@mw/shared/schedules";
+import { keepSchedules } from "@mw/worker/runtime/schedule-keeper";
+import type { Cluster } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startRedisCluster, type LocalRedisCluster } from "../../scripts/services/redis-cluster.ts";
+import type { RedisServer } from "../../scripts/services/redis-server.ts";
+import { startRedisSentinel, type LocalRedisSentinel } from "../../scripts/services/redis-sentinel.ts";
+import { disputePayload } from "../../scripts/chaos/traffic.ts";
+import { restCall, startApi, testConfig, userWith, type TestApi } from "../support/api.ts";
+import { testQueuePrefix } from "../support/env.ts";
+import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";
+import { until } from "../support/wait.ts";
+import { NODE_PASSWORD } from "./nodes.ts";
+
+// Nodes killed under the platform: on topologies this file starts itself (it
+// kills and restarts their processes), a cluster (3 masters + 3 replicas) and
+// a Sentinel group (master, replica, three sentinels).
+
+const FAILOVER_MS = 45_000;
+let seq = 0;
+
+function submit(url: string, key: string) {
+  seq += 1;
+  return restCall(`${url}/middleware/v1/external/orders`, "POST", orderBody(`FO-${process.pid}-${seq}`), `Bearer ${key}`);
+}
+
+/** The node `connectionName`'s SUBSCRIBE connection is on. */
+async function subscriberNode(servers: RedisServer[], connectionName: string): Promise<RedisServer | undefined> {
+  for (const server of servers) {
+    if (!server.running) continue;
+    const clients = String((await server.ask("CLIENT", "LIST", "TYPE", "pubsub")) ?? "");
+    if (clients.split("\n").some((line) => line.includes(` name=${connectionName} `))) return server;
+  }
+  return undefined;
+}
+
+/** A key cached by `b` (used twice), revoked through `a`: `b` refuses it within a second. */
+async function revokedWithinOneSecond(a: TestApi, b: TestApi, prisma: PrismaClient, admin: string): Promise<void> {
+  const { siteId, keyId, key } = await createSiteWithKey(prisma);
+  expect((await submit(b.url, key)).status).toBe(201);
+  expect((await submit(b.url, key)).status).toBe(201);
+  expect((await restCall(`${a.url}/middleware/v1/sites/${siteId}/api-keys/${keyId}`, "DELETE", undefined, admin)).status).toBe(200);
+  const revoked = performance.now();
+  let status = 0;
+  while (performance.now() - revoked < 1000) {
+    status = (await submit(b.url, key)).status;
+    if (status === 401) break;
+  }
+  expect(status, "the revoked key within 1 s").toBe(401);
+}
+
+/** The revocation checks of a topology: before, in the gap after, and after the node under `b`'s subscriber is killed. */
+async function revocationThroughSubscriberLoss(redisUrl: string, servers: () => RedisServer[], settle: (killed: RedisServer) => Promise<void>): Promise<void> {
+  const a = await startApi({ REDIS_URL: redisUrl }, "api-a");
+  const b = await startApi({ REDIS_URL: redisUrl }, "api-b");
+  try {
+    const prisma = a.ctx.prisma;
+    await seedItems(prisma, ["SKU-A", "SKU-B"]);
+    const admin = await userWith(a, "manage_middleware");
+    await until(() => b.ctx.invalidation.isLive(), () => "b to subscribe");
+    await revokedWithinOneSecond(a, b, prisma, admin);
+
+    const node = await subscriberNode(servers(), "mw-api-b-sub");
+    expect(node, "the node under b's subscriber").toBeDefined();
+    const { keyId, key } = await createSiteWithKey(prisma);
+    expect((await submit(b.url, key)).status).toBe(201);
+    await node!.kill();
+    await until(() => !b.ctx.invalidation.isLive(), () => "b to notice its subscriber is gone");
+    // Revoked by something that publishes nothing: b, unsure what it missed, reads the database.
+    await prisma.siteApiKey.update({ where: { id: keyId }, data: { revoked_at: new Date() } });
+    expect((await submit(b.url, key)).status).toBe(401);
+
+    await until(() => b.ctx.invalidation.isLive(), () => "b to subscribe again", FAILOVER_MS);
+    await settle(node!);
+    await revokedWithinOneSecond(a, b, prisma, admin);
+    const moved = await subscriberNode(servers(), "mw-api-b-sub");
+    expect(moved?.port).not.toBe(node!.port);
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+}
+
+/** GET /readyz, with how long it took. */
+async function readyz(api: TestApi): Promise<{ status: number; ms: number; redis: unknown }> {
+  const started = performance.now();
+  const res = await fetch(`${api.url}/readyz`, { signal: AbortSignal.timeout(15_000) });
+  const body = (await res.json()) as { checks: { redis: unknown } };
+  return { status: res.status, ms: performance.now() - started, redis: body.checks.redis };
+}
+
+/** /readyz answers 503, promptly, while the master is gone, and 200 once a replica has taken over. */
+async function readyzThroughMasterKill(api: TestApi, kill: () => Promise<void>): Promise<void> {
+  expect((await readyz(api)).status).toBe(200);
+  await kill();
+  let answer = await readyz(api);
+  const killed = Date.now();
+  while (answer.status !== 503 && Date.now() - killed < 10_000) answer = await readyz(api);
+  expect(answer.status, "503 while a shard has no master").toBe(503);
+  expect(answer.redis).toMatchObject({ ok: false });
+  // Polled as a load balancer does: every answer comes, none hangs on Redis's offline queue.
+  const slowest = { ms: answer.ms };
+  while (answer.status !== 200 && Date.now() - killed < FAILOVER_MS) {
+    answer = await readyz(api);
+    slowest.ms = Math.max(slowest.ms, answer.ms);
+  }
+  expect(answer.status, "200 once a replica took over").toBe(200);
+  expect(slowest.ms).toBeLessThan(8000);
+}
+
+/** Stops a node's process (SIGSTOP) while `during` runs: it holds its connections but answers nothing, as a stalled replica. */
+async function frozen<T>(node: RedisServer, during: () => Promise<T>): Promise<T> {
+  process.kill(node.pid!, "SIGSTOP");
+  try {
+    return await during();
+  } finally {
+    process.kill(node.pid!, "SIGCONT");
+  }
+}
+
+let delivery = 0;
+/** One acquirer webhook delivery: its status and error code. */
+async function deliver(api: TestApi): Promise<{ status: number; code?: string }> {
+  delivery += 1;
+  const res = await fetch(`${api.url}/middleware/v1/webhooks/acquirer`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: disputePayload(`${process.pid}-wait-${delivery}`, "4242", `W${delivery}`, "2026-10-01"),
+  });
+  return { status: res.status, code: ((await res.json()) as { code?: string }).code };
+}
+
+/** With REDIS_WAIT_REPLICAS=1, a webhook is answered 202 only once `replica` holds its job; 503 queue_unavailable when it does not in time. */
+async function answersOnlyReplicated(redisUrl: string, replica: () => Promise<RedisServer>): Promise<void> {
+  const api = await startApi({ REDIS_URL: redisUrl, REDIS_WAIT_REPLICAS: "1", REDIS_WAIT_TIMEOUT_MS: "300" });
+  try {
+    expect(await deliver(api)).toEqual({ status: 202 });
+    expect(await frozen(await replica(), () => deliver(api))).toEqual({ status: 503, code: "queue_unavailable" });
+    expect(await deliver(api)).toEqual({ status: 202 });
+  } finally {
+    await api.close();
+  }
+}
+
+describe("Redis Cluster: nodes killed", () => {
+  let cluster: LocalRedisCluster;
+  let client: Cluster;
+  const prefix = `${testQueuePrefix()}fo`;
+
+  /** Every running node sees every slot served. */
+  async function healthy(): Promise<boolean> {
+    for (const node of cluster.nodes.filter((server) => server.running)) {
+      if (!String((await node.ask("CLUSTER", "INFO")) ?? "").includes("cluster_state:ok")) return false;
+    }
+    return true;
+  }
+
+  /** Starts a killed node again and waits until it is back in a healthy cluster (a former master as a replica). */
+  async function restart(node: RedisServer): Promise<void> {
+    await node.start();
+    await until(async () => {
+      const role = (await node.ask("ROLE")) as unknown[] | undefined;
+      return role?.[0] === "master" || role?.[3] === "connected";
+    }, () => `node ${node.port} to rejoin`, FAILOVER_MS);
+    await until(healthy, () => "the cluster to be whole again", FAILOVER_MS);
+  }
+
+  /** The node that is master of `queue`'s slot now. */
+  async function masterOf(queue: QueueName): Promise<RedisServer> {
+    const queues = new Queues(client, prefix);
+    const slot = Number(await client.call("CLUSTER", "KEYSLOT", queues.get(queue).toKey("meta")));
+    await queues.close();
+    await new Promise<void>((resolve, reject) => client.refreshSlotsCache((error) => (error ? reject(error) : resolve())));
+    const port = Number(client.slots[slot]![0]!.split(":").pop());
+    return cluster.nodes.find((node) => node.port === port)!;
+  }
+
+  beforeAll(async () => {
+    cluster = await startRedisCluster({ password: NODE_PASSWORD });
+    client = createRedis(cluster.url, { name: "mw-test-failover" }) as Cluster;
+    await client.ping();
+  });
+
+  afterAll(async () => {
+    await client?.quit().catch(() => client.disconnect());
+    await cluster?.stop();
+  });
+
+  it(
+    "a key revoked through one API is refused by another within 1 s, also after that one's subscriber node is killed",
+    () => revocationThroughSubscriberLoss(cluster.url, () => cluster.nodes, async (killed) => {
+      await until(healthy, () => "a replica to take over, if a master was killed", FAILOVER_MS);
+      await restart(killed);
+    }),
+    120_000,
+  );
+
+  it("answers /readyz 503 while the disputes queue's shard has no master, 200 after its replica took over", async () => {
+    const api = await startApi({ REDIS_URL: cluster.url, QUEUE_PREFIX: prefix });
+    const master = await masterOf("disputes");
+    try {
+      await readyzThroughMasterKill(api, () => master.kill());
+    } finally {
+      await api.close();
+      await restart(master);
+    }
+  }, 120_000);
+
+  it("answers a webhook 202 only once the disputes shard's replica holds its job, 503 when it does not in time", () =>
+    answersOnlyReplicated(cluster.url, async () => {
+      const role = (await (await masterOf("disputes")).ask("ROLE")) as [string, number, [string, string, string][]];
+      return cluster.nodes.find((node) => node.port === Number(role[2][0]![1]))!;
+    }));
+
+  it("re-creates the job schedulers of a shard that came back empty", async () => {
+    const connections: Connections = openConnections(testConfig({ REDIS_URL: cluster.url, QUEUE_PREFIX: prefix }), "schedule-test");
+    // No periodic pass within the test: only the outage's end may bring them back.
+    const keeper = await keepSchedules(connections, new JobCatalog([]), [...QUEUE_NAMES], 3_600_000);
+    const master = await masterOf("webhooks");
+    const role = (await master.ask("ROLE")) as [string, number, [string, string, string][]];
+    const replica = cluster.nodes.find((node) => node.port === Number(role[2][0]![1]))!;
+    try {
+      expect(await missingSchedules(connections.queues)).toEqual([]);
+      expect(Number(await master.ask("DBSIZE"))).toBeGreaterThan(0);
+      // Without its replica, the master restarts empty (no persistence) and takes its slots back.
+      await replica.kill();
+      await master.kill();
+      await master.start();
+      expect(await master.ask("DBSIZE"), "the shard came back empty").toBe(0);
+      await until(healthy, () => "the shard to serve its slots again", FAILOVER_MS);
+      await until(async () => (await missingSchedules(connections.queues)).length === 0, () => "the schedules to be re-created", FAILOVER_MS);
+    } finally {
+      keeper.stop();
+      await Promise.all(connections.queues.all().map((queue) => queue.obliterate({ force: true }).catch(() => undefined)));
+      await connections.close();
+      await restart(replica);
+    }
+  }, 120_000);
+});
+
+describe("Redis Sentinel: the master killed", () => {
+  let group: LocalRedisSentinel;
+
+  /** The sentinels name a master and it has its replica back (the killed node, restarted). */
+  async function restart(node: RedisServer): Promise<void> {
+    await node.start();
+    await until(async () => {
+      const master = await group.master();
+      const role = master ? ((await master.ask("ROLE")) as [string, number, unknown[]] | undefined) : undefined;
+      return master !== undefined && master.port !== node.port && role?.[2].length === 1;
+    }, () => `node ${node.port} to rejoin as a replica`, FAILOVER_MS);
+  }
+
+  beforeAll(async () => {
+    group = await startRedisSentinel({ password: NODE_PASSWORD });
+  });
+
+  afterAll(async () => {
+    await group?.stop();
+  });
+
+  it(
+    "a key revoked through one API is refused by another within 1 s, also after the master under its subscriber is killed",
+    () => revocationThroughSubscriberLoss(group.url, () => group.nodes, async (killed) => {
+      await restart(killed);
+    }),
+    120_000,
+  );
+
+  it("answers a webhook 202 only once the replica holds its job, 503 when it does not in time", () =>
+    answersOnlyReplicated(group.url, async () => {
+      const master = await group.master();
+      return group.nodes.find((node) => node !== master)!;
+    }));
+
+  it("answers /readyz 503 while the master is gone, 200 once the sentinels promoted the replica", async () => {
+    const api = await startApi({ REDIS_URL: group.url });
+    const master = (await group.master())!;
+    try {
+      await readyzThroughMasterKill(api, () => master.kill());
+    } finally {
+      await api.close();
+      await restart(master);
+    }
+  }, 120_000);
+
+  it("sends a write refused with READONLY again to the master the sentinels name now", async () => {
+    const redis = createRedis(group.url, { name: "mw-test-readonly" });
+    try {
+      await redis.set("readonly-probe", "1");
+      const old = (await group.master())!;
+      const promoted = group.nodes.find((node) => node !== old)!;
+      // The roles swap behind the connection's back (as across a partition): it stays on a node that is a replica now.
+      await promoted.ask("REPLICAOF", "NO", "ONE");
+      await old.ask("REPLICAOF", "127.0.0.1", String(promoted.port));
+      for (const sentinel of group.sentinels) {
+        await sentinel.ask("SENTINEL", "REMOVE", group.masterName);
+        await sentinel.ask("SENTINEL", "MONITOR", group.masterName, "127.0.0.1", String(promoted.port), "2");
+        await sentinel.ask("SENTINEL", "SET", group.masterName, "auth-pass", NODE_PASSWORD, "down-after-milliseconds", "2000");
+      }
+      await redis.set("readonly-probe", "2");
+      expect(await promoted.ask("GET", "readonly-probe")).toBe("2");
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
