@@ -114,6 +114,24 @@ describe("the egress guard on the vector host (issue 35, finding 2)", () => {
   });
 });
 
+describe("the environment's Pinecone key", () => {
+  it("goes only to PINECONE_HOST: a host entered as an option is sent the option's key", async () => {
+    await api.ctx.options.set({ ai_vector_host: pinecone.url, ai_vector_api_key: null });
+    try {
+      pinecone.requests.length = 0;
+      const index = knowledge({ PINECONE_API_KEY: PINECONE_KEY });
+      await expect((await index.index()).stats(LOCAL_EMBEDDING_MODEL)).rejects.toThrow(/401|Invalid API Key/);
+      expect(pinecone.requests.map((request) => request.path)).toEqual(["/describe_index_stats"]);
+
+      await api.ctx.options.set({ ai_vector_api_key: PINECONE_KEY });
+      expect(await (await index.index()).stats(LOCAL_EMBEDDING_MODEL)).toMatchObject({ dimension: 768 });
+      await index.close();
+    } finally {
+      await api.ctx.options.set({ ai_vector_host: null, ai_vector_api_key: null });
+    }
+  });
+});
+
 describe("documents read from a URL (knowledge:add)", () => {
   it("refuses a URL on a local address with the egress guard on, and reads it with the guard lifted", async () => {
     pinecone.requests.length = 0;

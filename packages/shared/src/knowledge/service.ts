@@ -40,11 +40,18 @@ export class Knowledge {
     this.embedded = new EmbeddedIndex(prisma, () => (this.pool ??= new SearchPool()));
   }
 
-  /** Pinecone's host and key: the environment over the ticket-system settings. */
+  /**
+   * Pinecone's host and key: the environment over the ticket-system settings.
+   * PINECONE_API_KEY goes only to PINECONE_HOST: a host entered as an option
+   * gets the option's key, so whoever may set options cannot point the
+   * environment's key at a host of their choosing.
+   */
   async pineconeSettings(): Promise<{ host: string; apiKey: string } | null> {
-    const host = this.deps.config.PINECONE_HOST ?? (await this.deps.options.get("ai_vector_host"));
-    if (!host) return null;
-    return { host, apiKey: this.deps.config.PINECONE_API_KEY ?? (await this.deps.options.get("ai_vector_api_key")) ?? "" };
+    const { PINECONE_HOST, PINECONE_API_KEY } = this.deps.config;
+    const optionKey = async () => (await this.deps.options.get("ai_vector_api_key")) ?? "";
+    if (PINECONE_HOST) return { host: PINECONE_HOST, apiKey: PINECONE_API_KEY ?? (await optionKey()) };
+    const host = await this.deps.options.get("ai_vector_host");
+    return host ? { host, apiKey: await optionKey() } : null;
   }
 
   async index(): Promise<VectorIndex> {

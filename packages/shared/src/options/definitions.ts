@@ -55,7 +55,7 @@ export const OPTIONS = {
   }),
   ai_max_context_tickets: option({ schema: z.number().int().min(1).max(50), default: 8, description: "records the assistant puts in the model's context per question" }),
   ai_chatbot_name: option({ schema: z.string().trim().min(1).max(60), default: "Support Assistant", description: "the assistant's display name, which it answers under" }),
-  ai_vector_api_key: option({ schema: secret, default: null, secret: true, description: "Pinecone API key (PINECONE_API_KEY overrides it)" }),
+  ai_vector_api_key: option({ schema: secret, default: null, secret: true, description: "Pinecone API key for ai_vector_host (PINECONE_API_KEY is sent only to PINECONE_HOST)" }),
   ai_vector_host: option({ schema: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]), default: "", description: "Pinecone index host (PINECONE_HOST overrides it); empty: the embedded index" }),
   urgency_criteria: option({ schema: z.string().trim().min(20).max(10_000), default: DEFAULT_URGENCY_CRITERIA, description: "urgency criteria sent with every analysis (null: reset to default)" }),
   urgency_max_per_run: option({ schema: z.number().int().min(1).max(10_000), default: 2, description: "urgency analyses per minute across all workers (spec 2: tickets per cron run)" }),
