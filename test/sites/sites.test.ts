@@ -259,6 +259,14 @@ describe("update", () => {
     expect(openCredentials(row.api_credentials!, api.ctx.config.ENCRYPTION_KEY)).toEqual({ client_id: CLIENT_A, access_token: `${TOKEN_A}-rotated` });
   });
 
+  it("keeps the stored token when a form sends back the mask it was shown", async () => {
+    const id = await createSite(siteA());
+    const res = await call("PUT", `/sites/${id}`, { name: `Masked ${RUN}`, api_key: CLIENT_A, api_secret: "********" });
+    expect(res.status).toBe(200);
+    const row = await api.ctx.prisma.site.findUniqueOrThrow({ where: { id } });
+    expect(openCredentials(row.api_credentials!, api.ctx.config.ENCRYPTION_KEY)).toEqual({ client_id: CLIENT_A, access_token: TOKEN_A });
+  });
+
   it("clears nullable settings and secrets with null, and sets a secret with a string", async () => {
     const id = await createSite(siteA({ fraud_api_key: FRAUD_KEY, health_check_url: "https://hc.example/ping", channel_filter: { channel_id: 1, name: "Web" } }));
     expect((await call("PUT", `/sites/${id}`, { fraud_api_key: null, health_check_url: null, channel_filter: null, webhook_secret: WEBHOOK_SECRET })).status).toBe(200);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { encryptSecret, errors, Prisma } from "@mw/platform";
 import { Platform, type Site } from "@mw/platform/prisma";
 import { storefrontABaseUrl } from "@mw/providers/storefront-a";
-import { openCredentials, sealCredentials } from "./credentials.ts";
+import { openCredentials, sealCredentials, TOKEN_MASK } from "./credentials.ts";
 
 export const platformSchema = z.enum(Platform);
 
@@ -112,7 +112,9 @@ function credentialsHost(site: { platform: Platform; site_url: string; api_base_
  * cannot carry the stored token elsewhere (docs/security.md).
  */
 export function siteUpdateData(input: SiteUpdateInput, current: Site, key: Buffer): Prisma.SiteUpdateInput {
-  const { api_key, api_secret, fraud_api_key, webhook_secret, channel_filter, ...plain } = input;
+  const { api_key, api_secret: sentSecret, fraud_api_key, webhook_secret, channel_filter, ...plain } = input;
+  // A form filled from GET /sites/{id} sends back the mask it was shown: that means "unchanged".
+  const api_secret = sentSecret === TOKEN_MASK ? undefined : sentSecret;
   const next = {
     platform: plain.platform ?? current.platform,
     site_url: plain.site_url ?? current.site_url,
