@@ -60,6 +60,17 @@ describe("logging", () => {
     });
   });
 
+  it("redacts secret-named members inside an error's message, as Prisma's validation errors print the data", () => {
+    const error = new Error('Invalid `prisma.site.update()` invocation:\n  data: {\n    name: "Shop",\n    api_secret: "cs_live_123",\n    access_token: "tok\\"en"\n  }');
+    const { message, stack } = redact(error) as { message: string; stack: string };
+    for (const text of [message, stack]) {
+      expect(text).toContain('name: "Shop"');
+      expect(text).toContain('api_secret: "[REDACTED]"');
+      expect(text).toContain('access_token: "[REDACTED]"');
+      expect(text).not.toMatch(/cs_live_123|tok\\"en/);
+    }
+  });
+
   it("falls back to stderr when the log directory cannot be written", async () => {
     const blocker = path.join(mkdtempSync(path.join(tmpdir(), "mw-logs-")), "not-a-dir");
     writeFileSync(blocker, "a file where the log directory should be");

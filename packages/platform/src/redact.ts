@@ -10,6 +10,13 @@ const SECRET_TEXT: [RegExp, string][] = [
 
 export const REDACTED = "[REDACTED]";
 
+/** Prisma's validation errors print the data they were given as `name: "value"` lines, secrets included. */
+const SECRET_MEMBER = new RegExp(String.raw`\b(\w*(?:${SECRET_KEY.source})\w*):\s*"(?:[^"\\]|\\.)*"`, "gi");
+
+function redactErrorText(text: string): string {
+  return redactText(text).replace(SECRET_MEMBER, `$1: "${REDACTED}"`);
+}
+
 /** Every pattern above needs one of these; most logged text has none, and skips the three scans. */
 const MAY_HOLD_SECRET = /Basic|Bearer|=|@/;
 
@@ -26,7 +33,7 @@ export function redact(value: unknown, seen = new WeakSet<object>()): unknown {
   seen.add(value);
   if (Array.isArray(value)) return value.map((item) => redact(item, seen));
   if (value instanceof Error) {
-    return { name: value.name, message: redactText(value.message), stack: value.stack && redactText(value.stack) };
+    return { name: value.name, message: redactErrorText(value.message), stack: value.stack && redactErrorText(value.stack) };
   }
   if (value instanceof Date || Buffer.isBuffer(value)) return value;
   const out: Record<string, unknown> = {};
