@@ -31,6 +31,11 @@ export interface StoryTicket {
 const ACME = { id: 7, name: "ACME Shop" };
 const BLOOM = { id: 8, name: "Bloom Florist" };
 const NORTHWIND = { id: 9, name: "Northwind Outdoor" };
+const CLIENTS = {
+  [ACME.id]: { name: "Ann Lee", email: "ann@acme.example" },
+  [BLOOM.id]: { name: "Ravi Patel", email: "ravi@bloom.example" },
+  [NORTHWIND.id]: { name: "Lena Ortiz", email: "lena@northwind.example" },
+};
 
 /** The staff directory: Sam answers the tickets, Dana heads Support, Pat manages the projects. */
 export const STAFF = [
@@ -46,7 +51,7 @@ export const CHECKOUT: StoryTicket = {
   id: 101,
   subject: "Checkout shows error 500 after the payment plugin update",
   organisation: ACME,
-  client: { name: "Ann Lee", email: "ann@acme.example" },
+  client: CLIENTS[ACME.id]!,
   is_vip: false,
   customer_type: "retainer",
   entries: [
@@ -74,7 +79,7 @@ export const REDESIGN: StoryTicket = {
   id: 102,
   subject: "Redesign of the product pages",
   organisation: BLOOM,
-  client: { name: "Ravi Patel", email: "ravi@bloom.example" },
+  client: CLIENTS[BLOOM.id]!,
   is_vip: false,
   customer_type: "project",
   project: { budget_hours: 20, quoted_hours: 16 },
@@ -92,7 +97,7 @@ export const CONTACT_FORM: StoryTicket = {
   id: 103,
   subject: "Contact form stopped sending e-mails",
   organisation: NORTHWIND,
-  client: { name: "Lena Ortiz", email: "lena@northwind.example" },
+  client: CLIENTS[NORTHWIND.id]!,
   is_vip: true,
   customer_type: "retainer",
   entries: [
@@ -113,7 +118,7 @@ export const ROUTINE: Omit<StoryTicket, "id">[] = [
 ].map(([subject, organisation, text, percentage]) => ({
   subject: subject as string,
   organisation: organisation as StoryTicket["organisation"],
-  client: { name: "Ann Lee", email: "ann@acme.example" },
+  client: CLIENTS[(organisation as StoryTicket["organisation"]).id]!,
   is_vip: false,
   customer_type: "retainer",
   entries: [
