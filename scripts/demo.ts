@@ -60,7 +60,8 @@ if (port === 0 || !(await portFree(port))) {
 const base = `http://127.0.0.1:${port}`;
 const encryptionKey = randomBytes(32).toString("hex");
 const securityKey = randomBytes(24).toString("hex");
-const prisma = createPrisma(settings.databaseUrl);
+// The demo's own reads (seeding, counting) wait as long as a loaded machine needs; nothing here is a hot path.
+const prisma = createPrisma(settings.databaseUrl, { acquireTimeoutMs: 30_000, connectTimeoutMs: 30_000 });
 // Set before the platform starts, so no process serves an older value from its cache.
 await new OptionStore(prisma, Buffer.from(encryptionKey, "hex")).set(deskOptions(world, base, securityKey));
 const environment = () =>

@@ -210,9 +210,9 @@ export class DemoDesk {
     this.nextRoutine += 1;
   }
 
-  /** The rest of the first act (a short demo ends before it), then up to a minute for every analysis and the CRITICAL alert. */
+  /** The rest of the first act (a short demo ends before it), then up to two minutes (a loaded machine) for every analysis and the CRITICAL alert. */
   async finish(): Promise<void> {
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 120_000;
     while (this.steps.length && Date.now() < deadline) {
       const next = this.steps[0]!;
       if (next.ready && !(await next.ready())) {
