@@ -1,13 +1,19 @@
 // The outside world of `pnpm demo`: fakes of the ERP, both storefronts, the
-// payment gateway, the fraud service and an SMTP sink, listening on local
-// ports in this process, with a catalogue both sides agree on.
+// payment gateway, the fraud service, the AI provider, Harvest, Twilio and an
+// SMTP sink, listening on local ports in this process, with a catalogue both
+// sides agree on and a Harvest project for the story's project ticket.
 import { randomBytes } from "node:crypto";
 import { FakeErp } from "../../test/fakes/erp.ts";
 import { FakeFraud } from "../../test/fakes/fraud.ts";
 import { FakeGateway } from "../../test/fakes/gateway.ts";
+import { FakeGemini } from "../../test/fakes/gemini.ts";
+import { FakeHarvest, type FakeProject } from "../../test/fakes/harvest.ts";
+import { FakeSms } from "../../test/fakes/sms.ts";
 import { FakeSmtp } from "../../test/fakes/smtp.ts";
 import { FakeStorefrontA, type FakeStore } from "../../test/fakes/storefront-a.ts";
 import { FakeStorefrontB } from "../../test/fakes/storefront-b.ts";
+import { demoAnswer } from "./model.ts";
+import { numberOf, REDESIGN } from "./story.ts";
 
 export const CATALOGUE = [
   { sku: "TEE-BLK-M", name: "T-shirt, black, M", price: 19.9 },
@@ -31,10 +37,22 @@ export class DemoWorld {
   readonly gateway = new FakeGateway();
   readonly fraud = new FakeFraud(new Map([[this.fraudKey, this.fraudTeam]]));
   readonly smtp = new FakeSmtp();
+  readonly aiKey = randomBytes(16).toString("hex");
+  readonly ai = new FakeGemini(this.aiKey);
+  readonly harvest = new FakeHarvest();
+  readonly sms = new FakeSms(`AC${randomBytes(16).toString("hex")}`, randomBytes(16).toString("hex"));
   store!: FakeStore;
+  project!: FakeProject;
+
+  private fakes() {
+    return [this.erp, this.bigcommerce, this.woocommerce, this.gateway, this.fraud, this.smtp, this.ai, this.harvest, this.sms];
+  }
 
   async start(): Promise<void> {
-    await Promise.all([this.erp.start(), this.bigcommerce.start(), this.woocommerce.start(), this.gateway.start(), this.fraud.start(), this.smtp.start()]);
+    await Promise.all(this.fakes().map((fake) => fake.start()));
+    const otherwise = this.ai.respond;
+    this.ai.respond = (call) => demoAnswer(call, otherwise);
+    this.project = this.harvest.addProject({ name: `#${numberOf(REDESIGN.id)} ${REDESIGN.subject}`, budget: REDESIGN.project!.budget_hours });
     this.store = this.bigcommerce.addStore({ hash: "demo1", accessToken: randomBytes(12).toString("hex"), clientId: randomBytes(8).toString("hex"), name: "Demo BigCommerce store" });
     for (const [i, item] of CATALOGUE.entries()) {
       this.erp.addItem(item.sku, 40 + i * 7);
@@ -52,10 +70,18 @@ export class DemoWorld {
       FRAUD_API_URL: this.fraud.url,
       SMTP_URL: this.smtp.url,
       ALERT_EMAIL_TO: "operators@demo.example",
+      AI_BASE_URL: this.ai.url,
+      AI_API_KEY: this.aiKey,
+      HARVEST_ID_URL: this.harvest.url,
+      HARVEST_API_URL: this.harvest.url,
+      SMS_API_URL: this.sms.url,
+      SMS_ACCOUNT_SID: this.sms.accountSid,
+      SMS_AUTH_TOKEN: this.sms.authToken,
+      SMS_FROM: "+15550001111",
     };
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.erp.stop(), this.bigcommerce.stop(), this.woocommerce.stop(), this.gateway.stop(), this.fraud.stop(), this.smtp.stop()]);
+    await Promise.all(this.fakes().map((fake) => fake.stop()));
   }
 }

@@ -38,12 +38,13 @@ export class PlatformProcess {
     const seen = this.output.length;
     child.stdout!.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr!.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
-    for (let i = 0; i < 600; i += 1) {
+    // Two minutes: on a loaded machine tsx alone takes tens of seconds to compile an entry point.
+    for (let i = 0; i < 2400; i += 1) {
       if (ready.test(this.output.slice(seen))) return;
       if (child.exitCode !== null) throw new Error(`${this.entry} exited: ${this.output.slice(-2000)}`);
       await sleep(50);
     }
-    throw new Error(`${this.entry} did not start: ${this.output.slice(-2000)}`);
+    throw new Error(`${this.entry} did not start within 2 minutes: ${this.output.slice(-2000)}`);
   }
 
   async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
