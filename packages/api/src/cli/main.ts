@@ -8,12 +8,13 @@ import { imageKeyCommands } from "./images.ts";
 import { itemCommands } from "./inventory.ts";
 import { knowledgeCommands } from "./knowledge.ts";
 import { optionCommands } from "./options.ts";
+import { orderCommands } from "./orders.ts";
 import { reviewCommands } from "./reviews.ts";
 import { staffCommands, ticketCommands } from "./tickets.ts";
 import { timeCommands } from "./timetracking.ts";
 import { ticketBridgeCommands, userCommands } from "./identity.ts";
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...ticketBridgeCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands };
+const COMMANDS: Record<string, Command> = { ...userCommands, ...ticketBridgeCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands, ...orderCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];

@@ -2,6 +2,7 @@ export * from "./failures.ts";
 export * from "./job-logs.ts";
 export * from "./job-ref.ts";
 export * from "./jobs.ts";
+export * from "./job-status.ts";
 export * from "./names.ts";
 export * from "./options.ts";
 export * from "./queues.ts";

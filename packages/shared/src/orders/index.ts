@@ -14,3 +14,4 @@ export * from "./transaction-orders.ts";
 export * from "./pending-skus.ts";
 export * from "./shipping-state.ts";
 export * from "./storefront-import.ts";
+export * from "./lifecycle.ts";

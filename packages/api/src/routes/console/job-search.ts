@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import type { QueueName } from "@mw/platform";
+import { boardJobPath, type QueueName } from "@mw/platform";
 import { disputeAlertJobId, disputeJobId, processDisputeJob } from "@mw/shared/disputes";
 import { alertEmailJob } from "@mw/shared/notifications";
 import { orderExportJob, orderExportJobId, orderVerifyJob, orderVerifyJobId, ordersByNumber } from "@mw/shared/orders";
@@ -8,7 +8,6 @@ import { ALERT_CHANNELS, criticalAlertJob, criticalAlertJobId, urgencyAnalysisJo
 import { projectCreateJob, projectCreateJobId } from "@mw/shared/timetracking";
 import { trackingOrderPushJob, trackingOrderPushJobId } from "@mw/shared/tracking";
 import type { AppContext } from "../../context.ts";
-import { BOARD_PATH } from "../queue/board.ts";
 import { describeJob, siteNamesOf } from "../queue/describe.ts";
 
 export const KEY_KINDS = { order: "Order number", case: "Dispute case id", ticket: "Ticket number" } as const;
@@ -70,7 +69,7 @@ function found(job: Job, queue: QueueName, state: string, siteNames: Map<number,
     attempts: job.attemptsMade,
     failed_reason: job.failedReason || null,
     created: new Date(job.timestamp).toISOString(),
-    board_url: `${BOARD_PATH}/queue/${encodeURIComponent(queue)}/${encodeURIComponent(job.id!)}`,
+    board_url: boardJobPath(queue, job.id!),
   };
 }
 
