@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { AppError, getConfigOrExit, openCliConnections } from "@mw/platform";
 import type { Command } from "./command.ts";
 import { licenseCommands } from "./dashboard.ts";
-import { merchantCommands } from "./disputes.ts";
+import { disputeCommands, merchantCommands } from "./disputes.ts";
 import { imageKeyCommands } from "./images.ts";
 import { itemCommands } from "./inventory.ts";
 import { knowledgeCommands } from "./knowledge.ts";
@@ -14,7 +14,7 @@ import { staffCommands, ticketCommands } from "./tickets.ts";
 import { timeCommands } from "./timetracking.ts";
 import { ticketBridgeCommands, userCommands } from "./identity.ts";
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...ticketBridgeCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands, ...orderCommands };
+const COMMANDS: Record<string, Command> = { ...userCommands, ...ticketBridgeCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands, ...orderCommands, ...disputeCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];

@@ -1,5 +1,6 @@
 export * from "./failures.ts";
 export * from "./job-logs.ts";
+export * from "./job-index.ts";
 export * from "./job-ref.ts";
 export * from "./jobs.ts";
 export * from "./job-status.ts";

@@ -11,3 +11,4 @@ export * from "./receiver.ts";
 export * from "./replay.ts";
 export * from "./stored-case.ts";
 export * from "./jobs.ts";
+export * from "./lifecycle.ts";

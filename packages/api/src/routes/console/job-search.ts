@@ -1,6 +1,6 @@
 import type { Job } from "bullmq";
 import { boardJobPath, type QueueName } from "@mw/platform";
-import { disputeAlertJobId, disputeJobId, processDisputeJob } from "@mw/shared/disputes";
+import { disputeAlertJobId, disputeJobsByCase } from "@mw/shared/disputes";
 import { alertEmailJob } from "@mw/shared/notifications";
 import { orderExportJob, orderExportJobId, orderVerifyJob, orderVerifyJobId, ordersByNumber } from "@mw/shared/orders";
 import { ticketIdByNumber } from "@mw/shared/tickets";
@@ -20,7 +20,8 @@ interface Candidate {
 
 /**
  * The jobs a business key can have, by the same id builders their producers
- * use: an exact lookup per id, never a scan of a queue's jobs.
+ * use, and the job index for ids no builder derives (a dispute's replays):
+ * an exact lookup per id, never a scan of a queue's jobs.
  */
 async function candidates(ctx: AppContext, kind: KeyKind, key: string): Promise<Candidate[]> {
   if (kind === "order") {
@@ -32,11 +33,7 @@ async function candidates(ctx: AppContext, kind: KeyKind, key: string): Promise<
     ]);
   }
   if (kind === "case") {
-    // Spec 1, 4.6: a dispute webhook's event id is acquirer_case_<case id>.
-    return [
-      { queue: processDisputeJob.queue, id: disputeJobId({ id: 0, event_id: `acquirer_case_${key}` }) },
-      { queue: alertEmailJob.queue, id: disputeAlertJobId(key) },
-    ];
+    return [...(await disputeJobsByCase(ctx, key)), { queue: alertEmailJob.queue, id: disputeAlertJobId(key) }];
   }
   const ticketId = await ticketIdByNumber(ctx, key);
   if (ticketId === null) return [];

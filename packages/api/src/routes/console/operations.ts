@@ -1,5 +1,6 @@
 import express, { type Router } from "express";
 import { z } from "zod";
+import { disputeByCase } from "@mw/shared/disputes";
 import { orderLifecyclesByNumber, systemStats } from "@mw/shared/orders";
 import type { AppContext } from "../../context.ts";
 import { JOB_STATES, jobCountsByQueue } from "../../http/metrics.ts";
@@ -20,13 +21,14 @@ export function operationsPages(ctx: AppContext): Router {
 
   router.get("/operations", operators, async (req, res) => {
     const query = search.parse(req.query);
-    const [stats, queues, jobs, orders] = await Promise.all([
+    const [stats, queues, jobs, orders, dispute] = await Promise.all([
       systemStats(ctx),
       jobCountsByQueue(ctx.queues),
       query.key ? findJobsByKey(ctx, query.kind, query.key) : null,
       query.key && query.kind === "order" ? orderLifecyclesByNumber(ctx, query.key) : [],
+      query.key && query.kind === "case" ? disputeByCase(ctx, query.key) : null,
     ]);
-    renderPage(res, "operations", { title: "Operations", stats, queues, states: JOB_STATES, kinds: KEY_KINDS, query, jobs, orders, boardPath: BOARD_PATH });
+    renderPage(res, "operations", { title: "Operations", stats, queues, states: JOB_STATES, kinds: KEY_KINDS, query, jobs, orders, dispute, boardPath: BOARD_PATH });
   });
   return router;
 }
