@@ -104,7 +104,7 @@ describe("an order's lifecycle through an ERP outage", () => {
     expect((await consoleState(number)).state).toBe("pending");
 
     worker = startWorker();
-    await worker.waitFor(logged("workers started"));
+    await worker.waitFor(logged("workers started"), 120_000);
     let retrying = pending;
     await until(
       async () => (retrying = await rest<OrderState>(`/orders/${id}`)).state === "retrying",
@@ -141,7 +141,7 @@ describe("an order's lifecycle through an ERP outage", () => {
     const after = await cli("order:show", number);
     expect((JSON.parse(after.stdout) as { orders: OrderState[] }).orders[0]).toMatchObject({ state: "verified" });
     expect((await rest<{ orders: OrderState[] }>(`/orders?state=verified&search=${number}`)).orders.map((row) => row.id)).toEqual([id]);
-  }, 120_000);
+  }, 300_000);
 
   it("reads failed with the ERP's reason once the ERP refuses the order, and the failed filter lists it", async () => {
     const site = await createSiteWithKey(ui.api.ctx.prisma);
@@ -149,7 +149,7 @@ describe("an order's lifecycle through an ERP outage", () => {
     const reason = "The field Customer No. must have a value.";
     erp.rejections.set(`${site.siteId}-${number}`, reason);
     worker = startWorker();
-    await worker.waitFor(logged("workers started"));
+    await worker.waitFor(logged("workers started"), 120_000);
     const id = await intake(site.key, number);
 
     let failed: OrderState | undefined;
@@ -165,5 +165,5 @@ describe("an order's lifecycle through an ERP outage", () => {
     const shown = await cli("order:show", number);
     expect((JSON.parse(shown.stdout) as { orders: OrderState[] }).orders[0]).toMatchObject({ state: "failed" });
     expect((await cli("order:show", "NO-SUCH-ORDER")).code).toBe(1);
-  }, 90_000);
+  }, 240_000);
 });
