@@ -12,3 +12,4 @@ export * from "./replay.ts";
 export * from "./stored-case.ts";
 export * from "./jobs.ts";
 export * from "./lifecycle.ts";
+export * from "./trends.ts";

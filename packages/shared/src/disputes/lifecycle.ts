@@ -27,7 +27,8 @@ export function outcomesOf(state: DisputeStateFilter): (DisputeOutcome | null)[]
   return state === "pending" ? [null] : OUTCOMES_OF[state];
 }
 
-function stateOf(outcome: string | null): DisputeState {
+/** The state a stored outcome stands for (null: not finished). */
+export function disputeStateOf(outcome: string | null): DisputeState {
   if (outcome === null) return "pending";
   return (Object.keys(OUTCOMES_OF) as (keyof typeof OUTCOMES_OF)[]).find((state) => OUTCOMES_OF[state].includes(outcome as DisputeOutcome)) ?? "failed";
 }
@@ -83,7 +84,7 @@ export async function disputeLifecycle(deps: Pick<Connections, "queues">, row: A
     if (job) break;
   }
   // A running job (a first run, or a replay of a finished dispute) says more than the stored outcome, until it ends.
-  let state = stateOf(row.outcome);
+  let state = disputeStateOf(row.outcome);
   if (job?.state === "active") state = "processing";
   else if (job?.state === "delayed" && job.attempts_made > 0) state = "retrying";
   const outcome = row.outcome as DisputeOutcome | null;
@@ -130,7 +131,8 @@ export interface DisputeListFilter {
   processed_from?: Date;
 }
 
-function eventFilter(filter: DisputeListFilter): AcquirerEventFilter {
+/** The stored deliveries a dispute filter stands for. */
+export function eventFilter(filter: DisputeListFilter): AcquirerEventFilter {
   const outcomes = filter.outcome ? [filter.outcome] : undefined;
   const byState = filter.state ? outcomesOf(filter.state) : undefined;
   return {

@@ -15,3 +15,4 @@ export * from "./pending-skus.ts";
 export * from "./shipping-state.ts";
 export * from "./storefront-import.ts";
 export * from "./lifecycle.ts";
+export * from "./trends.ts";

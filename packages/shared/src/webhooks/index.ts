@@ -5,3 +5,4 @@ export * from "./acquirer-outcomes.ts";
 export * from "./outbox.ts";
 export * from "./stored-events.ts";
 export * from "./acquirer-list.ts";
+export * from "./acquirer-trends.ts";
