@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { createMerchant } from "@mw/shared/disputes";
-import type { Page } from "playwright";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeGateway } from "../fakes/gateway.ts";
 import { userWith } from "../support/api.ts";
@@ -18,6 +18,7 @@ let gateway: FakeGateway;
 let worker: Spawned;
 let admin: string;
 let page: Page;
+let operator: string;
 const ui = useConsole();
 
 interface DisputeRow {
@@ -41,8 +42,7 @@ beforeAll(async () => {
   await createMerchant(ui.api.ctx, ui.api.ctx.config.ENCRYPTION_KEY, { mid: MID, security_key: GATEWAY_KEY });
   gateway.addTransaction(GATEWAY_KEY, { transaction_id: `${RUN}0001`, authorization_code: "LC0001", date: new Date("2026-11-01T15:42:10Z"), order_id: "WEB-1", card: "4111111111111111" });
   admin = await userWith(ui.api, "manage_middleware");
-  page = await (await ui.newContext()).newPage();
-  await signIn(page, ui.api.url, await consoleUser(ui.api, ["manage_middleware"]));
+  operator = await consoleUser(ui.api, ["manage_middleware"]);
   worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "disputes", GATEWAY_QUERY_URL: gateway.url, HTTP_TIMEOUT_MS: "2000" });
   await worker.waitFor(logged("workers started"), 120_000);
 }, 180_000);
@@ -89,6 +89,11 @@ async function cli(...args: string[]): Promise<{ code: number | null; stdout: st
 }
 
 async function consoleRow(caseId: string) {
+  // A test's browser contexts close after it: each test signs in on its own page.
+  if (!page || page.isClosed()) {
+    page = await (await ui.newContext()).newPage();
+    await signIn(page, ui.api.url, operator);
+  }
   await page.goto(`${ui.api.url}/console/operations?kind=case&key=${encodeURIComponent(caseId)}`);
   const row = page.locator("#dispute-lifecycle tbody tr");
   expect(await row.count()).toBe(1);

@@ -1,4 +1,4 @@
-import type { Page } from "playwright";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FakeErp } from "../fakes/erp.ts";
 import { userWith } from "../support/api.ts";
@@ -14,6 +14,7 @@ let erp: FakeErp;
 let worker: Spawned | undefined;
 let admin: string;
 let page: Page;
+let operator: string;
 const ui = useConsole();
 
 interface OrderState {
@@ -33,8 +34,7 @@ beforeAll(async () => {
   erp = await new FakeErp(TOKEN).start();
   await seedItems(ui.api.ctx.prisma, ["SKU-A", "SHIPPING"]);
   admin = await userWith(ui.api, "manage_middleware");
-  page = await (await ui.newContext()).newPage();
-  await signIn(page, ui.api.url, await consoleUser(ui.api, ["manage_middleware"]));
+  operator = await consoleUser(ui.api, ["manage_middleware"]);
 });
 
 afterEach(async () => {
@@ -66,6 +66,11 @@ async function cli(...args: string[]): Promise<{ code: number | null; stdout: st
 
 /** The order's lifecycle as the console's operations page shows it. */
 async function consoleState(number: string) {
+  // A test's browser contexts close after it: each test signs in on its own page.
+  if (!page || page.isClosed()) {
+    page = await (await ui.newContext()).newPage();
+    await signIn(page, ui.api.url, operator);
+  }
   await page.goto(`${ui.api.url}/console/operations?kind=order&key=${encodeURIComponent(number)}`);
   const row = page.locator("#order-lifecycle tbody tr");
   expect(await row.count()).toBe(1);
