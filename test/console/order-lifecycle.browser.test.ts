@@ -38,6 +38,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
+  erp.reset();
   if (worker && worker.child.exitCode === null && worker.child.signalCode === null) {
     worker.child.kill("SIGKILL");
     await worker.exited();

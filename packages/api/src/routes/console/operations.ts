@@ -15,21 +15,21 @@ const search = z.object({
   key: z.string().trim().max(191).catch(""),
 });
 
-/** The operators' page: /stats, the queues by state (the /metrics source), links, and jobs by business key. */
+/** The operators' page: /stats, the queues by state (the /metrics source), links, jobs and lifecycles by business key, and the trends. */
 export function operationsPages(ctx: AppContext): Router {
   const router = express.Router();
   const operators = signedIn(ctx, ["manage_middleware"]);
 
   router.get("/operations", operators, async (req, res) => {
     const query = search.parse(req.query);
-    const [stats, queues, jobs, orders, dispute, trends] = await Promise.all([
+    const [stats, queues, jobs, orders, dispute] = await Promise.all([
       systemStats(ctx),
       jobCountsByQueue(ctx.queues),
       query.key ? findJobsByKey(ctx, query.kind, query.key) : null,
       query.key && query.kind === "order" ? orderLifecyclesByNumber(ctx, query.key) : [],
       query.key && query.kind === "case" ? disputeByCase(ctx, query.key) : null,
-      operationsTrends(ctx, viewer(res).nonce),
     ]);
+    const trends = await operationsTrends(ctx, viewer(res).nonce);
     renderPage(res, "operations", { title: "Operations", stats, queues, states: JOB_STATES, kinds: KEY_KINDS, query, jobs, orders, dispute, trends, boardPath: BOARD_PATH });
   });
   return router;

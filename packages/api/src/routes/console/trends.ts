@@ -18,21 +18,18 @@ export async function operationsTrends(ctx: AppContext, nonce: string, now = new
   const week = windowStart(now, WEEK_HOURS);
   const root = ctx.config.API_ROOT;
   const list = (path: string, query: Record<string, string>) => `${root}${path}?${new URLSearchParams({ ...query, _wpnonce: nonce }).toString()}`;
-  const [orders, disputes, failures] = await Promise.all([
-    orderTrends(ctx, day),
-    disputeTrends(ctx, day),
-    Promise.all(
-      [day, week].map(async (since) => {
-        const [orderFailures, disputeFailures, syncFailures] = await Promise.all([failedOrderCount(ctx, since), failedDisputeCount(ctx, since), failedSyncRunCount(ctx, since)]);
-        const iso = since.toISOString();
-        return [
-          { source: "Order exports and read-backs", count: orderFailures, href: list("/orders", { state: "failed", failed_since: iso }) },
-          { source: "Disputes", count: disputeFailures, href: list("/disputes", { state: "failed", processed_since: iso }) },
-          { source: "Sync runs", count: syncFailures, href: list("/sync-runs", { status: "failed", finished_since: iso }) },
-        ];
-      }),
-    ),
-  ]);
+  // One group of queries after another: the page must not take the whole database pool (DB_POOL_SIZE) at once.
+  const orders = await orderTrends(ctx, day);
+  const disputes = await disputeTrends(ctx, day);
+  const failures = [];
+  for (const since of [day, week]) {
+    const iso = since.toISOString();
+    failures.push([
+      { source: "Order exports and read-backs", count: await failedOrderCount(ctx, since), href: list("/orders", { state: "failed", failed_since: iso }) },
+      { source: "Disputes", count: await failedDisputeCount(ctx, since), href: list("/disputes", { state: "failed", processed_since: iso }) },
+      { source: "Sync runs", count: await failedSyncRunCount(ctx, since), href: list("/sync-runs", { status: "failed", finished_since: iso }) },
+    ]);
+  }
   const since = day.toISOString();
   const chart = (id: string, title: string, unit: string, values: Map<string, number>, colour: string, href: string, kind: "count" | "average" = "count") => ({
     id,
