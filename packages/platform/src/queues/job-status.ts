@@ -10,22 +10,22 @@ export function boardJobPath(queue: QueueName, id: string): string {
   return `${BOARD_PATH}/queue/${encodeURIComponent(queue)}/${encodeURIComponent(id)}`;
 }
 
+/** When a delayed job runs: BullMQ keeps the time in its delayed-set score, times 0x1000 plus a tie-breaking counter. */
+export function delayedRunTime(score: string | number): Date {
+  return new Date(Math.floor(Number(score) / 0x1000));
+}
+
 /** What the queue knows of one job: where it is, what was tried and when it runs next. */
 export interface JobStatus {
   queue: QueueName;
   id: string;
-  name: string;
   /** BullMQ's state: waiting, active, delayed, prioritized, completed, failed, ... */
   state: string;
   attempts_made: number;
-  max_attempts: number;
   /** The last attempt's error (BullMQ keeps it while the job is retried too). */
   failed_reason: string | null;
   /** When a delayed job (a retry's backoff) runs next; null unless delayed. */
   next_attempt_at: Date | null;
-  returnvalue: unknown;
-  created_at: Date;
-  finished_at: Date | null;
   board_path: string;
 }
 
@@ -43,15 +43,10 @@ export async function jobStatus(queues: Queues, queue: QueueName, id: string): P
   return {
     queue,
     id,
-    name: job.name,
     state,
     attempts_made: job.attemptsMade,
-    max_attempts: job.opts.attempts ?? 1,
     failed_reason: job.failedReason || null,
-    next_attempt_at: score === null || score === undefined ? null : new Date(Math.floor(Number(score) / 0x1000)),
-    returnvalue: job.returnvalue ?? null,
-    created_at: new Date(job.timestamp),
-    finished_at: job.finishedOn ? new Date(job.finishedOn) : null,
+    next_attempt_at: score === null || score === undefined ? null : delayedRunTime(score),
     board_path: boardJobPath(queue, id),
   };
 }
