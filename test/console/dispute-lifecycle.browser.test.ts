@@ -143,7 +143,10 @@ describe("a dispute's lifecycle through a gateway outage", () => {
     const replayed = await rest<{ job: { id: string } }>("/disputes/replay", { method: "POST", body: JSON.stringify({ case_id: caseId }) });
     expect(replayed.job.id).toMatch(new RegExp(`^dispute\\.acquirer_case_${caseId}\\.replay\\.\\d+$`));
     await until(
-      async () => (row = (await listed(`case_id=${caseId}`)).disputes[0])?.job_state === "completed" && row.job_id === replayed.job.id,
+      async () => {
+        row = (await listed(`case_id=${caseId}`)).disputes[0];
+        return row?.job_state === "completed" && row.job_id === replayed.job.id;
+      },
       () => `the replay to finish (last ${JSON.stringify(row)})`,
       30_000,
     );

@@ -162,7 +162,15 @@ describe("an order's lifecycle through an ERP outage", () => {
     const id = await intake(site.key, number);
 
     let failed: OrderState | undefined;
-    await until(async () => (failed = await rest<OrderState>(`/orders/${id}`)).state === "failed", () => `the order to fail (last ${JSON.stringify(failed)})`, 30_000);
+    // The order is marked failed just before BullMQ records the job's end: wait for both.
+    await until(
+      async () => {
+        failed = await rest<OrderState>(`/orders/${id}`);
+        return failed.state === "failed" && failed.job_state === "failed" && failed.attempts === 1;
+      },
+      () => `the order and its job to fail (last ${JSON.stringify(failed)})`,
+      60_000,
+    );
     expect(failed!.state_reason).toContain(reason);
     expect(failed!.last_error).toContain(reason);
     expect(failed).toMatchObject({ attempts: 1, job_state: "failed", next_attempt_at: null });
