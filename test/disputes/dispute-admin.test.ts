@@ -96,6 +96,14 @@ describe("POST /disputes/replay", () => {
     for (const id of ids) {
       expect(await api.ctx.queues.get("disputes").getJob(id)).toMatchObject({ name: "process-dispute", data: { webhook_id: webhookId } });
     }
+
+    // The replays are in the dispute's job index: GET /disputes counts them and shows the newest.
+    const listed = await call("GET", `/disputes?case_id=${caseId}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.disputes).toEqual([
+      expect.objectContaining({ webhook_id: webhookId, case_id: caseId, outcome: null, state: "pending", jobs: 3, job_id: ids[1], job_state: "waiting" }),
+    ]);
+    expect((await call("GET", `/disputes?case_id=${caseId}&state=failed`)).body.disputes).toEqual([]);
   });
 
   it("answers 404 for an unknown dispute and 400 for a body naming neither", async () => {

@@ -46,7 +46,7 @@ describe("POST /testing/inventory/sync", () => {
   it("queues one full inventory-sync job for one site, given in the JSON body", async () => {
     const id = await site();
     const res = await trigger({ body: { site_id: id } });
-    expect(res).toEqual({ status: 200, body: { success: true, queued: [{ site_id: id, job_id: expect.stringMatching(JOB_ID) }], failed: [] } });
+    expect(res).toEqual({ status: 200, body: { success: true, queued: [{ site_id: id, job_id: expect.stringMatching(JOB_ID) }], failed: [], skipped: [] } });
     const job = await inventory.getJob((res.body.queued as { job_id: string }[])[0]!.job_id);
     expect(job).toMatchObject({ name: "inventory-sync", data: { site_id: id } });
     expect(job!.data).not.toHaveProperty("product_ids");
@@ -63,7 +63,7 @@ describe("POST /testing/inventory/sync", () => {
     expect((await inventory.getJobs(["waiting"])).map((job) => job.data.site_id).sort()).toEqual([fromQuery, fromBody].sort());
   });
 
-  it("all: one job for every active site with inventory sync, none for the others", async () => {
+  it("all: one job for every active site with inventory sync, none for the others, each of which is listed as skipped with why", async () => {
     const synced = [await site(), await site()];
     const notSynced = [await site({ inventory_sync: false }), await site({ is_active: false })];
     const res = await trigger({ body: { site_id: "all" } });
@@ -72,6 +72,13 @@ describe("POST /testing/inventory/sync", () => {
     const queuedIds = queued.map((entry) => entry.site_id);
     for (const id of synced) expect(queuedIds).toContain(id);
     for (const id of notSynced) expect(queuedIds).not.toContain(id);
+    const skipped = res.body.skipped as { site_id: number; reason: string }[];
+    expect(skipped).toContainEqual({ site_id: notSynced[0], reason: "inventory sync is off for this site" });
+    expect(skipped).toContainEqual({ site_id: notSynced[1], reason: "the site is inactive" });
+    for (const id of synced) expect(skipped.map((entry) => entry.site_id)).not.toContain(id);
+    // Every site is either queued, failed or skipped: nothing is left out silently.
+    const answered = new Set([...queuedIds, ...skipped.map((entry) => entry.site_id), ...(res.body.failed as { site_id: number }[]).map((entry) => entry.site_id)]);
+    expect(answered.size).toBe(await api.ctx.prisma.site.count());
     const eligible = await api.ctx.prisma.site.findMany({ where: { is_active: true, inventory_sync: true }, select: { id: true, api_credentials: true } });
     expect(queued).toHaveLength(eligible.filter((row) => row.api_credentials).length);
     const jobs = await inventory.getJobs(["waiting"]);
@@ -98,9 +105,9 @@ describe("POST /testing/inventory/sync", () => {
     const inactive = await site({ is_active: false });
     expect(await trigger({ body: { site_id: off } })).toEqual({
       status: 200,
-      body: { success: false, queued: [], failed: [{ site_id: off, message: "Inventory sync is off for this site." }] },
+      body: { success: false, queued: [], failed: [{ site_id: off, message: "Inventory sync is off for this site." }], skipped: [] },
     });
-    expect((await trigger({ body: { site_id: inactive } })).body).toEqual({ success: false, queued: [], failed: [{ site_id: inactive, message: "The site is inactive." }] });
+    expect((await trigger({ body: { site_id: inactive } })).body).toEqual({ success: false, queued: [], failed: [{ site_id: inactive, message: "The site is inactive." }], skipped: [] });
     expect(await inventory.getJobCounts("waiting")).toEqual({ waiting: 0 });
   });
 

@@ -227,7 +227,7 @@ describe("POST /tracking/sync/{site_id} and /tracking/sync-all", () => {
     expect(await tracking.getJobs(["waiting"])).toEqual([]);
   });
 
-  it("sync-all queues one job for every site that syncs tracking, and none for the others", async () => {
+  it("sync-all queues one job for every site that syncs tracking, and lists the others as skipped with why", async () => {
     const tracked = [await createSite(TRACKED), await createSite(TRACKED)];
     const others = [await createSite({ tracking_sync: true, tracking_enabled: false }), await createSite({ ...TRACKED, is_active: false })];
     const res = await call("POST", "/tracking/sync-all");
@@ -237,6 +237,10 @@ describe("POST /tracking/sync/{site_id} and /tracking/sync-all", () => {
     const queuedSites = queued.map((entry) => entry.site_id);
     for (const id of tracked) expect(queuedSites).toContain(id);
     for (const id of others) expect(queuedSites).not.toContain(id);
+    const skipped = res.body.skipped as { site_id: number; reason: string }[];
+    expect(skipped).toContainEqual({ site_id: others[0], reason: "tracking sync is off for this site (it needs tracking_sync and tracking_enabled)" });
+    expect(skipped).toContainEqual({ site_id: others[1], reason: "the site is inactive" });
+    expect(queued.length + skipped.length).toBe(await api.ctx.prisma.site.count());
     const eligible = await api.ctx.prisma.site.count({ where: { is_active: true, tracking_sync: true, tracking_enabled: true } });
     expect(queued).toHaveLength(eligible);
     for (const entry of queued) {

@@ -2,26 +2,36 @@ import type { Config } from "./config.ts";
 import type { Connections } from "./connections.ts";
 import { createPrisma } from "./db.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { Queues } from "./queues/queues.ts";
+import { createRedis, type RedisClient } from "./redis.ts";
 
-/** What a `pnpm cli` command may use: the configuration, the database and a logger (no Redis, no queues). */
-export type CliConnections = Pick<Connections, "config" | "prisma" | "logger">;
+/** What a `pnpm cli` command may use: the configuration, the database, a logger, and the queues (read by the `*:show` commands). */
+export type CliConnections = Pick<Connections, "config" | "prisma" | "logger" | "queues">;
 
 /**
  * The connections of one `pnpm cli` run: a small database pool (one command,
- * one operator), and a logger opened only when a command logs, so a command
- * that does not leaves no log file behind.
+ * one operator), and a logger and Redis opened only when a command uses them,
+ * so a command that does not leaves no log file behind and needs no Redis.
  */
 export function openCliConnections(config: Config): CliConnections & { close(): Promise<void> } {
   const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 2 });
   let logger: Logger | undefined;
+  let redis: RedisClient | undefined;
+  let queues: Queues | undefined;
   return {
     config,
     prisma,
     get logger() {
       return (logger ??= createLogger("cli", config));
     },
+    get queues() {
+      redis ??= createRedis(config.REDIS_URL, { name: "mw-cli" });
+      return (queues ??= new Queues(redis, config.QUEUE_PREFIX));
+    },
     async close() {
       logger?.close();
+      await queues?.close();
+      await redis?.quit().catch(() => redis?.disconnect());
       await prisma.$disconnect();
     },
   };

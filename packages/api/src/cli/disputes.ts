@@ -1,5 +1,5 @@
 import { errors } from "@mw/platform";
-import { createMerchant, merchantInput } from "@mw/shared/disputes";
+import { createMerchant, disputeByCase, merchantInput } from "@mw/shared/disputes";
 import type { Command } from "./command.ts";
 
 export const merchantCommands: Record<string, Command> = {
@@ -15,6 +15,19 @@ export const merchantCommands: Record<string, Command> = {
       if (!parsed.success) throw errors.invalidInput(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
       const row = await createMerchant(deps, deps.config.ENCRYPTION_KEY, parsed.data);
       return { id: row.id, mid: row.mid, name: row.name };
+    },
+  },
+};
+
+export const disputeCommands: Record<string, Command> = {
+  "dispute:show": {
+    summary: "where a received dispute is: processing state and outcome, why, attempts, last error, next attempt, its newest job (replays included)",
+    arguments: [{ name: "CASE", description: "the acquirer's case id" }],
+    options: {},
+    async run(deps, _values, [caseId]) {
+      const dispute = await disputeByCase(deps, caseId!);
+      if (!dispute) throw errors.notFound(`No received dispute has case id ${caseId}.`);
+      return dispute;
     },
   },
 };

@@ -3,17 +3,18 @@ import { parseArgs } from "node:util";
 import { AppError, getConfigOrExit, openCliConnections } from "@mw/platform";
 import type { Command } from "./command.ts";
 import { licenseCommands } from "./dashboard.ts";
-import { merchantCommands } from "./disputes.ts";
+import { disputeCommands, merchantCommands } from "./disputes.ts";
 import { imageKeyCommands } from "./images.ts";
 import { itemCommands } from "./inventory.ts";
 import { knowledgeCommands } from "./knowledge.ts";
 import { optionCommands } from "./options.ts";
+import { orderCommands } from "./orders.ts";
 import { reviewCommands } from "./reviews.ts";
 import { staffCommands, ticketCommands } from "./tickets.ts";
 import { timeCommands } from "./timetracking.ts";
 import { ticketBridgeCommands, userCommands } from "./identity.ts";
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...ticketBridgeCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands };
+const COMMANDS: Record<string, Command> = { ...userCommands, ...ticketBridgeCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands, ...orderCommands, ...disputeCommands };
 
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];

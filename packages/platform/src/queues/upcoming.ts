@@ -1,5 +1,6 @@
 import type { RedisClient } from "../redis.ts";
 import { QUEUE_NAMES, type QueueName } from "./names.ts";
+import { delayedRunTime } from "./job-status.ts";
 import type { Queues } from "./queues.ts";
 
 export interface ScheduledRun {
@@ -57,7 +58,7 @@ export async function upcomingRuns(queues: Queues, redis: RedisClient, options: 
       const score = scores[i];
       // Gone from the set meanwhile: it has just been promoted, so it is no longer delayed.
       if (score === null || score === undefined) return;
-      delayed.push({ queue: name, id: job.id!, name: job.name, runs_at: new Date(Math.floor(Number(score) / 0x1000)).toISOString(), attempts_made: job.attemptsMade });
+      delayed.push({ queue: name, id: job.id!, name: job.name, runs_at: delayedRunTime(score).toISOString(), attempts_made: job.attemptsMade });
     });
   }
   schedulers.sort((a, b) => (a.next_run ?? "~").localeCompare(b.next_run ?? "~") || a.queue.localeCompare(b.queue) || a.key.localeCompare(b.key));

@@ -11,3 +11,5 @@ export * from "./receiver.ts";
 export * from "./replay.ts";
 export * from "./stored-case.ts";
 export * from "./jobs.ts";
+export * from "./lifecycle.ts";
+export * from "./trends.ts";

@@ -1,5 +1,5 @@
 import { type Connections, errors } from "@mw/platform";
-import { findSyncSettings, inventorySyncEnabled, syncingSites, type SyncSettings } from "../sites/index.ts";
+import { findSyncSettings, inventorySyncEnabled, sitesNotSyncing, syncingSites, type SyncSettings } from "../sites/index.ts";
 import { inventorySyncJob, testInventorySyncJobId } from "./jobs.ts";
 
 /** Why a site gets no full inventory sync, or null when it may have one. */
@@ -16,8 +16,10 @@ function refusal(site: SyncSettings): string | null {
  */
 export async function queueTestInventorySyncs(deps: Pick<Connections, "prisma" | "queues" | "logger">, selector: number | "all") {
   let sites: SyncSettings[];
+  // "all" leaves out the sites that do not sync inventory, and says so with why.
+  let skipped: { site_id: number; reason: string }[] = [];
   if (selector === "all") {
-    sites = await syncingSites(deps, "inventory");
+    [sites, skipped] = await Promise.all([syncingSites(deps, "inventory"), sitesNotSyncing(deps, "inventory")]);
   } else {
     const site = await findSyncSettings(deps, selector);
     if (!site) throw errors.notFound("Site not found.");
@@ -41,6 +43,6 @@ export async function queueTestInventorySyncs(deps: Pick<Connections, "prisma" |
       failed.push({ site_id: site.id, message: "The job could not be queued; retry later." });
     }
   }
-  deps.logger.info("inventory sync queued by hand", { site_id: selector, queued, failed });
-  return { queued, failed };
+  deps.logger.info("inventory sync queued by hand", { site_id: selector, queued, failed, skipped });
+  return { queued, failed, skipped };
 }

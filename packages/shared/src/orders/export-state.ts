@@ -14,13 +14,23 @@ export function findOrderWithDetails(deps: Db, id: number): Promise<OrderWithDet
 
 /** Stores the ERP sales order number of an exported order; false when another run marked it exported meanwhile. */
 export async function markOrderExported(deps: Db, id: number, salesOrderNumber: string): Promise<boolean> {
-  const stored = await deps.prisma.order.updateMany({ where: { id, imported: 0 }, data: { imported: 1, erp_sales_order_number: salesOrderNumber, imported_at: new Date() } });
+  const stored = await deps.prisma.order.updateMany({ where: { id, imported: 0 }, data: { imported: 1, erp_sales_order_number: salesOrderNumber, imported_at: new Date(), failed_at: null, failure: null } });
   return stored.count > 0;
 }
 
 /** The ERP holds what was sent: the order stops counting as `pending_verify`. */
 export async function markOrderVerified(deps: Db, id: number): Promise<void> {
-  await deps.prisma.order.updateMany({ where: { id, verified: 0 }, data: { verified: 1 } });
+  await deps.prisma.order.updateMany({ where: { id, verified: 0 }, data: { verified: 1, failed_at: null, failure: null } });
+}
+
+/**
+ * The export or the read-back of an order failed for good (its job ended, or
+ * the ERP's copy differs): the order lists as `failed`, with why, until an
+ * export or a read-back succeeds. The first failure's time is kept when the
+ * same failure is recorded again (a read-back run twice).
+ */
+export async function markOrderFailed(deps: Db, id: number, failure: string): Promise<void> {
+  await deps.prisma.$executeRaw`UPDATE orders SET failed_at = COALESCE(failed_at, NOW(3)), failure = ${failure} WHERE id = ${id}`;
 }
 
 /** Orders not exported yet that arrived before `before`, oldest first, at most `take`. */

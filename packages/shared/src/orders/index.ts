@@ -14,3 +14,5 @@ export * from "./transaction-orders.ts";
 export * from "./pending-skus.ts";
 export * from "./shipping-state.ts";
 export * from "./storefront-import.ts";
+export * from "./lifecycle.ts";
+export * from "./trends.ts";

@@ -1,4 +1,5 @@
 import type { Connections, Prisma } from "@mw/platform";
+import { orderStateWhere, type OrderStateFilter } from "./lifecycle.ts";
 import type { PaymentMethod } from "./submission.ts";
 
 type Db = Pick<Connections, "prisma">;
@@ -12,6 +13,10 @@ export interface OrderFilter {
   imported?: number;
   payment_method?: PaymentMethod;
   ship_status?: number;
+  /** Where the order is in its life, as the table holds it (lifecycle.ts). */
+  state?: OrderStateFilter;
+  /** Failed at or after this time (the operations page's windows link here). */
+  failed_since?: Date;
   /** A substring of the order number, the ERP sales order number or the transaction id. */
   search?: string;
 }
@@ -24,6 +29,8 @@ export async function listOrders(deps: Pick<Connections, "replica">, filter: Ord
     imported: filter.imported,
     payment_method: filter.payment_method,
     ship_status: filter.ship_status,
+    ...(filter.failed_since ? { failed_at: { gte: filter.failed_since } } : {}),
+    ...(filter.state ? { AND: [orderStateWhere(filter.state)] } : {}),
     ...(search ? { OR: [{ number: { contains: search } }, { erp_sales_order_number: { contains: search } }, { trans_id: { contains: search } }] } : {}),
   };
   const [total, rows] = await Promise.all([

@@ -27,11 +27,13 @@ export async function requestReport(deps: Pick<Connections, "prisma" | "queues">
   }
   if (report.job_id) {
     const pending = await queues.get(reportJobs[type].queue).getJob(report.job_id);
-    if (pending && PENDING_STATES.has(await pending.getState())) return { report, jobId: report.job_id, queued: false };
+    if (pending && PENDING_STATES.has(await pending.getState())) {
+      return { report, jobId: report.job_id, queued: false, reason: `A run of this report is already waiting or running (job ${report.job_id}): nothing new was queued.` };
+    }
   }
   const id = reportJobId(report.id, Date.now());
   // The row first: a job that starts at once must find itself recorded, not be overwritten.
   report = await prisma.report.update({ where: { id: report.id }, data: { status: "queued", job_id: id, error: null } });
   await queues.add(reportJobs[type], { report_id: report.id, description: key }, { jobId: id });
-  return { report, jobId: id, queued: true };
+  return { report, jobId: id, queued: true, reason: null };
 }

@@ -15,3 +15,4 @@ export * from "./sync-runs.ts";
 export { Platform, type CarrierMapping, type Site, type SiteApiKey } from "@mw/platform/prisma";
 export * from "./sync-job.ts";
 export * from "./sync-reads.ts";
+export * from "./sync-run-list.ts";

@@ -37,6 +37,22 @@ export async function syncingSites(deps: Deps, kind: SyncKind): Promise<SyncSett
   return sites.map(settingsOf);
 }
 
+/** Every site that a bulk `kind` sync leaves out, with why (a bulk trigger answers what it skipped, not only what it queued). */
+export async function sitesNotSyncing(deps: Deps, kind: SyncKind): Promise<{ site_id: number; reason: string }[]> {
+  const sites = await deps.prisma.site.findMany({ where: { NOT: SYNCING[kind] }, select: { id: true, is_active: true }, orderBy: { id: "asc" } });
+  return sites.map((site) => ({ site_id: site.id, reason: notSyncingReason(site, kind) }));
+}
+
+const SWITCHES: Record<SyncKind, string> = {
+  tracking: "tracking sync is off for this site (it needs tracking_sync and tracking_enabled)",
+  inventory: "inventory sync is off for this site",
+  orders: "order import is off for this site (orders_sync)",
+};
+
+function notSyncingReason(site: Pick<Site, "is_active">, kind: SyncKind): string {
+  return site.is_active ? SWITCHES[kind] : "the site is inactive";
+}
+
 /** What a product webhook is checked against; null when there is no such site. */
 export async function findWebhookSite(
   deps: Deps,

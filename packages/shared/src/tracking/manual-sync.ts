@@ -1,6 +1,6 @@
 import type { SyncRun } from "@mw/platform/prisma";
 import { type Connections, errors } from "@mw/platform";
-import { findSyncSettings, latestSyncRuns, syncingSites, trackingSyncEnabled } from "../sites/index.ts";
+import { findSyncSettings, latestSyncRuns, sitesNotSyncing, syncingSites, trackingSyncEnabled } from "../sites/index.ts";
 import { manualTrackingSyncJobId, trackingSchedulerId, trackingSyncJob } from "./jobs.ts";
 
 type Deps = Pick<Connections, "prisma" | "queues" | "logger">;
@@ -30,10 +30,10 @@ export async function queueTrackingSync(deps: Deps, siteId: number): Promise<{ s
   return queueNow(deps, [siteId]);
 }
 
-/** A tracking sync, run at once, of every site that syncs tracking. */
-export async function queueTrackingSyncOfAll(deps: Deps): Promise<{ site_id: number; job_id: string }[]> {
-  const sites = await syncingSites(deps, "tracking");
-  return queueNow(deps, sites.map((site) => site.id));
+/** A tracking sync, run at once, of every site that syncs tracking; the others are listed with why they were skipped. */
+export async function queueTrackingSyncOfAll(deps: Deps): Promise<{ queued: { site_id: number; job_id: string }[]; skipped: { site_id: number; reason: string }[] }> {
+  const [sites, skipped] = await Promise.all([syncingSites(deps, "tracking"), sitesNotSyncing(deps, "tracking")]);
+  return { queued: await queueNow(deps, sites.map((site) => site.id)), skipped };
 }
 
 /** A site's tracking state: whether it syncs, its last run and last failed run, and when its scheduler runs next. */

@@ -4,3 +4,5 @@ export * from "./jobs.ts";
 export * from "./acquirer-outcomes.ts";
 export * from "./outbox.ts";
 export * from "./stored-events.ts";
+export * from "./acquirer-list.ts";
+export * from "./acquirer-trends.ts";

@@ -1,6 +1,6 @@
 import type { Job } from "bullmq";
-import type { QueueName } from "@mw/platform";
-import { disputeAlertJobId, disputeJobId, processDisputeJob } from "@mw/shared/disputes";
+import { boardJobPath, type QueueName } from "@mw/platform";
+import { disputeAlertJobId, disputeJobsByCase } from "@mw/shared/disputes";
 import { alertEmailJob } from "@mw/shared/notifications";
 import { orderExportJob, orderExportJobId, orderVerifyJob, orderVerifyJobId, ordersByNumber } from "@mw/shared/orders";
 import { ticketIdByNumber } from "@mw/shared/tickets";
@@ -8,7 +8,6 @@ import { ALERT_CHANNELS, criticalAlertJob, criticalAlertJobId, urgencyAnalysisJo
 import { projectCreateJob, projectCreateJobId } from "@mw/shared/timetracking";
 import { trackingOrderPushJob, trackingOrderPushJobId } from "@mw/shared/tracking";
 import type { AppContext } from "../../context.ts";
-import { BOARD_PATH } from "../queue/board.ts";
 import { describeJob, siteNamesOf } from "../queue/describe.ts";
 
 export const KEY_KINDS = { order: "Order number", case: "Dispute case id", ticket: "Ticket number" } as const;
@@ -21,7 +20,8 @@ interface Candidate {
 
 /**
  * The jobs a business key can have, by the same id builders their producers
- * use: an exact lookup per id, never a scan of a queue's jobs.
+ * use, and the job index for ids no builder derives (a dispute's replays):
+ * an exact lookup per id, never a scan of a queue's jobs.
  */
 async function candidates(ctx: AppContext, kind: KeyKind, key: string): Promise<Candidate[]> {
   if (kind === "order") {
@@ -33,11 +33,7 @@ async function candidates(ctx: AppContext, kind: KeyKind, key: string): Promise<
     ]);
   }
   if (kind === "case") {
-    // Spec 1, 4.6: a dispute webhook's event id is acquirer_case_<case id>.
-    return [
-      { queue: processDisputeJob.queue, id: disputeJobId({ id: 0, event_id: `acquirer_case_${key}` }) },
-      { queue: alertEmailJob.queue, id: disputeAlertJobId(key) },
-    ];
+    return [...(await disputeJobsByCase(ctx, key)), { queue: alertEmailJob.queue, id: disputeAlertJobId(key) }];
   }
   const ticketId = await ticketIdByNumber(ctx, key);
   if (ticketId === null) return [];
@@ -70,7 +66,7 @@ function found(job: Job, queue: QueueName, state: string, siteNames: Map<number,
     attempts: job.attemptsMade,
     failed_reason: job.failedReason || null,
     created: new Date(job.timestamp).toISOString(),
-    board_url: `${BOARD_PATH}/queue/${encodeURIComponent(queue)}/${encodeURIComponent(job.id!)}`,
+    board_url: boardJobPath(queue, job.id!),
   };
 }
 

@@ -208,11 +208,11 @@ export function dashboardActions(ctx: AppContext): AdminAction[] {
       group: "Reports",
       summary: "Queue the dashboard summary (sites by status, monthly costs by vendor and client, licenses and certificates expiring within 30 days); follow it with get_job",
       input: z.object({}),
-      data: z.object({ job_id: z.string(), report_id: z.number().int(), queued: z.boolean() }),
-      example: { input: {}, data: { job_id: "reports:report.12.1764064800000", report_id: 12, queued: true } },
+      data: z.object({ job_id: z.string(), report_id: z.number().int(), queued: z.boolean(), reason: z.string().nullable().describe("why nothing was queued") }),
+      example: { input: {}, data: { job_id: "reports:report.12.1764064800000", report_id: 12, queued: true, reason: null } },
       handler: async () => {
-        const { report, jobId, queued } = await requestDashboardSummary(ctx);
-        return { job_id: jobRef(reportJobs["dashboard-summary"].queue, jobId), report_id: report.id, queued };
+        const { report, jobId, queued, reason } = await requestDashboardSummary(ctx);
+        return { job_id: jobRef(reportJobs["dashboard-summary"].queue, jobId), report_id: report.id, queued, reason };
       },
     }),
     ...exportActions(ctx),

@@ -1,13 +1,18 @@
 import { formatDateTime } from "@mw/platform";
 import {
   getChargeback,
+  DISPUTE_OUTCOMES,
+  DISPUTE_STATE_FILTERS,
+  DISPUTE_STATES,
   getLinkage,
   listChargebacks,
+  listDisputes,
   listLinkages,
   processDisputeJob,
   replayDispute,
   type Chargeback,
   type DisputeLinkage,
+  type DisputeOutcome,
 } from "@mw/shared/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -138,8 +143,79 @@ function chargebackView(row: Chargeback): z.infer<typeof chargebackRow> {
   };
 }
 
-/** Dispute replay and the read side of linkages and chargebacks (spec 1, 4.6; design section 9). */
+const disputeRow = z.object({
+  webhook_id: z.number().int().describe("the stored delivery (webhook_events.id); what POST /disputes/replay takes"),
+  case_id: z.string().nullable(),
+  event_id: z.string().nullable(),
+  event_type: z.string().nullable(),
+  received_at: z.string(),
+  processed_at: z.string().nullable(),
+  outcome: z.string().nullable().describe("how processing ended; null while it has not"),
+  state: z.enum(DISPUTE_STATES).describe("pending, processing, retrying, matched, unmatched or failed"),
+  state_reason: z.string().nullable(),
+  next_attempt_at: z.string().nullable().describe("when the queue tries again (UTC)"),
+  attempts: z.number().int(),
+  last_error: z.string().nullable(),
+  jobs: z.number().int().describe("the original job and its replays"),
+  job_id: z.string().nullable(),
+  job_state: z.string().nullable(),
+  job_url: z.string().nullable().describe("the newest job's Bull Board page"),
+});
+
+const disputeExample = {
+  webhook_id: 51,
+  case_id: "CB-2026-0042",
+  event_id: "acquirer_case_CB-2026-0042",
+  event_type: "dispute.created",
+  received_at: at,
+  processed_at: null,
+  outcome: null,
+  state: "retrying" as const,
+  state_reason: "Gateway request failed: 503",
+  next_attempt_at: "2026-11-20 10:15:10",
+  attempts: 1,
+  last_error: "Gateway request failed: 503",
+  jobs: 1,
+  job_id: "dispute.acquirer_case_CB-2026-0042",
+  job_state: "delayed",
+  job_url: "/admin/queues/queue/disputes/dispute.acquirer_case_CB-2026-0042",
+};
+
+/** Dispute replay and the read side of received disputes, linkages and chargebacks (spec 1, 4.6; design section 9). */
 export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {
+  api.route({
+    method: "get",
+    path: "/disputes",
+    summary: "Every received acquirer dispute, newest first, failed ones included, with its processing state and outcome",
+    tag: "disputes",
+    access: "manage_middleware",
+    query: pageQuery.extend({
+      state: z.enum(DISPUTE_STATE_FILTERS).optional().describe("pending (not finished: processing and retrying rows too), matched, unmatched or failed"),
+      outcome: z.enum(Object.keys(DISPUTE_OUTCOMES) as [DisputeOutcome, ...DisputeOutcome[]]).optional(),
+      case_id: z.string().trim().min(1).max(64).optional(),
+      from: day.optional().describe("first day received, inclusive (UTC)"),
+      to: day.optional().describe("last day received, inclusive (UTC)"),
+      processed_since: z.coerce.date().optional().describe("processing ended at or after this time (ISO 8601)"),
+    }),
+    responses: { 200: { description: "One page", schema: pageSchema("disputes", disputeRow) } },
+    example: { response: { disputes: [disputeExample], ...pageExample } },
+    handler: async ({ query }) => {
+      const { total, rows } = await listDisputes(
+        ctx,
+        {
+          state: query.state,
+          outcome: query.outcome,
+          case_id: query.case_id,
+          received_from: query.from ? new Date(`${query.from}T00:00:00Z`) : undefined,
+          received_before: query.to ? new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000) : undefined,
+          processed_from: query.processed_since,
+        },
+        pageWindow(query),
+      );
+      return pageOf("disputes", rows, total, query);
+    },
+  });
+
   api.route({
     method: "post",
     path: "/disputes/replay",

@@ -30,19 +30,22 @@ export function inventoryTestingRoutes(api: ApiRouter, ctx: AppContext): void {
     responses: {
       200: {
         description: "What was queued and what was not (success is false when anything failed)",
-        schema: queuedSchema.extend({ failed: z.array(z.object({ site_id: z.number().int(), message: z.string() })) }),
+        schema: queuedSchema.extend({
+          failed: z.array(z.object({ site_id: z.number().int(), message: z.string() })),
+          skipped: z.array(z.object({ site_id: z.number().int(), reason: z.string() })).describe('for "all": every site that does not sync inventory, with why'),
+        }),
       },
       404: { description: "No site with that id" },
     },
     example: {
       request: { site_id: "all" },
-      response: { success: true, queued: [{ site_id: 1, job_id: "inventory-sync.1.test.1795535133854" }], failed: [{ site_id: 2, message: "Inventory sync is off for this site." }] },
+      response: { success: true, queued: [{ site_id: 1, job_id: "inventory-sync.1.test.1795535133854" }], failed: [{ site_id: 2, message: "The site has no API credentials." }], skipped: [{ site_id: 3, reason: "inventory sync is off for this site" }] },
     },
     handler: async ({ query }, req) => {
       const body = req.body as Record<string, unknown> | undefined;
       const selector = siteSelector(body && typeof body === "object" && body.site_id !== undefined ? body.site_id : query.site_id);
-      const { queued, failed } = await queueTestInventorySyncs(ctx, selector);
-      return { success: failed.length === 0, queued, failed };
+      const { queued, failed, skipped } = await queueTestInventorySyncs(ctx, selector);
+      return { success: failed.length === 0, queued, failed, skipped };
     },
   });
 }

@@ -1,5 +1,15 @@
 import { errors, formatDateTime } from "@mw/platform";
-import { findOrderDetail, listOrders, PAYMENT_METHODS, type OrderWithSite } from "@mw/shared/orders";
+import {
+  findOrderDetail,
+  listOrders,
+  ORDER_STATE_FILTERS,
+  ORDER_STATES,
+  orderLifecycle,
+  orderLifecycleFields,
+  PAYMENT_METHODS,
+  type OrderLifecycle,
+  type OrderWithSite,
+} from "@mw/shared/orders";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -26,6 +36,14 @@ const orderRow = z.object({
   pay_4: z.string(),
   pay_5: z.string(),
   pay_6: z.string(),
+  state: z.enum(ORDER_STATES).describe("where the order is: pending, exporting, retrying, exported, verified, failed, skipped"),
+  state_reason: z.string().nullable().describe("why: the failure, what skipped it, what it waits for"),
+  next_attempt_at: z.string().nullable().describe("when the queue tries again (UTC)"),
+  attempts: z.number().int().describe("attempts of the current job (export, then read-back)"),
+  last_error: z.string().nullable(),
+  job_id: z.string().nullable(),
+  job_state: z.string().nullable(),
+  job_url: z.string().nullable().describe("the job's Bull Board page"),
 });
 
 const lineRow = z.object({
@@ -65,7 +83,7 @@ const orderDetail = orderRow.extend({
   addresses: z.array(addressRow),
 });
 
-function listFields(order: OrderWithSite): z.infer<typeof orderRow> {
+function listFields(order: OrderWithSite, lifecycle: OrderLifecycle): z.infer<typeof orderRow> {
   return {
     id: order.id,
     site: order.site_id,
@@ -85,6 +103,7 @@ function listFields(order: OrderWithSite): z.infer<typeof orderRow> {
     pay_4: order.pay_4,
     pay_5: order.pay_5,
     pay_6: order.pay_6,
+    ...orderLifecycleFields(lifecycle),
   };
 }
 
@@ -107,6 +126,14 @@ const exampleOrder = {
   pay_4: "0",
   pay_5: "0",
   pay_6: "0",
+  state: "verified" as const,
+  state_reason: null,
+  next_attempt_at: null,
+  attempts: 1,
+  last_error: null,
+  job_id: "order-verify.812",
+  job_state: "completed",
+  job_url: "/admin/queues/queue/orders/order-verify.812",
 };
 const exampleAddress = { first_name: "Ada", last_name: "Lovelace", company: null, address1: "1 Analytical Way", address2: null, city: "Springfield", state: "IL", postal_code: "62701", country: "US", phone: "555-0100", email: "ada@example.com" };
 
@@ -124,12 +151,15 @@ export function orderRoutes(api: ApiRouter, ctx: AppContext): void {
       payment_method: z.enum(PAYMENT_METHODS).optional(),
       ship_status: flag.optional().describe("0 not shipped, 1 shipped"),
       search: z.string().trim().min(1).max(50).optional().describe("substring of order number, ERP sales order number or transaction id"),
+      state: z.enum(ORDER_STATE_FILTERS).optional().describe("pending (not exported nor failed: exporting, retrying and skipped rows too), exported, verified or failed"),
+      failed_since: z.coerce.date().optional().describe("failed at or after this time (ISO 8601)"),
     }),
     example: { response: pageOf("orders", [exampleOrder], 1, { page: 1, per_page: 20 }) },
     responses: { 200: { description: "One page of orders", schema: pageSchema("orders", orderRow) } },
     handler: async ({ query }) => {
       const { total, rows } = await listOrders(ctx, query, pageWindow(query));
-      return pageOf("orders", rows.map(listFields), total, query);
+      const lifecycles = await Promise.all(rows.map((row) => orderLifecycle(ctx, row)));
+      return pageOf("orders", rows.map((row, i) => listFields(row, lifecycles[i]!)), total, query);
     },
   });
 
@@ -163,7 +193,7 @@ export function orderRoutes(api: ApiRouter, ctx: AppContext): void {
       const order = await findOrderDetail(ctx, params.id);
       if (!order) throw errors.notFound("Order not found.");
       return {
-        ...listFields(order),
+        ...listFields(order, await orderLifecycle(ctx, order)),
         contact_id: order.contact_id,
         shipping_agent_code: order.shipping_agent_code,
         shipping_agent_service: order.shipping_agent_service,

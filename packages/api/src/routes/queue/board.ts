@@ -4,11 +4,12 @@ import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
 import type { Request, RequestHandler, Router } from "express";
 import express from "express";
+import { BOARD_PATH } from "@mw/platform";
 import { requireCapability, resolvePrincipal } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { isPageNavigation, LOGIN_PATH } from "../identity/login-page.ts";
 
-export const BOARD_PATH = "/admin/queues";
+export { BOARD_PATH };
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 

@@ -57,9 +57,21 @@ export function trackingRoutes(api: ApiRouter, ctx: AppContext): void {
     summary: "Queue a tracking sync, run at once, of every site that syncs tracking",
     tag: "tracking",
     access: "manage_middleware",
-    responses: { 200: { description: "Queued, one job per site", schema: queuedSchema }, 503: { description: "queue_unavailable" } },
-    example: { response: { success: true, queued: [...queuedExample.queued, { site_id: 2, job_id: "tracking-sync.2.manual.1795535133854" }] } },
-    handler: async () => ({ success: true, queued: await queueTrackingSyncOfAll(ctx) }),
+    responses: {
+      200: {
+        description: "Queued, one job per site; every other site in `skipped` with why",
+        schema: queuedSchema.extend({ skipped: z.array(z.object({ site_id: z.number().int(), reason: z.string() })) }),
+      },
+      503: { description: "queue_unavailable" },
+    },
+    example: {
+      response: {
+        success: true,
+        queued: [...queuedExample.queued, { site_id: 2, job_id: "tracking-sync.2.manual.1795535133854" }],
+        skipped: [{ site_id: 3, reason: "the site is inactive" }],
+      },
+    },
+    handler: async () => ({ success: true, ...(await queueTrackingSyncOfAll(ctx)) }),
   });
 
   api.route({

@@ -1,6 +1,7 @@
 import {
   findOrderWithDetails,
   markOrderExported,
+  markOrderFailed,
   orderExportJob,
   orderExportJobId,
   ordersAwaitingExport,
@@ -45,9 +46,12 @@ export async function orderExport(job: Job, payload: PayloadOf<typeof orderExpor
   } catch (error) {
     // Earlier attempts are retried; operators hear about a failure once, when it ends the job.
     if (endsJob(job, error)) {
-      await recordSyncError(ctx, { source: "erp_export", order_number: order.number, site_id: order.site_id, message: (error as Error).message }).catch(
-        (recordError: unknown) => log.error("could not record the export failure", { error: (recordError as Error).message }),
-      );
+      const message = (error as Error).message;
+      await Promise.all([
+        recordSyncError(ctx, { source: "erp_export", order_number: order.number, site_id: order.site_id, message }),
+        // An export refused for want of an ERP is skipped, not failed: the sweep exports it once ERP_BASE_URL is set.
+        message === ERP_NOT_CONFIGURED ? null : markOrderFailed(ctx, order.id, message),
+      ]).catch((recordError: unknown) => log.error("could not record the export failure", { error: (recordError as Error).message }));
     }
     throw error;
   }

@@ -1,4 +1,4 @@
-import { findOrderWithDetails, markOrderVerified, toSalesOrder, VERIFY_SOURCE, type orderVerifyJob } from "@mw/shared/orders";
+import { findOrderWithDetails, markOrderFailed, markOrderVerified, toSalesOrder, VERIFY_SOURCE, type orderVerifyJob } from "@mw/shared/orders";
 import { recordSyncErrorOnce } from "@mw/shared/sites";
 import { AppError, type PayloadOf } from "@mw/platform";
 import { ErpClient, erpNotConfigured, type SalesOrder, type SalesOrderInput, type SalesOrderLine } from "@mw/providers/erp";
@@ -71,6 +71,7 @@ export async function orderVerify(_job: Job, payload: PayloadOf<typeof orderVeri
     log.warn("ERP sales order does not match the order", { erp_sales_order_number: salesOrder, differences: found });
     // A read-back run again (its job id expired, an export job re-added) finds the same difference: operators see it once.
     await recordSyncErrorOnce(ctx, { source: VERIFY_SOURCE, order_number: order.number, site_id: order.site_id, message });
+    await markOrderFailed(ctx, order.id, message);
     return { verified: false, differences: found };
   }
   await markOrderVerified(ctx, order.id);

@@ -1,0 +1,16 @@
+import { errors } from "@mw/platform";
+import { orderLifecyclesByNumber } from "@mw/shared/orders";
+import type { Command } from "./command.ts";
+
+export const orderCommands: Record<string, Command> = {
+  "order:show": {
+    summary: "where an order is in its life: export and read-back state, why, attempts, last error, next attempt, its job (one entry per site with that number)",
+    arguments: [{ name: "NUMBER", description: "the order number" }],
+    options: {},
+    async run(deps, _values, [number]) {
+      const orders = await orderLifecyclesByNumber(deps, number!);
+      if (!orders.length) throw errors.notFound(`No order ${number}.`);
+      return { orders };
+    },
+  },
+};

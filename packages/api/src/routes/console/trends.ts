@@ -1,0 +1,54 @@
+import { disputeTrends, failedDisputeCount } from "@mw/shared/disputes";
+import { failedOrderCount, orderTrends } from "@mw/shared/orders";
+import { failedSyncRunCount } from "@mw/shared/sites";
+import type { AppContext } from "../../context.ts";
+import { hourlyBarChart, lastHours, windowStart } from "./charts.ts";
+
+const DAY_HOURS = 24;
+const WEEK_HOURS = 7 * 24;
+
+/**
+ * The operations page's trends: hourly charts of the last 24 hours and the
+ * failures by source over 24 hours and 7 days, each linked to the REST list
+ * whose total it is (the counts use those lists' own filters, so they agree).
+ */
+export async function operationsTrends(ctx: AppContext, nonce: string, now = new Date()) {
+  const hours = lastHours(now, DAY_HOURS);
+  const day = windowStart(now, DAY_HOURS);
+  const week = windowStart(now, WEEK_HOURS);
+  const root = ctx.config.API_ROOT;
+  const list = (path: string, query: Record<string, string>) => `${root}${path}?${new URLSearchParams({ ...query, _wpnonce: nonce }).toString()}`;
+  // One group of queries after another: the page must not take the whole database pool (DB_POOL_SIZE) at once.
+  const orders = await orderTrends(ctx, day);
+  const disputes = await disputeTrends(ctx, day);
+  const failures = [];
+  for (const since of [day, week]) {
+    const iso = since.toISOString();
+    failures.push([
+      { source: "Order exports and read-backs", count: await failedOrderCount(ctx, since), href: list("/orders", { state: "failed", failed_since: iso }) },
+      { source: "Disputes", count: await failedDisputeCount(ctx, since), href: list("/disputes", { state: "failed", processed_since: iso }) },
+      { source: "Sync runs", count: await failedSyncRunCount(ctx, since), href: list("/sync-runs", { status: "failed", finished_since: iso }) },
+    ]);
+  }
+  const since = day.toISOString();
+  const chart = (id: string, title: string, unit: string, values: Map<string, number>, colour: string, href: string, kind: "count" | "average" = "count") => ({
+    id,
+    title,
+    href,
+    svg: hourlyBarChart({ id, title, unit, hours, values, colour, kind }),
+  });
+  return {
+    since,
+    charts: [
+      chart("chart-orders-received", "Orders received per hour", "orders", orders.received, "#2b6cb0", list("/orders", {})),
+      chart("chart-orders-exported", "Orders exported per hour", "orders", orders.exported, "#2f855a", list("/orders", { state: "exported" })),
+      chart("chart-orders-failed", "Order failures per hour (failed now)", "orders", orders.failed, "#c53030", list("/orders", { state: "failed", failed_since: since })),
+      chart("chart-disputes-received", "Disputes received per hour", "disputes", disputes.received, "#2b6cb0", list("/disputes", { from: since.slice(0, 10) })),
+      chart("chart-disputes-matched", "Disputes matched per hour", "disputes", disputes.matched, "#2f855a", list("/disputes", { state: "matched", processed_since: since })),
+      chart("chart-disputes-failed", "Disputes failed per hour", "disputes", disputes.failed, "#c53030", list("/disputes", { state: "failed", processed_since: since })),
+      chart("chart-dispute-latency", "Webhook to processed dispute, average per hour", "seconds", disputes.processingSeconds, "#6b46c1", list("/disputes", { processed_since: since }), "average"),
+      chart("chart-export-latency", "Order received to exported (queue wait and export), average per hour", "minutes", orders.exportMinutes, "#6b46c1", list("/orders", { state: "exported" }), "average"),
+    ],
+    failures: { day: failures[0]!, week: failures[1]! },
+  };
+}

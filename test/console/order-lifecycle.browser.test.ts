@@ -1,0 +1,186 @@
+import type { Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { FakeErp } from "../fakes/erp.ts";
+import { userWith } from "../support/api.ts";
+import { consoleUser, signIn, useConsole } from "../support/console.ts";
+import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";
+import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { until } from "../support/wait.ts";
+
+// An order driven through an ERP outage and a refusal by the real worker, its
+// state read at each step from REST, the console (Chromium) and `pnpm cli order:show`.
+const TOKEN = "erp-lifecycle-token-7c1d";
+let erp: FakeErp;
+let worker: Spawned | undefined;
+let admin: string;
+let page: Page;
+let operator: string;
+const ui = useConsole();
+
+interface OrderState {
+  id: number;
+  number: string;
+  state: string;
+  state_reason: string | null;
+  next_attempt_at: string | null;
+  attempts: number;
+  last_error: string | null;
+  job_id: string | null;
+  job_state: string | null;
+  job_url: string | null;
+}
+
+beforeAll(async () => {
+  erp = await new FakeErp(TOKEN).start();
+  await seedItems(ui.api.ctx.prisma, ["SKU-A", "SHIPPING"]);
+  admin = await userWith(ui.api, "manage_middleware");
+  operator = await consoleUser(ui.api, ["manage_middleware"]);
+});
+
+afterEach(async () => {
+  erp.reset();
+  if (worker && worker.child.exitCode === null && worker.child.signalCode === null) {
+    worker.child.kill("SIGKILL");
+    await worker.exited();
+  }
+});
+
+afterAll(async () => {
+  await erp.stop();
+});
+
+async function rest<T>(path: string): Promise<T> {
+  const res = await fetch(`${ui.api.url}/middleware/v1${path}`, { headers: { authorization: admin } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as T;
+}
+
+async function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = spawnEntry("packages/api/src/cli/main.ts", args);
+  let stdout = "";
+  let stderr = "";
+  run.child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  run.child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const { code } = await run.exited();
+  return { code, stdout, stderr };
+}
+
+/** The order's lifecycle as the console's operations page shows it. */
+async function consoleState(number: string) {
+  // A test's browser contexts close after it: each test signs in on its own page.
+  if (!page || page.isClosed()) {
+    page = await (await ui.newContext()).newPage();
+    await signIn(page, ui.api.url, operator);
+  }
+  await page.goto(`${ui.api.url}/console/operations?kind=order&key=${encodeURIComponent(number)}`);
+  const row = page.locator("#order-lifecycle tbody tr");
+  expect(await row.count()).toBe(1);
+  return {
+    state: await row.locator(".order-state").textContent(),
+    text: (await row.textContent()) ?? "",
+    nextAttempt: await row.locator(".order-next-attempt").textContent(),
+    jobLink: await row.locator("a").getAttribute("href"),
+  };
+}
+
+async function intake(key: string, number: string): Promise<number> {
+  const res = await fetch(`${ui.api.url}/middleware/v1/external/orders`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": key },
+    body: JSON.stringify(orderBody(number)),
+  });
+  expect(res.status).toBe(201);
+  return (await ui.api.ctx.prisma.order.findFirstOrThrow({ where: { number } })).id;
+}
+
+function startWorker(): Spawned {
+  return spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "orders", ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: "2000" });
+}
+
+describe("an order's lifecycle through an ERP outage", () => {
+  it("reads pending, retrying with the next attempt and the ERP's error, then verified, alike from REST, the console and the CLI", async () => {
+    const site = await createSiteWithKey(ui.api.ctx.prisma);
+    const number = `L${process.pid % 10000}-${Date.now() % 100000}`;
+    erp.outage = "unavailable";
+    const id = await intake(site.key, number);
+
+    // No worker yet: the export job waits.
+    const pending = await rest<OrderState>(`/orders/${id}`);
+    expect(pending).toMatchObject({ state: "pending", attempts: 0, job_id: `order-export.${id}`, job_url: `/admin/queues/queue/orders/order-export.${id}` });
+    expect((await consoleState(number)).state).toBe("pending");
+
+    worker = startWorker();
+    await worker.waitFor(logged("workers started"), 120_000);
+    let retrying = pending;
+    await until(
+      async () => (retrying = await rest<OrderState>(`/orders/${id}`)).state === "retrying",
+      () => `the order to be retrying (last ${JSON.stringify(retrying)})`,
+      30_000,
+    );
+    expect(retrying.attempts).toBeGreaterThanOrEqual(1);
+    expect(retrying.last_error).toMatch(/ERP/);
+    expect(retrying.state_reason).toBe(retrying.last_error);
+    expect(retrying.next_attempt_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(Date.parse(`${retrying.next_attempt_at!.replace(" ", "T")}Z`)).toBeGreaterThan(Date.parse("2026-01-01"));
+    // The list carries the same columns, and its `pending` filter holds the order being retried.
+    const listed = await rest<{ orders: OrderState[] }>(`/orders?state=pending&search=${number}`);
+    expect(listed.orders.map((row) => [row.id, row.state === "retrying" || row.state === "exporting"])).toEqual([[id, true]]);
+    expect((await rest<{ orders: OrderState[] }>(`/orders?state=failed&search=${number}`)).orders).toEqual([]);
+
+    const seen = await consoleState(number);
+    // The worker may be on its next attempt by now: the page shows the queue's state as it is.
+    expect(["retrying", "exporting"]).toContain(seen.state);
+    expect(seen.text).toMatch(/ERP/);
+    expect(seen.jobLink).toBe(`/admin/queues/queue/orders/order-export.${id}`);
+    const shown = await cli("order:show", number);
+    expect(shown.code).toBe(0);
+    const [fromCli] = (JSON.parse(shown.stdout) as { orders: OrderState[] }).orders;
+    expect(fromCli).toMatchObject({ id, number, job_id: `order-export.${id}` });
+    expect(["retrying", "exporting"]).toContain(fromCli!.state);
+    expect(fromCli!.last_error).toMatch(/ERP/);
+
+    erp.outage = null;
+    // The ERP is back: run the waiting retry now rather than after its backoff (as an operator would in Bull Board).
+    const exportJob = await ui.api.ctx.queues.get("orders").getJob(`order-export.${id}`);
+    if (exportJob && (await exportJob.getState()) === "delayed") await exportJob.promote().catch(() => undefined);
+    let done = retrying;
+    await until(async () => (done = await rest<OrderState>(`/orders/${id}`)).state === "verified", () => `the order to be verified (last ${JSON.stringify(done)})`, 180_000);
+    expect(done).toMatchObject({ state: "verified", state_reason: null, next_attempt_at: null, job_id: `order-verify.${id}` });
+    expect((await consoleState(number)).state).toBe("verified");
+    const after = await cli("order:show", number);
+    expect((JSON.parse(after.stdout) as { orders: OrderState[] }).orders[0]).toMatchObject({ state: "verified" });
+    expect((await rest<{ orders: OrderState[] }>(`/orders?state=verified&search=${number}`)).orders.map((row) => row.id)).toEqual([id]);
+  }, 420_000);
+
+  it("reads failed with the ERP's reason once the ERP refuses the order, and the failed filter lists it", async () => {
+    const site = await createSiteWithKey(ui.api.ctx.prisma);
+    const number = `F${process.pid % 10000}-${Date.now() % 100000}`;
+    const reason = "The field Customer No. must have a value.";
+    erp.rejections.set(`${site.siteId}-${number}`, reason);
+    worker = startWorker();
+    await worker.waitFor(logged("workers started"), 120_000);
+    const id = await intake(site.key, number);
+
+    let failed: OrderState | undefined;
+    // The order is marked failed just before BullMQ records the job's end: wait for both.
+    await until(
+      async () => {
+        failed = await rest<OrderState>(`/orders/${id}`);
+        return failed.state === "failed" && failed.job_state === "failed" && failed.attempts === 1;
+      },
+      () => `the order and its job to fail (last ${JSON.stringify(failed)})`,
+      60_000,
+    );
+    expect(failed!.state_reason).toContain(reason);
+    expect(failed!.last_error).toContain(reason);
+    expect(failed).toMatchObject({ attempts: 1, job_state: "failed", next_attempt_at: null });
+    expect((await rest<{ orders: OrderState[] }>(`/orders?state=failed&search=${number}`)).orders.map((row) => [row.id, row.state])).toEqual([[id, "failed"]]);
+    expect((await rest<{ orders: OrderState[] }>(`/orders?state=pending&search=${number}`)).orders).toEqual([]);
+    const seen = await consoleState(number);
+    expect(seen.state).toBe("failed");
+    expect(seen.text).toContain(reason);
+    const shown = await cli("order:show", number);
+    expect((JSON.parse(shown.stdout) as { orders: OrderState[] }).orders[0]).toMatchObject({ state: "failed" });
+    expect((await cli("order:show", "NO-SUCH-ORDER")).code).toBe(1);
+  }, 240_000);
+});
