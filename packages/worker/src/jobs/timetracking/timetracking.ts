@@ -1,5 +1,5 @@
 import { AppError, type PayloadOf } from "@mw/platform";
-import { chatMessageJob } from "@mw/shared/notifications";
+import { chatMessageJob, raiseOperatorAlert } from "@mw/shared/notifications";
 import {
   budgetLockNoticeJob,
   budgetLockNoticeJobId,
@@ -77,15 +77,17 @@ export async function timeSync(_job: Job, _payload: PayloadOf<typeof timeSyncJob
   return counts;
 }
 
-/** Milestone alerts to the chat webhook, each threshold once (design 10.4); `alerts_sent` counts them. */
+/**
+ * Milestone alerts to the chat webhook, each threshold once (design 10.4);
+ * `alerts_sent` counts them. Without CHAT_WEBHOOK_URL they go to the
+ * operators' e-mail, saying so, rather than nowhere.
+ */
 export async function milestones(_job: Job, payload: PayloadOf<typeof milestonesJob>, ctx: JobContext) {
-  if (!ctx.config.CHAT_WEBHOOK_URL) {
-    ctx.log.warn("milestone alerts skipped: CHAT_WEBHOOK_URL is unset");
-    return { alerts_sent: 0, skipped: "chat_webhook_not_configured" };
-  }
   const alerts = payload.scope === "projects" ? await projectMilestones(ctx) : await taskMilestones(ctx);
   for (const alert of alerts) {
-    await ctx.queues.add(chatMessageJob, { text: alert.text }, { jobId: `milestone.${alert.project_id}.${alert.task_id}.${alert.threshold}` });
+    const key = `milestone.${alert.project_id}.${alert.task_id}.${alert.threshold}`;
+    if (ctx.config.CHAT_WEBHOOK_URL) await ctx.queues.add(chatMessageJob, { text: alert.text }, { jobId: key });
+    else await raiseOperatorAlert(ctx, { key, subject: `Budget milestone: ${alert.threshold} % reached`, text: alert.text, reason: "milestone alerts go to the chat webhook, and CHAT_WEBHOOK_URL is unset" });
   }
   return { alerts_sent: alerts.length, alerts: alerts.map(({ project_id, task_id, threshold }) => ({ project_id, task_id, threshold })) };
 }
