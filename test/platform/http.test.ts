@@ -107,7 +107,7 @@ describe("health, readiness, metrics, OpenAPI", () => {
     });
     expect(await (await fetch(`${api.url}/metrics`)).text()).toMatch(/mw_schedules_missing\{queue="inventory"\} 3/);
 
-    await ensureSchedules(api.ctx.queues, [...QUEUE_NAMES]);
+    await ensureSchedules(api.ctx.queues, [...QUEUE_NAMES], api.ctx.config);
     const ready = await fetch(`${api.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: "ready", checks: { database: { ok: true }, redis: { ok: true }, schedules: { ok: true, missing: [] }, alerts: { ok: true, undelivered: 0 } } });

@@ -15,6 +15,7 @@ import {
   syncTime,
   taskMilestones,
   TIME_TRACKING_DISABLED,
+  type milestoneChecksJob,
   type milestonesJob,
   type timeSyncJob,
   type projectCreateJob,
@@ -68,13 +69,31 @@ export async function budgetLockNotice(_job: Job, payload: PayloadOf<typeof budg
   return sendBudgetLockNotice(ctx, payload.event_id);
 }
 
-/** Spec 2, 4.2 `/time_sync`: the counts of what was mirrored. */
-export async function timeSync(_job: Job, _payload: PayloadOf<typeof timeSyncJob>, ctx: JobContext) {
+/**
+ * Spec 2, 4.2 `/time_sync`: the counts of what was mirrored. The endpoint's
+ * run fails while time tracking is off (its caller asked for a sync); the
+ * platform's own scheduled run says so and does nothing.
+ */
+export async function timeSync(job: Job, _payload: PayloadOf<typeof timeSyncJob>, ctx: JobContext) {
   const deps = await timeDeps(ctx, "time sync");
+  if (!deps && job.repeatJobKey) return { skipped: "time_tracking_disabled" };
   if (!deps) throw AppError.permanent(TIME_TRACKING_DISABLED, "sync_error");
   const counts = await syncTime({ ...deps, delayMs: ctx.config.TIME_SYNC_DELAY_MS });
   ctx.log.info("time synced", { ...counts });
   return counts;
+}
+
+/** Spec 2, 4.2 `/update_milestones` and `/update_milestones_tasks`: one scope's alerts. */
+export async function milestones(_job: Job, payload: PayloadOf<typeof milestonesJob>, ctx: JobContext) {
+  return alertMilestones(ctx, payload.scope === "projects" ? await projectMilestones(ctx) : await taskMilestones(ctx));
+}
+
+/** The platform's own run of both checks (MILESTONES_SCHEDULE), while time tracking is on. */
+export async function milestoneChecks(_job: Job, _payload: PayloadOf<typeof milestoneChecksJob>, ctx: JobContext) {
+  if (!(await timeDeps(ctx, "milestone checks"))) return { skipped: "time_tracking_disabled" };
+  const [projects, tasks] = [await alertMilestones(ctx, await projectMilestones(ctx)), await alertMilestones(ctx, await taskMilestones(ctx))];
+  ctx.log.info("milestones checked", { project_alerts: projects.alerts_sent, task_alerts: tasks.alerts_sent });
+  return { projects, tasks };
 }
 
 /**
@@ -82,8 +101,7 @@ export async function timeSync(_job: Job, _payload: PayloadOf<typeof timeSyncJob
  * `alerts_sent` counts them. Without CHAT_WEBHOOK_URL they go to the
  * operators' e-mail, saying so, rather than nowhere.
  */
-export async function milestones(_job: Job, payload: PayloadOf<typeof milestonesJob>, ctx: JobContext) {
-  const alerts = payload.scope === "projects" ? await projectMilestones(ctx) : await taskMilestones(ctx);
+async function alertMilestones(ctx: JobContext, alerts: Awaited<ReturnType<typeof projectMilestones>>) {
   for (const alert of alerts) {
     const key = `milestone.${alert.project_id}.${alert.task_id}.${alert.threshold}`;
     if (ctx.config.CHAT_WEBHOOK_URL) await ctx.queues.add(chatMessageJob, { text: alert.text }, { jobId: key });
