@@ -68,10 +68,11 @@ beforeAll(async () => {
   await queue.resume();
   await api.ctx.redis.del(`${api.ctx.config.QUEUE_PREFIX}:knowledge:tickets-embedded-until`);
   worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "knowledge" });
-  await worker.waitFor(logged("workers started"));
+  // Generous: on a loaded machine a worker's start (tsx compiling the sources) can take a minute.
+  await worker.waitFor(logged("workers started"), 90_000);
   admin = await userWith(api, "manage_options");
   staff = await staffMember(api);
-});
+}, 150_000);
 beforeEach(() => {
   gemini.reset();
   gemini.respond = (call) =>
@@ -249,5 +250,5 @@ describe("the daily document refresh (issue 32)", () => {
     expect((await api.ctx.prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: printed.document_id as number } })).content).toContain("within 2 days");
     await until(async () => (await vector()).content_hash !== firstHash, () => `the changed document to be embedded again; worker output:\n${worker.output().slice(-2000)}`, 30_000);
     expect(embeddedTexts(before).map((request) => request.text)).toEqual([expect.stringContaining("within 2 days since November")]);
-  });
+  }, 120_000);
 });

@@ -180,6 +180,7 @@ export const configSchema = z.object({
   FRAUD_API_URL: z.url().default("https://api.signifyd.com"),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().optional(),
+  /** The operators' address (with SMTP_URL): alerts whose own recipients or channel are missing come here, and to CHAT_WEBHOOK_URL. */
   ALERT_EMAIL_TO: z.string().optional(),
   AI_BASE_URL: z.url().default("https://generativelanguage.googleapis.com"),
   AI_API_KEY: z.string().optional(),
@@ -219,7 +220,7 @@ export const configSchema = z.object({
   CRON_TOKEN: z.string().min(16).optional(),
   /** Calls of the scheduled endpoints allowed per client address per minute (all of them together); 0 turns the limit off. */
   SCHEDULED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(30),
-  /** Milestone alerts: a Slack or Google Chat incoming webhook (`{text}`); unset skips them. */
+  /** Milestone alerts and operator alerts: a Slack or Google Chat incoming webhook (`{text}`); unset sends milestone alerts to ALERT_EMAIL_TO. */
   CHAT_WEBHOOK_URL: optionalUrl,
   /** Twilio's Messages API or one speaking it (CRITICAL alert SMS); unset SID, token or sender skips SMS. */
   SMS_API_URL: z.url().default("https://api.twilio.com"),
