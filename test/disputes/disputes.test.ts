@@ -3,7 +3,6 @@ import { createMerchant } from "@mw/shared/disputes";
 import { createUser } from "@mw/shared/identity";
 import { encryptSecret, type PrismaClient, type Queues } from "@mw/platform";
 import { GatewayClient } from "@mw/providers/gateway";
-import { sendAlertEmail } from "@mw/providers/mail";
 import type { Job, Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeFraud } from "../fakes/fraud.ts";
@@ -535,17 +534,10 @@ describe("a worker killed mid-dispute", () => {
   });
 });
 
-describe("secrets and optional mail", () => {
+describe("secrets", () => {
   it("never writes a security key or fraud API key to the workers' output", () => {
     const output = workers.map((proc) => proc.output()).join("\n");
     expect(output).toContain("dispute processed");
     for (const secret of SECRETS) expect(output).not.toContain(secret);
-  });
-
-  it("logs and skips an alert when SMTP_URL or ALERT_EMAIL_TO is unset", async () => {
-    const alert = { subject: "s", text: "t" };
-    const base = { MAIL_FROM: undefined, HTTP_TIMEOUT_MS: 2000 };
-    expect(await sendAlertEmail({ ...base, SMTP_URL: undefined, ALERT_EMAIL_TO: ALERT_TO }, api.ctx.logger, alert)).toEqual({ skipped: "smtp_not_configured" });
-    expect(await sendAlertEmail({ ...base, SMTP_URL: smtp.url, ALERT_EMAIL_TO: undefined }, api.ctx.logger, alert)).toEqual({ skipped: "no_alert_recipient" });
   });
 });

@@ -2,7 +2,7 @@ import { queueScheduledInventorySyncs, upsertItems } from "@mw/shared/inventory"
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
 import type { Job, Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { restCall, startApi } from "../support/api.ts";
+import { restCall, startApi, testConfig } from "../support/api.ts";
 import { createSiteWithKey, orderBody } from "../support/fixtures.ts";
 import { logLines } from "../support/processes.ts";
 import { exportedOrder, storefrontASite, storefrontBSite } from "../support/storefront-sites.ts";
@@ -241,7 +241,7 @@ describe("scheduled full inventory sync", () => {
   }
 
   it("the worker schedules the sweep at the top of every hour", async () => {
-    await ensureSchedules(harness.queues, ["inventory"]);
+    await ensureSchedules(harness.queues, ["inventory"], testConfig());
     try {
       expect(await queue.getJobScheduler("inventory-sweep")).toMatchObject({ name: "inventory-sweep", pattern: "0 * * * *", tz: "UTC" });
     } finally {

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Knowledge, embeddingsJob, ticketVectorId } from "@mw/shared/knowledge";
+import { Knowledge, documentsRefreshJob, embeddingsJob, ticketVectorId } from "@mw/shared/knowledge";
 import { OPTIONS_CACHE_MS } from "@mw/shared/options";
 import type { Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -68,10 +68,11 @@ beforeAll(async () => {
   await queue.resume();
   await api.ctx.redis.del(`${api.ctx.config.QUEUE_PREFIX}:knowledge:tickets-embedded-until`);
   worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "knowledge" });
-  await worker.waitFor(logged("workers started"));
+  // Generous: on a loaded machine a worker's start (tsx compiling the sources) can take a minute.
+  await worker.waitFor(logged("workers started"), 90_000);
   admin = await userWith(api, "manage_options");
   staff = await staffMember(api);
-});
+}, 150_000);
 beforeEach(() => {
   gemini.reset();
   gemini.respond = (call) =>
@@ -225,4 +226,29 @@ describe("admin AJAX vector actions and knowledge:add (spec 2, 4.4)", () => {
     expect(found.every((match) => match.source === "ticket")).toBe(true);
     await api.ctx.options.set({ ai_vector_host: null, ai_vector_api_key: null });
   });
+});
+
+describe("the daily document refresh (issue 32)", () => {
+  it("reads each added document again and embeds again only the ones whose text changed", async () => {
+    expect(await queue.getJobScheduler("documents-refresh")).toMatchObject({ pattern: api.ctx.config.KNOWLEDGE_REFRESH_SCHEDULE, tz: "UTC" });
+    const file = path.join(dir, "shipping-times.md");
+    await writeFile(file, "# Shipping times\n\nTiles ship within 5 days.\n");
+    const added = spawnEntry("packages/api/src/cli/main.ts", ["knowledge:add", "--source", "docs", file]);
+    expect((await added.exited()).code, added.output()).toBe(0);
+    const printed = JSON.parse(added.output().trim().split("\n").at(-1)!) as Json;
+    await jobDone(printed.job_id as string);
+    const vector = () => api.ctx.prisma.knowledgeVector.findUniqueOrThrow({ where: { id: printed.vector_id as string } });
+    const firstHash = (await vector()).content_hash;
+    const refresh = async () => (await settled(queue, await api.ctx.queues.add(documentsRefreshJob, {}, { jobId: `documents-refresh-test-${Date.now()}` }), worker, 30_000)).returnvalue as { changed: number[]; failed: unknown[] };
+
+    const unchanged = await refresh();
+    expect(unchanged.changed).not.toContain(printed.document_id);
+
+    await writeFile(file, "# Shipping times\n\nTiles ship within 2 days since November.\n");
+    const before = gemini.calls.length;
+    expect((await refresh()).changed).toContain(printed.document_id);
+    expect((await api.ctx.prisma.knowledgeDocument.findUniqueOrThrow({ where: { id: printed.document_id as number } })).content).toContain("within 2 days");
+    await until(async () => (await vector()).content_hash !== firstHash, () => `the changed document to be embedded again; worker output:\n${worker.output().slice(-2000)}`, 30_000);
+    expect(embeddedTexts(before).map((request) => request.text)).toEqual([expect.stringContaining("within 2 days since November")]);
+  }, 120_000);
 });

@@ -5,6 +5,7 @@ import { orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJob, orderV
 import type { Job, Queue } from "bullmq";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeErp } from "../fakes/erp.ts";
+import { testConfig } from "../support/api.ts";
 import { failure } from "../support/errors.ts";
 import { stallTwice } from "../support/failed-jobs.ts";
 import { logged, logLines, spawnEntry, type Spawned } from "../support/processes.ts";
@@ -583,8 +584,8 @@ describe("order export with the ERP unconfigured", () => {
 
 describe("order sweep scheduler", () => {
   it("registers one five-minute scheduler however often it is called", async () => {
-    await ensureSchedules(queues, ["orders"]);
-    await ensureSchedules(queues, ["orders"]);
+    await ensureSchedules(queues, ["orders"], testConfig());
+    await ensureSchedules(queues, ["orders"], testConfig());
     // The orders queue has other schedulers too (the daily order-volume test); this one is there once.
     const sweeps = (await queue.getJobSchedulers()).filter((scheduler) => scheduler.name === "order-sweep");
     expect(sweeps).toMatchObject([{ key: "order-sweep", name: "order-sweep", every: 300_000 }]);

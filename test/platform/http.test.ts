@@ -97,18 +97,20 @@ describe("health, readiness, metrics, OpenAPI", () => {
     expect(await (await fetch(`${api.url}/healthz`)).json()).toEqual({ status: "ok" });
     const scheduled = SCHEDULED_JOBS.map((job) => job.name);
     for (const job of SCHEDULED_JOBS) await api.ctx.queues.get(job.queue).removeJobScheduler(job.name);
+    // Alerts other test files of this process left undelivered would make it degraded too (that check has its own test).
+    await api.ctx.prisma.operatorAlert.updateMany({ where: { status: "undelivered" }, data: { status: "dismissed" } });
     const degraded = await fetch(`${api.url}/readyz`);
     expect(degraded.status).toBe(200);
     expect(await degraded.json()).toEqual({
       status: "degraded",
-      checks: { database: { ok: true }, redis: { ok: true }, schedules: { ok: false, missing: scheduled } },
+      checks: { database: { ok: true }, redis: { ok: true }, schedules: { ok: false, missing: scheduled }, alerts: { ok: true, undelivered: 0 } },
     });
     expect(await (await fetch(`${api.url}/metrics`)).text()).toMatch(/mw_schedules_missing\{queue="inventory"\} 3/);
 
-    await ensureSchedules(api.ctx.queues, [...QUEUE_NAMES]);
+    await ensureSchedules(api.ctx.queues, [...QUEUE_NAMES], api.ctx.config);
     const ready = await fetch(`${api.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: "ready", checks: { database: { ok: true }, redis: { ok: true }, schedules: { ok: true, missing: [] } } });
+    expect(await ready.json()).toEqual({ status: "ready", checks: { database: { ok: true }, redis: { ok: true }, schedules: { ok: true, missing: [] }, alerts: { ok: true, undelivered: 0 } } });
     expect(await (await fetch(`${api.url}/metrics`)).text()).toMatch(/mw_schedules_missing\{queue="inventory"\} 0/);
     for (const job of SCHEDULED_JOBS) await api.ctx.queues.get(job.queue).removeJobScheduler(job.name);
   });

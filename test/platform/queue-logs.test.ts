@@ -3,12 +3,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { QueueLogLine } from "@mw/platform";
+import { repeatOf, type QueueLogLine } from "@mw/platform";
 import { healthPingJob } from "@mw/shared/notifications";
 import { SCHEDULED_JOBS } from "@mw/shared/schedules";
 import { outboxSweepJob } from "@mw/shared/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApi, userWith, type TestApi } from "../support/api.ts";
+import { startApi, testConfig, userWith, type TestApi } from "../support/api.ts";
 import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
 import { settled, until } from "../support/wait.ts";
 
@@ -266,10 +266,11 @@ describe("get_cron_queue", () => {
     const answer = (await act("get_cron_queue")) as { schedulers: Json[]; delayed: Json[]; more: boolean };
     for (const job of SCHEDULED_JOBS) {
       const scheduler = answer.schedulers.find((entry: { queue: string; key: string }) => entry.queue === job.queue && entry.key === job.name);
+      const repeat = repeatOf(job.schedule!, testConfig());
       expect(scheduler, `${job.queue}/${job.name}`).toMatchObject({
         name: job.name,
-        pattern: job.schedule && "pattern" in job.schedule ? job.schedule.pattern : null,
-        every_ms: job.schedule && "every" in job.schedule ? job.schedule.every : null,
+        pattern: "pattern" in repeat ? repeat.pattern : null,
+        every_ms: "every" in repeat ? repeat.every : null,
       });
       expect(Date.parse(scheduler.next_run), `${job.name} next run`).toBeGreaterThan(Date.now() - 60_000);
       expect(scheduler.next_run).toBe(new Date(scheduler.next_run).toISOString());

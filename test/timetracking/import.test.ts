@@ -32,10 +32,12 @@ beforeAll(async () => {
   await api.ctx.queues.get("timetracking").obliterate({ force: true });
   worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "timetracking" });
   await worker.waitFor(logged("workers started"));
-  // The schedule's own runs would race the test's: drop it once the worker made it, and let its first run finish.
+  // The schedules' own runs would race the test's: drop them once the worker made them (each holds a delayed
+  // job for its next run), and let the first import finish.
   const queue = api.ctx.queues.get("timetracking");
-  await until(async () => (await queue.getJobScheduler("time-import")) !== undefined, () => "the time-import schedule");
-  await queue.removeJobScheduler("time-import");
+  const scheduled = ["time-import", "time-sync", "milestone-checks"];
+  await until(async () => (await Promise.all(scheduled.map((name) => queue.getJobScheduler(name)))).every(Boolean), () => "the timetracking schedules");
+  for (const name of scheduled) await queue.removeJobScheduler(name);
   await until(async () => {
     const counts = await queue.getJobCounts("active", "waiting", "delayed");
     return Object.values(counts).every((count) => count === 0);

@@ -39,6 +39,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   ai_snapshots: "urgency",
   ai_history: "urgency",
   staff_notifications: "notifications",
+  operator_alerts: "notifications",
   staff_oauth_connections: "timetracking",
   time_logs: "timetracking",
   project_time_entries: "timetracking",

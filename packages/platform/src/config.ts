@@ -13,6 +13,12 @@ const bool = z
 
 const optionalUrl = z.url().optional();
 
+/** A cron pattern as BullMQ's job schedulers take it: five fields, or six with seconds first. */
+const cronPattern = z
+  .string()
+  .trim()
+  .regex(/^[0-9A-Za-z*?,/#-]+( [0-9A-Za-z*?,/#-]+){4,5}$/, "must be a cron pattern of five fields (minute hour day month weekday), or six with seconds first");
+
 const databaseUrl = z.string().regex(/^(mysql|mariadb):\/\/[^/]+\/[A-Za-z0-9_$]+(\?.*)?$/, "must be mysql://USER:PASSWORD@HOST:PORT/DATABASE");
 
 
@@ -174,6 +180,7 @@ export const configSchema = z.object({
   FRAUD_API_URL: z.url().default("https://api.signifyd.com"),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().optional(),
+  /** The operators' address (with SMTP_URL): alerts whose own recipients or channel are missing come here, and to CHAT_WEBHOOK_URL. */
   ALERT_EMAIL_TO: z.string().optional(),
   AI_BASE_URL: z.url().default("https://generativelanguage.googleapis.com"),
   AI_API_KEY: z.string().optional(),
@@ -196,6 +203,14 @@ export const configSchema = z.object({
   HARVEST_API_URL: z.url().default("https://api.harvestapp.com"),
   /** Spec 2, 8: the pause between provider calls of /time_sync (10 s); tests shorten it. */
   TIME_SYNC_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /**
+   * When the platform runs its own time sync, milestone checks and knowledge-document refresh (cron
+   * patterns, UTC, five fields or six with seconds): docs/operations.md. The endpoints stay for an
+   * outside cron; a run finds little to do after another.
+   */
+  TIME_SYNC_SCHEDULE: cronPattern.default("5 * * * *"),
+  MILESTONES_SCHEDULE: cronPattern.default("20 * * * *"),
+  KNOWLEDGE_REFRESH_SCHEDULE: cronPattern.default("30 3 * * *"),
   /** Design 10.8: how long a scheduled endpoint waits for its job before answering 202 with the job id. */
   SCHEDULED_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(900),
   /**
@@ -205,7 +220,7 @@ export const configSchema = z.object({
   CRON_TOKEN: z.string().min(16).optional(),
   /** Calls of the scheduled endpoints allowed per client address per minute (all of them together); 0 turns the limit off. */
   SCHEDULED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(30),
-  /** Milestone alerts: a Slack or Google Chat incoming webhook (`{text}`); unset skips them. */
+  /** Milestone alerts and operator alerts: a Slack or Google Chat incoming webhook (`{text}`); unset sends milestone alerts to ALERT_EMAIL_TO. */
   CHAT_WEBHOOK_URL: optionalUrl,
   /** Twilio's Messages API or one speaking it (CRITICAL alert SMS); unset SID, token or sender skips SMS. */
   SMS_API_URL: z.url().default("https://api.twilio.com"),

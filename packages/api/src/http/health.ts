@@ -1,5 +1,6 @@
 import express, { type Router } from "express";
 import { errors, pingEveryMaster, safeEqual, withTimeout } from "@mw/platform";
+import { alertsCheck } from "@mw/shared/notifications";
 import { missingSchedules } from "@mw/shared/schedules";
 import type { AppContext } from "../context.ts";
 import type { Metrics } from "./metrics.ts";
@@ -20,9 +21,10 @@ export function healthRoutes(ctx: AppContext, metrics: Metrics): Router {
   router.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
-  // Ready means it can serve: a missing job schedule or an unreachable read replica (its
-  // reads go to the primary meanwhile) does not stop requests, so either is `degraded`
-  // (200) rather than unavailable, and the checks name what is wrong.
+  // Ready means it can serve: a missing job schedule, an unreachable read replica (its
+  // reads go to the primary meanwhile) or an alert that reached nobody does not stop
+  // requests, so each is `degraded` (200) rather than unavailable, and the checks name
+  // what is wrong.
   router.get("/readyz", async (_req, res) => {
     const replicaState = ctx.replicaState;
     const [database, redis, replica] = await Promise.all([
@@ -34,8 +36,9 @@ export function healthRoutes(ctx: AppContext, metrics: Metrics): Router {
     const ready = database.ok && redis.ok;
     const missing = redis.ok ? await withTimeout(missingSchedules(ctx.queues), CHECK_TIMEOUT_MS).catch(() => undefined) : undefined;
     const schedules = missing === undefined ? { ok: false, error: "could not be read" } : { ok: missing.length === 0, missing: missing.map((job) => job.name) };
-    const status = !ready ? "unavailable" : schedules.ok && (replica?.ok ?? true) ? "ready" : "degraded";
-    res.status(ready ? 200 : 503).json({ status, checks: { database, redis, schedules, ...(replica ? { replica } : {}) } });
+    const alerts = database.ok ? await withTimeout(alertsCheck(ctx), CHECK_TIMEOUT_MS).catch(() => ({ ok: false, error: "alerts: could not be read" })) : { ok: false, error: "alerts: could not be read" };
+    const status = !ready ? "unavailable" : schedules.ok && alerts.ok && (replica?.ok ?? true) ? "ready" : "degraded";
+    res.status(ready ? 200 : 503).json({ status, checks: { database, redis, schedules, alerts, ...(replica ? { replica } : {}) } });
   });
   router.get("/metrics", async (req, res) => {
     const token = ctx.config.METRICS_TOKEN;

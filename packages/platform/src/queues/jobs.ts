@@ -1,9 +1,19 @@
 import type { JobsOptions } from "bullmq";
 import { z } from "zod";
+import type { Config } from "../config.ts";
 import type { QueueName } from "./names.ts";
 
-/** How often a periodic job runs: every so many ms, or on a cron pattern (UTC). */
-export type JobSchedule = { every: number } | { pattern: string };
+/** The settings that hold a periodic job's cron pattern, so a deployment may change when it runs. */
+export type ScheduleSetting = "TIME_SYNC_SCHEDULE" | "MILESTONES_SCHEDULE" | "KNOWLEDGE_REFRESH_SCHEDULE";
+
+/** How often a periodic job runs: every so many ms, or on a cron pattern (UTC), fixed or read from a setting. */
+export type JobSchedule = { every: number } | { pattern: string } | { setting: ScheduleSetting };
+
+/** The BullMQ repeat options of a schedule; a setting's pattern comes from the config (its default, or the deployment's). */
+export function repeatOf(schedule: JobSchedule, config: Pick<Config, ScheduleSetting>): { every: number } | { pattern: string; tz: "UTC" } {
+  if ("every" in schedule) return { every: schedule.every };
+  return { pattern: "pattern" in schedule ? schedule.pattern : config[schedule.setting], tz: "UTC" };
+}
 
 /**
  * One kind of job, declared by its domain in `<domain>/jobs.ts`: the queue it

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import nodemailer, { type NodemailerError } from "nodemailer";
-import { AppError, type Config, type Logger } from "@mw/platform";
+import { AppError, type Config } from "@mw/platform";
 
 export type MailConfig = Pick<Config, "SMTP_URL" | "MAIL_FROM" | "ALERT_EMAIL_TO" | "HTTP_TIMEOUT_MS">;
 
@@ -9,8 +9,6 @@ export interface MailMessage {
   subject: string;
   text: string;
 }
-
-export type MailOutcome = { sent: true; message_id: string; accepted: string[] } | { skipped: "smtp_not_configured" | "no_alert_recipient" };
 
 /**
  * Sends one plain-text message through SMTP_URL (`smtp://`, `smtps://`, with
@@ -29,19 +27,6 @@ export async function sendMail(config: MailConfig & { SMTP_URL: string }, messag
   } finally {
     transport.close();
   }
-}
-
-/** An operator alert to ALERT_EMAIL_TO. Mail is optional (design section 6): unset SMTP_URL or recipient is logged and skipped. */
-export async function sendAlertEmail(config: MailConfig, log: Logger, alert: { subject: string; text: string }): Promise<MailOutcome> {
-  const { SMTP_URL, ALERT_EMAIL_TO } = config;
-  if (!SMTP_URL || !ALERT_EMAIL_TO) {
-    const skipped = SMTP_URL ? "no_alert_recipient" : "smtp_not_configured";
-    log.warn("alert e-mail skipped: SMTP_URL or ALERT_EMAIL_TO is unset", { skipped, subject: alert.subject });
-    return { skipped };
-  }
-  const sent = await sendMail({ ...config, SMTP_URL }, { to: ALERT_EMAIL_TO, ...alert });
-  log.info("alert e-mail sent", { subject: alert.subject, message_id: sent.message_id, accepted: sent.accepted });
-  return { sent: true, ...sent };
 }
 
 /** nodemailer marks a 5xx refusal `permanent`; a connection failure or a 4xx is worth another attempt. */

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { htmlToText } from "../ai/index.ts";
-import { type Config, createHttpClient, egressGuard, type EgressGuard, errors, type PrismaClient, truncateCodePoints, upstreamCall } from "@mw/platform";
+import { type Config, createHttpClient, egressGuard, type EgressGuard, errors, type Logger, type PrismaClient, truncateCodePoints, upstreamCall } from "@mw/platform";
 
 export type DocumentSource = "wiki" | "docs" | "brand";
 
@@ -85,4 +85,28 @@ export async function importDocument(deps: { prisma: PrismaClient; config: Pick<
   const read = await readDocument(input.location, deps.config.HTTP_TIMEOUT_MS, egressGuard(deps.config));
   if (!read.content) throw errors.invalidInput(`${input.location} holds no text`);
   return saveDocument(deps.prisma, { source: input.source, location: input.location, title: input.title ?? read.title, content: read.content });
+}
+
+/**
+ * Every added document read again from its file or URL (the daily refresh):
+ * one whose text changed is stored (its title kept: it may have been given by
+ * hand) and answered, for embedding again; one that cannot be read keeps its
+ * text and is logged, so a site that is down for a day loses nothing.
+ */
+export async function refreshDocuments(deps: { prisma: PrismaClient; config: Pick<Config, "HTTP_TIMEOUT_MS" | "ALLOW_PRIVATE_URLS">; log: Logger }) {
+  const egress = egressGuard(deps.config);
+  const documents = await deps.prisma.knowledgeDocument.findMany({ select: { id: true, location: true, content: true }, orderBy: { id: "asc" } });
+  const changed: { id: number; updated_at: Date }[] = [];
+  const failed: { id: number; location: string; error: string }[] = [];
+  for (const document of documents) {
+    try {
+      const read = await readDocument(document.location, deps.config.HTTP_TIMEOUT_MS, egress);
+      if (!read.content || read.content === document.content) continue;
+      changed.push(await deps.prisma.knowledgeDocument.update({ where: { id: document.id }, data: { content: read.content }, select: { id: true, updated_at: true } }));
+    } catch (error) {
+      failed.push({ id: document.id, location: document.location, error: (error as Error).message });
+      deps.log.warn("knowledge document could not be read again; its stored text is kept", { document_id: document.id, location: document.location, error: (error as Error).message });
+    }
+  }
+  return { checked: documents.length, changed, failed };
 }

@@ -20,6 +20,9 @@ export const syncSiteJobId = (siteId: number, requestedAt: number) => jobId("syn
 export const reembedTicketJob = defineJob({ queue: "knowledge", name: "reembed-ticket", payload: z.object({ ticket_id: z.number().int().positive() }) });
 export const reembedTicketJobId = (ticketId: number, requestedAt: number) => jobId("reembed-ticket", ticketId, requestedAt);
 
+/** Daily (KNOWLEDGE_REFRESH_SCHEDULE): every added document read again from its file or URL; a changed one is stored and embedded again. */
+export const documentsRefreshJob = defineJob({ queue: "knowledge", name: "documents-refresh", payload: z.object({}), schedule: { setting: "KNOWLEDGE_REFRESH_SCHEDULE" } });
+
 /** A document added by `pnpm cli knowledge:add`. */
 export const embedDocumentJob = defineJob({ queue: "knowledge", name: "embed-document", payload: z.object({ document_id: z.number().int().positive() }) });
 export const embedDocumentJobId = (documentId: number, updatedAt: Date) => jobId("embed-document", documentId, updatedAt.getTime());

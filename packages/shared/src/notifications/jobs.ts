@@ -1,12 +1,25 @@
 import { z } from "zod";
-import { defineJob } from "@mw/platform";
+import { defineJob, jobId } from "@mw/platform";
 
-/** Alert e-mail to ALERT_EMAIL_TO (e.g. a dispute that matched several transactions). */
+/**
+ * An alert for the operators (a dispute that matched several transactions, an
+ * expiring certificate, or an alert whose own recipients or channel were
+ * missing): to ALERT_EMAIL_TO and CHAT_WEBHOOK_URL, kept in operator_alerts
+ * under `key` (the job's id when absent) until it reached one of them.
+ */
 export const alertEmailJob = defineJob({
   queue: "notifications",
   name: "alert-email",
-  payload: z.object({ subject: z.string().min(1).max(200), text: z.string().min(1).max(100_000) }),
+  payload: z.object({
+    subject: z.string().min(1).max(200),
+    text: z.string().min(1).max(100_000),
+    key: z.string().min(1).max(191).optional(),
+    reason: z.string().min(1).max(500).optional(),
+  }),
 });
+
+/** One delivery attempt of an operator alert; `attempt` tells an operator's resend from the first. */
+export const operatorAlertJobId = (key: string, attempt?: number) => (attempt === undefined ? jobId("operator-alert", key) : jobId("operator-alert", key, "resend", attempt));
 
 /** GET a site's health-check URL after a successful run (spec 1, 6c). */
 export const healthPingJob = defineJob({

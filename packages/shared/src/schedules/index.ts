@@ -1,11 +1,11 @@
 import type { JobDefinition, Queues } from "@mw/platform";
 import { sslCheckAllJob } from "../dashboard/index.ts";
-import { embeddingsJob } from "../knowledge/index.ts";
+import { documentsRefreshJob, embeddingsJob } from "../knowledge/index.ts";
 import { inventorySkuCleanupJob, inventorySweepJob, itemHistoryCleanupJob } from "../inventory/index.ts";
 import { orderSweepJob, orderVolumeDailyJob } from "../orders/index.ts";
 import { reportsDailyJob } from "../reports/index.ts";
 import { urgencySweepJob } from "../urgency/index.ts";
-import { timeImportJob } from "../timetracking/index.ts";
+import { milestoneChecksJob, timeImportJob, timeSyncJob } from "../timetracking/index.ts";
 import { outboxSweepJob } from "../webhooks/index.ts";
 
 /**
@@ -26,6 +26,9 @@ export const SCHEDULED_JOBS: readonly JobDefinition[] = [
   orderVolumeDailyJob,
   sslCheckAllJob,
   embeddingsJob,
+  timeSyncJob,
+  milestoneChecksJob,
+  documentsRefreshJob,
 ];
 
 /** The scheduled jobs whose job scheduler is not in Redis. */

@@ -28,11 +28,14 @@ export const budgetLockNoticeJob = defineJob({ queue: "timetracking", name: "bud
 
 export const budgetLockNoticeJobId = (eventId: number) => jobId("budget-lock-notice", eventId);
 
-/** Spec 2, 4.2 `/time_sync`: Harvest into the mirror tables. */
-export const timeSyncJob = defineJob({ queue: "timetracking", name: "time-sync", payload: z.object({}) });
+/** Spec 2, 4.2 `/time_sync`: Harvest into the mirror tables; also run by the platform itself on TIME_SYNC_SCHEDULE. */
+export const timeSyncJob = defineJob({ queue: "timetracking", name: "time-sync", payload: z.object({}), schedule: { setting: "TIME_SYNC_SCHEDULE" } });
 
 /** Spec 2, 4.2 `/update_milestones` and `/update_milestones_tasks`. */
 export const milestonesJob = defineJob({ queue: "timetracking", name: "milestones", payload: z.object({ scope: z.enum(["projects", "tasks"]) }) });
+
+/** Both milestone checks on the platform's own MILESTONES_SCHEDULE (after the hourly sync), without an outside cron. */
+export const milestoneChecksJob = defineJob({ queue: "timetracking", name: "milestone-checks", payload: z.object({}), schedule: { setting: "MILESTONES_SCHEDULE" } });
 
 /** Design 10.8: with `time_api.note_ai_enabled` on, a note submitted without the AI is optimised afterwards. */
 export const noteOptimizeJob = defineJob({ queue: "timetracking", name: "note-optimize", payload: z.object({ entry_id: z.number().int().positive() }) });

@@ -1,15 +1,16 @@
-import type { Config, Logger, Prisma, PrismaClient } from "@mw/platform";
+import type { Config, Logger, Prisma, PrismaClient, Queues } from "@mw/platform";
 import { sendMail } from "@mw/providers/mail";
 import { sendSms, smsConfigured } from "@mw/providers/sms";
 import { htmlToText } from "../ai/index.ts";
-import { notifyStaff } from "../notifications/index.ts";
-import { alertRecipients, ticketById, type Ticket } from "../tickets/index.ts";
+import { notifyStaff, raiseOperatorAlert } from "../notifications/index.ts";
+import { alertRecipients, ticketById, type Staff, type Ticket } from "../tickets/index.ts";
 import type { AlertChannel } from "./jobs.ts";
 
 export interface AlertDeps {
   prisma: PrismaClient;
   config: Config;
   log: Logger;
+  queues: Queues;
 }
 
 function alertText(ticket: Ticket) {
@@ -32,11 +33,32 @@ function alertText(ticket: Ticket) {
   };
 }
 
+const unique = (values: (string | null)[]) => [...new Set(values.filter((value): value is string => Boolean(value)))];
+
+/** Why each channel cannot reach the ticket's recipients; null where it can. */
+function channelGaps(config: Config, recipients: Staff[]): Record<AlertChannel, string | null> {
+  if (!recipients.length) {
+    const none = "the ticket has no recipients (no assigned staff, project manager or department manager in the staff directory)";
+    return { email: `e-mail: ${none}`, sms: `SMS: ${none}`, browser: `browser: ${none}` };
+  }
+  return {
+    email: !config.SMTP_URL ? "e-mail: SMTP_URL is unset" : !unique(recipients.map((staff) => staff.email)).length ? "e-mail: none of the recipients has an e-mail address" : null,
+    sms: !smsConfigured(config) ? "SMS: SMS_ACCOUNT_SID, SMS_AUTH_TOKEN or SMS_FROM is unset" : !unique(recipients.map((staff) => staff.phone)).length ? "SMS: none of the recipients has a phone number" : null,
+    browser: null,
+  };
+}
+
+/** The operators' copy of a ticket's CRITICAL alert: one per ticket, whichever channels fell short. */
+export const criticalFallbackKey = (ticketId: number) => `critical-alert.${ticketId}`;
+
 /**
  * One channel of a ticket's CRITICAL alert, sent once (design 10.3 and 10.8):
  * the history row says whether it went; SMS recipients already reached are
- * noted on the row as they go, so a retry texts only the others. An
- * unconfigured channel is logged and recorded as skipped, not sent later.
+ * noted on the row as they go, so a retry texts only the others. A channel
+ * that is not configured, or has nobody to reach, hands the alert to the
+ * operators (ALERT_EMAIL_TO, CHAT_WEBHOOK_URL) with the reasons: one
+ * operator alert per ticket, owed in operator_alerts until it reached a
+ * channel or an operator dismissed it.
  */
 export async function sendCriticalAlert(deps: AlertDeps, ticketId: number, channel: AlertChannel): Promise<Record<string, unknown>> {
   const { prisma, config, log } = deps;
@@ -48,40 +70,39 @@ export async function sendCriticalAlert(deps: AlertDeps, ticketId: number, chann
   const recipients = await alertRecipients(deps, ticket);
   const message = alertText(ticket);
   const detail = (row.detail ?? {}) as Record<string, unknown>;
+  const gaps = channelGaps(config, recipients);
+  const gap = gaps[channel];
   let outcome: Record<string, unknown>;
 
-  if (channel === "email") {
-    const to = [...new Set(recipients.map((staff) => staff.email).filter((email): email is string => Boolean(email)))];
-    if (!config.SMTP_URL) outcome = { skipped: "smtp_not_configured" };
-    else if (!to.length) outcome = { skipped: "no_recipients" };
-    else {
-      const sent = await sendMail({ ...config, SMTP_URL: config.SMTP_URL }, { to: to.join(", "), subject: message.subject, text: message.text });
-      outcome = { sent_to: to, message_id: sent.message_id };
-    }
+  if (gap) {
+    const key = criticalFallbackKey(ticket.id);
+    const reasons = Object.values(gaps).filter((reason): reason is string => reason !== null);
+    await raiseOperatorAlert(deps, { key, subject: message.subject, text: message.text, reason: `the alert could not reach its own recipients (${reasons.join("; ")})` });
+    outcome = { handed_to: "operators", reason: gap, operator_alert: key };
+    log.warn("critical alert channel handed to the operators", { ticket_id: ticket.id, channel, reason: gap });
+  } else if (channel === "email") {
+    const to = unique(recipients.map((staff) => staff.email));
+    const sent = await sendMail({ ...config, SMTP_URL: config.SMTP_URL! }, { to: to.join(", "), subject: message.subject, text: message.text });
+    outcome = { sent_to: to, message_id: sent.message_id };
   } else if (channel === "sms") {
-    const phones = [...new Set(recipients.map((staff) => staff.phone).filter((phone): phone is string => Boolean(phone)))];
     const reached = new Set((detail.sent_to as string[] | undefined) ?? []);
-    if (!smsConfigured(config)) outcome = { skipped: "sms_not_configured" };
-    else if (!phones.length) outcome = { skipped: "no_recipients" };
-    else {
-      for (const phone of phones.filter((phone) => !reached.has(phone))) {
-        await sendSms(config, phone, message.sms);
-        reached.add(phone);
-        await prisma.aiHistory.update({ where: { id: row.id }, data: { detail: { ...detail, sent_to: [...reached] } as Prisma.InputJsonValue } });
-      }
-      outcome = { sent_to: [...reached] };
+    for (const phone of unique(recipients.map((staff) => staff.phone)).filter((phone) => !reached.has(phone))) {
+      // No gap means SMS is configured.
+      await sendSms(config as Parameters<typeof sendSms>[0], phone, message.sms);
+      reached.add(phone);
+      await prisma.aiHistory.update({ where: { id: row.id }, data: { detail: { ...detail, sent_to: [...reached] } as Prisma.InputJsonValue } });
     }
+    outcome = { sent_to: [...reached] };
   } else {
     const staffIds = recipients.map((staff) => staff.id);
     const created = await notifyStaff(
       deps,
       staffIds.map((staff_id) => ({ staff_id, ticket_id: ticket.id, kind: "critical", title: `CRITICAL: ticket #${ticket.number}`, body: `${ticket.ai_suggested_title ?? ticket.subject} (${ticket.ai_urgency_percentage ?? "?"}%)` })),
     );
-    outcome = staffIds.length ? { notified: staffIds, created } : { skipped: "no_recipients" };
+    outcome = { notified: staffIds, created };
   }
 
-  if ("skipped" in outcome) log.warn("critical alert channel skipped", { ticket_id: ticket.id, channel, reason: outcome.skipped });
-  else log.info("critical alert sent", { ticket_id: ticket.id, ticket_number: ticket.number, channel });
+  if (!gap) log.info("critical alert sent", { ticket_id: ticket.id, ticket_number: ticket.number, channel });
   await prisma.aiHistory.update({ where: { id: row.id }, data: { sent_at: new Date(), detail: { ...detail, ...outcome } as Prisma.InputJsonValue } });
   return outcome;
 }

@@ -28,7 +28,7 @@ export async function keepSchedules(connections: Connections, catalog: WorkerCat
         const reason = queued;
         queued = undefined;
         try {
-          await ensureSchedules(queues, served);
+          await ensureSchedules(queues, served, connections.config);
           await reconcileSchedules(connections, catalog, served);
           logger.info("schedules reconciled", { why: reason });
         } catch (error) {

@@ -1,4 +1,4 @@
-import type { Connections, QueueName, Queues } from "@mw/platform";
+import { repeatOf, type Config, type Connections, type QueueName, type Queues } from "@mw/platform";
 import { SCHEDULED_JOBS } from "@mw/shared/schedules";
 import type { WorkerCatalog } from "./processor.ts";
 
@@ -8,11 +8,10 @@ import type { WorkerCatalog } from "./processor.ts";
  * Upserting a scheduler is idempotent, so every worker start may do it: two
  * workers still give one scheduler and one pending job per entry.
  */
-export async function ensureSchedules(queues: Queues, served: QueueName[]): Promise<void> {
+export async function ensureSchedules(queues: Queues, served: QueueName[], config: Config): Promise<void> {
   for (const job of SCHEDULED_JOBS) {
     if (!job.schedule || !served.includes(job.queue)) continue;
-    const repeat = "pattern" in job.schedule ? { pattern: job.schedule.pattern, tz: "UTC" } : { every: job.schedule.every };
-    await queues.get(job.queue).upsertJobScheduler(job.name, repeat, { name: job.name, data: {} });
+    await queues.get(job.queue).upsertJobScheduler(job.name, repeatOf(job.schedule, config), { name: job.name, data: {} });
   }
 }
 

@@ -1,6 +1,6 @@
-import { conversationTitleJob, embedDocumentJob, embeddingsJob, reembedTicketJob, syncAllJob, syncSiteJob } from "@mw/shared/knowledge";
+import { conversationTitleJob, documentsRefreshJob, embedDocumentJob, embeddingsJob, reembedTicketJob, syncAllJob, syncSiteJob } from "@mw/shared/knowledge";
 import { handle } from "../../runtime/processor.ts";
-import { conversationTitle, embedDocument, embeddings, reembedOneTicket, syncAllSources, syncOneSite } from "./knowledge.ts";
+import { conversationTitle, documentsRefresh, embedDocument, embeddings, reembedOneTicket, syncAllSources, syncOneSite } from "./knowledge.ts";
 
 export const knowledgeHandlers = [
   handle(embeddingsJob, embeddings),
@@ -8,5 +8,6 @@ export const knowledgeHandlers = [
   handle(syncSiteJob, syncOneSite),
   handle(reembedTicketJob, reembedOneTicket),
   handle(embedDocumentJob, embedDocument),
+  handle(documentsRefreshJob, documentsRefresh),
   handle(conversationTitleJob, conversationTitle),
 ];

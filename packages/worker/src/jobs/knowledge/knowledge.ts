@@ -1,9 +1,12 @@
 import type { PayloadOf } from "@mw/platform";
 import {
   embedChangedTickets,
+  embedDocumentJob,
+  embedDocumentJobId,
   Knowledge,
   recordRun,
   reembedAllJobId,
+  refreshDocuments,
   reembedTicket,
   syncAll,
   syncAllJob,
@@ -11,7 +14,7 @@ import {
   syncSite,
   titleConversation,
   type conversationTitleJob,
-  type embedDocumentJob,
+  type documentsRefreshJob,
   type EmbeddingRun,
   type embeddingsJob,
   type reembedTicketJob,
@@ -72,6 +75,14 @@ export async function reembedOneTicket(_job: Job, payload: PayloadOf<typeof reem
 
 export async function embedDocument(_job: Job, payload: PayloadOf<typeof embedDocumentJob>, ctx: JobContext) {
   return finished(ctx, "embed-document", new Date(), await syncDocument(knowledgeOf(ctx), ctx, payload.document_id));
+}
+
+/** The daily refresh: each document whose text changed is embedded again by a job of its own (keyed by its new update time). */
+export async function documentsRefresh(_job: Job, _payload: PayloadOf<typeof documentsRefreshJob>, ctx: JobContext) {
+  const result = await refreshDocuments(ctx);
+  for (const document of result.changed) await ctx.queues.add(embedDocumentJob, { document_id: document.id }, { jobId: embedDocumentJobId(document.id, document.updated_at) });
+  ctx.log.info("knowledge documents read again", { checked: result.checked, changed: result.changed.length, failed: result.failed.length });
+  return { checked: result.checked, changed: result.changed.map((document) => document.id), failed: result.failed };
 }
 
 export async function conversationTitle(_job: Job, payload: PayloadOf<typeof conversationTitleJob>, ctx: JobContext) {

@@ -1,6 +1,7 @@
 import type { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/shared/notifications";
-import { AppError, createHttpClient, egressGuard, upstreamCall, type PayloadOf } from "@mw/platform";
-import { sendAlertEmail } from "@mw/providers/mail";
+import { createHttpClient, egressGuard, upstreamCall, type PayloadOf } from "@mw/platform";
+import { postChatMessage } from "@mw/providers/chat";
+import { deliverOperatorAlert } from "@mw/shared/notifications";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 
@@ -14,14 +15,12 @@ export async function healthPing(_job: Job, payload: PayloadOf<typeof healthPing
 
 /** Posts to CHAT_WEBHOOK_URL (from the environment, trusted): the job carries only its text, so a forged job cannot name where it goes. */
 export async function chatMessage(_job: Job, payload: PayloadOf<typeof chatMessageJob>, ctx: JobContext) {
-  const webhook = ctx.config.CHAT_WEBHOOK_URL;
-  if (!webhook) throw AppError.permanent("CHAT_WEBHOOK_URL is unset: the chat message has nowhere to go", "not_configured");
-  const http = createHttpClient({ timeoutMs: ctx.config.HTTP_TIMEOUT_MS });
-  const response = await upstreamCall("chat webhook", () => http.post(webhook, { json: { text: payload.text } }));
-  ctx.log.info("chat message posted", { status: response.statusCode });
-  return { status: response.statusCode };
+  const posted = await postChatMessage(ctx.config, payload.text);
+  ctx.log.info("chat message posted", posted);
+  return posted;
 }
 
-export async function alertEmail(_job: Job, payload: PayloadOf<typeof alertEmailJob>, ctx: JobContext) {
-  return sendAlertEmail(ctx.config, ctx.log, payload);
+/** An operator alert; producers that name no key (dispute, SSL, order-volume alerts) are kept under the job's id. */
+export async function alertEmail(job: Job, payload: PayloadOf<typeof alertEmailJob>, ctx: JobContext) {
+  return deliverOperatorAlert(ctx, { ...payload, key: payload.key ?? job.id! });
 }

@@ -1,6 +1,6 @@
-import { budgetLockNoticeJob, milestonesJob, noteOptimizeJob, projectCreateJob, timeImportJob, timerStopOnReplyJob, timeSyncJob } from "@mw/shared/timetracking";
+import { budgetLockNoticeJob, milestoneChecksJob, milestonesJob, noteOptimizeJob, projectCreateJob, timeImportJob, timerStopOnReplyJob, timeSyncJob } from "@mw/shared/timetracking";
 import { handle } from "../../runtime/processor.ts";
-import { budgetLockNotice, milestones, noteOptimize, projectCreate, timeImport, timerStopOnReply, timeSync } from "./timetracking.ts";
+import { budgetLockNotice, milestoneChecks, milestones, noteOptimize, projectCreate, timeImport, timerStopOnReply, timeSync } from "./timetracking.ts";
 
 export const timeTrackingHandlers = [
   handle(timerStopOnReplyJob, timerStopOnReply),
@@ -9,5 +9,6 @@ export const timeTrackingHandlers = [
   handle(budgetLockNoticeJob, budgetLockNotice),
   handle(timeSyncJob, timeSync),
   handle(milestonesJob, milestones),
+  handle(milestoneChecksJob, milestoneChecks),
   handle(noteOptimizeJob, noteOptimize),
 ];

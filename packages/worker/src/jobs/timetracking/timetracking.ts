@@ -1,5 +1,5 @@
 import { AppError, type PayloadOf } from "@mw/platform";
-import { chatMessageJob } from "@mw/shared/notifications";
+import { chatMessageJob, raiseOperatorAlert } from "@mw/shared/notifications";
 import {
   budgetLockNoticeJob,
   budgetLockNoticeJobId,
@@ -15,6 +15,7 @@ import {
   syncTime,
   taskMilestones,
   TIME_TRACKING_DISABLED,
+  type milestoneChecksJob,
   type milestonesJob,
   type timeSyncJob,
   type projectCreateJob,
@@ -68,24 +69,43 @@ export async function budgetLockNotice(_job: Job, payload: PayloadOf<typeof budg
   return sendBudgetLockNotice(ctx, payload.event_id);
 }
 
-/** Spec 2, 4.2 `/time_sync`: the counts of what was mirrored. */
-export async function timeSync(_job: Job, _payload: PayloadOf<typeof timeSyncJob>, ctx: JobContext) {
+/**
+ * Spec 2, 4.2 `/time_sync`: the counts of what was mirrored. The endpoint's
+ * run fails while time tracking is off (its caller asked for a sync); the
+ * platform's own scheduled run says so and does nothing.
+ */
+export async function timeSync(job: Job, _payload: PayloadOf<typeof timeSyncJob>, ctx: JobContext) {
   const deps = await timeDeps(ctx, "time sync");
+  if (!deps && job.repeatJobKey) return { skipped: "time_tracking_disabled" };
   if (!deps) throw AppError.permanent(TIME_TRACKING_DISABLED, "sync_error");
   const counts = await syncTime({ ...deps, delayMs: ctx.config.TIME_SYNC_DELAY_MS });
   ctx.log.info("time synced", { ...counts });
   return counts;
 }
 
-/** Milestone alerts to the chat webhook, each threshold once (design 10.4); `alerts_sent` counts them. */
+/** Spec 2, 4.2 `/update_milestones` and `/update_milestones_tasks`: one scope's alerts. */
 export async function milestones(_job: Job, payload: PayloadOf<typeof milestonesJob>, ctx: JobContext) {
-  if (!ctx.config.CHAT_WEBHOOK_URL) {
-    ctx.log.warn("milestone alerts skipped: CHAT_WEBHOOK_URL is unset");
-    return { alerts_sent: 0, skipped: "chat_webhook_not_configured" };
-  }
-  const alerts = payload.scope === "projects" ? await projectMilestones(ctx) : await taskMilestones(ctx);
+  return alertMilestones(ctx, payload.scope === "projects" ? await projectMilestones(ctx) : await taskMilestones(ctx));
+}
+
+/** The platform's own run of both checks (MILESTONES_SCHEDULE), while time tracking is on. */
+export async function milestoneChecks(_job: Job, _payload: PayloadOf<typeof milestoneChecksJob>, ctx: JobContext) {
+  if (!(await timeDeps(ctx, "milestone checks"))) return { skipped: "time_tracking_disabled" };
+  const [projects, tasks] = [await alertMilestones(ctx, await projectMilestones(ctx)), await alertMilestones(ctx, await taskMilestones(ctx))];
+  ctx.log.info("milestones checked", { project_alerts: projects.alerts_sent, task_alerts: tasks.alerts_sent });
+  return { projects, tasks };
+}
+
+/**
+ * Milestone alerts to the chat webhook, each threshold once (design 10.4);
+ * `alerts_sent` counts them. Without CHAT_WEBHOOK_URL they go to the
+ * operators' e-mail, saying so, rather than nowhere.
+ */
+async function alertMilestones(ctx: JobContext, alerts: Awaited<ReturnType<typeof projectMilestones>>) {
   for (const alert of alerts) {
-    await ctx.queues.add(chatMessageJob, { text: alert.text }, { jobId: `milestone.${alert.project_id}.${alert.task_id}.${alert.threshold}` });
+    const key = `milestone.${alert.project_id}.${alert.task_id}.${alert.threshold}`;
+    if (ctx.config.CHAT_WEBHOOK_URL) await ctx.queues.add(chatMessageJob, { text: alert.text }, { jobId: key });
+    else await raiseOperatorAlert(ctx, { key, subject: `Budget milestone: ${alert.threshold} % reached`, text: alert.text, reason: "milestone alerts go to the chat webhook, and CHAT_WEBHOOK_URL is unset" });
   }
   return { alerts_sent: alerts.length, alerts: alerts.map(({ project_id, task_id, threshold }) => ({ project_id, task_id, threshold })) };
 }
