@@ -16,7 +16,7 @@ export async function healthPing(_job: Job, payload: PayloadOf<typeof healthPing
 export async function chatMessage(_job: Job, payload: PayloadOf<typeof chatMessageJob>, ctx: JobContext) {
   const webhook = ctx.config.CHAT_WEBHOOK_URL;
   if (!webhook) throw AppError.permanent("CHAT_WEBHOOK_URL is unset: the chat message has nowhere to go", "not_configured");
-  const http = createHttpClient({ timeoutMs: ctx.config.HTTP_TIMEOUT_MS });
+  const http = createHttpClient({ timeoutMs: ctx.config.HTTP_TIMEOUT_MS, setting: "CHAT_WEBHOOK_URL" });
   const response = await upstreamCall("chat webhook", () => http.post(webhook, { json: { text: payload.text } }));
   ctx.log.info("chat message posted", { status: response.statusCode });
   return { status: response.statusCode };
