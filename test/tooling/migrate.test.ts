@@ -5,6 +5,7 @@ import { createPrisma, sha256Hex } from "@mw/platform";
 import { DEFAULT_MIGRATIONS_DIR, dropDatabase, migrate, readMigrations } from "../../scripts/migrations/apply.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { testDatabaseUrl } from "../support/env.ts";
+import { spawnEntry } from "../support/processes.ts";
 
 const scratch = testDatabaseUrl(`migrate_${process.pid}`);
 afterAll(() => dropDatabase(scratch));
@@ -56,4 +57,16 @@ describe("pnpm db:migrate", () => {
     await expect(migrate(scratch, { dir })).rejects.toThrow(/migration 99990101000000_broken failed/);
     await expect(migrate(scratch, { dir })).rejects.toThrow(/99990101000000_broken failed earlier/);
   });
+
+  it("says in one line, without a stack trace, that the server refused the password, naming DATABASE_URL", async () => {
+    const wrong = new URL(scratch);
+    wrong.password = "not-the-password";
+    for (const script of ["scripts/db-migrate.ts", "scripts/db-check.ts"]) {
+      const run = spawnEntry(script, [], { DATABASE_URL: wrong.toString() });
+      expect(await run.exited(), run.output()).toEqual({ code: 78, signal: null });
+      expect(run.output()).toMatch(/DATABASE_URL/);
+      expect(run.output()).not.toMatch(/^\s+at /m);
+      expect(run.output().trim().split("\n")).toHaveLength(1);
+    }
+  }, 120_000);
 });
