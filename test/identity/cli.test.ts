@@ -98,7 +98,7 @@ describe("pnpm cli user:grant and user:revoke", () => {
     const revoked = await cli("user:revoke", login, "manage_options");
     expect(JSON.parse(revoked.stdout)).toEqual({ login, capabilities: ["staff"] });
     expect((await settings()).status).toBe(403);
-  });
+  }, 180_000);
 
   it("link a staff id, and say clearly what is wrong", async () => {
     const login = uniqueLogin("link");
@@ -118,7 +118,7 @@ describe("pnpm cli user:grant and user:revoke", () => {
     expect(none.stderr).toContain("user:grant takes LOGIN CAPABILITY...");
     const unknown = await cli("user:revoke", login, "root");
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining("unknown capabilities: root")]);
-  });
+  }, 180_000);
 
   it("user:create run again for the same user says the login exists, not that its own staff id belongs to another user", async () => {
     const login = uniqueLogin("again");
@@ -131,7 +131,7 @@ describe("pnpm cli user:grant and user:revoke", () => {
     ]);
     const someoneElse = await cli("user:create", "--login", uniqueLogin("else"), "--capabilities", "staff", "--staff-id", staffId);
     expect(JSON.parse(someoneElse.stderr)).toEqual({ error: `staff id ${staffId} already belongs to user "${login}"` });
-  });
+  }, 180_000);
 });
 
 describe("pnpm cli commands given a file that is not there", () => {
@@ -144,7 +144,7 @@ describe("pnpm cli commands given a file that is not there", () => {
     }
     const knowledge = await cli("knowledge:add", "--source", "wiki", "no-such-file.md");
     expect(JSON.parse(knowledge.stderr)).toEqual({ error: expect.stringMatching(/^no-such-file\.md: no such file/) });
-  });
+  }, 180_000);
 });
 
 describe("pnpm cli image-key:*", () => {

@@ -7,7 +7,7 @@ import { startApi, userWith, type TestApi } from "../support/api.ts";
 let api: TestApi;
 beforeAll(async () => {
   api = await startApi();
-});
+}, 180_000);
 afterAll(() => api.close());
 
 async function post(path: string, authorization: string, body?: string, type = "application/json") {
@@ -26,12 +26,12 @@ describe("invalid input names the field", () => {
       status: 400,
       body: { code: "rest_invalid_param", message: "Invalid parameter(s): webhook_id" },
     });
-  });
+  }, 60_000);
 
   it("admin AJAX get_site without an id, or with one that is not a number, says so about id", async () => {
     const auth = await userWith(api, "manage_options");
     const form = "application/x-www-form-urlencoded";
     expect(await post("/admin-ajax", auth, "action=get_site", form)).toEqual({ status: 400, body: { success: false, data: "id: is required" } });
     expect(await post("/admin-ajax", auth, "action=get_site&id=abc", form)).toEqual({ status: 400, body: { success: false, data: "id: must be a whole number" } });
-  });
+  }, 60_000);
 });
