@@ -19,7 +19,7 @@ const VENDOR_ACCOUNT_DEFAULTS = ["AI_BASE_URL", "HARVEST_ID_URL", "HARVEST_API_U
 describe("outbound URLs from the environment", () => {
   it("have no production defaults besides the vendor APIs that need the vendor's own account", () => {
     const config = parseConfig({ ENCRYPTION_KEY: KEY }) as unknown as Record<string, unknown>;
-    const defaults = Object.entries(config).filter(([name, value]) => typeof value === "string" && /^https?:\/\//.test(value));
+    const defaults = Object.entries(config).filter(([, value]) => typeof value === "string" && /^https?:\/\//.test(value));
     expect(defaults.map(([name]) => name).sort()).toEqual([...VENDOR_ACCOUNT_DEFAULTS].sort());
     expect([config.GATEWAY_QUERY_URL, config.FRAUD_API_URL, config.CDN_API_URL]).toEqual([undefined, undefined, undefined]);
   });
