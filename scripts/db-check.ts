@@ -1,9 +1,14 @@
 // `pnpm db:check`: exit 1 when the database in DATABASE_URL and prisma/schema.prisma disagree.
-import { getConfigOrExit } from "@mw/platform";
+import { checkDatabase, getConfigOrExit } from "@mw/platform";
 import { connectionOptions } from "./migrations/apply.ts";
 import { findDrift } from "./migrations/drift.ts";
 
 const config = getConfigOrExit("migrate");
+const problem = await checkDatabase(config.DATABASE_URL, { database: true });
+if (problem) {
+  console.error(problem.line);
+  process.exit(problem.exitCode);
+}
 const { database } = connectionOptions(config.DATABASE_URL);
 const drift = await findDrift(config.DATABASE_URL);
 if (drift.length === 0) {

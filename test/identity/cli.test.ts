@@ -68,6 +68,85 @@ describe("pnpm cli user:*", () => {
   });
 });
 
+/** A session cookie for `login`, as the console's sign-in starts one. */
+async function sessionCookie(login: string, password: string): Promise<string> {
+  const res = await fetch(`${api.url}/middleware/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ login, password }) });
+  expect(res.status).toBe(200);
+  return res.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+}
+
+const decodeHtml = (text: string) => text.replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&#39;/g, "'").replace(/&quot;/g, '"');
+
+describe("pnpm cli user:grant and user:revoke", () => {
+  it("give an existing user the capability the console says it lacks, with the very command the console names", async () => {
+    const login = uniqueLogin("grant");
+    expect((await cli("user:create", "--login", login, "--capabilities", "staff")).code).toBe(0);
+    const { password } = JSON.parse((await cli("user:password", "--login", login)).stdout) as { password: string };
+    const cookie = await sessionCookie(login, password);
+    const settings = () => fetch(`${api.url}/console/settings`, { headers: { cookie }, redirect: "manual" });
+
+    const lacking = await settings();
+    expect(lacking.status).toBe(403);
+    const hint = /<p class="muted" id="grant-hint">[^<]*<code>([^<]+)<\/code>/.exec(await lacking.text())?.[1];
+    expect(hint && decodeHtml(hint)).toBe(`pnpm cli user:grant ${login} manage_options`);
+    const [, , ...args] = decodeHtml(hint!).split(" ");
+    const granted = await cli(...args);
+    expect(granted.code, granted.stderr).toBe(0);
+    expect(JSON.parse(granted.stdout)).toEqual({ login, capabilities: ["manage_options", "staff"] });
+    expect((await settings()).status).toBe(200);
+
+    const revoked = await cli("user:revoke", login, "manage_options");
+    expect(JSON.parse(revoked.stdout)).toEqual({ login, capabilities: ["staff"] });
+    expect((await settings()).status).toBe(403);
+  }, 180_000);
+
+  it("link a staff id, and say clearly what is wrong", async () => {
+    const login = uniqueLogin("link");
+    const staffId = String(700_000 + (process.pid % 100_000));
+    expect((await cli("user:create", "--login", login, "--capabilities", "manage_options")).code).toBe(0);
+    const linked = await cli("user:grant", login, "staff", "--staff-id", staffId);
+    expect(JSON.parse(linked.stdout)).toEqual({ login, capabilities: ["manage_options", "staff"], staff_id: Number(staffId) });
+
+    const other = uniqueLogin("other");
+    expect((await cli("user:create", "--login", other, "--capabilities", "staff")).code).toBe(0);
+    const taken = await cli("user:grant", other, "staff", "--staff-id", staffId);
+    expect([taken.code, JSON.parse(taken.stderr)]).toEqual([1, { error: `staff id ${staffId} already belongs to user "${login}"` }]);
+    const nobody = await cli("user:grant", uniqueLogin("nobody"), "staff");
+    expect([nobody.code, JSON.parse(nobody.stderr).error]).toEqual([1, expect.stringMatching(/^no user with login/)]);
+    const none = await cli("user:grant", login);
+    expect(none.code).toBe(64);
+    expect(none.stderr).toContain("user:grant takes LOGIN CAPABILITY...");
+    const unknown = await cli("user:revoke", login, "root");
+    expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining("unknown capabilities: root")]);
+  }, 180_000);
+
+  it("user:create run again for the same user says the login exists, not that its own staff id belongs to another user", async () => {
+    const login = uniqueLogin("again");
+    const staffId = String(800_000 + (process.pid % 100_000));
+    expect((await cli("user:create", "--login", login, "--capabilities", "staff", "--staff-id", staffId)).code).toBe(0);
+    const again = await cli("user:create", "--login", login, "--capabilities", "staff,manage_options", "--staff-id", staffId);
+    expect([again.code, JSON.parse(again.stderr)]).toEqual([
+      1,
+      { error: `a user with login "${login}" already exists; to give it manage_options: pnpm cli user:grant ${login} manage_options` },
+    ]);
+    const someoneElse = await cli("user:create", "--login", uniqueLogin("else"), "--capabilities", "staff", "--staff-id", staffId);
+    expect(JSON.parse(someoneElse.stderr)).toEqual({ error: `staff id ${staffId} already belongs to user "${login}"` });
+  }, 180_000);
+});
+
+describe("pnpm cli commands given a file that is not there", () => {
+  it("answer one line naming the path tried, without a stack trace", async () => {
+    for (const command of ["staff:import", "licenses:import", "items:import", "tickets:import"]) {
+      const run = await cli(command, "no-such-file.csv");
+      expect(run.code, command).toBe(1);
+      expect(run.stderr.trim().split("\n"), command).toHaveLength(1);
+      expect(JSON.parse(run.stderr), command).toEqual({ error: expect.stringMatching(/^no-such-file\.csv: no such file \(looked for \/.+\/no-such-file\.csv\)$/) });
+    }
+    const knowledge = await cli("knowledge:add", "--source", "wiki", "no-such-file.md");
+    expect(JSON.parse(knowledge.stderr)).toEqual({ error: expect.stringMatching(/^no-such-file\.md: no such file/) });
+  }, 180_000);
+});
+
 describe("pnpm cli image-key:*", () => {
   async function imageStatus(key: string): Promise<{ status: number; body: unknown }> {
     const res = await fetch(`${api.url}/api/image?api_key=${encodeURIComponent(key)}`);

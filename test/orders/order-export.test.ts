@@ -242,7 +242,7 @@ describe("ErpClient against the contract", () => {
     const started = Date.now();
     const hung = await failure(client({ HTTP_TIMEOUT_MS: 300 }).findSalesOrderByExternalNumber("x"));
     expect(hung.permanent).toBe(false);
-    expect(hung.message).toBe("ERP request failed: ETIMEDOUT");
+    expect(hung.message).toBe(`ERP request failed: ETIMEDOUT, no answer in time at ${new URL(erp.url).origin} (ERP_BASE_URL): check ERP_BASE_URL and that the ERP is up`);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
@@ -454,10 +454,11 @@ describe("order export with the ERP configured", () => {
 
     expect(await done.getState()).toBe("failed");
     expect(done.attemptsMade).toBe(2);
-    expect(done.failedReason).toBe("ERP request failed: ECONNRESET");
+    const reason = `ERP request failed: ECONNRESET, the connection was cut at ${new URL(erp.url).origin} (ERP_BASE_URL): check ERP_BASE_URL and that the ERP is up`;
+    expect(done.failedReason).toBe(reason);
     expect(exportCalls().map((r) => r.method)).toEqual(["GET", "GET"]);
     expect(await prisma.syncError.findMany()).toMatchObject([
-      { source: "erp_export", order_number: ORDER_NUMBER, site_id: siteId, message: "ERP request failed: ECONNRESET" },
+      { source: "erp_export", order_number: ORDER_NUMBER, site_id: siteId, message: reason },
     ]);
     expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ imported: 0 });
   });

@@ -1,14 +1,12 @@
-import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { createRedis, unlinkMatching } from "@mw/platform";
 import { afterAll, describe, expect, it } from "vitest";
 import { dropDatabase } from "../../scripts/migrations/apply.ts";
 import { connectAsAdministrator } from "../../scripts/services/database-user.ts";
 import { closedPort } from "../support/api.ts";
+import { freshCheckout, userEnvironment } from "../support/checkout.ts";
 import { testBaseDatabaseUrl, testEnv } from "../support/env.ts";
-import { ROOT } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
 
 // The README's two commands, `pnpm install` and `pnpm start`, in a fresh checkout on a
@@ -28,25 +26,6 @@ const databaseUrl = (() => {
 
 async function dropUser(): Promise<void> {
   for (const host of ["localhost", "127.0.0.1", "::1"]) await admin!.conn.query("DROP USER IF EXISTS ?@?", [USER, host]);
-}
-
-/** The repository's files as a clone of the working tree would have them: no node_modules, .env, .data or logs. */
-function freshCheckout(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "mw-first-start-"));
-  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" }).split("\0").filter(Boolean);
-  for (const file of files) {
-    if (!existsSync(path.join(ROOT, file))) continue; // deleted in the working tree
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    cpSync(path.join(ROOT, file), path.join(dir, file));
-  }
-  return dir;
-}
-
-/** The environment of a new user's shell: none of the tests' settings. */
-function userEnvironment(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of Object.keys(testEnv())) delete env[name];
-  return { ...env, ...overrides };
 }
 
 function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
@@ -70,7 +49,7 @@ afterAll(async () => {
 describe.skipIf(!admin)("pnpm install && pnpm start from a fresh checkout, MariaDB running without the user", () => {
   it("creates the user, says so in one line, migrates and reaches ready", async () => {
     await dropUser();
-    const dir = freshCheckout();
+    const dir = freshCheckout("mw-first-start-");
     try {
       const install = await run("pnpm", ["install", "--offline", "--frozen-lockfile"], dir);
       expect(install.code, install.output).toBe(0);

@@ -5,6 +5,7 @@ import { createPrisma, sha256Hex } from "@mw/platform";
 import { DEFAULT_MIGRATIONS_DIR, dropDatabase, migrate, readMigrations } from "../../scripts/migrations/apply.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { testDatabaseUrl } from "../support/env.ts";
+import { spawnEntry } from "../support/processes.ts";
 
 const scratch = testDatabaseUrl(`migrate_${process.pid}`);
 afterAll(() => dropDatabase(scratch));
@@ -56,4 +57,16 @@ describe("pnpm db:migrate", () => {
     await expect(migrate(scratch, { dir })).rejects.toThrow(/migration 99990101000000_broken failed/);
     await expect(migrate(scratch, { dir })).rejects.toThrow(/99990101000000_broken failed earlier/);
   });
+
+  it("says in one line, without a stack trace, that the server refused the password, naming DATABASE_URL", async () => {
+    const wrong = new URL(scratch);
+    wrong.password = "not-the-password";
+    const runs = ["scripts/db-migrate.ts", "scripts/db-check.ts"].map((script) => spawnEntry(script, [], { DATABASE_URL: wrong.toString() }));
+    for (const run of runs) {
+      expect(await run.exited(), run.output()).toEqual({ code: 78, signal: null });
+      expect(run.output()).toMatch(/^The database at .+ refused user "[^"]+" \(DATABASE_URL\): wrong password/);
+      expect(run.output()).not.toMatch(/^\s+at /m);
+      expect(run.output().trim().split("\n")).toHaveLength(1);
+    }
+  }, 300_000);
 });

@@ -176,8 +176,10 @@ export const configSchema = z.object({
   // External systems (design section 9): unset means the feature reports itself unconfigured.
   ERP_BASE_URL: optionalUrl,
   ERP_TOKEN: z.string().optional(),
-  GATEWAY_QUERY_URL: z.url().default("https://secure.nmi.com/api/query.php"),
-  FRAUD_API_URL: z.url().default("https://api.signifyd.com"),
+  /** The payment gateway's query API (NMI's is https://secure.nmi.com/api/query.php); unset, disputes fail as "not configured" rather than reach a real gateway by default. */
+  GATEWAY_QUERY_URL: optionalUrl,
+  /** The fraud service's API root (Signifyd's is https://api.signifyd.com); unset, chargeback submissions fail as "not configured". */
+  FRAUD_API_URL: optionalUrl,
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().optional(),
   /** The operators' address (with SMTP_URL): alerts whose own recipients or channel are missing come here, and to CHAT_WEBHOOK_URL. */
@@ -228,8 +230,8 @@ export const configSchema = z.object({
   SMS_AUTH_TOKEN: z.string().optional(),
   /** E.164 sender number, or a Messaging Service SID (MG...). */
   SMS_FROM: z.string().optional(),
-  /** The managed sites' CDN (update_cdn): a Cloudflare-style API, `POST /zones/{zone}/purge_cache` with each site's Bearer token. */
-  CDN_API_URL: z.url().default("https://api.cloudflare.com/client/v4"),
+  /** The managed sites' CDN (update_cdn): a Cloudflare-style API (Cloudflare's is https://api.cloudflare.com/client/v4), `POST /zones/{zone}/purge_cache` with each site's Bearer token; unset, update_cdn says it is not configured. */
+  CDN_API_URL: optionalUrl,
   /** A search-console-style URL inspection API (check_indexed) and its Bearer token; unset, check_indexed says it is not configured. */
   INDEX_API_URL: optionalUrl,
   INDEX_API_TOKEN: z.string().optional(),

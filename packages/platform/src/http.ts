@@ -18,6 +18,19 @@ export interface HttpClientOptions {
    * (docs/security.md, "Outbound requests").
    */
   egress?: EgressGuard;
+  /**
+   * The environment variable `baseUrl` came from (ERP_BASE_URL, ...): a failure
+   * to connect names it with the URL, so the message says what to fix.
+   */
+  setting?: string;
+}
+
+/**
+ * Why a system from the environment cannot be called: its URL is unset. Permanent,
+ * since only setting it (and restarting the worker, which reads it at start) helps.
+ */
+export function notConfigured(system: string, setting: string, code: string): AppError {
+  return AppError.permanent(`${system} is not configured: ${setting} is unset (set it in .env or the environment and restart the worker)`, code);
 }
 
 /**
@@ -32,6 +45,7 @@ export function createHttpClient(options: HttpClientOptions): Got {
     retry: { limit: 0 },
   };
   if (options.baseUrl) extend.prefixUrl = options.baseUrl;
+  if (options.setting) extend.context = { setting: options.setting };
   if (options.egress) Object.assign(extend, guarded(options.egress));
   return got.extend(extend);
 }
@@ -72,7 +86,7 @@ export function upstreamError(system: string, error: unknown, detail?: UpstreamD
   const refused = egressRefusalIn(error);
   if (refused) return egressRefused(system, refused);
   if (error instanceof HTTPError) return answerError(system, error.response.statusCode, detail && readDetail(detail, error.response), error);
-  if (error instanceof RequestError) return connectionFailure(system, guardOfLookup(error.options?.dnsLookup), error.options?.url, error);
+  if (error instanceof RequestError) return connectionFailure(system, guardOfLookup(error.options?.dnsLookup), error.options?.url, error, settingOf(error.options?.context));
   return new AppError(502, "upstream_error", `${system} request failed: ${String(error)}`, {}, { cause: error });
 }
 
@@ -100,10 +114,45 @@ function egressRefused(system: string, refused: EgressRefused): AppError {
  */
 const PORT_TELLING = /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|EHOSTUNREACH|EHOSTDOWN|ENETUNREACH|ENETDOWN|EADDRNOTAVAIL|EPIPE|HPE_.*)$/;
 
-function connectionFailure(system: string, guard: EgressGuard | undefined, url: unknown, error: Error & { code?: string }): AppError {
+/** What the common connection failures mean, for a person reading the message. */
+const MEANING: Record<string, string> = {
+  ECONNREFUSED: "connection refused (nothing listens there)",
+  ENOTFOUND: "no such host",
+  EAI_AGAIN: "the host name could not be resolved now",
+  ETIMEDOUT: "no answer in time",
+  ECONNRESET: "the connection was cut",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  CERT_HAS_EXPIRED: "its TLS certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
+};
+
+/**
+ * A request that got no answer. For a URL from the environment (`setting`) the
+ * message names the URL (its origin: a path or query may hold a token) and the
+ * setting, so a wrong port or a service that is down is one look away; entered
+ * URLs keep the bare code, their callers say which site or option it was.
+ */
+function connectionFailure(system: string, guard: EgressGuard | undefined, url: unknown, error: Error & { code?: string }, setting?: string): AppError {
   const code = error.code ?? error.message;
   if (guard?.active && PORT_TELLING.test(code)) return unreachable(system, `no HTTP answer from ${hostOf(url)}`, error);
-  return unreachable(system, code, error);
+  const where = originOf(url);
+  if (!setting || !where) return unreachable(system, code, error);
+  const meaning = MEANING[code] ? `${code}, ${MEANING[code]}` : code;
+  return unreachable(system, `${meaning} at ${where} (${setting}): check ${setting} and that the ${system} is up`, error);
+}
+
+function settingOf(context: unknown): string | undefined {
+  const setting = (context as { setting?: unknown } | undefined)?.setting;
+  return typeof setting === "string" ? setting : undefined;
+}
+
+function originOf(url: unknown): string | undefined {
+  try {
+    return new URL(url as URL | string).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 function hostOf(url: unknown): string {
@@ -188,7 +237,7 @@ const keepAliveAgents = { http: new http.Agent({ keepAlive: true }), https: new 
 export function plainRequest(
   system: string,
   url: string,
-  options: { method: "GET" | "POST"; headers?: Record<string, string>; body?: string; timeoutMs: number; egress?: EgressGuard },
+  options: { method: "GET" | "POST"; headers?: Record<string, string>; body?: string; timeoutMs: number; egress?: EgressGuard; setting?: string },
 ): Promise<PlainAnswer> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
@@ -203,7 +252,7 @@ export function plainRequest(
       request.destroy();
       const refused = egressRefusalIn(error);
       if (refused) reject(egressRefused(system, refused));
-      else reject(connectionFailure(system, guard, target, timedOut ? Object.assign(error, { code: "ETIMEDOUT" }) : error));
+      else reject(connectionFailure(system, guard, target, timedOut ? Object.assign(error, { code: "ETIMEDOUT" }) : error, options.setting));
     };
     const request = (target.protocol === "https:" ? https : http).request(target, { method: options.method, headers, agent: (guard?.agents ?? keepAliveAgents)[target.protocol === "https:" ? "https" : "http"] }, (response) => {
       const chunks: Buffer[] = [];

@@ -81,7 +81,7 @@ export async function checkDatabase(databaseUrl: string, options: { database: bo
     }
     if (error.code === "ER_ACCESS_DENIED_ERROR" || error.code === "ER_ACCESS_DENIED_NO_PASSWORD_ERROR") {
       return {
-        line: `The database at ${at} refused user "${user}" (${variable}): wrong password, or no such user for this address. Fix ${variable}, or create the user (\`pnpm start\` does when it may act as the server's administrator; README, "Run it").`,
+        line: `The database at ${at} refused user "${user}" (${variable}): wrong password, or no such user for this address. Fix ${variable}, or create the user (\`pnpm start\` does when it may act as the server's administrator; docs/operations.md, "Running it").`,
         exitCode: EX_CONFIG,
         userRefused: true,
       };

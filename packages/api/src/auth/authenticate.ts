@@ -98,8 +98,8 @@ export async function stillSignedIn(ctx: AppContext, req: Request, principal: Pr
 
 /** The signed-in user's staff id (design 10.1), for staff AJAX: 403 for a user not linked to a staff member. */
 export function staffIdOf(res: Response): number {
-  const { staffId } = principalOf(res);
-  if (staffId === null) throw errors.forbidden("Your user is not linked to a staff member (user:create --staff-id).");
+  const { staffId, login } = principalOf(res);
+  if (staffId === null) throw errors.forbidden(`Your user is not linked to a staff member: an administrator links it with pnpm cli user:grant ${login} staff --staff-id ID.`);
   return staffId;
 }
 

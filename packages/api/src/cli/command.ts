@@ -6,8 +6,8 @@ export type CliDeps = CliConnections;
 /** One `pnpm cli` command: its help text, its arguments and what it does. */
 export interface Command {
   summary: string;
-  /** Positional arguments, all required, e.g. the file of items:import. */
-  arguments?: { name: string; description: string }[];
+  /** Positional arguments, all required, e.g. the file of items:import; a `variadic` last one takes one or more values. */
+  arguments?: { name: string; description: string; variadic?: boolean }[];
   options: Record<string, { type: "string" | "boolean"; required?: boolean; description: string }>;
   run(deps: CliDeps, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
 }

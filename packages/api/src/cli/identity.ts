@@ -1,6 +1,6 @@
 import { text } from "node:stream/consumers";
 import { errors, randomToken } from "@mw/platform";
-import { createAppPasswordFor, createUser, parseCapabilities, revokeAppPassword, rotateTicketBridgeSecret, setLoginPassword } from "@mw/shared/identity";
+import { changeCapabilities, createAppPasswordFor, createUser, parseCapabilities, revokeAppPassword, rotateTicketBridgeSecret, setLoginPassword } from "@mw/shared/identity";
 import type { Command } from "./command.ts";
 
 function capabilitiesOf(value: string | boolean | undefined) {
@@ -9,6 +9,13 @@ function capabilitiesOf(value: string | boolean | undefined) {
   } catch (error) {
     throw errors.invalidInput((error as Error).message);
   }
+}
+
+function staffIdOf(value: string | boolean | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const staffId = Number(value);
+  if (!(Number.isInteger(staffId) && staffId > 0)) throw errors.invalidInput("--staff-id must be a positive whole number");
+  return staffId;
 }
 
 /** A password from stdin (piped, never on the command line where `ps` shows it) or a generated one. */
@@ -27,15 +34,35 @@ export const userCommands: Record<string, Command> = {
       "staff-id": { type: "string", description: "the ticket system's staff id of a staff user" },
     },
     async run(deps, values) {
-      const staffId = values["staff-id"] === undefined ? undefined : Number(values["staff-id"]);
-      if (staffId !== undefined && !(Number.isInteger(staffId) && staffId > 0)) throw errors.invalidInput("--staff-id must be a positive whole number");
       const user = await createUser(deps, {
         login: String(values.login),
         capabilities: capabilitiesOf(values.capabilities),
         appPasswordName: values.name ? String(values.name) : undefined,
-        staffId,
+        staffId: staffIdOf(values["staff-id"]),
       });
       return { id: user.id, login: user.login, capabilities: user.capabilities, ...(user.staff_id !== null && { staff_id: user.staff_id }), application_password: user.application_password };
+    },
+  },
+  "user:grant": {
+    summary: "give an existing user one or more capabilities; effective on its next request",
+    arguments: [
+      { name: "LOGIN", description: "login name" },
+      { name: "CAPABILITY", description: "manage_middleware, manage_options or staff (several separated by spaces or commas)", variadic: true },
+    ],
+    options: { "staff-id": { type: "string", description: "also link the user to this staff id of the ticket system (for staff)" } },
+    async run(deps, values, [login, ...capabilities]) {
+      return changeCapabilities(deps, login!, { grant: capabilitiesOf(capabilities.join(",")), staffId: staffIdOf(values["staff-id"]) });
+    },
+  },
+  "user:revoke": {
+    summary: "take one or more capabilities from a user; effective on its next request",
+    arguments: [
+      { name: "LOGIN", description: "login name" },
+      { name: "CAPABILITY", description: "manage_middleware, manage_options or staff (several separated by spaces or commas)", variadic: true },
+    ],
+    options: {},
+    async run(deps, _values, [login, ...capabilities]) {
+      return changeCapabilities(deps, login!, { revoke: capabilitiesOf(capabilities.join(",")) });
     },
   },
   "user:password": {

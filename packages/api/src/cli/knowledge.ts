@@ -1,6 +1,7 @@
 import { createRedis, errors, jobRef, Queues } from "@mw/platform";
 import { embedDocumentJob, embedDocumentJobId, importDocument, type DocumentSource } from "@mw/shared/knowledge";
 import type { Command } from "./command.ts";
+import { inputFile } from "./input-file.ts";
 
 const DOCUMENT_SOURCES = ["wiki", "docs", "brand"] as const;
 
@@ -15,7 +16,10 @@ export const knowledgeCommands: Record<string, Command> = {
     async run(deps, values, args) {
       const source = values.source as string;
       if (!DOCUMENT_SOURCES.includes(source as DocumentSource)) throw errors.invalidInput(`--source must be one of ${DOCUMENT_SOURCES.join(", ")}`);
-      const document = await importDocument(deps, { source: source as DocumentSource, location: args[0]!, title: values.title as string | undefined });
+      const location = args[0]!;
+      // A local file is checked here for a one-line answer; the document keeps the name as given (the docs source's id is its slug).
+      if (!/^https?:\/\//i.test(location)) inputFile(location);
+      const document = await importDocument(deps, { source: source as DocumentSource, location, title: values.title as string | undefined });
       const redis = createRedis(deps.config.REDIS_URL, { name: "mw-cli" });
       const queues = new Queues(redis, deps.config.QUEUE_PREFIX);
       try {

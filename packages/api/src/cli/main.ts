@@ -16,12 +16,19 @@ import { ticketBridgeCommands, userCommands } from "./identity.ts";
 
 const COMMANDS: Record<string, Command> = { ...userCommands, ...ticketBridgeCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands, ...orderCommands, ...disputeCommands };
 
+const argumentName = (argument: NonNullable<Command["arguments"]>[number]) => `${argument.name}${argument.variadic ? "..." : ""}`;
+
+/** Whether the positionals fit: one each, or at least one each with a variadic last argument. */
+function argumentsFit(expected: NonNullable<Command["arguments"]>, given: number): boolean {
+  return expected.at(-1)?.variadic ? given >= expected.length : given === expected.length;
+}
+
 function usage(): string {
   const lines = ["usage: pnpm cli <command> [options]", ""];
   for (const [name, command] of Object.entries(COMMANDS)) {
     const positional = command.arguments ?? [];
-    lines.push(`  ${[name, ...positional.map((argument) => argument.name)].join(" ")}  ${command.summary}`);
-    for (const argument of positional) lines.push(`      ${argument.name}  ${argument.description} (required)`);
+    lines.push(`  ${[name, ...positional.map(argumentName)].join(" ")}  ${command.summary}`);
+    for (const argument of positional) lines.push(`      ${argumentName(argument)}  ${argument.description} (required)`);
     for (const [option, spec] of Object.entries(command.options)) {
       lines.push(`      --${option}${spec.type === "string" ? " VALUE" : ""}  ${spec.description}${spec.required ? " (required)" : ""}`);
     }
@@ -51,8 +58,8 @@ async function main(): Promise<number> {
   }
   const missing = Object.entries(command.options).filter(([key, spec]) => spec.required && values[key] === undefined);
   const expected = command.arguments ?? [];
-  if (positionals.length !== expected.length) {
-    console.error(`${name} takes ${expected.length ? expected.map((argument) => argument.name).join(" ") : "no arguments"}\n\n${usage()}`);
+  if (!argumentsFit(expected, positionals.length)) {
+    console.error(`${name} takes ${expected.length ? expected.map(argumentName).join(" ") : "no arguments"}\n\n${usage()}`);
     return 64;
   }
   if (missing.length) {

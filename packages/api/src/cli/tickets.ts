@@ -1,5 +1,4 @@
 import { createReadStream } from "node:fs";
-import path from "node:path";
 import { createInterface } from "node:readline";
 import { createRedis, Queues } from "@mw/platform";
 import { openOptionStore } from "@mw/shared/options";
@@ -7,6 +6,7 @@ import { applyStaffRecord, staffSignalBody, ticketSignal } from "@mw/shared/tick
 import { receiveTicketSignal } from "@mw/shared/urgency";
 import type { CliDeps, Command } from "./command.ts";
 import { csvRecords } from "./csv-file.ts";
+import { inputFile } from "./input-file.ts";
 
 const PROGRESS_EVERY_MS = 2_000;
 const FLAG = /^(1|true|yes|y)$/i;
@@ -92,8 +92,7 @@ export const ticketCommands: Record<string, Command> = {
     arguments: [{ name: "FILE.jsonl", description: "one signal per line, as POST /tickets/v1/signals takes it" }],
     options: { analyse: { type: "boolean", description: "queue one urgency analysis for each ticket that received entries" } },
     async run(deps, values, [file]) {
-      // pnpm runs scripts from the repository root; INIT_CWD is where the user typed the command.
-      return importSignals(deps, path.resolve(process.env.INIT_CWD ?? process.cwd(), file!), values.analyse === true);
+      return importSignals(deps, inputFile(file!), values.analyse === true);
     },
   },
 };

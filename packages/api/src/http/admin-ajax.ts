@@ -6,6 +6,7 @@ import { AppError } from "@mw/platform";
 import type { Principal } from "@mw/shared/identity";
 import { z } from "zod";
 import { resolvePrincipal } from "../auth/authenticate.ts";
+import { firstProblem } from "./validation.ts";
 import type { AppContext } from "../context.ts";
 
 export const ADMIN_AJAX_PATH = "/admin-ajax";
@@ -50,10 +51,8 @@ const INSUFFICIENT = "Insufficient permissions";
 
 /** The first problem of the input, as `field: what is wrong` (an absent required field says so). */
 function invalidInput(error: z.ZodError, input: Record<string, unknown>): AppError {
-  const issue = error.issues[0]!;
-  const field = issue.path.map(String).join(".") || "input";
-  const absent = issue.path.length > 0 && input[String(issue.path[0])] === undefined;
-  return new AppError(400, "invalid_params", `${field}: ${absent && issue.code === "invalid_type" ? "is required" : issue.message}`);
+  const problem = firstProblem(error, input);
+  return new AppError(400, "invalid_params", `${problem.field === "body" ? "input" : problem.field}: ${problem.message}`);
 }
 
 /**

@@ -1,21 +1,62 @@
 import type { z } from "zod";
 import { AppError, errors } from "@mw/platform";
 
+type Issue = z.core.$ZodIssue;
+
+/** What the first problem of a failed parse is: where, what, and whether the field is simply absent. */
+export interface Problem {
+  field: string;
+  message: string;
+  /** Every field of `missing` is absent, and filling any one group (alternatives of a union) would do. */
+  missing?: string[][];
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  return path.reduce<unknown>((node, key) => (node !== null && typeof node === "object" ? (node as Record<PropertyKey, unknown>)[key] : undefined), input);
+}
+
+const isAbsent = (issue: Issue, input: unknown, prefix: PropertyKey[]) => issue.code === "invalid_type" && valueAt(input, [...prefix, ...issue.path]) === undefined;
+
+/**
+ * The first issue in words, naming the field. zod says only "Invalid input"
+ * for a union (a body of alternatives, a number given as a number or digits):
+ * when every alternative lacks a field, the answer names what to send; else it
+ * is the alternative that came closest (fewest issues, a specific one first).
+ */
+export function firstProblem(error: z.ZodError, input: unknown, prefix: PropertyKey[] = []): Problem {
+  const issue = error.issues[0]!;
+  const path = [...prefix, ...issue.path];
+  const field = path.map(String).join(".");
+  if (issue.code === "invalid_union" && issue.errors.length) {
+    const branches = issue.errors.filter((branch) => branch.length > 0);
+    if (branches.length && branches.every((branch) => branch.every((inner) => isAbsent(inner, input, path)))) {
+      const groups = branches.map((branch) => branch.map((inner) => [...path, ...inner.path].map(String).join(".") || "body"));
+      const missing = [...new Map(groups.map((group) => [group.join(" and "), group])).values()];
+      const message = missing.length === 1 ? "is required" : `is required: ${missing.map((group) => group.join(" and ")).join(", or ")}`;
+      return { field: field || "body", message, missing };
+    }
+    const rank = (branch: Issue[]) => branch.length * 2 + (branch[0]?.code === "invalid_type" ? 1 : 0);
+    const closest = [...branches].sort((a, b) => rank(a) - rank(b))[0];
+    if (closest) return firstProblem({ issues: closest } as z.ZodError, input, path);
+  }
+  if (isAbsent(issue, input, prefix)) return { field: field || "body", message: "is required", missing: [[field || "body"]] };
+  return { field: field || "body", message: issue.message };
+}
+
 /**
  * Turns the first zod issue into the spec's REST error: an absent required
- * field is `rest_missing_callback_param`, anything else `rest_invalid_param`,
- * both naming the field.
+ * field is `rest_missing_callback_param` (of a union of bodies, the fields of
+ * each alternative), anything else `rest_invalid_param`, both naming the field.
  */
 export function validationError(error: z.ZodError, input: unknown): AppError {
-  const issue = error.issues[0];
-  if (!issue) return errors.invalidInput("Invalid parameter(s).");
-  const field = issue.path.map(String).join(".") || "body";
-  const value = issue.path.reduce<unknown>(
-    (node, key) => (node !== null && typeof node === "object" ? (node as Record<PropertyKey, unknown>)[key] : undefined),
-    input,
-  );
-  if (issue.code === "invalid_type" && value === undefined) return errors.missingParam(field);
-  return errors.invalidParam(field, issue.message);
+  if (!error.issues[0]) return errors.invalidInput("Invalid parameter(s).");
+  const problem = firstProblem(error, input);
+  if (problem.missing?.length === 1) return errors.missingParams(problem.missing[0]!);
+  if (problem.missing) {
+    const params = [...new Set(problem.missing.flat())];
+    return new AppError(400, "rest_missing_callback_param", `Missing parameter(s): one of ${problem.missing.map((group) => group.join(" and ")).join(", ")}`, { params });
+  }
+  return errors.invalidParam(problem.field, problem.message);
 }
 
 export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
@@ -28,8 +69,8 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.
 export function readSpec2<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const parsed = schema.safeParse(input ?? {});
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new AppError(400, "invalid_params", `${issue.path.join(".") || "body"}: ${issue.message}`);
+    const problem = firstProblem(parsed.error, input ?? {});
+    throw new AppError(400, "invalid_params", `${problem.field}: ${problem.message}`);
   }
   return parsed.data;
 }

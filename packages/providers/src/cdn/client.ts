@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError, createHttpClient, parseUpstream, upstreamCall } from "@mw/platform";
+import { AppError, createHttpClient, notConfigured, parseUpstream, upstreamCall } from "@mw/platform";
 
 /** Cloudflare's envelope: `{success, errors: [{code, message}], messages, result}`. */
 const envelope = z.object({
@@ -21,8 +21,9 @@ function cdnDetail(body: unknown) {
  * (`POST {CDN_API_URL}/zones/{zone}/purge_cache {purge_everything: true}`,
  * Bearer token). A 200 whose `success` is false is a refusal too.
  */
-export async function purgeZone(apiUrl: string, zoneId: string, token: string, timeoutMs: number): Promise<{ purge_id: string | null }> {
-  const http = createHttpClient({ baseUrl: apiUrl, timeoutMs, headers: { authorization: `Bearer ${token}` } });
+export async function purgeZone(apiUrl: string | undefined, zoneId: string, token: string, timeoutMs: number): Promise<{ purge_id: string | null }> {
+  if (!apiUrl) throw notConfigured("CDN API", "CDN_API_URL", "cdn_not_configured");
+  const http = createHttpClient({ baseUrl: apiUrl, setting: "CDN_API_URL", timeoutMs, headers: { authorization: `Bearer ${token}` } });
   const path = `zones/${encodeURIComponent(zoneId)}/purge_cache`;
   const body = await upstreamCall("CDN API", () => http.post(path, { json: { purge_everything: true } }).json(), cdnDetail);
   const answer = parseUpstream("CDN API", path, envelope, body);

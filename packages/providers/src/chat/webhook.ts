@@ -10,7 +10,7 @@ export type ChatConfig = Pick<Config, "CHAT_WEBHOOK_URL" | "HTTP_TIMEOUT_MS">;
 export async function postChatMessage(config: ChatConfig, text: string): Promise<{ status: number }> {
   const webhook = config.CHAT_WEBHOOK_URL;
   if (!webhook) throw AppError.permanent("CHAT_WEBHOOK_URL is unset: the chat message has nowhere to go", "not_configured");
-  const http = createHttpClient({ timeoutMs: config.HTTP_TIMEOUT_MS });
+  const http = createHttpClient({ timeoutMs: config.HTTP_TIMEOUT_MS, setting: "CHAT_WEBHOOK_URL" });
   const response = await upstreamCall("chat webhook", () => http.post(webhook, { json: { text } }));
   return { status: response.statusCode };
 }

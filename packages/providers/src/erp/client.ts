@@ -24,7 +24,7 @@ export class ErpClient {
     if (!config.ERP_BASE_URL) return null;
     const headers: Record<string, string> = { accept: "application/json" };
     if (config.ERP_TOKEN) headers.authorization = `Bearer ${config.ERP_TOKEN}`;
-    return new ErpClient(createHttpClient({ baseUrl: config.ERP_BASE_URL, headers, timeoutMs: config.HTTP_TIMEOUT_MS }), new URL(config.ERP_BASE_URL).origin);
+    return new ErpClient(createHttpClient({ baseUrl: config.ERP_BASE_URL, setting: "ERP_BASE_URL", headers, timeoutMs: config.HTTP_TIMEOUT_MS }), new URL(config.ERP_BASE_URL).origin);
   }
 
   async findSalesOrderByExternalNumber(externalDocumentNumber: string): Promise<SalesOrder | null> {

@@ -1,4 +1,4 @@
-import { AppError, type Config, jsonOrUndefined, plainAnswerError, plainRequest, type UpstreamDetail } from "@mw/platform";
+import { AppError, type Config, jsonOrUndefined, notConfigured, plainAnswerError, plainRequest, type UpstreamDetail } from "@mw/platform";
 
 /**
  * The fraud-protection service follows the Signifyd API v3: HTTP Basic with
@@ -46,7 +46,9 @@ export class FraudClient {
     private readonly timeoutMs: number,
   ) {}
 
+  /** Fails "not configured" while FRAUD_API_URL is unset: no default points a test machine at a real service. */
   static fromConfig(config: Pick<Config, "FRAUD_API_URL" | "HTTP_TIMEOUT_MS">): FraudClient {
+    if (!config.FRAUD_API_URL) throw notConfigured("fraud service", "FRAUD_API_URL", "fraud_not_configured");
     return new FraudClient(new URL(CHARGEBACKS, config.FRAUD_API_URL.endsWith("/") ? config.FRAUD_API_URL : `${config.FRAUD_API_URL}/`).href, config.HTTP_TIMEOUT_MS);
   }
 
@@ -56,6 +58,7 @@ export class FraudClient {
    */
   async submitChargeback(credentials: FraudCredentials, event: ChargebackEvent): Promise<FraudSubmission> {
     const answer = await plainRequest(SYSTEM, this.url, {
+      setting: "FRAUD_API_URL",
       method: "POST",
       headers: {
         authorization: `Basic ${Buffer.from(`${credentials.apiKey}:`).toString("base64")}`,

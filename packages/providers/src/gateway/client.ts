@@ -1,5 +1,5 @@
 import { XMLParser } from "fast-xml-parser";
-import { AppError, type Config, plainAnswerError, plainRequest, REDACTED } from "@mw/platform";
+import { AppError, type Config, notConfigured, plainAnswerError, plainRequest, REDACTED } from "@mw/platform";
 import { readNmiAnswer, readPlainTransaction } from "./answer.ts";
 import { gatewayTransaction, type GatewayTransaction, type QueryWindow } from "./types.ts";
 
@@ -31,7 +31,9 @@ export class GatewayClient {
     private readonly timeoutMs: number,
   ) {}
 
+  /** Fails "not configured" while GATEWAY_QUERY_URL is unset: no default points a test machine at a real gateway. */
   static fromConfig(config: Pick<Config, "GATEWAY_QUERY_URL" | "HTTP_TIMEOUT_MS">): GatewayClient {
+    if (!config.GATEWAY_QUERY_URL) throw notConfigured("payment gateway", "GATEWAY_QUERY_URL", "gateway_not_configured");
     return new GatewayClient(config.GATEWAY_QUERY_URL, config.HTTP_TIMEOUT_MS);
   }
 
@@ -62,6 +64,7 @@ export class GatewayClient {
     const form = { security_key: securityKey, start_date: gatewayTime(window.start), end_date: gatewayTime(window.end) };
     // The hot path's plain request: got cost the worker more CPU than the rest of the query (docs/decisions.md).
     const answer = await plainRequest(SYSTEM, this.url, {
+      setting: "GATEWAY_QUERY_URL",
       method: "POST",
       headers: { accept: "text/xml", "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams(form).toString(),

@@ -22,7 +22,7 @@ export function smsConfigured(config: SmsConfig): config is SmsConfig & { SMS_AC
  * sender) and Body, at most 1600 characters.
  */
 export async function sendSms(config: SmsConfig & { SMS_ACCOUNT_SID: string; SMS_AUTH_TOKEN: string; SMS_FROM: string }, to: string, body: string): Promise<{ sid: string; status: string }> {
-  const http = createHttpClient({ baseUrl: config.SMS_API_URL, timeoutMs: config.HTTP_TIMEOUT_MS });
+  const http = createHttpClient({ baseUrl: config.SMS_API_URL, setting: "SMS_API_URL", timeoutMs: config.HTTP_TIMEOUT_MS });
   const sender = config.SMS_FROM.startsWith("MG") ? { MessagingServiceSid: config.SMS_FROM } : { From: config.SMS_FROM };
   const path = `2010-04-01/Accounts/${encodeURIComponent(config.SMS_ACCOUNT_SID)}/Messages.json`;
   const answer = await upstreamCall(

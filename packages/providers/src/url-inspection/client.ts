@@ -51,7 +51,7 @@ export interface IndexStatus {
  * here the site's URL-prefix property (its base URL with a trailing slash).
  */
 export async function inspectUrl(apiUrl: string, token: string, page: { inspectionUrl: string; siteUrl: string }, timeoutMs: number): Promise<IndexStatus> {
-  const http = createHttpClient({ baseUrl: apiUrl, timeoutMs, headers: { authorization: `Bearer ${token}` } });
+  const http = createHttpClient({ baseUrl: apiUrl, setting: "INDEX_API_URL", timeoutMs, headers: { authorization: `Bearer ${token}` } });
   const body = await upstreamCall("URL inspection API", () => http.post(URL_INSPECTION_PATH, { json: page }).json(), googleDetail);
   const status = parseUpstream("URL inspection API", URL_INSPECTION_PATH, inspection, body).inspectionResult;
   const index = status.indexStatusResult;

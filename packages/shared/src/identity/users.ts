@@ -1,5 +1,5 @@
 import { AppError, type Connections, errors, hashPassword, isUniqueViolation, randomToken, safeEqual, sha256Hex, verifyPassword } from "@mw/platform";
-import { parseCapabilities, type Capability } from "./capabilities.ts";
+import { CAPABILITIES, parseCapabilities, type Capability } from "./capabilities.ts";
 import type { Principal } from "./principal.ts";
 import type { SessionRecord } from "./sessions.ts";
 
@@ -69,11 +69,45 @@ export async function createUser(
     };
   } catch (error) {
     if (isUniqueViolation(error)) {
-      const staffTaken = input.staffId !== undefined && (await prisma.user.count({ where: { staff_id: input.staffId } })) > 0;
-      if (staffTaken) throw errors.conflict("rest_user_exists", `staff id ${input.staffId} already belongs to another user`);
+      // Which unique key clashed: the login (whoever holds the staff id, it may be this very user), else the staff id.
+      const existing = await prisma.user.findUnique({ where: { login: input.login } });
+      if (existing) {
+        const grant = input.capabilities.filter((capability) => !parseCapabilities(existing.capabilities).includes(capability));
+        const hint = grant.length ? `; to give it ${grant.join(", ")}: pnpm cli user:grant ${existing.login} ${grant.join(" ")}` : "";
+        throw errors.conflict("rest_user_exists", `a user with login "${existing.login}" already exists${hint}`);
+      }
+      const holder = input.staffId === undefined ? null : await prisma.user.findUnique({ where: { staff_id: input.staffId } });
+      if (holder) throw errors.conflict("rest_user_exists", `staff id ${input.staffId} already belongs to user "${holder.login}"`);
       throw errors.conflict("rest_user_exists", `a user with login "${input.login}" already exists`);
     }
     throw error;
+  }
+}
+
+/**
+ * Adds and removes capabilities of an existing user; the result is what it
+ * holds now. Effective on its next request: every request reads them.
+ */
+export async function changeCapabilities(
+  deps: Pick<Connections, "prisma">,
+  login: string,
+  change: { grant?: Capability[]; revoke?: Capability[]; staffId?: number },
+): Promise<{ login: string; capabilities: Capability[]; staff_id?: number }> {
+  const user = await findUser(deps, login);
+  const held = new Set(parseCapabilities(user.capabilities));
+  for (const capability of change.grant ?? []) held.add(capability);
+  for (const capability of change.revoke ?? []) held.delete(capability);
+  const capabilities = CAPABILITIES.filter((capability) => held.has(capability));
+  try {
+    const updated = await deps.prisma.user.update({
+      where: { id: user.id },
+      data: { capabilities: capabilities.join(","), ...(change.staffId !== undefined && { staff_id: change.staffId }) },
+    });
+    return { login: updated.login, capabilities, ...(updated.staff_id !== null && { staff_id: updated.staff_id }) };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const holder = await deps.prisma.user.findUnique({ where: { staff_id: change.staffId } });
+    throw errors.conflict("rest_user_exists", `staff id ${change.staffId} already belongs to user "${holder?.login ?? "another user"}"`);
   }
 }
 
