@@ -111,8 +111,8 @@ async function withWorker(): Promise<void> {
         if (worker.exitCode !== null) throw new Error(`the worker exited with ${worker.exitCode}`);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      const linked = await prisma.webhookEvent.count({ where: { ...where, outcome: "completed" } });
-      rows.push({ round: round + 1, acknowledged: acks.requests - acks.non2xx - acks.errors, "non-2xx": acks.non2xx, errors: acks.errors, "ack p50 ms": acks.p50, "ack p99 ms": acks.p99, "sent in s": sent / 1000, "drained in s": (Date.now() - started) / 1000, completed: linked, load: load() });
+      const linked = await prisma.webhookEvent.count({ where: { ...where, outcome: "linked" } });
+      rows.push({ round: round + 1, acknowledged: acks.requests - acks.non2xx - acks.errors, "non-2xx": acks.non2xx, errors: acks.errors, "ack p50 ms": acks.p50, "ack p99 ms": acks.p99, "sent in s": sent / 1000, "drained in s": (Date.now() - started) / 1000, linked, load: load() });
     }
   } finally {
     await stopProcess(worker);
