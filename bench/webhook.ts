@@ -10,7 +10,7 @@
 // drains the same disputes on this machine (1,000 distinct disputes at concurrency
 // 20, linked against the fake gateway and fraud service); target p99 < 200 ms.
 import { loadavg } from "node:os";
-import { createPrisma, createRedis, Queues } from "@mw/platform";
+import { createPrisma } from "@mw/platform";
 import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";
 import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";

@@ -1,6 +1,7 @@
 // The plain webhook baseline (issue 34): a bare Express app in plain JavaScript, run
 // by node itself (no TypeScript loader, nothing of the platform), that reads the raw
 // body and does one BullMQ queue.add per request (small job data, removeOnComplete).
+import process from "node:process";
 import { Queue } from "bullmq";
 import express from "express";
 import { Redis } from "ioredis";
