@@ -1,7 +1,8 @@
 // `pnpm bench`: runs the throughput benches one after another, each as its own
 // process (its tables print as it goes), then prints one table of what they
 // reported: each figure beside its baseline from the same run, the target, and
-// the API and worker memory under load. `pnpm bench orders recovery` runs a subset.
+// the API and worker memory under load. `pnpm bench orders recovery` runs a subset;
+// options go to every bench run (`pnpm bench webhook --with-worker`).
 // A bench that crashes shows as a failed row and makes the exit code 1; an
 // unmet target does not (wall-clock figures move with the machine's load).
 import { spawn } from "node:child_process";
@@ -30,8 +31,8 @@ const BENCHES: Record<string, Record<string, string>> = {
 const crashed: string[] = [];
 
 /** Runs one bench, echoing its output, and answers the rows it reported (a bench may report several paths). */
-async function run(name: string): Promise<BenchResult[]> {
-  const child = spawn(process.execPath, ["--import", "tsx", `bench/${name}.ts`], {
+async function run(name: string, options: string[]): Promise<BenchResult[]> {
+  const child = spawn(process.execPath, ["--import", "tsx", `bench/${name}.ts`, ...options], {
     cwd: ROOT,
     env: { ...process.env, ...BENCHES[name] },
     stdio: ["ignore", "pipe", "inherit"],
@@ -47,7 +48,10 @@ async function run(name: string): Promise<BenchResult[]> {
   return [{ path: name, baseline: null, figure: `failed (exit ${code}${reported.length ? "" : ", no result"})`, target: null, met: false, p99Ms: null, rssApiMb: null, rssWorkerMb: null }];
 }
 
-const names = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(BENCHES);
+const args = process.argv.slice(2);
+const options = args.filter((arg) => arg.startsWith("--"));
+const named = args.filter((arg) => !arg.startsWith("--"));
+const names = named.length ? named : Object.keys(BENCHES);
 const unknown = names.filter((name) => !(name in BENCHES));
 if (unknown.length) {
   console.error(`unknown bench: ${unknown.join(", ")} (known: ${Object.keys(BENCHES).join(", ")})`);
@@ -58,7 +62,7 @@ const loadBefore = load();
 const results: BenchResult[] = [];
 for (const name of names) {
   console.log(`\n=== bench:${name}`);
-  results.push(...(await run(name)));
+  results.push(...(await run(name, options)));
 }
 
 console.log(`\nsummary (load average before ${loadBefore}, after ${load()})`);

@@ -48,6 +48,12 @@ export async function seedDisputeWorld(prisma: PrismaClient, key: Buffer, gatewa
   return { fraudKey, sales: options.sales };
 }
 
+/** The acquirer's webhook for case `caseId`, disputing sale `n` (modulo the world's sales): one the pipeline links. */
+export function disputeWebhookBody(world: DisputeWorld & { perDay: number }, caseId: string, n: number): string {
+  const sale = n % world.sales;
+  return disputePayload(caseId, MID, `A${sale}`, saleDay(sale, world.perDay).toISOString().slice(0, 10));
+}
+
 /**
  * Stores `count` dispute webhooks (already marked queued, so the outbox sweep
  * leaves them alone) for cases `<tag>-<i>` and adds their jobs, one attempt
@@ -55,10 +61,8 @@ export async function seedDisputeWorld(prisma: PrismaClient, key: Buffer, gatewa
  */
 export async function queueDisputeBacklog(prisma: PrismaClient, queue: Queue, world: DisputeWorld & { perDay: number }, tag: string, count: number): Promise<string[]> {
   const rows = Array.from({ length: count }, (_, n) => {
-    const sale = n % world.sales;
     const caseId = `${tag}-${n}`;
-    const payload = disputePayload(caseId, MID, `A${sale}`, saleDay(sale, world.perDay).toISOString().slice(0, 10));
-    return { source: "acquirer", event_type: "dispute.created", event_id: `acquirer_case_${caseId}`, payload, payload_hash: "0".repeat(64) };
+    return { source: "acquirer", event_type: "dispute.created", event_id: `acquirer_case_${caseId}`, payload: disputeWebhookBody(world, caseId, n), payload_hash: "0".repeat(64) };
   });
   await prisma.webhookEvent.createMany({ data: rows });
   const stored = await prisma.webhookEvent.findMany({ where: { event_id: { startsWith: `acquirer_case_${tag}-` } }, select: { id: true, event_id: true } });

@@ -16,7 +16,9 @@ export interface LoadOptions {
   /** POST unless told. */
   method?: "GET" | "POST";
   connections: number;
-  durationSeconds: number;
+  /** How long to send, or (`amount`) how many requests to send, whichever the options give. */
+  durationSeconds?: number;
+  amount?: number;
   headers?: Record<string, string>;
   /** Body of each request; called per request so bodies can differ. */
   body?: () => string;
@@ -30,7 +32,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     url: options.url,
     method: options.method ?? "POST",
     connections: options.connections,
-    duration: options.durationSeconds,
+    ...(options.amount === undefined ? { duration: options.durationSeconds } : { amount: options.amount }),
     headers: { "content-type": "application/json", ...options.headers },
     requests: [
       {

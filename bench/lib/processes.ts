@@ -7,23 +7,24 @@ import { WORKER_NODE_FLAGS } from "../../packages/worker/src/runtime/node-flags.
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
- * Starts a TypeScript entry point as a child process and resolves once `readyUrl` answers.
- * `nodeArgs` (e.g. from BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof") go to the child's node.
+ * Starts an entry point as a child process and resolves once `readyUrl` answers: TypeScript
+ * through tsx, a `.mjs` file on node alone. `nodeArgs` (e.g. from BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof") go to the child's node.
  */
 export async function startProcess(entry: string, env: Record<string, string>, readyUrl: string, nodeArgs: string[] = []): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry], {
+  const loader = entry.endsWith(".mjs") ? [] : ["--import", "tsx"];
+  const child = spawn(process.execPath, [...nodeArgs, ...loader, entry], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+  for (let attempt = 0; attempt < 300; attempt += 1) {
     if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode} before it was ready`);
     const ok = await fetch(readyUrl).then((res) => res.status < 500, () => false);
     if (ok) return child;
     await sleep(200);
   }
   child.kill("SIGKILL");
-  throw new Error(`${entry} did not answer ${readyUrl} within 20 s`);
+  throw new Error(`${entry} did not answer ${readyUrl} within 60 s`);
 }
 
 export async function stopProcess(child: ChildProcess): Promise<void> {

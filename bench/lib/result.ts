@@ -34,16 +34,17 @@ export function againstBaseline(
   baseline: ComparedResult,
   measured: ComparedResult,
   unit: string,
-  target: { text: string; met: boolean },
+  /** null for a row shown for the record (a second baseline). */
+  target: { text: string; met: boolean } | null,
   rssApiMb: number | undefined,
 ): BenchResult {
   return {
     path,
     baseline: `${baseline.name}: ${baseline.rps} req/s, p99 ${baseline.p99} ms`,
     figure: `${measured.rps} ${unit} (${Math.round((100 * measured.rps) / baseline.rps)} %)${measured.non2xx || measured.errors ? `, ${measured.non2xx} non-2xx, ${measured.errors} errors` : ""}`,
-    target: target.text,
+    target: target?.text ?? null,
     // A run with failed requests measured something else than the path.
-    met: target.met && measured.non2xx === 0 && measured.errors === 0,
+    met: target ? target.met && measured.non2xx === 0 && measured.errors === 0 : null,
     p99Ms: measured.p99,
     rssApiMb: rssApiMb ?? null,
     rssWorkerMb: null,
