@@ -33,20 +33,22 @@ function capitaliseSentences(text: string): string {
   return text.replace(/(^|[.!?…]\s+)([¿¡]?)(\p{Ll})/gu, (_match, lead: string, mark: string, letter: string) => lead + mark + letter.toUpperCase());
 }
 
-function cleanLine(line: string): string {
-  const collapsed = line.replace(/[ \t]+/g, " ").trim();
-  // split() with a capturing group puts the links at the odd places.
-  return collapsed
-    .split(LINK)
-    .map((part, i) => (i % 2 ? part : cleanProse(part)))
-    .join("");
-}
-
 export function rewriteByRules(text: string): string {
   return text
     .replace(/\r\n?/g, "\n")
     .split(/\n{2,}/)
-    .map((paragraph) => capitaliseSentences(paragraph.split("\n").map(cleanLine).join("\n")))
+    .map((paragraph) => {
+      const lines = paragraph
+        .split("\n")
+        .map((line) => line.replace(/[ \t]+/g, " ").trim())
+        .join("\n");
+      // split() with a capturing group puts the links at the odd places.
+      const cleaned = lines
+        .split(LINK)
+        .map((part, i) => (i % 2 ? part : cleanProse(part)))
+        .join("");
+      return capitaliseSentences(cleaned);
+    })
     .filter((paragraph) => paragraph.trim())
     .join("\n\n")
     .trim();

@@ -19,16 +19,42 @@ export function stem(word: string): string {
 
 const CONTRACTIONS: Record<string, string> = { cant: "cannot", wont: "will not", dont: "do not", doesnt: "does not", didnt: "did not", isnt: "is not", arent: "are not", wasnt: "was not", werent: "were not", couldnt: "could not", havent: "have not", hasnt: "has not" };
 
-/** The words of a text, lower case, contractions opened ("can't" → "cannot"), stemmed. */
-export function words(text: string): string[] {
-  const out: string[] = [];
-  for (const raw of text.toLowerCase().replace(/[’‘`]/g, "'").split(/[^\p{L}\p{N}%']+/u)) {
-    const word = raw.replace(/'/g, "");
-    if (!word) continue;
-    const opened = CONTRACTIONS[word] ?? (word.endsWith("nt") && raw.endsWith("n't") ? `${word.slice(0, -2)} not` : word);
-    for (const part of opened.split(" ")) out.push(stem(part));
+/** One token of letters, digits and apostrophes, lower case, as words: contractions opened ("can't" → "cannot"), stemmed. */
+function tokenWords(token: string): string[] {
+  const word = token.includes("'") ? token.replace(/'/g, "") : token;
+  if (!word) return [];
+  const opened = CONTRACTIONS[word] ?? (word.endsWith("nt") && token.endsWith("n't") ? `${word.slice(0, -2)} not` : word);
+  return opened.split(" ").map(stem);
+}
+
+const TOKEN = /[\p{L}\p{N}%']+|[.?;\n]/gu;
+
+/**
+ * The text's sentences (split at . ? ; and line ends) as word lists, in one
+ * scan: a text of a million empty lines is one scan, not a million. Repeated
+ * tokens are read once.
+ */
+function sentences(text: string): string[][] {
+  const out: string[][] = [];
+  const seen = new Map<string, string[]>();
+  let current: string[] = [];
+  for (const [token] of text.toLowerCase().replace(/[’‘`]/g, "'").matchAll(TOKEN)) {
+    if (token.length === 1 && ".?;\n".includes(token)) {
+      if (current.length) out.push(current);
+      current = [];
+      continue;
+    }
+    let read = seen.get(token);
+    if (!read) seen.set(token, (read = tokenWords(token)));
+    for (const word of read) current.push(word);
   }
+  if (current.length) out.push(current);
   return out;
+}
+
+/** The words of a text, as `sentences` reads them. */
+export function words(text: string): string[] {
+  return sentences(text).flat();
 }
 
 /** Each concept: the phrases that show it. Written from the rubric and ordinary support wording, not from the labelled tickets. */
@@ -118,15 +144,16 @@ const PHRASES: Map<string, string[]> = (() => {
   return index;
 })();
 
-function conceptsIn(sentence: string): Set<string> {
+/** The concepts of a run of words. */
+function conceptsIn(sequence: string[]): Set<string> {
   const found = new Set<string>();
-  const sequence = words(sentence);
   for (let start = 0; start < sequence.length; start += 1) {
-    for (let length = 1; length <= MAX_PHRASE && start + length <= sequence.length; length += 1) {
-      for (const concept of PHRASES.get(sequence.slice(start, start + length).join(" ")) ?? []) found.add(concept);
+    let phrase = "";
+    for (let end = start; end < start + MAX_PHRASE && end < sequence.length; end += 1) {
+      phrase = end === start ? sequence[end]! : `${phrase} ${sequence[end]!}`;
+      for (const concept of PHRASES.get(phrase) ?? []) found.add(concept);
     }
   }
-  if (sentence.includes("!!")) found.add("urgent_words");
   return found;
 }
 
@@ -137,13 +164,14 @@ function conceptsIn(sentence: string): Set<string> {
  */
 export function urgencyFeatures(subject: string, body: string): string[] {
   const features = new Set<string>();
-  for (const concept of conceptsIn(subject)) features.add(`s:${concept}`);
-  for (const sentence of `${subject}\n${body}`.split(/[.?;\n]/)) {
+  for (const concept of conceptsIn(words(subject))) features.add(`s:${concept}`);
+  for (const sentence of sentences(`${subject}\n${body}`)) {
     const found = conceptsIn(sentence);
     for (const concept of found) features.add(`c:${concept}`);
     for (const [a, b] of TOGETHER) if (found.has(a) && found.has(b)) features.add(`t:${a}+${b}`);
   }
   if (body.includes("?") || subject.includes("?")) features.add("c:asks");
+  if (body.includes("!!") || subject.includes("!!")) features.add("c:urgent_words");
   return [...features].sort();
 }
 
