@@ -6,6 +6,12 @@
  * (urgency-rules.ts) weighs them; scripts/train-urgency.ts learns the weights.
  */
 
+/**
+ * How much of a subject and of a body is read: what makes a ticket urgent is
+ * said in its first lines; past this a body is pasted logs or data.
+ */
+const READ_CHARS = 20_000;
+
 /** Longest phrase, in words, that a concept lists. */
 const MAX_PHRASE = 4;
 
@@ -162,7 +168,9 @@ function conceptsIn(sequence: string[]): Set<string> {
  * `t:<a>+<b>` for two concepts in one sentence, `s:<concept>` for a concept
  * in the subject.
  */
-export function urgencyFeatures(subject: string, body: string): string[] {
+export function urgencyFeatures(fullSubject: string, fullBody: string): string[] {
+  const subject = fullSubject.slice(0, READ_CHARS);
+  const body = fullBody.slice(0, READ_CHARS);
   const features = new Set<string>();
   for (const concept of conceptsIn(words(subject))) features.add(`s:${concept}`);
   for (const sentence of sentences(`${subject}\n${body}`)) {

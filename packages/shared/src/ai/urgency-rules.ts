@@ -24,7 +24,8 @@ function featureName(feature: string): string {
 }
 
 function title(subject: string, body: string): string {
-  const cleaned = subject.replace(/^\s*((re|fw|fwd|aw|wg|tr)\s*:\s*)+/i, "").replace(/\s+/g, " ").trim();
+  // 200 characters are kept: the rest of a long subject need not be cleaned.
+  const cleaned = subject.slice(0, 1000).replace(/^\s*((re|fw|fwd|aw|wg|tr)\s*:\s*)+/i, "").replace(/\s+/g, " ").trim();
   if (cleaned.length >= 8) return cleaned.slice(0, 200);
   // The title keeps 120 characters of the first sentence: the rest of a long body need not be split.
   const first = body.replace(/\s+/g, " ").trim().slice(0, 1000).split(/(?<=[.!?])\s/)[0] ?? "";
