@@ -19,16 +19,16 @@ const ATTRIBUTION_START = new RegExp(`^\\s*(?:${WROTE_OPENERS})\\s`, "i");
 const ORIGINAL_MESSAGE =
   /^\s*-{2,}\s*(?:Original Message|Reply Message|Ursprüngliche Nachricht|Antwort Nachricht|Oprindelig meddelelse|Message d'origine|Mensaje original|Oorspronkelijk bericht|Wiadomość oryginalna|Messaggio originale)\s*-{2,}\s*$/i;
 const FORWARDED = /^\s*(?:-{2,}\s*(?:Forwarded message|Weitergeleitete Nachricht|Message transféré|Mensaje reenviado|Doorgestuurd bericht)\s*-{2,}|Begin forwarded message:)\s*$/i;
-const HEADER_FROM = /^\s*\*?(?:From|Von|De|Van|Fra|Od|Da)\s*:\*?\s*\S/i;
-const HEADER_OTHER = /^\s*\*?(?:Sent|Date|Datum|Gesendet|Envoyé|Enviado|Verzonden|Wysłano|Inviato|To|An|À|Para|Aan|Do|A|Cc|Subject|Betreff|Objet|Asunto|Onderwerp|Temat|Oggetto)\s*:\*?\s*/i;
+const HEADER_FROM = /^\s*\*?(?:From|Von|De|Van|Fra|Från|Od|Da)\s*:\*?\s*\S/i;
+const HEADER_OTHER = /^\s*\*?(?:Sent|Date|Datum|Gesendet|Envoyé|Enviado|Enviada em|Verzonden|Wysłano|Inviato|Skickat|Sendt|To|An|À|Para|Aan|Do|A|Till|Til|Cc|Subject|Betreff|Objet|Asunto|Assunto|Onderwerp|Temat|Oggetto|Ämne|Emne)\s*:\*?\s*/i;
 const UNDERSCORES = /^\s*_{5,}\s*$/;
 const QUOTED = /^\s*>/;
 
 const MOBILE_FOOTER =
-  /^\s*(?:Sent from my \S+(?:\s\S+){0,3}|Sent via \S+(?:\s\S+){0,9}|Sent from (?:Mail|Outlook|Yahoo Mail|Gmail|ProtonMail|Proton Mail) (?:for|on) \S+(?:\s\S+){0,2}|Get Outlook for (?:iOS|Android)|Von meinem \S+(?:\s\S+){0,2} gesendet|Envoyé de mon \S+(?:\s\S+){0,2}|Enviado desde mi \S+(?:\s\S+){0,2}|Verzonden vanaf mijn \S+(?:\s\S+){0,2}|Wysłane z mojego \S+(?:\s\S+){0,2})\.?\s*$/i;
+  /^\s*(?:Sent from my \S+(?:\s\S+){0,3}|Sent via \S+(?:\s\S+){0,9}|Sent from (?:Mail|Outlook|Yahoo Mail|Gmail|ProtonMail|Proton Mail) (?:for|on) \S+(?:\s\S+){0,2}|Get Outlook for (?:iOS|Android)|Von meinem \S+(?:\s\S+){0,2} gesendet|Gesendet von meinem \S+(?:\s\S+){0,2}|Verstuurd vanaf mijn \S+(?:\s\S+){0,2}|Inviato da(?: il mio)? \S+(?:\s\S+){0,2}|Enviado do meu \S+(?:\s\S+){0,2}|Skickat från min \S+(?:\s\S+){0,2}|Envoyé de mon \S+(?:\s\S+){0,2}|Enviado desde mi \S+(?:\s\S+){0,2}|Verzonden vanaf mijn \S+(?:\s\S+){0,2}|Wysłane z mojego \S+(?:\s\S+){0,2})\.?\s*$/i;
 const SIGNATURE_DELIMITER = /^\s*--\s*$|^\s*_{3,}\s*$/;
 const SIGN_OFF =
-  /^\s*(?:thanks (?:&|and) regards|thanks in advance|thank you (?:very much|so much)|thanks (?:a lot|so much)|thanks|thank you|many thanks|thanks again|thx|cheers|regards|best regards|kind regards|warm regards|best wishes|best|sincerely|yours sincerely|all the best|mit freundlichen grüßen|mit freundlichen gruessen|viele grüße|beste grüße|liebe grüße|gruß|grüße|mfg|cordialement|bien cordialement|bien à vous|merci|salutations|saludos|un saludo|atentamente|met vriendelijke groet(?:en)?|groeten|pozdrawiam|z poważaniem)\b[\s,.!]*$/i;
+  /^\s*(?:thanks (?:&|and) regards|thanks in advance|thank you (?:very much|so much)|thanks (?:a lot|so much)|thanks|thank you|many thanks|thanks again|thx|cheers|regards|best regards|kind regards|warm regards|best wishes|best|sincerely|yours sincerely|all the best|mit freundlichen grüßen|freundliche grüße|mit freundlichen gruessen|viele grüße|beste grüße|liebe grüße|gruß|grüße|mfg|cordialement|bien cordialement|bien à vous|merci|salutations|saludos cordiales|saludos|un saludo|atentamente|met vriendelijke groet(?:en)?|hartelijke groet(?:en)?|groeten|pozdrawiam|z poważaniem|cordiali saluti|distinti saluti|atenciosamente|cumprimentos|med vänliga hälsningar|vänliga hälsningar|med venlig hilsen|venlig hilsen|med vennlig hilsen)\b[\s,.!]*$/i;
 /** A name block under a sign-off: a few short lines (name, title, company, phone). */
 const NAME_BLOCK_LINES = 6;
 const NAME_BLOCK_WIDTH = 60;
@@ -60,7 +60,7 @@ function historyStart(lines: string[]): number {
     const line = lines[i]!;
     if (ATTRIBUTION.test(line) || ORIGINAL_MESSAGE.test(line)) return i;
     // Outlook's plain text sometimes puts the whole header block on one line.
-    if (HEADER_FROM.test(line) && /\b(?:Sent|Date|Gesendet|Envoyé|Enviado|Verzonden)\s*:/i.test(line.replace(HEADER_FROM, ""))) return i;
+    if (HEADER_FROM.test(line) && /\b(?:Sent|Date|Gesendet|Envoyé|Enviado|Verzonden|Skickat|Sendt)\s*:/i.test(line.replace(HEADER_FROM, ""))) return i;
     const headerAt = UNDERSCORES.test(line) ? i + 1 : i;
     if (HEADER_FROM.test(lines[headerAt] ?? "")) {
       const next = lines.slice(headerAt + 1, headerAt + 5).filter((candidate) => candidate.trim());

@@ -5,6 +5,8 @@ export * from "./rewrite-rules.ts";
 export * from "./service.ts";
 export * from "./urgency.ts";
 export * from "./urgency-rules.ts";
+export * from "./urgency-features.ts";
+export * from "./urgency-score.ts";
 export * from "./ticket-analysis.ts";
 export * from "./note-rules.ts";
 export * from "./hashing-embedding.ts";
