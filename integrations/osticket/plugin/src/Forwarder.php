@@ -11,6 +11,8 @@ class PlatformForwarder {
     /** Staff columns the platform's staff directory shows (a login's `lastlogin` is not a change). */
     const STAFF_COLUMNS = array('firstname', 'lastname', 'email', 'phone', 'phone_ext', 'mobile', 'dept_id', 'role_id', 'isactive', 'username');
 
+    const DEFAULT_TIMEOUT = 1.0;
+
     /** [kind, id] in the order they happened, each once. */
     private array $pending = array();
     private bool $flushing = false;
@@ -58,7 +60,11 @@ class PlatformForwarder {
         $this->pending["$kind:$id"] = array($kind, $id);
     }
 
-    /** End of the request: write the signals to the outbox, then try to send them. */
+    /**
+     * End of the request: write the signals to the outbox, end the answer to
+     * the client, then send them, unless the breaker says the platform did
+     * not answer lately (cron sends them then).
+     */
     function flush(): void {
         $this->flushing = true;
         try {
@@ -66,9 +72,12 @@ class PlatformForwarder {
             $this->pending = array();
             $client = PlatformClient::fromConfig($this->config);
             if (!$client || !$ids) return;
-            // Under PHP-FPM the agent already has the page while we send.
-            if (function_exists('fastcgi_finish_request')) fastcgi_finish_request();
-            (new PlatformOutbox($client))->sendNow($ids, self::timeout($this->config));
+            $breaker = PlatformBreaker::fromConfig($this->config);
+            if (!$breaker->allows()) return;
+            PlatformResponse::finish();
+            $outbox = new PlatformOutbox($client);
+            $outbox->sendNow($ids, self::timeout($this->config));
+            $breaker->record($outbox);
         } catch (Throwable $error) {
             PlatformOutbox::warn('Forwarding failed: '.$error->getMessage());
         } finally {
@@ -76,9 +85,10 @@ class PlatformForwarder {
         }
     }
 
+    /** Seconds a request's send may wait (the setting; 1 by default, at most 30). */
     static function timeout($config): float {
         $seconds = (float) $config->get('send_timeout');
-        return $seconds > 0 ? min($seconds, 30.0) : 2.0;
+        return $seconds > 0 ? min($seconds, 30.0) : self::DEFAULT_TIMEOUT;
     }
 
     /** The bodies, a new ticket first (its entries and changes ride on ticket.created's body). */
