@@ -3,7 +3,7 @@ import { OPTIONS } from "@mw/shared/options";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeGemini } from "../../../test/fakes/gemini.ts";
 import { startApi, type TestApi } from "../../../test/support/api.ts";
-import { launchBrowser } from "../../../test/support/browser.ts";
+import { launchBrowser, RECORD_NOTIFICATIONS } from "../../../test/support/browser.ts";
 import { SECURITY_KEY } from "../../../test/support/tickets.ts";
 import { until } from "../../../test/support/wait.ts";
 import { ADMIN, OsTicket, requirePhp } from "./osticket.ts";
@@ -16,15 +16,6 @@ let desk: OsTicket;
 let gemini: FakeGemini;
 let api: TestApi;
 let browser: Browser;
-
-// Records what the page shows through the real Notification API (headless Chromium draws nothing to look at).
-const RECORD_NOTIFICATIONS = `{
-  const Real = window.Notification;
-  window.__shown = [];
-  window.Notification = class extends Real {
-    constructor(title, options) { super(title, options); window.__shown.push(title); }
-  };
-}`;
 
 /** The last streamed answer the platform asked the model for. */
 const lastAnswerCall = () => gemini.calls.filter((call) => call.body.contents).at(-1)!;

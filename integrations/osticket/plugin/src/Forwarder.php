@@ -13,6 +13,13 @@ class PlatformForwarder {
 
     const DEFAULT_TIMEOUT = 1.0;
 
+    /**
+     * Set while PlatformSync reads tickets to send them: osTicket adds a
+     * ticket's missing field answers as it reads them, which is no change
+     * of the ticket to signal.
+     */
+    static bool $silenced = false;
+
     /** [kind, id] in the order they happened, each once. */
     private array $pending = array();
     private bool $flushing = false;
@@ -55,7 +62,7 @@ class PlatformForwarder {
     }
 
     private function note(string $kind, int $id): void {
-        if (!$id || $this->flushing) return;
+        if (!$id || $this->flushing || self::$silenced) return;
         if (!$this->pending) register_shutdown_function(array($this, 'flush'));
         $this->pending["$kind:$id"] = array($kind, $id);
     }

@@ -38,15 +38,20 @@ class PlatformSync {
         $total = count($ids);
         $sent = 0;
         $signals = 0;
-        foreach (array_chunk($ids, self::BATCH) as $batch) {
-            foreach ($batch as $id) {
-                if (!($ticket = Ticket::lookup($id))) continue;
-                $signals += $this->ticket($ticket);
-                $sent++;
+        PlatformForwarder::$silenced = true;
+        try {
+            foreach (array_chunk($ids, self::BATCH) as $batch) {
+                foreach ($batch as $id) {
+                    if (!($ticket = Ticket::lookup($id))) continue;
+                    $signals += $this->ticket($ticket);
+                    $sent++;
+                }
+                ($this->progress)("backfill: $sent of $total tickets sent ($signals signals)");
+                // osTicket's object cache keeps every ticket read: let the batch go.
+                ModelInstanceManager::flushCache();
             }
-            ($this->progress)("backfill: $sent of $total tickets sent ($signals signals)");
-            // osTicket's object cache keeps every ticket read: let the batch go.
-            ModelInstanceManager::flushCache();
+        } finally {
+            PlatformForwarder::$silenced = false;
         }
         return $sent;
     }
