@@ -152,6 +152,15 @@ export class OsTicket {
     return JSON.parse(stdout.trim().split("\n").at(-1)!) as { agents: Record<"pia" | "max" | "old", number>; tickets: string[] };
   }
 
+  /**
+   * Starts osTicket's ticket and thread entry ids at `base`: the platform's
+   * mirror keys them by osTicket id, and test files of one run share its
+   * database, so each osTicket of a run takes ids of its own.
+   */
+  async startIdsAt(base: number): Promise<void> {
+    for (const table of ["ost_ticket", "ost_thread_entry"]) await this.query(`ALTER TABLE ${table} AUTO_INCREMENT = ${Math.trunc(base)}`);
+  }
+
   /** The plugin's breaker: 0 when closed, else the unix time its pause ends. */
   async breakerOpenUntil(): Promise<number> {
     const [row] = await this.query<{ value: string }[]>("SELECT value FROM ost_platform_bridge_state WHERE name = 'breaker_open_until'");
