@@ -38,8 +38,9 @@ beforeAll(async () => {
   desk = new OsTicket();
   [browser] = await Promise.all([launchBrowser(), desk.install()]);
   await desk.startIdsAt(20_000_000 + (Date.now() % 1_000_000) * 10);
-  expect(await desk.configure(api.url, SECURITY_KEY)).toMatch(/Platform bridge installed/);
-}, 180_000);
+  // A generous send timeout: on a busy machine a slow answer would open the breaker and leave the signals to cron.
+  expect(await desk.configure(api.url, SECURITY_KEY, ["--timeout", "10"])).toMatch(/Platform bridge installed/);
+}, 600_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -54,7 +55,7 @@ describe("the platform's staff pages in osTicket", () => {
     const cited = await desk.createTicket({ subject: "Refund for a double charge", message: "The card was charged twice." });
     const viewed = await desk.createTicket({ subject: "Confirmation e-mail never arrives", message: "No confirmation since Monday." });
     const viewedId = await desk.ticketId(viewed.number);
-    await until(async () => (await api.ctx.prisma.ticket.count({ where: { number: { in: [cited.number, viewed.number] } } })) === 2, () => "both tickets at the platform", 15_000);
+    await until(async () => (await api.ctx.prisma.ticket.count({ where: { number: { in: [cited.number, viewed.number] } } })) === 2, () => "both tickets at the platform", 60_000);
 
     const context = await browser.newContext();
     const page = await agentPage(context);
@@ -119,7 +120,7 @@ describe("the platform's staff pages in osTicket", () => {
   it("lists urgency snapshots 20 a page, filters them by ticket number and level, links each to its ticket, and fits 375 px", async () => {
     const [first, second] = await Promise.all([desk.createTicket({ subject: "Slow search", message: "Search takes 20 s." }), desk.createTicket({ subject: "Shop offline", message: "The shop is offline." })]);
     const ids = await Promise.all([desk.ticketId(first.number), desk.ticketId(second.number)]);
-    await until(async () => (await api.ctx.prisma.ticket.count({ where: { id: { in: ids } } })) === 2, () => "both tickets at the platform", 15_000);
+    await until(async () => (await api.ctx.prisma.ticket.count({ where: { id: { in: ids } } })) === 2, () => "both tickets at the platform", 60_000);
     const snapshot = (ticketId: number, urgency: string, percentage: number, title: string) => ({ ticket_id: ticketId, urgency, urgency_percentage: percentage, estimated_hours: "2.5", summary: "<p>s</p>", timeline: "<ul></ul>", suggested_title: title, model_used: "gemini-2.5-flash" });
     await api.ctx.prisma.aiSnapshot.createMany({
       data: [...Array.from({ length: 22 }, (_, i) => snapshot(ids[0]!, "MEDIUM", 40 + (i % 10), `Search is slow <b>${i}</b>`)), snapshot(ids[1]!, "CRITICAL", 95, "Shop is offline")],

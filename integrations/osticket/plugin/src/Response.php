@@ -17,12 +17,17 @@ class PlatformResponse {
         }
         // A compressed answer's length is not known here; it is then sent at the end, as before.
         if (headers_sent() || ini_get('zlib.output_compression')) return;
-        foreach (ob_get_status(true) as $buffer) {
-            // Only PHP's own buffers: a handler that transforms the output (gzip) would change the length.
-            if (($buffer['name'] ?? '') !== 'default output handler') return;
+        $levels = ob_get_status(true);
+        foreach ($levels as $buffer) {
+            // Only PHP's own buffers and the staff pages' tags: a handler that transforms the output (gzip) would change the length.
+            if (!in_array($buffer['name'] ?? '', array('default output handler', PlatformStaffPages::HANDLER), true)) return;
         }
+        // Innermost first: what a buffer holds comes after what the one around it holds, and passes through its handler.
         $page = '';
-        while (ob_get_level()) $page = ob_get_clean().$page;
+        foreach (array_reverse($levels) as $buffer) {
+            $page = ob_get_clean().$page;
+            if ($buffer['name'] === PlatformStaffPages::HANDLER) $page = PlatformStaffPages::inject($page);
+        }
         header('Content-Length: '.strlen($page));
         header('Connection: close');
         echo $page;

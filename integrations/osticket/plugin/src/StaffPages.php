@@ -16,19 +16,38 @@ class PlatformStaffPages {
         'staff.css' => 'text/css; charset=utf-8',
     );
 
+    /** The output handler that adds the tags to staff pages (PlatformResponse knows it: it only adds them). */
+    const HANDLER = 'PlatformStaffPages::inject';
+    /** Staff scripts that are not pages with a <head> (AJAX, the cron image, downloads). */
+    const NOT_PAGES = array('ajax.php', 'autocron.php', 'logout.php', 'logo.php', 'image.php', 'export.php');
+
     function connect(): void {
-        global $ost;
         Signal::connect('ajax.scp', function ($dispatcher) {
             $dispatcher->append(url_get('^/platform-bridge/(staff\.js|staff\.css)$', array($this, 'asset')));
             $dispatcher->append(url_get('^/platform-bridge/(assistant|snapshots)$', array($this, 'page')));
         });
         Signal::connect('object.view', array($this, 'ticketPanel'), 'Ticket');
-        // Every staff page: the bell, and the pages in the navigation (osTicket's header prints these).
-        if ($ost && str_contains((string) ($_SERVER['SCRIPT_NAME'] ?? ''), '/scp/')) {
-            $base = ROOT_PATH.'scp/ajax.php/platform-bridge/';
-            $ost->addExtraHeader(sprintf('<link rel="stylesheet" href="%s">', Format::htmlchars($base.'staff.css?v='.self::VERSION)));
-            $ost->addExtraHeader(sprintf('<script src="%s" data-scp="%s" defer></script>', Format::htmlchars($base.'staff.js?v='.self::VERSION), Format::htmlchars(ROOT_PATH.'scp/')));
+        // Every staff page gets the bell and the navigation. osTicket's $ost (and its extra headers)
+        // does not exist yet while plugins start, so the tags go in as the page is written out.
+        $script = (string) ($_SERVER['SCRIPT_NAME'] ?? '');
+        if (PHP_SAPI !== 'cli' && str_contains($script, '/scp/') && !in_array(basename($script), self::NOT_PAGES, true)) {
+            ob_start(self::HANDLER, 65536);
         }
+    }
+
+    /** The script and style of the staff pages, files of this plugin. */
+    static function tags(): string {
+        $base = ROOT_PATH.'scp/ajax.php/platform-bridge/';
+        return sprintf('<link rel="stylesheet" href="%s"><script src="%s" data-scp="%s" defer></script>',
+            Format::htmlchars($base.'staff.css?v='.self::VERSION), Format::htmlchars($base.'staff.js?v='.self::VERSION), Format::htmlchars(ROOT_PATH.'scp/'));
+    }
+
+    /** Output handler: the tags before the page's first </head>; everything else passes as it is (and a discarded buffer is no page). */
+    static function inject(string $output, int $phase = PHP_OUTPUT_HANDLER_WRITE): string {
+        static $done = false;
+        if ($done || ($phase & PHP_OUTPUT_HANDLER_CLEAN) || ($at = stripos($output, '</head>')) === false) return $output;
+        $done = true;
+        return substr($output, 0, $at).self::tags().substr($output, $at);
     }
 
     function asset(string $name): void {
@@ -46,6 +65,7 @@ class PlatformStaffPages {
         $ost->setPageTitle("$title - osTicket");
         // These pages follow a phone's width (staff.css); osTicket's own pages keep their fixed frame.
         $ost->addExtraHeader('<meta name="viewport" content="width=device-width, initial-scale=1">');
+        $ost->addExtraHeader(self::tags());
         require STAFFINC_DIR.'header.inc.php';
         printf('<h2>%s</h2><div class="platform-%s" data-platform-page="%s"><p class="platform-muted">Loading...</p></div>', Format::htmlchars($title), $which, $which);
         require STAFFINC_DIR.'footer.inc.php';
