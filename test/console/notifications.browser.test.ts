@@ -1,17 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { RECORD_NOTIFICATIONS } from "../support/browser.ts";
 import { consoleUser, signIn, useConsole } from "../support/console.ts";
 import { newTicketId } from "../support/tickets.ts";
 
 const ui = useConsole();
 
-// Records what the page shows through the real Notification API (headless Chromium draws nothing to look at).
-const RECORD_NOTIFICATIONS = `{
-  const Real = window.Notification;
-  window.__shown = [];
-  window.Notification = class extends Real {
-    constructor(title, options) { super(title, options); window.__shown.push(title); }
-  };
-}`;
 
 describe("notifications", () => {
   it("counts a CRITICAL alert on the bell as it arrives, shows it as a desktop notification once, and clears when read", async () => {

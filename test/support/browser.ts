@@ -9,3 +9,16 @@ export async function launchBrowser(): Promise<Browser> {
   if (!executablePath) throw new Error("No Chromium here: apt-get install -y chromium (or set CHROMIUM_PATH)");
   return chromium.launch({ executablePath, args: ["--no-sandbox"] });
 }
+
+/**
+ * An init script that records each desktop notification a page shows (as
+ * `window.__shown`, its titles) through the real Notification API: headless
+ * Chromium draws nothing to look at.
+ */
+export const RECORD_NOTIFICATIONS = `{
+  const Real = window.Notification;
+  window.__shown = [];
+  window.Notification = class extends Real {
+    constructor(title, options) { super(title, options); window.__shown.push(title); }
+  };
+}`;

@@ -156,16 +156,28 @@ describe("staff AJAX for an agent the ticket system signs for", () => {
     expect(check(at - 121)).toEqual({ ok: false, reason: "X-Ticket-Staff has expired: check both clocks." });
   });
 
-  it("refuses a wrong secret, another request's signature, the old header form and an agent without a platform user", async () => {
+  it("refuses a wrong secret, another request's signature and the old header form", async () => {
     expect(await call("GET", STATUS, signed(staff.staffId, "GET", STATUS, "", { secret: "not-the-secret" }))).toEqual(refused("X-Ticket-Staff signature does not match."));
     expect(await call("GET", STATUS, signed(staff.staffId, "GET", "/scp/ajax.php/timetracking/connect-url"))).toEqual(refused("X-Ticket-Staff signature does not match."));
     expect(await call("POST", "/scp/ajax.php/timetracking/disconnect", signed(staff.staffId, "GET", "/scp/ajax.php/timetracking/disconnect"))).toEqual(refused("X-Ticket-Staff signature does not match."));
     const old = `${staff.staffId}:${now()}:${"0".repeat(64)}`;
     expect(await call("GET", STATUS, old)).toEqual(refused('X-Ticket-Staff is signed the old way: run the plugin\'s bin/configure.php again (integrations/osticket/README.md, "Upgrading").'));
-    const stranger = newTicketId();
-    expect(await call("GET", STATUS, signed(stranger, "GET", STATUS))).toEqual(refused(`No platform user is linked to staff member ${stranger} (pnpm cli user:create --capabilities staff --staff-id ${stranger}).`));
     // Still connected: the refused disconnect did nothing.
     expect((await call("GET", STATUS, signed(staff.staffId, "GET", STATUS))).body).toMatchObject({ data: { connected: true } });
+  });
+
+  it("needs no platform user: an agent without one is staff, with data of their own keyed by staff id (issue 31)", async () => {
+    const agent = newTicketId();
+    expect(await api.ctx.prisma.user.count({ where: { staff_id: agent } })).toBe(0);
+    expect(await call("GET", STATUS, signed(agent, "GET", STATUS))).toEqual({ status: 200, body: { success: true, data: { connected: false } } });
+    const conversations = "/scp/ajax.php/ai-assistant/conversations";
+    const body = JSON.stringify({ title: "Agent without a user" });
+    expect(await call("POST", conversations, signed(agent, "POST", conversations, body), body)).toMatchObject({ status: 201, body: { success: true, data: { title: "Agent without a user" } } });
+    expect((await call("GET", conversations, signed(agent, "GET", conversations))).body).toMatchObject({ data: { conversations: [{ title: "Agent without a user" }] } });
+    // Another agent does not see them.
+    const others = (await call("GET", conversations, signed(staff.staffId, "GET", conversations))).body as { data: { conversations: { title: string }[] } };
+    expect(others.data.conversations.map((row) => row.title)).not.toContain("Agent without a user");
+    expect(await call("GET", "/scp/ajax.php/notifications", signed(agent, "GET", "/scp/ajax.php/notifications"))).toEqual({ status: 200, body: { success: true, data: { unread: 0, notifications: [] } } });
   });
 
   it("is accepted only on the staff AJAX root, never for REST routes", async () => {

@@ -106,6 +106,20 @@ describe("the cron view (pnpm worker --drain --urgency-max-jobs N)", () => {
   }, 120_000);
 });
 
+describe("history (the plugin's configure.php --backfill-days, issue 31)", () => {
+  it("stores a signal marked backfill without owing or queuing an analysis; a live entry after it is analysed as usual", async () => {
+    const id = newTicketId();
+    const history = { ...entrySignal(id, "M", "An old question from last week."), backfill: true };
+    expect(await postSignal(api, history)).toEqual({ status: 200, body: { success: true, signal: "threadentry.created", changed: true, queued: false } });
+    expect(await api.ctx.prisma.ticketEntry.count({ where: { ticket_id: id } })).toBe(1);
+    expect(await api.ctx.prisma.urgencyQueueEntry.findUnique({ where: { ticket_id: id } })).toBeNull();
+    expect(await queue().getJob(urgencyAnalysisJobId(id))).toBeUndefined();
+    // A new entry after it is live: analysed as usual.
+    expect((await postSignal(api, entrySignal(id, "M", "And it is still broken today."))).status).toBe(202);
+    expect((await row(id)).processed).toBe(false);
+  });
+});
+
 describe("limits (design 10.3 and 10.8)", () => {
   it("gives a burst of entries on one ticket one trailing analysis at the gate's end, which reads them all", async () => {
     await resetOptions({ urgency_gate_seconds: 3 });

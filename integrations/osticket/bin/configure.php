@@ -3,7 +3,9 @@
  * Installs, enables and configures the platform bridge in an osTicket 1.18:
  *
  *   php integrations/osticket/bin/configure.php OSTICKET_ROOT --url PLATFORM_URL --key SECURITY_KEY
- *       (--platform-cli 'COMMAND' | --staff-secret-stdin) [--rest-root /x] [--timeout 2]
+ *       (--platform-cli 'COMMAND' | --staff-secret-stdin) [--rest-root /x] [--timeout 1] [--pause 60]
+ *       [--backfill-days N]
+ *   php integrations/osticket/bin/configure.php OSTICKET_ROOT --sync [--backfill-days N]
  *
  * Copies the plugin to OSTICKET_ROOT/include/plugins/platform-bridge, installs
  * it (its tables and ticket fields), enables it with one enabled instance and
@@ -12,6 +14,10 @@
  * `COMMAND ticket-bridge:secret` (e.g. --platform-cli 'pnpm --dir /srv/platform cli'),
  * or its output piped in with --staff-secret-stdin. Run it again to update the
  * files or the settings; each run replaces the signing secret on both sides.
+ *
+ * Every run then sends every active agent to the platform's staff directory,
+ * and with --backfill-days N the tickets updated in the last N days with
+ * their thread entries. `--sync` does only that, with the stored settings.
  */
 if (PHP_SAPI !== 'cli') exit("Run from the command line.\n");
 
@@ -51,10 +57,26 @@ function newSecretFrom(string $command): string {
     return $secret;
 }
 
+/** The staff directory and, when asked, the recent tickets (PlatformSync); answers the exit status. */
+function syncPlatform(?PlatformClient $client, ?string $backfillDays): int {
+    if (!$client) fail('the plugin has no platform URL or security key: run configure.php with --url and --key');
+    $sync = new PlatformSync($client, 10.0, function (string $line): void {
+        echo "$line\n";
+    });
+    try {
+        $sync->staff();
+        if ($backfillDays !== null) $sync->backfill((int) $backfillDays);
+    } catch (RuntimeException $error) {
+        fwrite(STDERR, "configure.php: {$error->getMessage()}; run configure.php OSTICKET_ROOT --sync".($backfillDays !== null ? " --backfill-days $backfillDays" : '')." again when the platform answers\n");
+        return 1;
+    }
+    return 0;
+}
+
 $args = array_slice($argv, 1);
 $root = null;
-$options = array('url' => null, 'key' => null, 'rest-root' => '', 'timeout' => '2', 'platform-cli' => null);
-$flags = array('staff-secret-stdin' => false);
+$options = array('url' => null, 'key' => null, 'rest-root' => '', 'timeout' => '1', 'pause' => '60', 'platform-cli' => null, 'backfill-days' => null);
+$flags = array('staff-secret-stdin' => false, 'sync' => false);
 for ($i = 0; $i < count($args); $i++) {
     if (str_starts_with($args[$i], '--')) {
         $name = substr($args[$i], 2);
@@ -70,8 +92,25 @@ for ($i = 0; $i < count($args); $i++) {
         fail("unexpected argument: {$args[$i]}");
     }
 }
-if (!$root || !$options['url'] || !$options['key'] || ($options['platform-cli'] === null) === !$flags['staff-secret-stdin']) {
-    fail('usage: configure.php OSTICKET_ROOT --url PLATFORM_URL --key SECURITY_KEY (--platform-cli COMMAND | --staff-secret-stdin) [--rest-root PATH] [--timeout SECONDS]');
+$usage = 'usage: configure.php OSTICKET_ROOT --url PLATFORM_URL --key SECURITY_KEY (--platform-cli COMMAND | --staff-secret-stdin) [--rest-root PATH] [--timeout SECONDS] [--pause SECONDS] [--backfill-days N]'
+    ."\n   or: configure.php OSTICKET_ROOT --sync [--backfill-days N]";
+if ($options['backfill-days'] !== null && !preg_match('/^[1-9]\d{0,4}$/', $options['backfill-days'])) fail('--backfill-days must be a whole number of days (1 or more)');
+if ($flags['sync']) {
+    if (!$root || $options['url'] || $options['key'] || $options['platform-cli'] !== null || $flags['staff-secret-stdin']) fail($usage);
+    $root = realpath($root);
+    if (!$root || !is_file("$root/main.inc.php") || !is_file("$root/include/ost-config.php")) fail('OSTICKET_ROOT must be an installed osTicket (main.inc.php and include/ost-config.php)');
+    chdir($root);
+    require "$root/main.inc.php";
+    require_once INCLUDE_DIR.'class.plugin.php';
+    $plugin = Plugin::objects()->filter(array('install_path' => 'plugins/platform-bridge'))->first();
+    $instance = $plugin ? $plugin->getInstances()->first() : null;
+    if (!$instance) fail('the platform bridge is not installed here: run configure.php with --url and --key first');
+    $plugin->getImpl();
+    exit(syncPlatform(PlatformClient::fromConfig($instance->getConfig()), $options['backfill-days']));
+}
+if (!$root || !$options['url'] || !$options['key'] || ($options['platform-cli'] === null) === !$flags['staff-secret-stdin']) fail($usage);
+foreach (array('timeout', 'pause') as $name) {
+    if (!is_numeric($options[$name]) || (float) $options[$name] <= 0) fail("--$name must be a number of seconds above 0");
 }
 if (!preg_match('#^https?://[^/\s]+(/[^\s]*)?$#', $options['url'])) fail("--url must be an http(s) URL: {$options['url']}");
 if (strlen($options['key']) < 32) fail('--key must be the platform\'s ai_security_key, at least 32 characters');
@@ -111,6 +150,8 @@ if (!$plugin) {
 }
 $plugin->isactive = 1;
 $plugin->save();
+// Loads the plugin's classes (the sync below uses them).
+$plugin->getImpl();
 
 $instance = $plugin->getInstances()->first();
 if (!$instance) {
@@ -131,6 +172,7 @@ $values = array(
     // Made here, just before it is stored: the platform refuses the previous secret from now on.
     'staff_secret' => $piped ?? newSecretFrom($options['platform-cli']),
     'send_timeout' => $options['timeout'],
+    'breaker_seconds' => $options['pause'],
 );
 foreach ($values as $name => $value) {
     // set() answers the value itself, so an empty one cannot tell success: read every value back instead.
@@ -142,3 +184,4 @@ foreach ($values as $name => $value) {
 }
 
 echo "Platform bridge installed in $target, enabled, sending to {$values['platform_url']}\n";
+exit(syncPlatform(PlatformClient::fromConfig($saved), $options['backfill-days']));

@@ -2,7 +2,7 @@
 require_once INCLUDE_DIR.'class.plugin.php';
 require_once INCLUDE_DIR.'class.signal.php';
 require_once __DIR__.'/config.php';
-foreach (array('Platform', 'Schema', 'TicketFields', 'Bodies', 'Outbox', 'Forwarder', 'WriteBack', 'StaffProxy') as $file) {
+foreach (array('Platform', 'Schema', 'TicketFields', 'Bodies', 'Outbox', 'Breaker', 'Response', 'Forwarder', 'Sync', 'StaffPages', 'WriteBack', 'StaffProxy') as $file) {
     require_once __DIR__."/src/$file.php";
 }
 
@@ -31,12 +31,16 @@ class PlatformBridgePlugin extends Plugin {
         $config = $this->getConfig();
         (new PlatformForwarder($config))->connect();
         (new PlatformStaffProxy($config))->connect();
+        (new PlatformStaffPages())->connect();
         Signal::connect('cron', function () use ($config) {
             $client = PlatformClient::fromConfig($config);
             if (!$client) return;
             // Cron may wait longer than an agent's request.
             $timeout = max(5.0, PlatformForwarder::timeout($config));
-            (new PlatformOutbox($client))->sendDue($timeout);
+            $outbox = new PlatformOutbox($client);
+            $outbox->sendDue($timeout);
+            // Cron's sends tell the breaker too: a platform back up is used in-request again at once.
+            PlatformBreaker::fromConfig($config)->record($outbox);
             (new PlatformWriteBack($client))->run($timeout);
         });
     }

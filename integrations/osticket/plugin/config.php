@@ -35,7 +35,13 @@ class PlatformBridgeConfig extends PluginConfig {
             'send_timeout' => new TextboxField(array(
                 'label' => 'Send timeout (seconds)',
                 'hint' => 'How long an agent\'s or the API\'s request may wait for the platform before the signal is left to cron',
-                'default' => '2',
+                'default' => '1',
+                'configuration' => array('size' => 5, 'length' => 5, 'validator' => 'number'),
+            )),
+            'breaker_seconds' => new TextboxField(array(
+                'label' => 'Pause after a failure (seconds)',
+                'hint' => 'After a send times out or fails, requests leave their signals to cron for this long; then one request tries again',
+                'default' => '60',
                 'configuration' => array('size' => 5, 'length' => 5, 'validator' => 'number'),
             )),
         );

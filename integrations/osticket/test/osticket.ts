@@ -15,6 +15,7 @@ const run = promisify(execFile);
 export const TARBALL = process.env.OSTICKET_TARBALL ?? resolve(ROOT, "../shared/vendor/osticket-1.18.1.tar.gz");
 export const ADMIN = { username: "ada", password: "Adm1n-Passw0rd-Test", email: "ada@desk.example" };
 const API_KEY = "0A1B2C3D4E5F60718293A4B5C6D7E8F9";
+const CONFIGURE = join(ROOT, "integrations/osticket/bin/configure.php");
 
 export async function requirePhp(): Promise<void> {
   try {
@@ -133,10 +134,41 @@ export class OsTicket {
   }
 
   /** As an operator installs it: the agent signing secret made by the platform's own CLI (this run's test database). */
-  async configure(platformUrl: string, key: string): Promise<string> {
+  async configure(platformUrl: string, key: string, extra: string[] = []): Promise<string> {
     const platformCli = `pnpm --dir '${ROOT.replace(/'/g, "'\\''")}' cli`;
-    const { stdout } = await run("php", [join(ROOT, "integrations/osticket/bin/configure.php"), this.root, "--url", platformUrl, "--key", key, "--platform-cli", platformCli, "--timeout", "2"], { timeout: 180_000 });
+    const { stdout } = await run("php", [CONFIGURE, this.root, "--url", platformUrl, "--key", key, "--platform-cli", platformCli, ...extra], { timeout: 180_000 });
     return stdout;
+  }
+
+  /** `configure.php --sync` with the stored settings: the staff directory, and the recent tickets with --backfill-days. */
+  async sync(extra: string[] = []): Promise<string> {
+    const { stdout } = await run("php", [CONFIGURE, this.root, "--sync", ...extra], { timeout: 300_000 });
+    return stdout;
+  }
+
+  /** osTicket as it was before the plugin: three agents (seed-history.php) and `count` tickets; answers their ids and numbers. */
+  async seedHistory(count: number): Promise<{ agents: Record<"pia" | "max" | "old", number>; tickets: string[] }> {
+    const { stdout } = await run("php", [join(ROOT, "integrations/osticket/test/seed-history.php"), this.root, String(count)], { timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
+    return JSON.parse(stdout.trim().split("\n").at(-1)!) as { agents: Record<"pia" | "max" | "old", number>; tickets: string[] };
+  }
+
+  /**
+   * Starts osTicket's ticket and thread entry ids at `base`: the platform's
+   * mirror keys them by osTicket id, and test files of one run share its
+   * database, so each osTicket of a run takes ids of its own.
+   */
+  async startIdsAt(base: number): Promise<void> {
+    for (const table of ["ost_ticket", "ost_thread_entry"]) await this.query(`ALTER TABLE ${table} AUTO_INCREMENT = ${Math.trunc(base)}`);
+  }
+
+  /** The plugin's breaker: 0 when closed, else the unix time its pause ends. */
+  async breakerOpenUntil(): Promise<number> {
+    const [row] = await this.query<{ value: string }[]>("SELECT value FROM ost_platform_bridge_state WHERE name = 'breaker_open_until'");
+    return Number(row?.value ?? 0);
+  }
+
+  async setBreakerOpenUntil(unixTime: number): Promise<void> {
+    await this.query("INSERT INTO ost_platform_bridge_state (name, value) VALUES ('breaker_open_until', ?) ON DUPLICATE KEY UPDATE value = VALUES(value)", [String(unixTime)]);
   }
 
   /** One run of osTicket's cron, as a system crontab runs it. */

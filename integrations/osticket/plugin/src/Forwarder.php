@@ -11,6 +11,15 @@ class PlatformForwarder {
     /** Staff columns the platform's staff directory shows (a login's `lastlogin` is not a change). */
     const STAFF_COLUMNS = array('firstname', 'lastname', 'email', 'phone', 'phone_ext', 'mobile', 'dept_id', 'role_id', 'isactive', 'username');
 
+    const DEFAULT_TIMEOUT = 1.0;
+
+    /**
+     * Set while PlatformSync reads tickets to send them: osTicket adds a
+     * ticket's missing field answers as it reads them, which is no change
+     * of the ticket to signal.
+     */
+    static bool $silenced = false;
+
     /** [kind, id] in the order they happened, each once. */
     private array $pending = array();
     private bool $flushing = false;
@@ -53,12 +62,16 @@ class PlatformForwarder {
     }
 
     private function note(string $kind, int $id): void {
-        if (!$id || $this->flushing) return;
+        if (!$id || $this->flushing || self::$silenced) return;
         if (!$this->pending) register_shutdown_function(array($this, 'flush'));
         $this->pending["$kind:$id"] = array($kind, $id);
     }
 
-    /** End of the request: write the signals to the outbox, then try to send them. */
+    /**
+     * End of the request: write the signals to the outbox, end the answer to
+     * the client, then send them, unless the breaker says the platform did
+     * not answer lately (cron sends them then).
+     */
     function flush(): void {
         $this->flushing = true;
         try {
@@ -66,9 +79,12 @@ class PlatformForwarder {
             $this->pending = array();
             $client = PlatformClient::fromConfig($this->config);
             if (!$client || !$ids) return;
-            // Under PHP-FPM the agent already has the page while we send.
-            if (function_exists('fastcgi_finish_request')) fastcgi_finish_request();
-            (new PlatformOutbox($client))->sendNow($ids, self::timeout($this->config));
+            $breaker = PlatformBreaker::fromConfig($this->config);
+            if (!$breaker->allows()) return;
+            PlatformResponse::finish();
+            $outbox = new PlatformOutbox($client);
+            $outbox->sendNow($ids, self::timeout($this->config));
+            $breaker->record($outbox);
         } catch (Throwable $error) {
             PlatformOutbox::warn('Forwarding failed: '.$error->getMessage());
         } finally {
@@ -76,9 +92,10 @@ class PlatformForwarder {
         }
     }
 
+    /** Seconds a request's send may wait (the setting; 1 by default, at most 30). */
     static function timeout($config): float {
         $seconds = (float) $config->get('send_timeout');
-        return $seconds > 0 ? min($seconds, 30.0) : 2.0;
+        return $seconds > 0 ? min($seconds, 30.0) : self::DEFAULT_TIMEOUT;
     }
 
     /** The bodies, a new ticket first (its entries and changes ride on ticket.created's body). */

@@ -14,6 +14,10 @@ class PlatformOutbox {
     /** Delivered rows are kept this long, for support questions. */
     const KEEP_DAYS = 7;
 
+    /** What the sends of this outbox showed (PlatformBreaker reads them): the platform answered, or was unavailable. */
+    public bool $reached = false;
+    public bool $unavailable = false;
+
     function __construct(private PlatformClient $client) {}
 
     /** Stores the signals; answers their row ids. */
@@ -58,6 +62,8 @@ class PlatformOutbox {
         foreach ($rows as $i => $row) {
             $answer = $this->client->postJson('/tickets/v1/signals', $row['body'], $timeout);
             $id = (int) $row['id'];
+            if ($answer->unavailable()) $this->unavailable = true;
+            else $this->reached = true;
             if ($answer->ok() || self::hopeless($answer->status)) {
                 db_query("UPDATE `$table` SET `sent_at`=NOW(), `status`=".$answer->status.', `attempts`=`attempts`+1, `claim`=NULL, `claimed_until`=NULL, `last_error`='
                     .($answer->ok() ? 'NULL' : db_input(substr($answer->body, 0, 255)))." WHERE `id`=$id");

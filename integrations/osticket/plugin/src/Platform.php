@@ -6,6 +6,11 @@ class PlatformAnswer {
 
     function ok(): bool { return $this->status >= 200 && $this->status < 300; }
 
+    /** The platform did not answer in time, could not be reached, or is failing or busy: worth not asking again for a while. */
+    function unavailable(): bool {
+        return $this->status === 0 || $this->status >= 500 || in_array($this->status, array(408, 429), true);
+    }
+
     function json(): ?array {
         $data = json_decode($this->body, true);
         return is_array($data) ? $data : null;

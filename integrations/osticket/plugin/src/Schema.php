@@ -35,6 +35,12 @@ class PlatformBridgeSchema {
         return $row ? $row['value'] : $default;
     }
 
+    /** Sets the value only if it still is `$expected`: answers whether this caller changed it. */
+    static function swapState(string $name, string $expected, string $value): bool {
+        db_query('UPDATE `'.self::state().'` SET `value`='.db_input($value).' WHERE `name`='.db_input($name).' AND `value`='.db_input($expected));
+        return db_affected_rows() === 1;
+    }
+
     static function setState(string $name, string $value): void {
         db_query('INSERT INTO `'.self::state().'` (`name`, `value`) VALUES ('.db_input($name).', '.db_input($value).')'
             .' ON DUPLICATE KEY UPDATE `value`=VALUES(`value`)');

@@ -17,6 +17,9 @@ class PlatformStaffProxy {
         Signal::connect('ajax.scp', function ($dispatcher) {
             $dispatcher->append(url_get('^/platform-bridge/time-panel\.js$', array($this, 'script')));
             $dispatcher->append(url('^/(timetracking|ai-assistant)/(.*)$', array($this, 'forward')));
+            // The alert bell and the snapshot page (PlatformStaffPages); not the notification stream, which would hold a PHP worker.
+            $dispatcher->append(url('^/(notifications)(?:/(read))?$', array($this, 'forward')));
+            $dispatcher->append(url_get('^/(urgency)/(snapshots)$', array($this, 'forward')));
         });
         Signal::connect('object.view', array($this, 'panel'), 'Ticket');
     }
@@ -34,7 +37,7 @@ class PlatformStaffProxy {
         return "$staffId:$now:$nonce:".hash_hmac('sha256', $signed, $secret);
     }
 
-    function forward(string $area, string $rest): void {
+    function forward(string $area, string $rest = ''): void {
         global $thisstaff, $ost;
         $method = $_SERVER['REQUEST_METHOD'];
         // osTicket checks CSRF only for form posts; a JSON body must carry the token too.
@@ -44,12 +47,14 @@ class PlatformStaffProxy {
         if ($client->staffSecret() === '') self::answer(503, 'The platform bridge has no agent signing secret: run its bin/configure.php again (see its README, "Upgrading").');
         $query = $_GET;
         unset($query['_method']);
-        $path = "/scp/ajax.php/$area/$rest".($query ? '?'.http_build_query($query) : '');
+        $path = "/scp/ajax.php/$area".($rest === '' ? '' : "/$rest").($query ? '?'.http_build_query($query) : '');
         $body = file_get_contents('php://input');
         $headers = array('x-ticket-staff: '.self::identity((int) $thisstaff->getId(), $method, $path, $body, $client->staffSecret()));
         if ($body !== '') $headers[] = 'content-type: '.($_SERVER['CONTENT_TYPE'] ?? 'application/json');
-        // A long chat is a stream: nothing of ours may hold it back.
+        // A long chat is a stream: nothing of ours may hold it back (no PHP or zlib buffer, nor the web server's).
         session_write_close();
+        ini_set('zlib.output_compression', '0');
+        if (function_exists('apache_setenv')) apache_setenv('no-gzip', '1');
         while (ob_get_level()) ob_end_clean();
         $started = false;
         $status = 0;

@@ -1,7 +1,6 @@
 import { createHmac } from "node:crypto";
 import { type Connections, safeEqual } from "@mw/platform";
 import type { Principal } from "./principal.ts";
-import { parseCapabilities } from "./capabilities.ts";
 import { ticketBridgeSecret } from "./ticket-bridge-secret.ts";
 
 /** How far ahead of our clock a signature's time may be (the ticket system's clock running fast). */
@@ -62,31 +61,29 @@ export async function claimTicketStaffSignature({ redis, config }: Pick<Connecti
 }
 
 /**
- * The platform user of an agent the ticket system vouched for (design 10.1:
- * a user with capability `staff` and that staff id). It acts as staff only:
- * the ticket system speaks for agents, not for administrators.
+ * An agent the ticket system vouched for (design 10.1), as staff only: the
+ * ticket system speaks for agents, not for administrators. No platform user
+ * is needed (what is kept per agent, conversations, notifications and the
+ * time-tracking connection, is keyed by staff id); a linked user lends its login to the logs.
  */
-export async function ticketStaffPrincipal({ prisma }: Pick<Connections, "prisma">, staffId: number): Promise<Principal | null> {
-  const user = await prisma.user.findUnique({ where: { staff_id: staffId } });
-  if (!user || !parseCapabilities(user.capabilities).includes("staff")) return null;
-  return { userId: user.id, login: user.login, capabilities: ["staff"], via: "ticket_system", staffId };
+export async function ticketStaffPrincipal({ prisma }: Pick<Connections, "prisma">, staffId: number): Promise<Principal> {
+  const user = await prisma.user.findUnique({ where: { staff_id: staffId }, select: { id: true, login: true } });
+  return { userId: user?.id ?? null, login: user?.login ?? `ticket-staff:${staffId}`, capabilities: ["staff"], via: "ticket_system", staffId };
 }
 
 export type TicketStaffOutcome =
   | { outcome: "agent"; principal: Principal }
-  /** Not signed by the ticket system as it is now set up (no secret, wrong form, time, signature, or no such agent). */
+  /** Not signed by the ticket system as it is now set up (no secret, wrong form, time or signature). */
   | { outcome: "refused"; reason: string }
   /** A signature that was already accepted once. */
   | { outcome: "replayed"; reason: string };
 
-/** Who an `X-Ticket-Staff` header speaks for: the signing secret, the header's checks, its one use, then the agent's platform user. */
+/** Who an `X-Ticket-Staff` header speaks for: the signing secret, the header's checks, its one use, then the agent. */
 export async function verifyTicketStaff(deps: Pick<Connections, "prisma" | "redis" | "config">, header: string, request: SignedStaffRequest): Promise<TicketStaffOutcome> {
   const secret = await ticketBridgeSecret(deps);
   if (!secret) return { outcome: "refused", reason: "X-Ticket-Staff is not accepted: no agent signing secret is set (run the plugin's bin/configure.php, which sets one with pnpm cli ticket-bridge:secret)." };
   const check = checkTicketStaff(header, secret, request);
   if (!check.ok) return { outcome: "refused", reason: check.reason };
   if (!(await claimTicketStaffSignature(deps, check.signature))) return { outcome: "replayed", reason: "X-Ticket-Staff was already used: each signed request is accepted once." };
-  const principal = await ticketStaffPrincipal(deps, check.staffId);
-  if (!principal) return { outcome: "refused", reason: `No platform user is linked to staff member ${check.staffId} (pnpm cli user:create --capabilities staff --staff-id ${check.staffId}).` };
-  return { outcome: "agent", principal };
+  return { outcome: "agent", principal: await ticketStaffPrincipal(deps, check.staffId) };
 }

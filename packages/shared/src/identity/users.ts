@@ -1,6 +1,6 @@
 import { AppError, type Connections, errors, hashPassword, isUniqueViolation, randomToken, safeEqual, sha256Hex, verifyPassword } from "@mw/platform";
 import { CAPABILITIES, parseCapabilities, type Capability } from "./capabilities.ts";
-import type { Principal } from "./principal.ts";
+import type { Principal, UserPrincipal } from "./principal.ts";
 import type { SessionRecord } from "./sessions.ts";
 
 /**
@@ -16,7 +16,7 @@ export interface IssuedAppPassword {
   application_password: string;
 }
 
-function toPrincipal(user: { id: number; login: string; capabilities: string; staff_id: number | null }, via: Principal["via"]): Principal {
+function toPrincipal(user: { id: number; login: string; capabilities: string; staff_id: number | null }, via: Principal["via"]): UserPrincipal {
   return { userId: user.id, login: user.login, capabilities: parseCapabilities(user.capabilities), via, staffId: user.staff_id };
 }
 
@@ -178,7 +178,7 @@ export type LoginUser = NonNullable<Awaited<ReturnType<typeof findLoginUser>>>;
  * without a password, costs the same scrypt as a wrong password: answering
  * at once would tell an attacker which logins exist.
  */
-export async function verifyLoginPassword(user: LoginUser | null, password: string): Promise<{ principal: Principal; passwordStamp: string } | null> {
+export async function verifyLoginPassword(user: LoginUser | null, password: string): Promise<{ principal: UserPrincipal; passwordStamp: string } | null> {
   if (!user?.password_hash) {
     await verifyPassword(password, await (unknownLoginHash ??= hashPassword(randomToken(32))));
     return null;

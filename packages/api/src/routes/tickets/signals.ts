@@ -5,6 +5,9 @@ import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
 import { readSpec2 } from "../../http/validation.ts";
 
+/** A history load (the plugin's configure.php --backfill-days) stores the signal without queuing an urgency analysis. */
+const delivery = z.object({ backfill: z.boolean().default(false).describe("true for history: stored, no urgency analysis queued (the knowledge index embeds it)") });
+
 const accepted = z.object({
   success: z.literal(true),
   signal: z.string(),
@@ -49,7 +52,8 @@ export function ticketSignalRoutes(api: ApiRouter, ctx: AppContext): void {
     },
     handler: async (_input, req, res) => {
       const signal = readSpec2(ticketSignal, req.body);
-      const outcome = await receiveTicketSignal(ctx, signal);
+      const { backfill } = readSpec2(delivery, req.body);
+      const outcome = await receiveTicketSignal(ctx, signal, { analyse: !backfill });
       res.status(outcome.queued ? 202 : 200);
       return { success: true as const, signal: signal.signal, changed: outcome.changed, queued: outcome.queued };
     },

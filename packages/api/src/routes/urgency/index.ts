@@ -1,4 +1,4 @@
 import type { DomainRoutes } from "../../http/domain-routes.ts";
-import { urgencyReadRoutes } from "./reads.ts";
+import { urgencyReadRoutes, urgencyStaffRoutes } from "./reads.ts";
 
-export const urgencyDomain: DomainRoutes = { rest: [urgencyReadRoutes] };
+export const urgencyDomain: DomainRoutes = { rest: [urgencyReadRoutes], staffAjax: [urgencyStaffRoutes] };

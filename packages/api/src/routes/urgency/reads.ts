@@ -68,6 +68,30 @@ const snapshotExample = {
   created: "2026-11-20T09:21:04.120Z",
 };
 
+async function snapshotPage(ctx: AppContext, query: z.output<typeof snapshotQuery>) {
+  const { snapshots, total } = await listSnapshots(ctx, {
+    ...query,
+    from: query.from ? new Date(query.from) : undefined,
+    to: query.to ? new Date(query.to) : undefined,
+  });
+  return pageOf("snapshots", snapshots, total, query);
+}
+
+/** Spec 2, 4.7.5 under the staff AJAX root: the snapshot page of the ticket system's staff panel (its plugin forwards it). */
+export function urgencyStaffRoutes(api: ApiRouter, ctx: AppContext): void {
+  api.route({
+    method: "get",
+    path: "/urgency/snapshots",
+    summary: "AI snapshots for the ticket system's staff page, newest first, filterable by ticket number, level and date range",
+    tag: "urgency",
+    access: "staff_or_manage_options",
+    documentQuery: snapshotQuery,
+    responses: { 200: { description: "One page of snapshots", schema: z.object({ success: z.literal(true), data: pageSchema("snapshots", snapshot) }) } },
+    example: { response: { success: true, data: { snapshots: [snapshotExample], total: 1, page: 1, per_page: 20, total_pages: 1 } } },
+    handler: async (_input, req) => ({ success: true as const, data: await snapshotPage(ctx, readSpec2(snapshotQuery, req.query)) }),
+  });
+}
+
 /** Spec 2, 4.7.5 and design 10.3: the urgency read side, for staff and administrators. */
 export function urgencyReadRoutes(api: ApiRouter, ctx: AppContext): void {
   api.route({
@@ -79,15 +103,7 @@ export function urgencyReadRoutes(api: ApiRouter, ctx: AppContext): void {
     documentQuery: snapshotQuery,
     responses: { 200: { description: "One page of snapshots", schema: pageSchema("snapshots", snapshot) } },
     example: { response: { snapshots: [snapshotExample], total: 1, page: 1, per_page: 20, total_pages: 1 } },
-    handler: async (_input, req) => {
-      const query = readSpec2(snapshotQuery, req.query);
-      const { snapshots, total } = await listSnapshots(ctx, {
-        ...query,
-        from: query.from ? new Date(query.from) : undefined,
-        to: query.to ? new Date(query.to) : undefined,
-      });
-      return pageOf("snapshots", snapshots, total, query);
-    },
+    handler: async (_input, req) => snapshotPage(ctx, readSpec2(snapshotQuery, req.query)),
   });
 
   api.route({
