@@ -1,6 +1,7 @@
 import { createRedis, JobCatalog, openConnections, QUEUE_NAMES, type Connections, type PrismaClient, type QueueName } from "@mw/platform";
 import { missingSchedules } from "@mw/shared/schedules";
 import { keepSchedules } from "@mw/worker/runtime/schedule-keeper";
+import type { Cluster } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startRedisCluster, type LocalRedisCluster } from "../../scripts/services/redis-cluster.ts";
 import type { RedisServer } from "../../scripts/services/redis-server.ts";
@@ -11,7 +12,7 @@ import { testQueuePrefix } from "../support/env.ts";
 import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";
 import { until } from "../support/wait.ts";
 import { NODE_PASSWORD } from "./nodes.ts";
-import { shardOf, untilSettled, type Shard } from "./shards.ts";
+import { clusterState, shardOf, untilSettled, type Shard } from "./shards.ts";
 
 // Nodes killed under the platform: on topologies this file starts itself (it
 // kills and restarts their processes), a cluster (3 masters + 3 replicas) and
@@ -190,6 +191,26 @@ describe("Redis Cluster: nodes killed", () => {
     } finally {
       await api.close();
       await restart(master);
+    }
+  }, 120_000);
+
+  it("answers /readyz 503 while one master counts the cluster as down, though the one its client lists first counts it whole", async () => {
+    // A master that restarted empty refuses commands (CLUSTERDOWN) for its first seconds while the others count the cluster
+    // whole. Made to last here: a master told to forget another one counts that one's slots as unserved for a minute.
+    // Its own cluster: what it is told to forget stays forgotten.
+    const own = await startRedisCluster({ password: NODE_PASSWORD });
+    const api = await startApi({ REDIS_URL: own.url, QUEUE_PREFIX: prefix });
+    try {
+      const redis = api.ctx.redis as Cluster;
+      await until(async () => (await readyz(api)).status === 200, () => "/readyz 200 before a master is told anything", FAILOVER_MS);
+      const listedFirst = redis.nodes("master")[0]!.options.port;
+      const [doubting, forgotten] = (await own.masters()).filter((node) => node.port !== listedFirst) as [RedisServer, RedisServer];
+      await doubting.ask("CLUSTER", "FORGET", String(await forgotten.ask("CLUSTER", "MYID")));
+      await until(async () => (await clusterState(doubting)) === "fail", () => `master ${doubting.port} to count the cluster as down`);
+      expect(await readyz(api), "/readyz while one master counts the cluster as down").toMatchObject({ status: 503, redis: { ok: false } });
+    } finally {
+      await api.close();
+      await own.stop();
     }
   }, 120_000);
 

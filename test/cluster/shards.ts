@@ -63,6 +63,11 @@ export async function untilSettled(cluster: LocalRedisCluster, timeoutMs: number
   await until(() => settledCluster(cluster), () => `the cluster to settle (every node up, agreeing on the masters, replicas in sync); logs in ${cluster.dir}`, timeoutMs);
 }
 
+/** What `node` counts the cluster's state as ("ok", "fail"), or undefined if it does not answer. */
+export async function clusterState(node: RedisServer): Promise<string | undefined> {
+  return stateOf(await node.ask("CLUSTER", "INFO")).cluster_state;
+}
+
 /** The shard that serves `key` now: its master and every replica of it, read from the nodes once the cluster has settled. */
 export async function shardOf(cluster: LocalRedisCluster, key: string, timeoutMs: number): Promise<Shard> {
   await untilSettled(cluster, timeoutMs);
@@ -75,8 +80,8 @@ export async function shardOf(cluster: LocalRedisCluster, key: string, timeoutMs
   const master = cluster.nodes.find((node) => node.port === Number(range.split(":")[1]))!;
   const replicas: RedisServer[] = [];
   for (const node of cluster.nodes) {
-    const role = (await node.ask("ROLE")) as Role;
-    if (role[0] === "slave" && role[2] === master.port) replicas.push(node);
+    const role = (await node.ask("ROLE")) as Role | undefined;
+    if (role?.[0] === "slave" && role[2] === master.port) replicas.push(node);
   }
   return { master, replicas };
 }
