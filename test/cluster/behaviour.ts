@@ -53,9 +53,10 @@ export function redisBehaviour(topology: string, redisUrl: string, nodes: () => 
 
     beforeAll(async () => {
       connections = openConnections(testConfig(env), "redis-probe");
-      // Connected to every master before the adds: their 5 s limit is for a Redis that is away, not for a
-      // cold connection (slots, then every node) on a machine other test runs load.
-      await pingEveryMaster(connections.redis, 30_000);
+      // Connected to every master before the adds (asked again while the client is still connecting): their
+      // 5 s limit is for a Redis that is away, not for a cold connection on a machine other test runs load.
+      const reached = () => pingEveryMaster(connections.redis, 5000).then(() => true, () => false);
+      await until(reached, () => "the connection to reach every master", 30_000);
     });
 
     afterAll(async () => {
