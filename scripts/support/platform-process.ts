@@ -38,7 +38,8 @@ export class PlatformProcess {
     const seen = this.output.length;
     child.stdout!.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr!.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
-    for (let i = 0; i < 600; i += 1) {
+    // Up to 120 s: on a loaded two-core machine compiling the entry point alone took over 30 s.
+    for (let i = 0; i < 2400; i += 1) {
       if (ready.test(this.output.slice(seen))) return;
       if (child.exitCode !== null) throw new Error(`${this.entry} exited: ${this.output.slice(-2000)}`);
       await sleep(50);
