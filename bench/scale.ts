@@ -9,7 +9,8 @@
 // (bench/lib/steady-rate.ts), the count's figure the median round, and
 // E(N) = T(N) / (N x T(1)). The single Redis node
 // is REDIS_URL; `--cluster` also runs on a local 3-master + 3-replica cluster
-// started from the installed redis-server. Needs MariaDB and Redis.
+// started from the installed redis-server, and samples how long the disputes
+// shard's writes take to reach its replica meanwhile. Needs MariaDB and Redis.
 import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
@@ -23,6 +24,7 @@ import { FakeGateway } from "../test/fakes/gateway.ts";
 import { freshBenchEnvironment } from "./lib/database.ts";
 import { queueDisputeBacklog, seedDisputeWorld } from "./lib/dispute-fixtures.ts";
 import { cpuMillis, sampleRss, startWorker, stopProcess } from "./lib/processes.ts";
+import { sampleReplicaLag, type ReplicaLag } from "./lib/replica-lag.ts";
 import { reportResult } from "./lib/result.ts";
 import { median, steadyRate } from "./lib/steady-rate.ts";
 
@@ -67,6 +69,8 @@ interface Row {
   "workers' CPU (cores)": number | string;
   "worker RSS MB (peak)": number | string;
   "load avg": number;
+  /** On a topology with replicas: a write's round trip to a replica's acknowledgement (WAIT 1) during the rounds, p50 / p99 / max. */
+  "replica ack ms p50/p99/max"?: string;
 }
 
 /** Sum of the workers' CPU ms so far (undefined off Linux). */
@@ -114,8 +118,8 @@ async function drainBacklog(queue: Queue, workers: ChildProcess[], tag: string, 
   };
 }
 
-/** All scaling rows on one Redis topology: `redisUrl` with `prefix`. */
-async function measure(topology: string, redisUrl: string, prefix: string): Promise<Row[]> {
+/** All scaling rows on one Redis topology: `redisUrl` with `prefix`; with `replicated`, the disputes shard's replica lag besides. */
+async function measure(topology: string, redisUrl: string, prefix: string, replicated = false): Promise<Row[]> {
   const redis = createRedis(redisUrl, { name: "mw-bench-scale" });
   const queues = new Queues(redis, prefix);
   const queue = queues.get("disputes");
@@ -130,6 +134,9 @@ async function measure(topology: string, redisUrl: string, prefix: string): Prom
       const rss = workers.map(sampleRss);
       let rssPeak = 0;
       const rounds: Round[] = [];
+      let lag: ReplicaLag | undefined;
+      // A key beside the disputes queue's (the same hash tag): the lag of the shard its jobs are written to.
+      const lagSampler = replicated ? sampleReplicaLag(redis, queue.toKey("bench-replica-lag")) : undefined;
       try {
         // Round -1 warms the fresh workers up (JIT, pools: four processes compiling at once on two cores
         // ran their first round well below the next two) and is not counted.
@@ -140,6 +147,7 @@ async function measure(topology: string, redisUrl: string, prefix: string): Prom
         }
       } finally {
         rssPeak = Math.max(0, ...rss.map((sampler) => sampler.stop() ?? 0));
+        lag = await lagSampler?.stop();
         await Promise.all(workers.map(stopProcess));
       }
       const rate = median(rounds.map((r) => r.rate));
@@ -156,6 +164,7 @@ async function measure(topology: string, redisUrl: string, prefix: string): Prom
         "workers' CPU (cores)": cpuKnown ? Number((totalCpu / rounds.reduce((sum, r) => sum + r.wallMs, 0)).toFixed(2)) : "n/a",
         "worker RSS MB (peak)": rssPeak || "n/a",
         "load avg": Number(loadavg()[0]!.toFixed(1)),
+        ...(lag ? { "replica ack ms p50/p99/max": `${lag.p50Ms} / ${lag.p99Ms} / ${lag.maxMs}${lag.unacknowledged ? ` (${lag.unacknowledged} of ${lag.samples} unacknowledged)` : ""}` } : {}),
       });
     }
   } finally {
@@ -180,7 +189,7 @@ try {
   if (flags.cluster) {
     cluster = await startRedisCluster();
     // The same prefix: on a cluster the platform gives each queue its own hash tag (queueKeyPrefix).
-    clusterRows = await measure("cluster", cluster.url, env.QUEUE_PREFIX);
+    clusterRows = await measure("cluster", cluster.url, env.QUEUE_PREFIX, true);
     console.log(`\nscale: dispute pipeline, local Redis Cluster (3 masters + 3 replicas); ${heading}`);
     console.table(clusterRows);
   }
@@ -200,7 +209,7 @@ try {
     efficiency_2: e2,
     efficiency_4: e4,
     disputes_per_second: rates(singleRows),
-    ...(clusterRows ? { cluster_efficiency_2: efficiency(clusterRows, 2), cluster_efficiency_4: efficiency(clusterRows, 4), cluster_disputes_per_second: rates(clusterRows) } : {}),
+    ...(clusterRows ? { cluster_efficiency_2: efficiency(clusterRows, 2), cluster_efficiency_4: efficiency(clusterRows, 4), cluster_disputes_per_second: rates(clusterRows), cluster_replica_ack_ms: Object.fromEntries(clusterRows.map((row) => [row.workers, row["replica ack ms p50/p99/max"]])) } : {}),
   });
 } finally {
   await cluster?.stop();

@@ -61,7 +61,8 @@ export async function startWorker(env: Record<string, string | undefined>, nodeA
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the worker did not say it was ready within 30 s")), 30_000);
+    // Generous: four workers compiling their TypeScript at once on a loaded two-core machine took over 30 s.
+    const timer = setTimeout(() => reject(new Error("the worker did not say it was ready within 120 s")), 120_000);
     child.once("message", () => {
       clearTimeout(timer);
       resolve();

@@ -1,5 +1,5 @@
 import { request } from "node:http";
-import { defineJob, JobCatalog, openConnections, QUEUE_NAMES, renderJobDurations, type Connections } from "@mw/platform";
+import { defineJob, JobCatalog, openConnections, pingEveryMaster, QUEUE_NAMES, renderJobDurations, type Connections } from "@mw/platform";
 import { createUser, setLoginPassword } from "@mw/shared/identity";
 import { handle } from "@mw/worker/runtime/processor";
 import { startWorkers } from "@mw/worker/runtime/workers";
@@ -51,8 +51,12 @@ export function redisBehaviour(topology: string, redisUrl: string, nodes: () => 
   describe(`${topology}: queues`, () => {
     let connections: Connections;
 
-    beforeAll(() => {
+    beforeAll(async () => {
       connections = openConnections(testConfig(env), "redis-probe");
+      // Connected to every master before the adds (asked again while the client is still connecting): their
+      // 5 s limit is for a Redis that is away, not for a cold connection on a machine other test runs load.
+      const reached = () => pingEveryMaster(connections.redis, 5000).then(() => true, () => false);
+      await until(reached, () => "the connection to reach every master", 30_000);
     });
 
     afterAll(async () => {
