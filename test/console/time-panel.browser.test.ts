@@ -80,6 +80,35 @@ describe("time panel on a ticket", () => {
     expect(await page.isVisible("#time-controls")).toBe(false);
   }, 90_000);
 
+  it("says reconnect when Harvest revoked the connection, and reconnects from the panel", async () => {
+    const ticketId = await ticketOnProject();
+    const staffId = newTicketId();
+    const context = await newContext();
+    const page = await context.newPage();
+    await signIn(page, api.url, await consoleUser(api, ["staff"], staffId));
+    await page.goto(`${api.url}/console/tickets/${ticketId}`);
+    const connect = async () => {
+      const [popup] = await Promise.all([context.waitForEvent("page"), page.click("#time-connect-button")]);
+      await popup.waitForLoadState();
+      await expect.poll(() => page.textContent("#time-status"), { timeout: 15_000 }).toBe("Connected to Harvest as Sam Staff.");
+      // The panel opens its named window again next time: closed, the next connect opens a new page.
+      await popup.close();
+    };
+    await connect();
+
+    // Harvest refuses the refresh of a token about to expire: the staff member revoked the app.
+    await api.ctx.prisma.staffOauthConnection.update({ where: { staff_id: staffId }, data: { token_expires_at: new Date(Date.now() + 60_000) } });
+    harvest.refreshTokens.clear();
+    await page.reload();
+    await expect.poll(() => page.textContent("#time-status"), { timeout: 15_000 }).toContain("Your Harvest connection stopped working: reconnect to track time on this ticket.");
+    expect(await page.textContent("#time-connect-button")).toBe("Reconnect to Harvest");
+    expect(await page.isVisible("#time-controls")).toBe(false);
+
+    await connect();
+    expect(await page.isVisible("#time-controls")).toBe(true);
+    await context.close();
+  }, 90_000);
+
   it("shows a locked ticket as locked, and the refusal when someone who is not its project manager starts a timer", async () => {
     const ticketId = await ticketOnProject({ locked: true, hours_used: 13 });
     const context = await newContext();

@@ -5,7 +5,7 @@ import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.t
 import { ajax as timeAjax, callback as timeCallback, connectLink, connectStaff, enableTimeTracking, staffMember as newStaff, TIME_OPTIONS } from "../support/timetracking.ts";
 
 const staffMember = () => newStaff(api);
-const ajax = (method: string, path: string, authorization: string) => timeAjax(api, method, path, authorization);
+const ajax = (method: string, path: string, authorization: string, body?: unknown) => timeAjax(api, method, path, authorization, body);
 const connect = (authorization: string) => connectStaff(api, harvest, authorization);
 
 let harvest: FakeHarvest;
@@ -94,6 +94,32 @@ describe("Harvest OAuth for staff (spec 2, 4.5 rule 3)", () => {
     expect(harvest.grants.filter((grant) => grant === "refresh_token").length - refreshes).toBe(1);
     const row = await api.ctx.prisma.staffOauthConnection.findUniqueOrThrow({ where: { staff_id: staffId } });
     expect(row.token_expires_at.getTime()).toBeGreaterThan(Date.now() + 13 * 24 * 3600 * 1000);
+  });
+
+  it("marks a connection whose refresh token Harvest revoked broken: status and calls say reconnect, one notification, Harvest asked once; reconnecting mends it", async () => {
+    const { staffId, authorization } = await staffMember();
+    await connect(authorization);
+    await api.ctx.prisma.staffOauthConnection.update({ where: { staff_id: staffId }, data: { token_expires_at: new Date(Date.now() + 60_000) } });
+    // The staff member revoked the app at Harvest: every refresh token of it is refused (invalid_grant).
+    harvest.refreshTokens.clear();
+    const refreshes = () => harvest.grants.filter((grant) => grant === "refresh_token").length;
+    const before = refreshes();
+
+    const status = await ajax("GET", "status", authorization);
+    expect(status.body).toEqual({ success: true, data: { connected: false, reconnect: true, reason: expect.stringContaining("invalid_grant") } });
+    // Later calls do not ask Harvest again: the connection stays broken until the staff member reconnects.
+    const again = await Promise.all([ajax("GET", "status", authorization), ajax("GET", "status", authorization), ajax("GET", "timer/1", authorization)]);
+    expect(again[0]!.body).toMatchObject({ data: { reconnect: true } });
+    expect(again[2]).toMatchObject({ status: 403, body: { success: false, data: expect.stringContaining("Reconnect to Harvest") } });
+    expect(refreshes() - before).toBe(1);
+
+    const notifications = await fetch(`${api.url}/scp/ajax.php/notifications`, { headers: { authorization } }).then((res) => res.json() as Promise<{ data: { notifications: { kind: string; title: string; body: string }[] } }>);
+    const reconnects = notifications.data.notifications.filter((notification) => notification.kind === "harvest_reconnect");
+    expect(reconnects).toEqual([expect.objectContaining({ title: "Reconnect to Harvest", body: expect.stringContaining("invalid_grant") })]);
+
+    await connect(authorization);
+    expect((await ajax("GET", "status", authorization)).body).toMatchObject({ success: true, data: { connected: true, user: { name: "Sam Staff" } } });
+    expect(await api.ctx.prisma.staffOauthConnection.findUniqueOrThrow({ where: { staff_id: staffId } })).toMatchObject({ broken_at: null, broken_reason: null });
   });
 
   it("answers Time tracking is disabled while time_api.enabled is off, and names missing settings", async () => {

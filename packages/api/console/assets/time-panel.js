@@ -114,15 +114,19 @@
       }
     }
 
-    function showConnected(connected, user) {
-      $("time-controls").hidden = !connected;
-      $("time-connect").hidden = connected;
-      say(connected ? `Connected to Harvest as ${user.name}.` : "Connect your Harvest account to track time on this ticket.");
+    // A broken connection (Harvest refused to renew it) says "reconnect" and why.
+    function showConnected(state) {
+      $("time-controls").hidden = !state.connected;
+      $("time-connect").hidden = state.connected;
+      $("time-connect-button").textContent = state.reconnect ? "Reconnect to Harvest" : "Connect to Harvest";
+      if (state.connected) say(`Connected to Harvest as ${state.user.name}.`);
+      else if (state.reconnect) say(`Your Harvest connection stopped working: reconnect to track time on this ticket. (${state.reason})`);
+      else say("Connect your Harvest account to track time on this ticket.");
     }
 
     async function load() {
       const state = await time.status();
-      showConnected(state.connected, state.user);
+      showConnected(state);
       if (state.connected) setRunning(await time.running());
       return state.connected;
     }
@@ -184,11 +188,33 @@
       busy(event.currentTarget, async () => {
         await time.disconnect();
         setRunning(null);
-        showConnected(false);
+        showConnected({ connected: false });
       }),
     );
 
     load().catch(fail);
+  }
+
+  /** osTicket's reply and note forms when Harvest refused to renew the agent's connection: why, and the link to reconnect. */
+  function reconnectNotice(time) {
+    for (const name of ["reply", "note"]) {
+      const form = document.querySelector(`form[name="${name}"]`);
+      if (!form) continue;
+      const box = el("div", { class: "platform-time-reconnect", role: "alert", style: "margin:8px 0;padding:6px 10px;border:1px solid #dcb" }, "Your Harvest connection stopped working: reconnect to track time. ");
+      const link = el("a", { href: "#" }, "Reconnect to Harvest");
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        time.connectUrl().then(
+          ({ url }) => window.open(url, "harvest-connect"),
+          (error) => {
+            box.textContent = error.message;
+          },
+        );
+      });
+      box.appendChild(link);
+      const anchor = form.querySelector("textarea");
+      (anchor ? anchor.closest("td") || form : form).appendChild(box);
+    }
   }
 
   /**
@@ -268,6 +294,7 @@
     }
 
     const status = await time.status().catch(() => null);
+    if (status?.reconnect) return reconnectNotice(time);
     if (!status?.connected) return;
     running = await time.running().catch(() => null);
     for (const name of ["reply", "note"]) {

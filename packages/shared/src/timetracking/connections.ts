@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { AppError, decryptSecret, encryptSecret, randomToken, safeEqual, sha256Hex } from "@mw/platform";
 import type { HarvestAuth, HarvestTokens } from "@mw/providers/harvest";
+import { notifyStaff } from "../notifications/index.ts";
 import { harvestClient, oauthApp, type TimeDeps } from "./settings.ts";
 
 /** Spec 2, 4.5 rule 3: a token expiring within this is refreshed before use. */
@@ -73,6 +74,9 @@ async function store(deps: TimeDeps, staffId: number, tokens: HarvestTokens, use
     token_expires_at: new Date(Date.now() + tokens.expires_in * 1000),
     provider_user_id: user.providerUserId,
     account_id: user.accountId,
+    // New tokens: a connection marked broken works again.
+    broken_at: null,
+    broken_reason: null,
   };
   await deps.prisma.staffOauthConnection.upsert({ where: { staff_id: staffId }, create: { staff_id: staffId, ...columns }, update: columns });
 }
@@ -111,9 +115,19 @@ export async function completeConnection(
   return { staffId: staff, name: [user.first_name, user.last_name].filter(Boolean).join(" ") || (user.email ?? String(user.id)), account: account.name };
 }
 
-/** Spec 2, 4.5: whether the staff member is connected to Harvest and as whom, after refreshing an expiring token. */
+/** What the status says of a broken connection: not connected, and that reconnecting (connect-url) mends it. */
+const brokenStatus = (reason: string | null) => ({ connected: false, reconnect: true, reason: reason ?? "Harvest refused the connection." });
+
+/** Spec 2, 4.5: whether the staff member is connected to Harvest and as whom, after refreshing an expiring token; a broken connection says "reconnect". */
 export async function connectionStatus(deps: TimeDeps, staffId: number) {
-  const auth = await staffHarvestAuth(deps, staffId);
+  const auth = await staffHarvestAuth(deps, staffId).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === RECONNECT_CODE) return "broken" as const;
+    throw error;
+  });
+  if (auth === "broken") {
+    const row = await deps.prisma.staffOauthConnection.findUnique({ where: { staff_id: staffId } });
+    return brokenStatus(row?.broken_reason ?? null);
+  }
   if (!auth) return { connected: false };
   const me = await (await harvestClient(deps)).me(auth);
   const row = await deps.prisma.staffOauthConnection.findUniqueOrThrow({ where: { staff_id: staffId } });
@@ -126,6 +140,42 @@ export async function disconnectStaff(deps: Pick<TimeDeps, "prisma">, staffId: n
 }
 
 const expiring = (row: { token_expires_at: Date }) => row.token_expires_at.getTime() - Date.now() < REFRESH_WINDOW_MS;
+
+/** The error every call with a broken connection gets, instead of another refresh Harvest would refuse again. */
+export const RECONNECT_CODE = "harvest_reconnect";
+
+function reconnectError(): AppError {
+  return new AppError(403, RECONNECT_CODE, "Your Harvest connection stopped working (Harvest refused to renew it). Reconnect to Harvest to track time.");
+}
+
+/**
+ * Whether the token endpoint refused the refresh for good: OAuth answers 400
+ * (`invalid_grant`: the refresh token was revoked, spent or is unknown) or
+ * 401 (`invalid_client`). Another try with the same token cannot succeed,
+ * unlike an outage or a 429, which pass.
+ */
+function refusedForGood(error: unknown): error is AppError {
+  const status = error instanceof AppError ? error.upstream?.status : undefined;
+  return status === 400 || status === 401;
+}
+
+/**
+ * Marks the connection broken and tells the staff member, once: only the
+ * call that flips it notifies (one notification per breakage).
+ */
+async function markBroken(deps: TimeDeps, staffId: number, reason: string): Promise<void> {
+  const { count } = await deps.prisma.staffOauthConnection.updateMany({ where: { staff_id: staffId, broken_at: null }, data: { broken_at: new Date(), broken_reason: reason.slice(0, 255) } });
+  if (count === 0) return;
+  await notifyStaff(deps, [
+    {
+      staff_id: staffId,
+      ticket_id: null,
+      kind: RECONNECT_CODE,
+      title: "Reconnect to Harvest",
+      body: `Harvest refused to renew your connection (${reason}). Time cannot be tracked until you reconnect: open a ticket's time panel and press Reconnect to Harvest.`,
+    },
+  ]);
+}
 
 /**
  * The staff member's Harvest credentials, refreshed first when they expire
@@ -140,15 +190,22 @@ export async function staffHarvestAuth(deps: TimeDeps, staffId: number): Promise
   for (;;) {
     const row = await deps.prisma.staffOauthConnection.findUnique({ where: { staff_id: staffId } });
     if (!row) return null;
+    if (row.broken_at) throw reconnectError();
     if (!expiring(row)) return { accessToken: decryptSecret(row.access_token, deps.config.ENCRYPTION_KEY), accountId: row.account_id };
     const owner = randomToken(12);
     if (await deps.redis.set(lock, owner, "PX", REFRESH_LOCK_MS, "NX")) {
       try {
         const current = await deps.prisma.staffOauthConnection.findUnique({ where: { staff_id: staffId } });
         if (!current) return null;
-        if (expiring(current)) {
+        if (!current.broken_at && expiring(current)) {
           const app = await oauthApp(deps.options);
-          const tokens = await (await harvestClient(deps)).refresh({ clientId: app.clientId, clientSecret: app.clientSecret, refreshToken: decryptSecret(current.refresh_token, deps.config.ENCRYPTION_KEY) });
+          const tokens = await (await harvestClient(deps))
+            .refresh({ clientId: app.clientId, clientSecret: app.clientSecret, refreshToken: decryptSecret(current.refresh_token, deps.config.ENCRYPTION_KEY) })
+            .catch(async (error: unknown) => {
+              if (!refusedForGood(error)) throw error;
+              await markBroken(deps, staffId, error.message);
+              throw reconnectError();
+            });
           await store(deps, staffId, tokens, { providerUserId: current.provider_user_id, accountId: current.account_id });
         }
       } finally {

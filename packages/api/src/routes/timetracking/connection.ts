@@ -29,8 +29,18 @@ export function timeConnectionRoutes(api: ApiRouter, ctx: AppContext): void {
     access: "staff_or_manage_options",
     responses: {
       200: {
-        description: "Connected (with the Harvest user, after refreshing an expiring token) or not",
-        schema: z.object({ success: z.literal(true), data: z.object({ connected: z.boolean(), user: z.object({ id: z.number(), name: z.string(), email: z.string().nullable() }).optional(), account_id: z.number().optional(), token_expires_at: z.string().optional() }) }),
+        description: "Connected (with the Harvest user, after refreshing an expiring token) or not; `reconnect` (with Harvest's `reason`) when Harvest refused to renew the connection and the staff member must connect again",
+        schema: z.object({
+          success: z.literal(true),
+          data: z.object({
+            connected: z.boolean(),
+            user: z.object({ id: z.number(), name: z.string(), email: z.string().nullable() }).optional(),
+            account_id: z.number().optional(),
+            token_expires_at: z.string().optional(),
+            reconnect: z.boolean().optional(),
+            reason: z.string().optional(),
+          }),
+        }),
       },
     },
     example: { response: { success: true, data: { connected: true, user: { id: 1001, name: "Sam Staff", email: "sam@agency.example" }, account_id: 424242, token_expires_at: "2026-12-09T09:00:00.000Z" } } },
