@@ -51,8 +51,9 @@ const INSUFFICIENT = "Insufficient permissions";
 
 /** The first problem of the input, as `field: what is wrong` (an absent required field says so). */
 function invalidInput(error: z.ZodError, input: Record<string, unknown>): AppError {
-  const problem = firstProblem(error, input);
-  return new AppError(400, "invalid_params", `${problem.field === "body" ? "input" : problem.field}: ${problem.message}`);
+  // "input" names the whole form: an action may have a field called "body".
+  const problem = firstProblem(error, input, [], "input");
+  return new AppError(400, "invalid_params", `${problem.field}: ${problem.message}`);
 }
 
 /**

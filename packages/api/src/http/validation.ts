@@ -23,24 +23,24 @@ const isAbsent = (issue: Issue, input: unknown, prefix: PropertyKey[]) => issue.
  * when every alternative lacks a field, the answer names what to send; else it
  * is the alternative that came closest (fewest issues, a specific one first).
  */
-export function firstProblem(error: z.ZodError, input: unknown, prefix: PropertyKey[] = []): Problem {
+export function firstProblem(error: z.ZodError, input: unknown, prefix: PropertyKey[] = [], root = "body"): Problem {
   const issue = error.issues[0]!;
   const path = [...prefix, ...issue.path];
   const field = path.map(String).join(".");
   if (issue.code === "invalid_union" && issue.errors.length) {
     const branches = issue.errors.filter((branch) => branch.length > 0);
     if (branches.length && branches.every((branch) => branch.every((inner) => isAbsent(inner, input, path)))) {
-      const groups = branches.map((branch) => branch.map((inner) => [...path, ...inner.path].map(String).join(".") || "body"));
+      const groups = branches.map((branch) => branch.map((inner) => [...path, ...inner.path].map(String).join(".") || root));
       const missing = [...new Map(groups.map((group) => [group.join(" and "), group])).values()];
       const message = missing.length === 1 ? "is required" : `is required: ${missing.map((group) => group.join(" and ")).join(", or ")}`;
-      return { field: field || "body", message, missing };
+      return { field: field || root, message, missing };
     }
     const rank = (branch: Issue[]) => branch.length * 2 + (branch[0]?.code === "invalid_type" ? 1 : 0);
     const closest = [...branches].sort((a, b) => rank(a) - rank(b))[0];
-    if (closest) return firstProblem({ issues: closest } as z.ZodError, input, path);
+    if (closest) return firstProblem({ issues: closest } as z.ZodError, input, path, root);
   }
-  if (isAbsent(issue, input, prefix)) return { field: field || "body", message: "is required", missing: [[field || "body"]] };
-  return { field: field || "body", message: issue.message };
+  if (isAbsent(issue, input, prefix)) return { field: field || root, message: "is required", missing: [[field || root]] };
+  return { field: field || root, message: issue.message };
 }
 
 /**
