@@ -187,11 +187,11 @@ async function stopWorker(worker: Spawned): Promise<void> {
 
 describe("ErpClient against the contract", () => {
   function client(overrides: { ERP_TOKEN?: string; HTTP_TIMEOUT_MS?: number } = {}): ErpClient {
-    return ErpClient.fromConfig({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: 2000, ...overrides })!;
+    return ErpClient.fromConfig({ ...testConfig(), ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: 2000, ...overrides })!;
   }
 
   it("is unconfigured without ERP_BASE_URL", () => {
-    expect(ErpClient.fromConfig({ ERP_BASE_URL: undefined, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: 2000 })).toBeNull();
+    expect(ErpClient.fromConfig({ ...testConfig(), ERP_BASE_URL: undefined, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: 2000 })).toBeNull();
   });
 
   it("finds a sales order by external number with an OData filter, quoting included", async () => {
