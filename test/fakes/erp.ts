@@ -8,6 +8,8 @@ export type ErpOutage = "unavailable" | "drop" | "hang";
 
 /** Where a Business Central tenant puts a company's API; the client must cope with a base URL that has a path. */
 const BASE_PATH = "/api/v2.0/companies(8f1c2a9e)";
+/** The OAuth 2.0 token endpoint, on the same fake (a real tenant has it on its identity provider's host). */
+const TOKEN_PATH = "/oauth2/v2.0/token";
 const MAX_LINES = 500;
 
 const REQUIRED_TEXT = [
@@ -71,6 +73,14 @@ export class FakeErp extends FakeServer {
   pageSize = 100;
   /** When set, next-page links point at this origin instead of the ERP's own (a misconfigured or hostile server). */
   nextLinkOrigin: string | null = null;
+  /** The client-credentials pair the token endpoint accepts, and the scope it requires. */
+  readonly clientId = "mw-erp-client";
+  readonly clientSecret = "erp-client-secret-3f9a61";
+  readonly scope = "https://api.businesscentral.dynamics.com/.default";
+  /** The `expires_in` of the tokens it issues; an issued token is refused (401) once that has passed. */
+  tokenLifetimeSeconds = 3600;
+  /** Issued token -> when it expires (ms). */
+  readonly issuedTokens = new Map<string, number>();
   private nextNumber = 100001;
 
   constructor(readonly token: string) {
@@ -91,6 +101,21 @@ export class FakeErp extends FakeServer {
     return `${this.origin}${BASE_PATH}`;
   }
 
+  /** What ERP_TOKEN_URL is set to. */
+  get tokenUrl(): string {
+    return `${this.origin}${TOKEN_PATH}`;
+  }
+
+  /** The ERP forgets every token it issued (revoked, or its signing key rotated): they get 401 before their expiry. */
+  revokeIssuedTokens(): void {
+    this.issuedTokens.clear();
+  }
+
+  /** The requests made to the token endpoint. */
+  tokenRequests(): FakeRequest[] {
+    return this.requests.filter((request) => request.url === TOKEN_PATH);
+  }
+
   reset(): void {
     this.requests.length = 0;
     this.salesOrders.length = 0;
@@ -105,6 +130,8 @@ export class FakeErp extends FakeServer {
     this.delayMs = 0;
     this.pageSize = 100;
     this.nextLinkOrigin = null;
+    this.tokenLifetimeSeconds = 3600;
+    this.issuedTokens.clear();
     this.nextNumber = 100001;
   }
 
@@ -132,16 +159,36 @@ export class FakeErp extends FakeServer {
     if (this.outage === "drop") return "drop";
     await sleep(this.delayMs);
     if (this.outage === "unavailable") return this.fail(503, "ServiceUnavailable", "The service is temporarily unavailable. Please try again later.");
+    if (request.method === "POST" && request.url === TOKEN_PATH) return this.issueToken(request.body);
     if (this.rateLimited > 0) {
       this.rateLimited -= 1;
       return this.fail(429, "Application_TooManyRequests", "Too many requests reached. Please retry later.", {
         "retry-after": String(this.retryAfterSeconds),
       });
     }
-    if (request.headers.authorization !== `Bearer ${this.token}`) {
+    if (!this.accepts(request.headers.authorization)) {
       return this.fail(401, "Authentication_InvalidCredentials", "The credentials provided are incorrect.", { "www-authenticate": "Bearer" });
     }
     return super.answer(request);
+  }
+
+  private accepts(authorization: string | undefined): boolean {
+    if (authorization === `Bearer ${this.token}`) return true;
+    const expiresAt = this.issuedTokens.get(authorization?.replace(/^Bearer /, "") ?? "");
+    return expiresAt !== undefined && expiresAt > Date.now();
+  }
+
+  /** RFC 6749, 4.4: a form-encoded client-credentials grant; errors as the identity provider gives them. */
+  private issueToken(body: string): FakeReply {
+    const form = new URLSearchParams(body);
+    if (form.get("grant_type") !== "client_credentials") return this.json(400, { error: "unsupported_grant_type" });
+    if (form.get("client_id") !== this.clientId || form.get("client_secret") !== this.clientSecret) {
+      return this.json(401, { error: "invalid_client", error_description: "Invalid client secret provided." });
+    }
+    if (form.get("scope") !== this.scope) return this.json(400, { error: "invalid_scope", error_description: `The scope '${form.get("scope")}' is not valid.` });
+    const token = `erp-at-${randomUUID()}`;
+    this.issuedTokens.set(token, Date.now() + this.tokenLifetimeSeconds * 1000);
+    return this.json(200, { token_type: "Bearer", expires_in: this.tokenLifetimeSeconds, access_token: token });
   }
 
   protected override notFound(request: FakeRequest): FakeAnswer {

@@ -187,11 +187,11 @@ async function stopWorker(worker: Spawned): Promise<void> {
 
 describe("ErpClient against the contract", () => {
   function client(overrides: { ERP_TOKEN?: string; HTTP_TIMEOUT_MS?: number } = {}): ErpClient {
-    return ErpClient.fromConfig({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: 2000, ...overrides })!;
+    return ErpClient.fromConfig({ ...testConfig(), ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: 2000, ...overrides })!;
   }
 
   it("is unconfigured without ERP_BASE_URL", () => {
-    expect(ErpClient.fromConfig({ ERP_BASE_URL: undefined, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: 2000 })).toBeNull();
+    expect(ErpClient.fromConfig({ ...testConfig(), ERP_BASE_URL: undefined, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: 2000 })).toBeNull();
   });
 
   it("finds a sales order by external number with an OData filter, quoting included", async () => {
@@ -551,6 +551,82 @@ describe("order sweep after workers died under an export", () => {
     await settled(queue, await queues.add(orderSweepJob, {}), worker);
     await until(async () => (await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).imported === 1, () => "the retried export to finish");
     expect(posts().map((r) => (JSON.parse(r.body) as SalesOrderInput).externalDocumentNumber)).toEqual([`${siteId}-K-1`]);
+  });
+});
+
+describe("order export with OAuth client credentials", () => {
+  let worker: Spawned;
+  const queueIdle = () => until(async () => (await queue.getActiveCount()) + (await queue.getWaitingCount()) === 0, () => "this test's jobs to end");
+  const apiCalls = () => erp.requests.filter((request) => request.url !== new URL(erp.tokenUrl).pathname);
+
+  beforeEach(async () => {
+    // The token is shared through Redis: a test starts without one.
+    for (const key of await redis.keys(`${process.env.QUEUE_PREFIX}:erp-token:*`)) await redis.del(key);
+    worker = spawnWorker({
+      ERP_BASE_URL: erp.url,
+      ERP_TOKEN_URL: erp.tokenUrl,
+      ERP_CLIENT_ID: erp.clientId,
+      ERP_CLIENT_SECRET: erp.clientSecret,
+      ERP_SCOPE: erp.scope,
+    });
+    await worker.waitFor(logged("workers started"));
+  });
+
+  afterEach(async () => {
+    await queueIdle();
+    await stopWorker(worker);
+  });
+
+  it("renews an expiring token before it lapses, mid-export, with no failed job", async () => {
+    erp.tokenLifetimeSeconds = 3;
+    erp.delayMs = 250;
+    const orders = [await createOrder("T-1"), await createOrder("T-2"), await createOrder("T-3"), await createOrder("T-4")];
+    const jobs = [];
+    for (const order of orders) {
+      // One at a time, so the exports span more than one token's life.
+      const done = await settled(queue, await exportJob(order.id, { attempts: 1 }), worker, 30_000);
+      jobs.push(done);
+      await queueIdle();
+    }
+    expect(await Promise.all(jobs.map((job) => job.getState()))).toEqual(["completed", "completed", "completed", "completed"]);
+    expect(erp.salesOrders).toHaveLength(4);
+    expect(erp.tokenRequests().length).toBeGreaterThanOrEqual(2);
+    const form = new URLSearchParams(erp.tokenRequests()[0]!.body);
+    expect(Object.fromEntries(form)).toEqual({ grant_type: "client_credentials", client_id: erp.clientId, client_secret: erp.clientSecret, scope: erp.scope });
+    // Every ERP call carried a token the ERP issued; the secret never reached the log.
+    expect(apiCalls().every((request) => /^Bearer erp-at-/.test(request.headers.authorization ?? ""))).toBe(true);
+    expect(worker.output()).not.toContain(erp.clientSecret);
+  });
+
+  it("answers a 401 with one renewal and the call goes through", async () => {
+    const first = await createOrder("R-1");
+    expect(await (await settled(queue, await exportJob(first.id), worker)).getState()).toBe("completed");
+    await queueIdle();
+    expect(erp.tokenRequests()).toHaveLength(1);
+
+    erp.revokeIssuedTokens();
+    const second = await createOrder("R-2");
+    const done = await settled(queue, await exportJob(second.id, { attempts: 1 }), worker);
+    expect(await done.getState()).toBe("completed");
+    expect(erp.tokenRequests()).toHaveLength(2);
+    expect(apiCalls().filter((request) => request.status === 401)).toHaveLength(1);
+    // The renewed token went to Redis (encrypted) for the other processes.
+    const [key] = await redis.keys(`${process.env.QUEUE_PREFIX}:erp-token:*`);
+    const stored = await redis.get(key!);
+    expect(stored).toMatch(/^v1:/);
+    expect(stored).not.toContain("erp-at-");
+  });
+
+  it("waits out a 429 with Retry-After by delaying the job, without using its one attempt", async () => {
+    erp.rateLimited = 1;
+    erp.retryAfterSeconds = 2;
+    const order = await createOrder("L-1");
+    const done = await settled(queue, await exportJob(order.id, { attempts: 1 }), worker, 30_000);
+    expect(await done.getState()).toBe("completed");
+    expect(done.attemptsMade).toBe(1);
+    expect(apiCalls().filter((request) => request.status === 429)).toHaveLength(1);
+    expect(logLines(worker, "job delayed"), worker.output()).toMatchObject([{ delay_ms: 2000 }]);
+    expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ imported: 1, failed_at: null });
   });
 });
 

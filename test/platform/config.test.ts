@@ -53,6 +53,17 @@ describe("configuration", () => {
     expect(problems({ ENCRYPTION_KEY: KEY, S3_BUCKET: "b", S3_ENDPOINT: "http://minio:9000" })).toEqual([]);
   });
 
+  it("takes ERP credentials as a static token or a complete OAuth client-credentials set, refusing half of one or both", () => {
+    const oauth = { ERP_TOKEN_URL: "https://login.example/t/oauth2/v2.0/token", ERP_CLIENT_ID: "id", ERP_CLIENT_SECRET: "secret", ERP_SCOPE: "api/.default" };
+    expect(problems({ ENCRYPTION_KEY: KEY, ERP_TOKEN: "static" })).toEqual([]);
+    expect(problems({ ENCRYPTION_KEY: KEY, ...oauth })).toEqual([]);
+    expect(problems({ ENCRYPTION_KEY: KEY, ERP_TOKEN_URL: oauth.ERP_TOKEN_URL, ERP_CLIENT_ID: "id" })).toEqual([
+      "ERP_CLIENT_SECRET: is required when ERP_TOKEN_URL is set (ERP OAuth client credentials: ERP_TOKEN_URL, ERP_CLIENT_ID, ERP_CLIENT_SECRET, ERP_SCOPE)",
+      "ERP_SCOPE: is required when ERP_TOKEN_URL is set (ERP OAuth client credentials: ERP_TOKEN_URL, ERP_CLIENT_ID, ERP_CLIENT_SECRET, ERP_SCOPE)",
+    ]);
+    expect(problems({ ENCRYPTION_KEY: KEY, ERP_TOKEN: "static", ...oauth })).toEqual(["ERP_TOKEN: set either ERP_TOKEN or the ERP OAuth client credentials, not both"]);
+  });
+
   it("accepts a base64 key and per-queue concurrency", () => {
     const config = parseConfig({
       ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),

@@ -175,7 +175,12 @@ export const configSchema = z.object({
   DEFAULT_CARRIER_CODE: z.string().trim().min(1).max(20).default("FEDEX"),
   // External systems (design section 9): unset means the feature reports itself unconfigured.
   ERP_BASE_URL: optionalUrl,
+  /** A static bearer token; or, instead, the four OAuth 2.0 client-credentials settings below (docs/erp-api.md, "Authentication"). */
   ERP_TOKEN: z.string().optional(),
+  ERP_TOKEN_URL: optionalUrl,
+  ERP_CLIENT_ID: z.string().optional(),
+  ERP_CLIENT_SECRET: z.string().optional(),
+  ERP_SCOPE: z.string().optional(),
   /** The payment gateway's query API (NMI's is https://secure.nmi.com/api/query.php); unset, disputes fail as "not configured" rather than reach a real gateway by default. */
   GATEWAY_QUERY_URL: optionalUrl,
   /** The fraud service's API root (Signifyd's is https://api.signifyd.com); unset, chargeback submissions fail as "not configured". */
@@ -282,6 +287,17 @@ const s3Complete: Rule = (config, ctx) => {
   }
 };
 
+/** ERP credentials are a static token or a complete client-credentials set, never half of one or both. */
+const ERP_OAUTH = ["ERP_TOKEN_URL", "ERP_CLIENT_ID", "ERP_CLIENT_SECRET", "ERP_SCOPE"] as const;
+const erpCredentials: Rule = (config, ctx) => {
+  const set = ERP_OAUTH.filter((name) => config[name]);
+  if (set.length === 0) return;
+  for (const name of ERP_OAUTH.filter((name) => !config[name])) {
+    ctx.addIssue({ code: "custom", path: [name], message: `is required when ${set[0]} is set (ERP OAuth client credentials: ${ERP_OAUTH.join(", ")})` });
+  }
+  if (config.ERP_TOKEN) ctx.addIssue({ code: "custom", path: ["ERP_TOKEN"], message: "set either ERP_TOKEN or the ERP OAuth client credentials, not both" });
+};
+
 function withRules(rules: Rule[]) {
   return configSchema.superRefine((config, ctx) => {
     for (const rule of rules) rule(config, ctx);
@@ -290,9 +306,9 @@ function withRules(rules: Rule[]) {
 
 /** What each process checks: the rules of what it runs (the API serves HTTP; the API and the worker store objects). */
 const SCHEMAS = {
-  api: withRules([httpsNeedsProxy, s3Complete]),
-  worker: withRules([s3Complete]),
-  cli: withRules([]),
+  api: withRules([httpsNeedsProxy, s3Complete, erpCredentials]),
+  worker: withRules([s3Complete, erpCredentials]),
+  cli: withRules([erpCredentials]),
   migrate: configSchema.pick({ DATABASE_URL: true }),
 };
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { HTTPError, type Response } from "got";
-import { errors } from "./errors.ts";
+import { AppError, errors } from "./errors.ts";
 import { upstreamError, type UpstreamDetailReader } from "./http.ts";
 
 /**
@@ -58,4 +58,27 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   const at = Date.parse(text);
   return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/** The longest a job is put back for an upstream that asked to be called later; a longer `Retry-After` is cut to this. */
+export const MAX_JOB_DELAY_MS = 10 * 60_000;
+
+/**
+ * The `data` member by which an upstream error asks the worker to run the job
+ * again after this many ms rather than fail the attempt (the ERP's 429/503
+ * with `Retry-After`): waiting is what the upstream asked for, so it must not
+ * use up the job's attempts.
+ */
+export const JOB_DELAY_MS = "job_delay_ms";
+
+/** `Retry-After` as a job delay: the wait asked for, bounded by MAX_JOB_DELAY_MS; null when the header names none. */
+export function jobDelayFromRetryAfter(value: string | string[] | undefined): number | null {
+  const wait = retryAfterMs(value);
+  return wait === null ? null : Math.min(wait, MAX_JOB_DELAY_MS);
+}
+
+/** The delay an error asks of its job (see JOB_DELAY_MS), or null when it is an ordinary failure. */
+export function jobDelayAsked(error: unknown): number | null {
+  const wait = error instanceof AppError ? error.data[JOB_DELAY_MS] : undefined;
+  return typeof wait === "number" ? wait : null;
 }

@@ -1,5 +1,6 @@
-import type { Got, Response } from "got";
-import { AppError, chunks, type Config, createHttpClient, upstreamCall, type UpstreamDetail } from "@mw/platform";
+import { HTTPError, type Got, type Response } from "got";
+import { AppError, chunks, createHttpClient, JOB_DELAY_MS, jobDelayFromRetryAfter, type RedisClient, upstreamCall, upstreamError, type UpstreamDetail } from "@mw/platform";
+import { erpTokens, type ErpTokenConfig, type ErpTokens } from "./token.ts";
 import type { ErpErrorBody, ErpItem, ODataCollection, SalesOrder, SalesOrderInput, SalesOrderLine, SalesShipment } from "./types.ts";
 
 /** Values per `or` filter: keeps the URL well under the 2 KB that proxies in front of an ERP tend to allow. */
@@ -14,21 +15,39 @@ export function erpNotConfigured(): AppError {
 }
 
 export class ErpClient {
-  private constructor(
-    private readonly http: Got,
-    private readonly origin: string,
-  ) {}
+  private readonly http: Got;
 
-  /** Null when ERP_BASE_URL is unset: callers report the ERP as unconfigured instead of failing on a request. */
-  static fromConfig(config: Pick<Config, "ERP_BASE_URL" | "ERP_TOKEN" | "HTTP_TIMEOUT_MS">): ErpClient | null {
+  private constructor(
+    http: Got,
+    private readonly origin: string,
+    private readonly tokens: ErpTokens,
+  ) {
+    // Each request carries the token current when it is sent, so a long export moves on to a renewed one.
+    this.http = http.extend({
+      hooks: {
+        beforeRequest: [
+          async (options) => {
+            const token = await tokens.current();
+            if (token) options.headers.authorization = `Bearer ${token}`;
+          },
+        ],
+      },
+    });
+  }
+
+  /**
+   * Null when ERP_BASE_URL is unset: callers report the ERP as unconfigured
+   * instead of failing on a request. With `redis`, an OAuth token is shared
+   * with the other processes (docs/erp-api.md, "Authentication").
+   */
+  static fromConfig(config: ErpTokenConfig & { ERP_BASE_URL?: string | undefined }, redis?: RedisClient): ErpClient | null {
     if (!config.ERP_BASE_URL) return null;
-    const headers: Record<string, string> = { accept: "application/json" };
-    if (config.ERP_TOKEN) headers.authorization = `Bearer ${config.ERP_TOKEN}`;
-    return new ErpClient(createHttpClient({ baseUrl: config.ERP_BASE_URL, setting: "ERP_BASE_URL", headers, timeoutMs: config.HTTP_TIMEOUT_MS }), new URL(config.ERP_BASE_URL).origin);
+    const http = createHttpClient({ baseUrl: config.ERP_BASE_URL, setting: "ERP_BASE_URL", headers: { accept: "application/json" }, timeoutMs: config.HTTP_TIMEOUT_MS });
+    return new ErpClient(http, new URL(config.ERP_BASE_URL).origin, erpTokens(config, redis));
   }
 
   async findSalesOrderByExternalNumber(externalDocumentNumber: string): Promise<SalesOrder | null> {
-    const page = await call(() =>
+    const page = await this.call(() =>
       this.http
         .get("salesOrders", { searchParams: { $filter: `externalDocumentNumber eq ${odataString(externalDocumentNumber)}`, $top: 1 } })
         .json<ODataCollection<SalesOrder>>(),
@@ -46,7 +65,7 @@ export class ErpClient {
 
   /** Fails with an error that `isDuplicateSalesOrder` recognises when the ERP already holds this external number. */
   async createSalesOrder(body: SalesOrderInput): Promise<SalesOrder> {
-    return call(() => this.http.post("salesOrders", { json: body }).json<SalesOrder>());
+    return this.call(() => this.http.post("salesOrders", { json: body }).json<SalesOrder>());
   }
 
   /** The shipments of these sales orders (by ERP sales order number). */
@@ -71,7 +90,7 @@ export class ErpClient {
   /** A whole collection: the ERP answers 100 entities at a time and names the next page in `@odata.nextLink`. */
   private async collect<T>(path: string, searchParams: Record<string, string>): Promise<T[]> {
     const found: T[] = [];
-    let page = await call(() => this.http.get(path, { searchParams }).json<ODataCollection<T>>());
+    let page = await this.call(() => this.http.get(path, { searchParams }).json<ODataCollection<T>>());
     found.push(...page.value);
     while (page["@odata.nextLink"]) {
       const next = page["@odata.nextLink"];
@@ -79,20 +98,38 @@ export class ErpClient {
       const host = new URL(next, this.origin).origin;
       if (host !== this.origin) throw new AppError(502, "upstream_error", `ERP named a next page on another host (${host}); not followed.`);
       // The link is absolute, so the base URL must not be put in front of it again.
-      page = await call(() => this.http.get(next, { prefixUrl: "" }).json<ODataCollection<T>>());
+      page = await this.call(() => this.http.get(next, { prefixUrl: "" }).json<ODataCollection<T>>());
       found.push(...page.value);
     }
     return found;
   }
+
+  /**
+   * One request; a 401 gets one more try with a renewed token (one revoked or
+   * expired before its time). The token is fetched first, so a failing token
+   * endpoint is reported as itself rather than as a failed ERP request.
+   */
+  private async call<T>(request: () => Promise<T>): Promise<T> {
+    await this.tokens.current();
+    try {
+      return await request();
+    } catch (error) {
+      const refused = error instanceof HTTPError && error.response.statusCode === 401 ? bearerOf(error.response) : null;
+      if (refused === null || (await this.tokens.renew(refused)) === null) throw upstreamError("ERP", error, errorDetail);
+      return upstreamCall("ERP", request, errorDetail);
+    }
+  }
+}
+
+/** The token a refused request carried ("" when it carried none). */
+function bearerOf(response: Response): string {
+  const header = response.request.options.headers.authorization;
+  return typeof header === "string" ? header.replace(/^Bearer /, "") : "";
 }
 
 /** The ERP refused a second sales order for the same externalDocumentNumber (a 409, upstream kind conflict). */
 export function isDuplicateSalesOrder(error: unknown): boolean {
   return error instanceof AppError && error.upstream?.kind === "conflict";
-}
-
-function call<T>(request: () => Promise<T>): Promise<T> {
-  return upstreamCall("ERP", request, errorDetail);
 }
 
 /** OData string literal: single quotes, an inner quote doubled. */
@@ -109,5 +146,10 @@ function errorDetail(body: unknown, response: Response): UpstreamDetail {
   const inner = (body as Partial<ErpErrorBody> | null | undefined)?.error;
   const detail = typeof inner?.message === "string" ? { code: String(inner.code ?? ""), message: inner.message } : undefined;
   const retryAfter = response.headers["retry-after"];
-  return { reason: detail?.message, data: { ...(detail && { erp_code: detail.code }), ...(retryAfter && { retry_after: retryAfter }) } };
+  // A 429 or 503 that names its wait puts the job back for that long instead of failing the attempt.
+  const delay = response.statusCode === 429 || response.statusCode === 503 ? jobDelayFromRetryAfter(retryAfter) : null;
+  return {
+    reason: detail?.message,
+    data: { ...(detail && { erp_code: detail.code }), ...(retryAfter && { retry_after: retryAfter }), ...(delay !== null && { [JOB_DELAY_MS]: delay }) },
+  };
 }

@@ -1,4 +1,4 @@
-import { AppError, followJobLog, recordJobDuration, type Connections } from "@mw/platform";
+import { AppError, followJobLog, jobDelayAsked, recordJobDuration, type Connections } from "@mw/platform";
 import { DelayedError, UnrecoverableError, type Job } from "bullmq";
 import { isPermanent } from "./attempts.ts";
 import type { WorkerCatalog } from "./processor.ts";
@@ -27,6 +27,11 @@ export async function runJob(
     );
   const unfollow = followJobLog(connections.logger, job, connections.queues);
   log.info("job started");
+  const delay = async (ms: number, reason: string): Promise<never> => {
+    await job.moveToDelayed(Date.now() + ms, token);
+    log.info("job delayed", { reason, delay_ms: Math.round(ms) });
+    throw new DelayedError();
+  };
   try {
     const handler = catalog.find(job.queueName, job.name);
     if (!handler) throw new UnrecoverableError(`no processor for job "${job.name}" in queue "${job.queueName}"`);
@@ -34,11 +39,6 @@ export async function runJob(
     if (!parsed.success) {
       throw new UnrecoverableError(`invalid payload: ${parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; ")}`);
     }
-    const delay = async (ms: number, reason: string): Promise<never> => {
-      await job.moveToDelayed(Date.now() + ms, token);
-      log.info("job delayed", { reason, delay_ms: Math.round(ms) });
-      throw new DelayedError();
-    };
     const result = await handler.process(job, parsed.data, { ...connections, log, progress: progressReporter(job), delay });
     log.info("job completed", { duration_ms: Math.round(performance.now() - started) });
     // Sent together: the duration and the log rows need not wait for each other.
@@ -46,6 +46,9 @@ export async function runJob(
     return result;
   } catch (error) {
     if (error instanceof DelayedError) throw error;
+    // An upstream that asked to be called later (Retry-After) gets its wait; the attempt is not used up.
+    const asked = jobDelayAsked(error);
+    if (asked !== null) await delay(asked, (error as Error).message);
     const permanent = isPermanent(error);
     log.error("job failed", { error: (error as Error).message, permanent, duration_ms: Math.round(performance.now() - started) });
     await Promise.all([finish("failed"), unfollow()]);

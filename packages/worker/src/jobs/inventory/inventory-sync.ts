@@ -65,7 +65,7 @@ export async function inventorySync(job: Job, payload: PayloadOf<typeof inventor
  * at all is taken as a fault, never as "delete the catalogue".
  */
 export async function inventorySkuCleanup(_job: Job, _payload: PayloadOf<typeof inventorySkuCleanupJob>, ctx: JobContext) {
-  const erp = ErpClient.fromConfig(ctx.config);
+  const erp = ErpClient.fromConfig(ctx.config, ctx.redis);
   if (!erp) {
     ctx.log.info("ERP is not configured, SKU cleanup skipped");
     return { skipped: "erp_not_configured" };

@@ -31,7 +31,7 @@ export class InventoryRun {
 
   /** Answers how many storefront items the ERP does not know (left as they are). */
   async execute(): Promise<{ unknown_to_erp: number }> {
-    const erp = ErpClient.fromConfig(this.ctx.config);
+    const erp = ErpClient.fromConfig(this.ctx.config, this.ctx.redis);
     if (!erp) throw erpNotConfigured();
     const storefront = openInventoryStorefront(this.site, this.ctx.config);
     const { units, skus } = await storefront.catalogue(this.productIds);

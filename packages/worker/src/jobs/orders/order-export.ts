@@ -35,7 +35,7 @@ export async function orderExport(job: Job, payload: PayloadOf<typeof orderExpor
     return { skipped: "already_exported", erp_sales_order_number: order.erp_sales_order_number };
   }
   try {
-    const erp = ErpClient.fromConfig(ctx.config);
+    const erp = ErpClient.fromConfig(ctx.config, ctx.redis);
     if (!erp) throw erpNotConfigured();
     log.info("exporting order to the ERP");
     const number = await findOrCreateSalesOrder(erp, toSalesOrder(order), log);

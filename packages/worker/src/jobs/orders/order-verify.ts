@@ -59,7 +59,7 @@ export async function orderVerify(_job: Job, payload: PayloadOf<typeof orderVeri
     log.info("order not exported yet, nothing to verify");
     return { skipped: "not_exported" };
   }
-  const erp = ErpClient.fromConfig(ctx.config);
+  const erp = ErpClient.fromConfig(ctx.config, ctx.redis);
   if (!erp) throw erpNotConfigured();
   const salesOrder = order.erp_sales_order_number;
   log.info("reading the sales order back from the ERP", { erp_sales_order_number: salesOrder });

@@ -110,7 +110,7 @@ export class TrackingRun {
   }
 
   private async open(): Promise<{ erp: ErpClient; storefront: TrackingStorefront; carriers: Map<string, string> }> {
-    const erp = ErpClient.fromConfig(this.ctx.config);
+    const erp = ErpClient.fromConfig(this.ctx.config, this.ctx.redis);
     if (!erp) throw erpNotConfigured();
     const storefront = await openTrackingStorefront(this.site, this.ctx.config, this.log);
     return { erp, storefront, carriers: await carrierCodes(this.ctx, this.site.platform) };
