@@ -36,7 +36,7 @@ describe("outbound URLs from the environment", () => {
 
   it("name the URL and the setting when nothing answers there", async () => {
     const port = await closedPort();
-    const erp = ErpClient.fromConfig({ ERP_BASE_URL: `http://127.0.0.1:${port}/api/v2.0/companies(1)`, ERP_TOKEN: undefined, HTTP_TIMEOUT_MS: 2000 })!;
+    const erp = ErpClient.fromConfig({ ERP_BASE_URL: `http://127.0.0.1:${port}/api/v2.0/companies(1)`, ERP_TOKEN: undefined, HTTP_TIMEOUT_MS: 2000, ENCRYPTION_KEY: Buffer.alloc(32), QUEUE_PREFIX: "outbound" })!;
     await expect(erp.findSalesOrderByExternalNumber("1")).rejects.toMatchObject({
       code: "upstream_unreachable",
       message: `ERP request failed: ECONNREFUSED, connection refused (nothing listens there) at http://127.0.0.1:${port} (ERP_BASE_URL): check ERP_BASE_URL and that the ERP is up`,
