@@ -1,8 +1,8 @@
 <?php
 
 /**
- * The platform's staff pages inside osTicket's staff panel (spec 2, 4.6,
- * 4.7 rule 5 and 6): the Assistant page, the urgency snapshot page, a CRITICAL
+ * The platform's staff pages inside osTicket's staff panel (spec 2, 4.6, 6,
+ * 4.7 rule 5): the Assistant page, the urgency snapshot page, a CRITICAL
  * alert bell on every staff page and the assistant's panel on the ticket
  * view. The pages are osTicket's own frame with an empty container; their
  * script (assets/staff.js, served from here: nothing from the internet)
