@@ -65,7 +65,7 @@ describe("pnpm cli user:*", () => {
     const missing = await cli("user:create", "--login", uniqueLogin("m"));
     expect(missing.code).toBe(64);
     expect(missing.stderr).toContain("missing --capabilities");
-  });
+  }, 180_000);
 });
 
 /** A session cookie for `login`, as the console's sign-in starts one. */
@@ -197,5 +197,5 @@ describe("pnpm cli review:add", () => {
     const bad = await cli("review:add", "--sku", sku, "--author", "Dee", "--rating", "0", "--body", "x");
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("rating");
-  });
+  }, 180_000);
 });
