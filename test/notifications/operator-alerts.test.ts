@@ -64,7 +64,10 @@ describe("CRITICAL alerts without recipients", () => {
       ["email", "operators"],
       ["sms", "operators"],
     ]);
-    const alert = await api.ctx.prisma.operatorAlert.findUniqueOrThrow({ where: { alert_key: `critical-alert.${id}` } });
+    // The sink holds the mail a moment before the worker records the delivery.
+    const stored = () => api.ctx.prisma.operatorAlert.findUniqueOrThrow({ where: { alert_key: `critical-alert.${id}` } });
+    await until(async () => (await stored()).status !== "pending", () => "the alert's delivery recorded", 30_000);
+    const alert = await stored();
     expect([alert.status, alert.channels]).toEqual(["delivered", ["email"]]);
 
     // The three channel jobs raised one alert between them, and a sweep re-running one sends nothing more.
