@@ -6,9 +6,9 @@
 // (BENCH_DATABASE_URL and REDIS_URL, e.g. servers `pnpm services` started on free ports).
 import autocannon from "autocannon";
 import mariadb from "mariadb";
-import { Redis } from "ioredis";
 import type { ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
+import { createRedis } from "@mw/platform";
 import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";
 import { cpuMillis, startProcess, stopProcess } from "./lib/processes.ts";
 import { median } from "./lib/steady-rate.ts";
@@ -27,7 +27,7 @@ const body = () => {
 const fire = (url: string, amount: number) =>
   autocannon({ url, method: "POST", connections: CONNECTIONS, amount, headers: { "content-type": "application/json" }, requests: [{ setupRequest: (r) => ({ ...r, body: body() }) }] });
 
-const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
+const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
 const db = await mariadb.createConnection(databaseUrl.replace(/^mysql:/, "mariadb:"));
 
 /** The server's statement counters now (each read counts itself once in Questions). */
