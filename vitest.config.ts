@@ -11,7 +11,9 @@ export default defineConfig({
     pool: "forks",
     reporters: ["default", "./test/support/summary-reporter.ts"],
     maxWorkers: MAX_WORKERS,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous, so a loaded machine (spawned processes start slowly there) fails no test; a test
+    // waits on a condition, never on a clock, so a passing run is no slower for it.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
   },
 });

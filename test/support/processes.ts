@@ -39,7 +39,7 @@ export function spawnEntry(entry: string, args: string[] = [], env: Record<strin
     child,
     output: () => buffer,
     exited: () => exit,
-    waitFor(pattern, timeoutMs = 20_000) {
+    waitFor(pattern, timeoutMs = 60_000) {
       if (pattern.test(buffer)) return Promise.resolve();
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${buffer}`)), timeoutMs);

@@ -6,7 +6,7 @@ import type { Spawned } from "./processes.ts";
  * Polls `check` every 25 ms until it holds. After `timeoutMs` it throws,
  * naming `what()`; that is called only then, so it can show the latest state.
  */
-export async function until(check: () => boolean | Promise<boolean>, what: () => string, timeoutMs = 15_000): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, what: () => string, timeoutMs = 45_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`);
@@ -15,7 +15,7 @@ export async function until(check: () => boolean | Promise<boolean>, what: () =>
 }
 
 /** Waits until the job is completed or failed and returns it as stored then; on timeout, the error shows the worker's output. */
-export async function settled(queue: Queue, job: Job, worker?: Spawned, timeoutMs = 15_000): Promise<Job> {
+export async function settled(queue: Queue, job: Job, worker?: Spawned, timeoutMs = 45_000): Promise<Job> {
   const id = job.id!;
   let state = "";
   await until(
