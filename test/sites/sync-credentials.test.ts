@@ -47,9 +47,14 @@ async function run(kind: "tracking" | "inventory", siteId: number): Promise<Job>
   return settled(harness.queues.get(kind), job, harness.worker);
 }
 
+interface Check {
+  ok: boolean;
+  error?: string;
+}
+
 interface Readiness {
   status: string;
-  checks: Record<string, { ok: boolean; error?: string }>;
+  checks: Record<string, Check> & { credentials: Check };
 }
 
 async function readiness(): Promise<{ http: number; body: Readiness }> {
