@@ -79,6 +79,8 @@ export class FakeErp extends FakeServer {
   readonly scope = "https://api.businesscentral.dynamics.com/.default";
   /** The `expires_in` of the tokens it issues; an issued token is refused (401) once that has passed. */
   tokenLifetimeSeconds = 3600;
+  /** While set, every bearer token is refused (401): ERP_TOKEN revoked or rotated on the ERP's side. */
+  refuseEveryToken = false;
   /** Issued token -> when it expires (ms). */
   readonly issuedTokens = new Map<string, number>();
   private nextNumber = 100001;
@@ -131,6 +133,7 @@ export class FakeErp extends FakeServer {
     this.pageSize = 100;
     this.nextLinkOrigin = null;
     this.tokenLifetimeSeconds = 3600;
+    this.refuseEveryToken = false;
     this.issuedTokens.clear();
     this.nextNumber = 100001;
   }
@@ -173,6 +176,7 @@ export class FakeErp extends FakeServer {
   }
 
   private accepts(authorization: string | undefined): boolean {
+    if (this.refuseEveryToken) return false;
     if (authorization === `Bearer ${this.token}`) return true;
     const expiresAt = this.issuedTokens.get(authorization?.replace(/^Bearer /, "") ?? "");
     return expiresAt !== undefined && expiresAt > Date.now();

@@ -141,6 +141,23 @@ describe("inventory sync on storefront_a (BigCommerce)", () => {
     expect((await lastRun(siteId)).counts).toEqual({ items: 40, pushed: 0, forced_zero: 0, not_on_storefront: 0, errors: 40 });
   });
 
+  it("puts the run back for the ERP's 429 with Retry-After without using its one attempt, then sets the stock", async () => {
+    const { siteId, store } = await storefrontASite(prisma, key, fakeA);
+    store.addProduct({ sku: "WAIT-1", inventory_level: 0 });
+    erp.addItem("WAIT-1", 6);
+    erp.rateLimited = 1;
+    erp.retryAfterSeconds = 1;
+    const job = await run("inventory-sync", { site_id: siteId });
+    expect(await job.getState()).toBe("completed");
+    expect(job.attemptsMade).toBe(1);
+    expect(erp.requests.filter((r) => r.status === 429)).toHaveLength(1);
+    expect(logLines(harness.worker, "job delayed").filter((line) => line.job_id === job.id)).toMatchObject([{ delay_ms: 1000 }]);
+    expect(store.stockOf("WAIT-1")).toBe(6);
+    expect(await lastRun(siteId)).toMatchObject({ status: "completed", error: null });
+    // A wait the ERP asked for is no failure to report.
+    expect(await prisma.syncError.count({ where: { site_id: siteId } })).toBe(0);
+  });
+
   it("limits a product webhook's run to its products, and leaves inventory_last_run to full runs", async () => {
     const { siteId, store } = await storefrontASite(prisma, key, fakeA);
     const changed = store.addProduct({ sku: "HOOK-1", inventory_level: 1 });

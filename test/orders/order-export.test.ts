@@ -1,5 +1,6 @@
 import { createPrisma, createRedis, jobId, Queues, type PrismaClient, type RedisClient } from "@mw/platform";
 import { ErpClient, type SalesOrderInput } from "@mw/providers/erp";
+import { MAX_JOB_DEFERRALS } from "@mw/worker/runtime/attempts";
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
 import { orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJob, orderVerifyJobId } from "@mw/shared/orders";
 import type { Job, Queue } from "bullmq";
@@ -628,6 +629,20 @@ describe("order export with OAuth client credentials", () => {
     expect(logLines(worker, "job delayed"), worker.output()).toMatchObject([{ delay_ms: 2000 }]);
     expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ imported: 1, failed_at: null });
   });
+
+  it("stops waiting for an ERP that answers 429 for ever: past the deferral bound each 429 uses up an attempt, and the job fails with it", async () => {
+    erp.rateLimited = Number.POSITIVE_INFINITY;
+    erp.retryAfterSeconds = 0;
+    const order = await createOrder("L-2");
+    const done = await settled(queue, await exportJob(order.id, { attempts: 2, retryDelayMs: 50 }), worker, 60_000);
+    expect(await done.getState()).toBe("failed");
+    expect(done.failedReason).toBe("ERP answered HTTP 429: Too many requests reached. Please retry later.");
+    expect(done.attemptsMade).toBe(2);
+    // Put back MAX_JOB_DEFERRALS times, then two attempts that each took the 429 as their failure.
+    expect(logLines(worker, "job delayed"), worker.output()).toHaveLength(MAX_JOB_DEFERRALS);
+    expect(apiCalls().filter((request) => request.status === 429)).toHaveLength(MAX_JOB_DEFERRALS + 2);
+    expect(await prisma.syncError.findMany({ where: { order_number: "L-2" }, select: { message: true } })).toEqual([{ message: expect.stringContaining("ERP answered HTTP 429") }]);
+   }, 90_000);
 });
 
 describe("order export with the ERP unconfigured", () => {

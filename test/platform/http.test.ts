@@ -99,18 +99,20 @@ describe("health, readiness, metrics, OpenAPI", () => {
     for (const job of SCHEDULED_JOBS) await api.ctx.queues.get(job.queue).removeJobScheduler(job.name);
     // Alerts other test files of this process left undelivered would make it degraded too (that check has its own test).
     await api.ctx.prisma.operatorAlert.updateMany({ where: { status: "undelivered" }, data: { status: "dismissed" } });
+    // Likewise credentials a sync test left refused (that check has its own test too).
+    await api.ctx.prisma.syncCredentialFailure.deleteMany();
     const degraded = await fetch(`${api.url}/readyz`);
     expect(degraded.status).toBe(200);
     expect(await degraded.json()).toEqual({
       status: "degraded",
-      checks: { database: { ok: true }, redis: { ok: true }, schedules: { ok: false, missing: scheduled }, alerts: { ok: true, undelivered: 0 } },
+      checks: { database: { ok: true }, redis: { ok: true }, schedules: { ok: false, missing: scheduled }, alerts: { ok: true, undelivered: 0 }, credentials: { ok: true } },
     });
     expect(await (await fetch(`${api.url}/metrics`)).text()).toMatch(/mw_schedules_missing\{queue="inventory"\} 3/);
 
     await ensureSchedules(api.ctx.queues, [...QUEUE_NAMES], api.ctx.config);
     const ready = await fetch(`${api.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: "ready", checks: { database: { ok: true }, redis: { ok: true }, schedules: { ok: true, missing: [] }, alerts: { ok: true, undelivered: 0 } } });
+    expect(await ready.json()).toEqual({ status: "ready", checks: { database: { ok: true }, redis: { ok: true }, schedules: { ok: true, missing: [] }, alerts: { ok: true, undelivered: 0 }, credentials: { ok: true } } });
     expect(await (await fetch(`${api.url}/metrics`)).text()).toMatch(/mw_schedules_missing\{queue="inventory"\} 0/);
     for (const job of SCHEDULED_JOBS) await api.ctx.queues.get(job.queue).removeJobScheduler(job.name);
   });

@@ -14,6 +14,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   site_api_keys: "sites",
   carrier_mappings: "sites",
   sync_runs: "sites",
+  sync_credential_failures: "sites",
   orders: "orders",
   order_lines: "orders",
   order_addresses: "orders",

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpSink } from "../fakes/http-sink.ts";
 import { restCall, startApi, userWith, type TestApi } from "../support/api.ts";
 import { exportedOrder, itemLines, receivedOrder, storefrontASite, storefrontBSite } from "../support/storefront-sites.ts";
+import { logLines } from "../support/processes.ts";
 import { startSyncHarness, type SyncHarness } from "../support/sync-harness.ts";
 import { settled, until } from "../support/wait.ts";
 
@@ -374,6 +375,23 @@ describe("tracking sync on storefront_a (BigCommerce)", () => {
     expect(run).toMatchObject({ status: "failed", error: job.failedReason });
     expect(await healthPings()).toBe(0);
     expect(await prisma.syncError.findFirst({ where: { site_id: siteId } })).toMatchObject({ source: "tracking_sync", message: job.failedReason });
+  });
+
+  it("puts the run back for the ERP's 429 with Retry-After without using its one attempt, then posts the tracking", async () => {
+    const { siteId, store } = await storefrontASite(prisma, key, fakeA);
+    const order = store.addOrder({ lines: [{ sku: "A", quantity: 1 }] });
+    await erpOrder(siteId, order.id, [{ carrier: "UPS", tracking: "1Z999AA10000000013" }]);
+    erp.rateLimited = 1;
+    erp.retryAfterSeconds = 1;
+    const job = await sync(siteId);
+    expect(await job.getState()).toBe("completed");
+    expect(job.attemptsMade).toBe(1);
+    expect(erp.requests.filter((r) => r.status === 429)).toHaveLength(1);
+    expect(logLines(harness.worker, "job delayed").filter((line) => line.job_id === job.id)).toMatchObject([{ delay_ms: 1000 }]);
+    expect(order.status_id).toBe(10);
+    expect((await lastRun(siteId)).status).toBe("completed");
+    // A wait the ERP asked for is no failure to report.
+    expect(await prisma.syncError.count({ where: { site_id: siteId } })).toBe(0);
   });
 
   it("goes on past an order the store refuses, then fails the run naming it, records it for operators and pings no health check", async () => {

@@ -20,6 +20,8 @@ export type UpstreamKind =
 export interface UpstreamFailure {
   status: number;
   kind: UpstreamKind;
+  /** Who answered, as its client names itself in messages ("ERP", "storefront_a"): tells whose credentials an `unauthorized` concerns. */
+  system?: string;
 }
 
 function upstreamKind(status: number): UpstreamKind {
@@ -91,11 +93,11 @@ function missingParams(params: string[]): AppError {
  * passes with time. `data.upstream_status` is for people (the errors table,
  * REST answers); code decides on `upstream.kind`.
  */
-function upstream(status: number, message: string, options: { code?: string; data?: Record<string, unknown>; cause?: unknown } = {}): AppError {
+function upstream(status: number, message: string, options: { code?: string; data?: Record<string, unknown>; cause?: unknown; system?: string } = {}): AppError {
   const kind = upstreamKind(status);
   // `cause` only when given: an Error built with `{ cause: undefined }` still has an own `cause`.
-  const { code = "upstream_error", data, ...withCause } = options;
-  const error = new AppError(502, code, message, { upstream_status: status, ...data }, { ...withCause, upstream: { status, kind } });
+  const { code = "upstream_error", data, system, ...withCause } = options;
+  const error = new AppError(502, code, message, { upstream_status: status, ...data }, { ...withCause, upstream: { status, kind, ...(system !== undefined && { system }) } });
   error.permanent = !PASSING_KINDS.has(kind);
   return error;
 }

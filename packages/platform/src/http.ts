@@ -92,7 +92,7 @@ export function upstreamError(system: string, error: unknown, detail?: UpstreamD
 
 function answerError(system: string, status: number, extra: UpstreamDetail | undefined, cause?: unknown): AppError {
   const message = `${system} answered HTTP ${status}${extra?.reason === undefined ? "" : `: ${extra.reason}`}`;
-  return errors.upstream(status, message, { data: extra?.data, ...(cause !== undefined && { cause }) });
+  return errors.upstream(status, message, { data: extra?.data, system, ...(cause !== undefined && { cause }) });
 }
 
 function unreachable(system: string, reason: string, cause: unknown): AppError {

@@ -37,6 +37,7 @@ export async function rateLimitedCall<T>(system: string, request: () => Promise<
           code: "upstream_rate_limited",
           data: { retry_after_ms: wait },
           cause: error,
+          system,
         });
       }
       await sleep(wait);

@@ -2,6 +2,7 @@ import express, { type Router } from "express";
 import { errors, pingEveryMaster, safeEqual, withTimeout } from "@mw/platform";
 import { alertsCheck } from "@mw/shared/notifications";
 import { missingSchedules } from "@mw/shared/schedules";
+import { credentialsCheck } from "@mw/shared/sites";
 import type { AppContext } from "../context.ts";
 import type { Metrics } from "./metrics.ts";
 
@@ -16,15 +17,21 @@ async function check(probe: () => Promise<unknown>): Promise<{ ok: boolean; erro
   }
 }
 
+/** A check read from the database: not tried while the database is down, and bounded in time like the others. */
+async function fromDatabase<T extends { ok: boolean; error?: string }>(reachable: boolean, read: () => Promise<T>, unreadable: string): Promise<T | { ok: false; error: string }> {
+  if (!reachable) return { ok: false, error: unreadable };
+  return withTimeout(read(), CHECK_TIMEOUT_MS).catch(() => ({ ok: false as const, error: unreadable }));
+}
+
 export function healthRoutes(ctx: AppContext, metrics: Metrics): Router {
   const router = express.Router();
   router.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
   // Ready means it can serve: a missing job schedule, an unreachable read replica (its
-  // reads go to the primary meanwhile) or an alert that reached nobody does not stop
-  // requests, so each is `degraded` (200) rather than unavailable, and the checks name
-  // what is wrong.
+  // reads go to the primary meanwhile), an alert that reached nobody or a sync whose
+  // upstream refuses its credentials does not stop requests, so each is `degraded` (200)
+  // rather than unavailable, and the checks name what is wrong.
   router.get("/readyz", async (_req, res) => {
     const replicaState = ctx.replicaState;
     const [database, redis, replica] = await Promise.all([
@@ -36,9 +43,12 @@ export function healthRoutes(ctx: AppContext, metrics: Metrics): Router {
     const ready = database.ok && redis.ok;
     const missing = redis.ok ? await withTimeout(missingSchedules(ctx.queues), CHECK_TIMEOUT_MS).catch(() => undefined) : undefined;
     const schedules = missing === undefined ? { ok: false, error: "could not be read" } : { ok: missing.length === 0, missing: missing.map((job) => job.name) };
-    const alerts = database.ok ? await withTimeout(alertsCheck(ctx), CHECK_TIMEOUT_MS).catch(() => ({ ok: false, error: "alerts: could not be read" })) : { ok: false, error: "alerts: could not be read" };
-    const status = !ready ? "unavailable" : schedules.ok && alerts.ok && (replica?.ok ?? true) ? "ready" : "degraded";
-    res.status(ready ? 200 : 503).json({ status, checks: { database, redis, schedules, alerts, ...(replica ? { replica } : {}) } });
+    const [alerts, credentials] = await Promise.all([
+      fromDatabase(database.ok, () => alertsCheck(ctx), "alerts: could not be read"),
+      fromDatabase(database.ok, () => credentialsCheck(ctx), "credentials: could not be read"),
+    ]);
+    const status = !ready ? "unavailable" : schedules.ok && alerts.ok && credentials.ok && (replica?.ok ?? true) ? "ready" : "degraded";
+    res.status(ready ? 200 : 503).json({ status, checks: { database, redis, schedules, alerts, credentials, ...(replica ? { replica } : {}) } });
   });
   router.get("/metrics", async (req, res) => {
     const token = ctx.config.METRICS_TOKEN;

@@ -1,7 +1,10 @@
 import { HTTPError, type Got, type Response } from "got";
 import { AppError, chunks, createHttpClient, JOB_DELAY_MS, jobDelayFromRetryAfter, type RedisClient, upstreamCall, upstreamError, type UpstreamDetail } from "@mw/platform";
-import { erpTokens, type ErpTokenConfig, type ErpTokens } from "./token.ts";
+import { ERP_TOKEN_ENDPOINT, erpTokens, type ErpTokenConfig, type ErpTokens } from "./token.ts";
 import type { ErpErrorBody, ErpItem, ODataCollection, SalesOrder, SalesOrderInput, SalesOrderLine, SalesShipment } from "./types.ts";
+
+/** How the ERP's failures name it. */
+const SYSTEM = "ERP";
 
 /** Values per `or` filter: keeps the URL well under the 2 KB that proxies in front of an ERP tend to allow. */
 const VALUES_PER_FILTER = 20;
@@ -16,6 +19,7 @@ export function erpNotConfigured(): AppError {
 
 export class ErpClient {
   private readonly http: Got;
+  private answeredOnce = false;
 
   private constructor(
     http: Got,
@@ -111,14 +115,35 @@ export class ErpClient {
    */
   private async call<T>(request: () => Promise<T>): Promise<T> {
     await this.tokens.current();
+    const answer = await this.send(request);
+    this.answeredOnce = true;
+    return answer;
+  }
+
+  /** True once the ERP answered a call of this client: it took our credentials. */
+  get answered(): boolean {
+    return this.answeredOnce;
+  }
+
+  private async send<T>(request: () => Promise<T>): Promise<T> {
     try {
       return await request();
     } catch (error) {
       const refused = error instanceof HTTPError && error.response.statusCode === 401 ? bearerOf(error.response) : null;
-      if (refused === null || (await this.tokens.renew(refused)) === null) throw upstreamError("ERP", error, errorDetail);
-      return upstreamCall("ERP", request, errorDetail);
+      if (refused === null || (await this.tokens.renew(refused)) === null) throw upstreamError(SYSTEM, error, errorDetail);
+      return upstreamCall(SYSTEM, request, errorDetail);
     }
   }
+}
+
+/**
+ * The ERP or its token endpoint does not take our credentials (401/403; a
+ * 401 only after the one renewal was refused too): every ERP call fails alike
+ * until an operator fixes ERP_TOKEN or the client credentials.
+ */
+export function isErpCredentialsRefusal(error: unknown): boolean {
+  const upstream = error instanceof AppError ? error.upstream : undefined;
+  return upstream?.kind === "unauthorized" && (upstream.system === SYSTEM || upstream.system === ERP_TOKEN_ENDPOINT);
 }
 
 /** The token a refused request carried ("" when it carried none). */

@@ -15,6 +15,9 @@ export type ErpTokenConfig = Pick<
   "ERP_TOKEN" | "ERP_TOKEN_URL" | "ERP_CLIENT_ID" | "ERP_CLIENT_SECRET" | "ERP_SCOPE" | "HTTP_TIMEOUT_MS" | "ENCRYPTION_KEY" | "QUEUE_PREFIX"
 >;
 
+/** How failures of the token endpoint name it. */
+export const ERP_TOKEN_ENDPOINT = "ERP token endpoint";
+
 /** A token is renewed this long before it expires (a fifth of its life when that is shorter), so no call goes out with one about to lapse. */
 const RENEW_BEFORE_MS = 60_000;
 
@@ -99,8 +102,8 @@ class ClientCredentials implements ErpTokens {
     const { ERP_TOKEN_URL: url, ERP_CLIENT_ID, ERP_CLIENT_SECRET, ERP_SCOPE } = this.config;
     const http = createHttpClient({ timeoutMs: this.config.HTTP_TIMEOUT_MS, setting: "ERP_TOKEN_URL", headers: { accept: "application/json" } });
     const form = { grant_type: "client_credentials", client_id: ERP_CLIENT_ID!, client_secret: ERP_CLIENT_SECRET!, scope: ERP_SCOPE! };
-    const body = await upstreamCall("ERP token endpoint", () => http.post(url!, { form }).json());
-    const answer = parseUpstream("ERP token endpoint", new URL(url!).pathname, tokenAnswer, body);
+    const body = await upstreamCall(ERP_TOKEN_ENDPOINT, () => http.post(url!, { form }).json());
+    const answer = parseUpstream(ERP_TOKEN_ENDPOINT, new URL(url!).pathname, tokenAnswer, body);
     const lifetimeMs = answer.expires_in * 1000;
     const token = { token: answer.access_token, renewAt: Date.now() + lifetimeMs - Math.min(RENEW_BEFORE_MS, lifetimeMs / 5) };
     const ttlMs = Math.floor(token.renewAt - Date.now());

@@ -1,6 +1,7 @@
 export * from "./api-keys.ts";
 export * from "./carrier-mappings.ts";
 export * from "./connection.ts";
+export * from "./credential-failures.ts";
 export * from "./credentials.ts";
 export * from "./input.ts";
 export * from "./inventory-run-summary.ts";

@@ -1,5 +1,6 @@
 import { type Connections, errors, Prisma, withTimeout } from "@mw/platform";
 import { SITE_KEYS_CHANGED } from "./api-keys.ts";
+import { clearSiteCredentialRefusal } from "./credential-failures.ts";
 import { siteCreateData, siteUpdateData, type SiteCreateInput, type SiteUpdateInput } from "./input.ts";
 import { requireSite } from "./site-reads.ts";
 import type { SiteSchedule } from "./site-schedules.ts";
@@ -44,10 +45,16 @@ export async function createSite(deps: SiteWriteDeps, input: SiteCreateInput): P
   return site;
 }
 
-/** A partial update: absent members keep their value (siteUpdateData). */
+/**
+ * A partial update: absent members keep their value (siteUpdateData). New
+ * credentials end a refusal kept for the old ones, in the same transaction, so
+ * /readyz stops naming the site and the next run checks the new ones.
+ */
 export async function updateSite(deps: SiteWriteDeps, id: number, input: SiteUpdateInput): Promise<void> {
   const data = siteUpdateData(input, await requireSite(deps, id), deps.config.ENCRYPTION_KEY);
-  await deps.prisma.site.update({ where: { id }, data }).catch((error: unknown) => {
+  const update = deps.prisma.site.update({ where: { id }, data });
+  const written = data.api_credentials === undefined ? update : deps.prisma.$transaction([update, clearSiteCredentialRefusal(deps, id)]);
+  await written.catch((error: unknown) => {
     if (knownError(error, "P2025")) throw errors.notFound("Site not found.");
     throw errors.cannotSave("rest_cannot_update", "The site could not be updated.", error);
   });

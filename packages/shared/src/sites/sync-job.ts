@@ -1,10 +1,11 @@
 import type { z } from "zod";
 import type { Site } from "@mw/platform/prisma";
 import type { Connections, Logger } from "@mw/platform";
+import { clearCredentialRefusals, recordCredentialRefusal } from "./credential-failures.ts";
 import { inventorySyncEnabled, orderImportEnabled, trackingSyncEnabled } from "./sync-eligibility.ts";
 import { finishRun, startRun, type SYNC_RUN_COUNTS, type SyncKind } from "./sync-runs.ts";
 
-type Deps = Pick<Connections, "prisma">;
+type Deps = Pick<Connections, "prisma" | "queues">;
 type CountsOf<K extends SyncKind> = z.infer<(typeof SYNC_RUN_COUNTS)[K]>;
 
 /** How each per-site sync job names itself in its log, whether a site wants it, and what it answers when the site does not. */
@@ -47,15 +48,27 @@ export class SiteSyncRun<K extends SyncKind> {
     readonly startedAt: Date,
   ) {}
 
-  /** Closes the run as completed with its counts. */
-  async finish(counts: CountsOf<K>): Promise<void> {
+  /**
+   * Closes the run as completed with its counts. The run got through, so the
+   * site's storefront took its credentials, and the ERP ours if the run reached
+   * it (`erpAnswered`): a refusal kept for either ends.
+   */
+  async finish(counts: CountsOf<K>, reached: { erpAnswered: boolean } = { erpAnswered: false }): Promise<void> {
     await finishRun(this.deps, this.runId, this.kind, { counts });
+    await clearCredentialRefusals(this.deps, this.site.id, reached.erpAnswered);
   }
 
-  /** Closes the run as failed; a failure to close it is logged, so the run's own error is the one that surfaces. */
-  async fail(counts: CountsOf<K>, message: string): Promise<void> {
-    await finishRun(this.deps, this.runId, this.kind, { counts, error: message }).catch((finish: unknown) =>
+  /**
+   * Closes the run as failed, and keeps (and alerts once) an upstream's refusal
+   * of the credentials. A failure of either is logged, so the run's own error
+   * is the one that surfaces.
+   */
+  async fail(counts: CountsOf<K>, error: unknown): Promise<void> {
+    await finishRun(this.deps, this.runId, this.kind, { counts, error: (error as Error).message }).catch((finish: unknown) =>
       this.log.error("could not close the sync run", { error: (finish as Error).message }),
+    );
+    await recordCredentialRefusal(this.deps, this.site, SYNC_JOBS[this.kind].name, error).catch((record: unknown) =>
+      this.log.error("could not record the refused credentials", { error: (record as Error).message }),
     );
   }
 }

@@ -1,6 +1,6 @@
-import { AppError, followJobLog, jobDelayAsked, recordJobDuration, type Connections } from "@mw/platform";
+import { AppError, followJobLog, recordJobDuration, type Connections } from "@mw/platform";
 import { DelayedError, UnrecoverableError, type Job } from "bullmq";
-import { isPermanent } from "./attempts.ts";
+import { deferralOf, isPermanent } from "./attempts.ts";
 import type { WorkerCatalog } from "./processor.ts";
 import { progressReporter } from "./progress.ts";
 
@@ -46,8 +46,9 @@ export async function runJob(
     return result;
   } catch (error) {
     if (error instanceof DelayedError) throw error;
-    // An upstream that asked to be called later (Retry-After) gets its wait; the attempt is not used up.
-    const asked = jobDelayAsked(error);
+    // An upstream that asked to be called later (Retry-After) gets its wait; the attempt is not used up
+    // unless the job was put back MAX_JOB_DEFERRALS times already.
+    const asked = deferralOf(job, error);
     if (asked !== null) await delay(asked, (error as Error).message);
     const permanent = isPermanent(error);
     log.error("job failed", { error: (error as Error).message, permanent, duration_ms: Math.round(performance.now() - started) });

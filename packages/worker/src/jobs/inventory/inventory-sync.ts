@@ -41,15 +41,14 @@ export async function inventorySync(job: Job, payload: PayloadOf<typeof inventor
       const first = run.failures[0]!;
       throw AppError.permanent(`inventory sync of site ${site.id}: ${run.failures.length} of ${run.counts.items} items failed (first: ${first.sku}: ${first.message})`, "inventory_incomplete");
     }
-    await sync.finish(run.counts);
+    await sync.finish(run.counts, { erpAnswered: run.erpAnswered });
     if (!payload.product_ids) await markLastRun(ctx, site.id, "inventory", new Date());
     log.info("inventory sync finished", { ...run.counts, unknown_to_erp, products: payload.product_ids?.length ?? "all" });
     return { run_id: runId, counts: run.counts, unknown_to_erp };
   } catch (error) {
-    const message = (error as Error).message;
-    await sync.fail(run.counts, message);
+    await sync.fail(run.counts, error);
     if (endsJob(job, error)) {
-      await recordInventorySyncFailure(ctx, site.id, message).catch((record: unknown) => log.error("could not record the inventory sync failure", { error: (record as Error).message }));
+      await recordInventorySyncFailure(ctx, site.id, (error as Error).message).catch((record: unknown) => log.error("could not record the inventory sync failure", { error: (record as Error).message }));
     }
     throw error;
   }

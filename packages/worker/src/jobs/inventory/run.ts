@@ -21,6 +21,7 @@ export interface ItemFailure {
 export class InventoryRun {
   readonly counts: InventoryCounts = { items: 0, pushed: 0, forced_zero: 0, not_on_storefront: 0, errors: 0 };
   readonly failures: ItemFailure[] = [];
+  private erp: ErpClient | undefined;
 
   constructor(
     private readonly site: Site,
@@ -29,10 +30,16 @@ export class InventoryRun {
     private readonly productIds: string[] | undefined,
   ) {}
 
+  /** Whether the ERP answered one of the run's calls (took our credentials). */
+  get erpAnswered(): boolean {
+    return this.erp?.answered ?? false;
+  }
+
   /** Answers how many storefront items the ERP does not know (left as they are). */
   async execute(): Promise<{ unknown_to_erp: number }> {
     const erp = ErpClient.fromConfig(this.ctx.config, this.ctx.redis);
     if (!erp) throw erpNotConfigured();
+    this.erp = erp;
     const storefront = openInventoryStorefront(this.site, this.ctx.config);
     const { units, skus } = await storefront.catalogue(this.productIds);
     // A full run reads the whole ERP catalogue (which also tells what the storefront lacks); a webhook's run only its SKUs.

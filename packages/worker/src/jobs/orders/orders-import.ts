@@ -77,7 +77,7 @@ export async function ordersImport(job: Job, payload: PayloadOf<typeof ordersImp
     log.info("order import finished", counts);
     return { run_id: runId, counts };
   } catch (error) {
-    await sync.fail(counts, (error as Error).message);
+    await sync.fail(counts, error);
     throw error;
   }
 }

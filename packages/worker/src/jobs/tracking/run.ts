@@ -64,12 +64,18 @@ export class TrackingRun {
   readonly failures: OrderFailure[] = [];
   /** A re-push: numbers recorded as posted are looked for on the storefront rather than trusted. */
   private recheck = false;
+  private erp: ErpClient | undefined;
 
   constructor(
     private readonly site: Site,
     private readonly ctx: JobContext,
     private readonly log: Logger,
   ) {}
+
+  /** Whether the ERP answered one of the run's calls (took our credentials). */
+  get erpAnswered(): boolean {
+    return this.erp?.answered ?? false;
+  }
 
   async execute(): Promise<void> {
     const { erp, storefront, carriers } = await this.open();
@@ -112,6 +118,7 @@ export class TrackingRun {
   private async open(): Promise<{ erp: ErpClient; storefront: TrackingStorefront; carriers: Map<string, string> }> {
     const erp = ErpClient.fromConfig(this.ctx.config, this.ctx.redis);
     if (!erp) throw erpNotConfigured();
+    this.erp = erp;
     const storefront = await openTrackingStorefront(this.site, this.ctx.config, this.log);
     return { erp, storefront, carriers: await carrierCodes(this.ctx, this.site.platform) };
   }

@@ -25,14 +25,14 @@ export async function trackingSync(job: Job, payload: PayloadOf<typeof trackingS
   try {
     await run.execute();
     if (run.failures.length) throw incomplete(site, run.failures, run.counts.orders);
-    await sync.finish(run.counts);
+    await sync.finish(run.counts, { erpAnswered: run.erpAnswered });
     if (site.health_check_url) {
       await ctx.queues.add(healthPingJob, { url: site.health_check_url, site_id: site.id }, { jobId: trackingHealthPingJobId(site.id, runId) });
     }
     log.info("tracking sync finished", run.counts);
     return { run_id: runId, counts: run.counts };
   } catch (error) {
-    await sync.fail(run.counts, (error as Error).message);
+    await sync.fail(run.counts, error);
     if (endsJob(job, error)) await recordFailures(ctx, site, run.failures, error, log);
     throw error;
   }
