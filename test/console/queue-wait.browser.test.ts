@@ -26,7 +26,7 @@ describe("queue wait on the operations page", () => {
   it("draws each queue's average and longest wait per hour as the jobs run, links to the queue's jobs, and fits 375 px", async () => {
     const queue = ui.api.ctx.queues.get("inventory");
     // Jobs added before any worker runs wait for it; one waits out a delay first, which is not queue wait.
-    const ids = [];
+    const ids: string[] = [];
     for (let i = 0; i < 4; i += 1) ids.push((await ui.api.ctx.queues.add(itemHistoryCleanupJob, {}, { jobId: `${RUN}-${i}` })).id!);
     ids.push((await ui.api.ctx.queues.add(itemHistoryCleanupJob, {}, { jobId: `${RUN}-delayed`, delay: 1500 })).id!);
     worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "inventory" });
