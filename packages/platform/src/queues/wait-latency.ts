@@ -36,20 +36,23 @@ if tonumber(ARGV[1]) > max then redis.call("HSET", KEYS[1], "max", ARGV[1]) end
 redis.call("EXPIRE", KEYS[1], ARGV[2])
 return 0`, 1);
 
+/** What the wait is worked out from: BullMQ's own fields of a job a worker has just started. */
+export type StartedJob = Pick<Job, "attemptsMade" | "attemptsStarted" | "processedOn" | "timestamp" | "delay">;
+
 /**
  * How long this start of a job waited, in ms: from when the job was ready (added,
  * or its delay over: a scheduler's run time) to a worker taking it (processedOn).
  * Null unless it is the job's first start: a retry's backoff or a delay asked by
  * an upstream is not kept on the job, so its ready time is not known.
  */
-export function jobWaitMs(job: Pick<Job, "attemptsMade" | "attemptsStarted" | "processedOn" | "timestamp" | "delay">): number | null {
+export function jobWaitMs(job: StartedJob): number | null {
   if (job.attemptsMade > 0 || job.attemptsStarted > 1 || !job.processedOn) return null;
   // Producer and worker clocks may differ by a little: a wait is never negative.
   return Math.max(0, job.processedOn - (job.timestamp + (job.delay || 0)));
 }
 
 /** Records a starting job's wait in its queue's hour (the hour it started). */
-export async function recordQueueWait(queues: Queues, queue: QueueName, job: Job): Promise<void> {
+export async function recordQueueWait(queues: Queues, queue: QueueName, job: StartedJob): Promise<void> {
   const wait = jobWaitMs(job);
   if (wait === null) return;
   await RECORD.run(queues.connection, waitKey(queues, queue, hourOf(job.processedOn!)), String(wait), String(KEEP_SECONDS));
