@@ -15,7 +15,7 @@ import type { Queues } from "./queues.ts";
 const KEEP_SECONDS = 8 * 24 * 3600;
 
 /** The UTC hour `YYYY-MM-DD HH` of a time, as the trend charts label their bars. */
-export function hourOf(ms: number): string {
+function hourOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 13).replace("T", " ");
 }
 
@@ -45,7 +45,7 @@ export type StartedJob = Pick<Job, "attemptsMade" | "attemptsStarted" | "process
  * Null unless it is the job's first start: a retry's backoff or a delay asked by
  * an upstream is not kept on the job, so its ready time is not known.
  */
-export function jobWaitMs(job: StartedJob): number | null {
+function jobWaitMs(job: StartedJob): number | null {
   if (job.attemptsMade > 0 || job.attemptsStarted > 1 || !job.processedOn) return null;
   // Producer and worker clocks may differ by a little: a wait is never negative.
   return Math.max(0, job.processedOn - (job.timestamp + (job.delay || 0)));
