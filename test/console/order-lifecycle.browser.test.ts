@@ -66,12 +66,16 @@ async function cli(...args: string[]): Promise<{ code: number | null; stdout: st
 }
 
 /** The order's lifecycle as the console's operations page shows it. */
-async function consoleState(number: string) {
-  // A test's browser contexts close after it: each test signs in on its own page.
+/** A test's browser contexts close after it: each test signs in on its own page. */
+async function openPage(): Promise<void> {
   if (!page || page.isClosed()) {
     page = await (await ui.newContext()).newPage();
     await signIn(page, ui.api.url, operator);
   }
+}
+
+async function consoleState(number: string) {
+  await openPage();
   await page.goto(`${ui.api.url}/console/operations?kind=order&key=${encodeURIComponent(number)}`);
   const row = page.locator("#order-lifecycle tbody tr");
   expect(await row.count()).toBe(1);
@@ -79,9 +83,41 @@ async function consoleState(number: string) {
     state: await row.locator(".order-state").textContent(),
     text: (await row.textContent()) ?? "",
     nextAttempt: await row.locator(".order-next-attempt").textContent(),
-    jobLink: await row.locator("a").getAttribute("href"),
+    jobLink: await row.locator("a.job-link").getAttribute("href"),
   };
 }
+
+/** The console's order page (the admin viewer's one order) as a person reads it, in GET /orders/{id}'s terms. */
+async function orderPage(id: number) {
+  await openPage();
+  await page.goto(`${ui.api.url}/console/orders/${id}`);
+  const lifecycle = page.locator("#order-lifecycle-detail");
+  const text = async (selector: string) => ((await lifecycle.locator(selector).textContent()) ?? "").trim();
+  const dash = (value: string) => (value === "—" ? null : value);
+  const job = lifecycle.locator(".order-job a");
+  return {
+    state: await text(".order-state"),
+    state_reason: dash(await text(".state-reason")),
+    next_attempt_at: dash(await text(".order-next-attempt")),
+    attempts: Number(await text(".order-attempts")),
+    last_error: dash(await text(".order-last-error")),
+    job_id: (await job.count()) ? ((await job.textContent()) ?? "").trim() : null,
+    job_state: (await job.count()) ? await text(".order-job-state") : null,
+    job_url: (await job.count()) ? await job.getAttribute("href") : null,
+  };
+}
+
+/** The fields the order page shows, as GET /orders/{id} answers them. */
+const lifecycleOf = (order: OrderState) => ({
+  state: order.state,
+  state_reason: order.state_reason,
+  next_attempt_at: order.next_attempt_at,
+  attempts: order.attempts,
+  last_error: order.last_error,
+  job_id: order.job_id,
+  job_state: order.job_state,
+  job_url: order.job_url,
+});
 
 async function intake(key: string, number: string): Promise<number> {
   const res = await fetch(`${ui.api.url}/middleware/v1/external/orders`, {
@@ -108,6 +144,10 @@ describe("an order's lifecycle through an ERP outage", () => {
     const pending = await rest<OrderState>(`/orders/${id}`);
     expect(pending).toMatchObject({ state: "pending", attempts: 0, job_id: `order-export.${id}`, job_url: `/admin/queues/queue/orders/order-export.${id}` });
     expect((await consoleState(number)).state).toBe("pending");
+    // The operations page's row opens the order's page, which shows what GET /orders/{id} answers.
+    await page.locator("#order-lifecycle a.order-link").click();
+    await page.waitForURL(new RegExp(`/console/orders/${id}$`));
+    expect(await orderPage(id)).toEqual(lifecycleOf(await rest<OrderState>(`/orders/${id}`)));
 
     worker = startWorker();
     await worker.waitFor(logged("workers started"), 120_000);
@@ -147,6 +187,7 @@ describe("an order's lifecycle through an ERP outage", () => {
     await until(async () => (done = await rest<OrderState>(`/orders/${id}`)).state === "verified", () => `the order to be verified (last ${JSON.stringify(done)})`, 180_000);
     expect(done).toMatchObject({ state: "verified", state_reason: null, next_attempt_at: null, job_id: `order-verify.${id}` });
     expect((await consoleState(number)).state).toBe("verified");
+    expect(await orderPage(id)).toEqual(lifecycleOf(await rest<OrderState>(`/orders/${id}`)));
     const after = await cli("order:show", number);
     expect((JSON.parse(after.stdout) as { orders: OrderState[] }).orders[0]).toMatchObject({ state: "verified" });
     expect((await rest<{ orders: OrderState[] }>(`/orders?state=verified&search=${number}`)).orders.map((row) => row.id)).toEqual([id]);
@@ -179,6 +220,10 @@ describe("an order's lifecycle through an ERP outage", () => {
     const seen = await consoleState(number);
     expect(seen.state).toBe("failed");
     expect(seen.text).toContain(reason);
+    const shownOnPage = await orderPage(id);
+    expect(shownOnPage).toEqual(lifecycleOf(failed!));
+    expect(shownOnPage).toMatchObject({ state: "failed", attempts: 1, job_id: `order-export.${id}`, job_url: `/admin/queues/queue/orders/order-export.${id}` });
+    expect((await page.goto(`${ui.api.url}/console/orders/99999999`))!.status()).toBe(404);
     const shown = await cli("order:show", number);
     expect((JSON.parse(shown.stdout) as { orders: OrderState[] }).orders[0]).toMatchObject({ state: "failed" });
     expect((await cli("order:show", "NO-SUCH-ORDER")).code).toBe(1);

@@ -77,7 +77,16 @@ describe("merchant accounts", () => {
 describe("POST /disputes/replay", () => {
   beforeEach(() => api.ctx.queues.get("disputes").obliterate({ force: true }));
 
-  it("re-queues a received dispute under a fresh job id, by webhook id or case id", async () => {
+  /** Ends the next waiting dispute job as a worker would (no gateway is needed for what these tests look at). */
+  async function finishNext(id: string): Promise<void> {
+    const worker = new Worker("disputes", null, { connection: createRedis(api.ctx.config.REDIS_URL, { blocking: true }), prefix: api.ctx.config.QUEUE_PREFIX, autorun: false });
+    const job = await worker.getNextJob("tok-dispute", { block: false });
+    expect(job?.id).toBe(id);
+    await job!.moveToCompleted({ outcome: "no_match" }, "tok-dispute", false);
+    await worker.close();
+  }
+
+  it("re-queues a received dispute under a fresh job id, by webhook id or case id, and skips it with why while a job of it is waiting", async () => {
     const caseId = `RP-${mid()}`;
     const delivered = await fetch(`${api.url}${ROOT}/webhooks/acquirer`, {
       method: "POST",
@@ -85,14 +94,30 @@ describe("POST /disputes/replay", () => {
       body: JSON.stringify({ event_type: "dispute.created", api_response: JSON.stringify({ case_id: caseId }) }),
     });
     const webhookId = ((await delivered.json()) as { webhook_id: number }).webhook_id;
+    const original = `dispute.acquirer_case_${caseId}`;
+
+    // The original job has not run yet: a replay would only run beside it.
+    const early = await call("POST", "/disputes/replay", { webhook_id: webhookId });
+    expect(early).toEqual({
+      status: 202,
+      body: { success: true, webhook_id: webhookId, job: { id: original, queue: "disputes", state: "waiting" }, queued: [], skipped: [{ webhook_id: webhookId, reason: `already in progress: job ${original} is waiting` }] },
+    });
+    await finishNext(original);
 
     const byWebhook = await call("POST", "/disputes/replay", { webhook_id: webhookId });
-    expect(byWebhook).toMatchObject({ status: 202, body: { success: true, webhook_id: webhookId, job: { queue: "disputes", state: "waiting" } } });
+    expect(byWebhook).toMatchObject({ status: 202, body: { success: true, webhook_id: webhookId, job: { queue: "disputes", state: "waiting" }, skipped: [] } });
+    const first = (byWebhook.body.job as { id: string }).id;
+    expect(byWebhook.body.queued).toEqual([{ webhook_id: webhookId, job_id: first }]);
+    // The replay waits: a second one is skipped, naming it.
+    expect((await call("POST", "/disputes/replay", { case_id: caseId })).body).toMatchObject({ queued: [], skipped: [{ webhook_id: webhookId, reason: `already in progress: job ${first} is waiting` }] });
+    await finishNext(first);
+
     const byCase = await call("POST", "/disputes/replay", { case_id: caseId });
     expect(byCase.status).toBe(202);
-    const ids = [(byWebhook.body.job as { id: string }).id, (byCase.body.job as { id: string }).id];
+    const ids = [first, (byCase.body.job as { id: string }).id];
+    expect(byCase.body.queued).toEqual([{ webhook_id: webhookId, job_id: ids[1] }]);
     expect(ids[0]).toMatch(new RegExp(`^dispute\\.acquirer_case_${caseId}\\.replay\\.\\d+$`));
-    expect(new Set([`dispute.acquirer_case_${caseId}`, ...ids]).size).toBe(3);
+    expect(new Set([original, ...ids]).size).toBe(3);
     for (const id of ids) {
       expect(await api.ctx.queues.get("disputes").getJob(id)).toMatchObject({ name: "process-dispute", data: { webhook_id: webhookId } });
     }

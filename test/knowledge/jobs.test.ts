@@ -137,6 +137,31 @@ describe("staff AJAX reembed, status and auto-title (spec 2, 4.6)", () => {
     expect(await ajax(api, "POST", "reembed", staff.authorization, { ticket_number: "999999999" })).toEqual({ status: 404, body: { success: false, data: "Ticket 999999999 not found." } });
   });
 
+  it("answers queued and skipped: a second reembed while the first waits is skipped, naming that job, and the first still runs", async () => {
+    const ticket = await mirrorTicket(api, "Invoices missing VAT", "The invoice PDF shows no VAT line.");
+    const resume = await pauseKnowledgeQueue(api);
+    let first: { status: number; body: { success: boolean; data: Json } };
+    let second: typeof first;
+    try {
+      first = await ajax(api, "POST", "reembed", staff.authorization, { ticket_number: ticket.number });
+      second = await ajax(api, "POST", "reembed", staff.authorization, { ticket_number: ticket.number });
+    } finally {
+      await resume();
+    }
+    const jobId = first.body.data.job_id as string;
+    expect(first).toEqual({ status: 200, body: { success: true, data: { job_id: jobId, queued: [{ ticket_number: ticket.number, job_id: jobId }], skipped: [] } } });
+    expect(second).toEqual({
+      status: 200,
+      body: { success: true, data: { job_id: jobId, queued: [], skipped: [{ ticket_number: ticket.number, reason: `already in progress: job ${jobId} is waiting` }] } },
+    });
+    expect((await jobDone(jobId)).result).toMatchObject({ embedded: 1 });
+    // Once it has ended, the ticket can be re-embedded again.
+    const third = await ajax(api, "POST", "reembed", staff.authorization, { ticket_number: ticket.number });
+    expect(third.body.data).toMatchObject({ skipped: [], queued: [{ ticket_number: ticket.number }] });
+    expect(third.body.data.job_id).not.toBe(jobId);
+    await jobDone(third.body.data.job_id as string);
+  });
+
   it("shows the AI service version, provider, index, records per source and the last embedding run", async () => {
     await runCron();
     const status = await ajax(api, "GET", "status", staff.authorization);

@@ -1,4 +1,4 @@
-import { checkRedis, createRedis, type RedisClient, type RedisClientOptions } from "@mw/platform";
+import { checkRedis, createRedis, Queues, queueWaitsByHour, recordQueueWait, type RedisClient, type RedisClientOptions } from "@mw/platform";
 import { Queue, Worker } from "bullmq";
 import { Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,6 +73,33 @@ describe("REDIS_URL redis+cluster:// on a local 3-master + 3-replica cluster", (
     expect(done.workerConnection).toBeInstanceOf(Cluster);
     expect((done.workerConnection as Cluster).options.redisOptions).toMatchObject({ maxRetriesPerRequest: null, password: NODE_PASSWORD });
     expect((done.queueConnection as Cluster).options.redisOptions).toMatchObject({ maxRetriesPerRequest: 2 });
+  });
+
+  it("keeps each queue's waits for a worker under the queue's hash tag: a day of hours read in one pipeline", async () => {
+    // Without a hash tag a queue's hours fall in different slots, and a cluster pipeline refuses them (CROSSSLOT).
+    const connection = createRedis(cluster.url, { name: "mw-test-waits" });
+    const queues = new Queues(connection, testQueuePrefix());
+    try {
+      const at = (hour: number, minute: number) => Date.UTC(2026, 0, 1, hour, minute);
+      const started = (queued: number, waitMs: number, delay = 0) => ({ attemptsMade: 0, attemptsStarted: 1, timestamp: queued, delay, processedOn: queued + delay + waitMs });
+      await recordQueueWait(queues, "orders", started(at(10, 5), 400));
+      await recordQueueWait(queues, "orders", started(at(10, 30), 1200, 5000));
+      await recordQueueWait(queues, "orders", started(at(11, 0), 50));
+      // A retry's start is not counted: its ready time is not on the job.
+      await recordQueueWait(queues, "orders", { ...started(at(11, 1), 99_000), attemptsMade: 1, attemptsStarted: 2 });
+      await recordQueueWait(queues, "disputes", started(at(10, 59), 7));
+      const hours = Array.from({ length: 24 }, (_, h) => `2026-01-01 ${String(h).padStart(2, "0")}`);
+      expect(await queueWaitsByHour(queues, "orders", hours)).toEqual(
+        new Map([
+          ["2026-01-01 10", { count: 2, average_ms: 800, max_ms: 1200 }],
+          ["2026-01-01 11", { count: 1, average_ms: 50, max_ms: 50 }],
+        ]),
+      );
+      expect(await queueWaitsByHour(queues, "disputes", hours)).toEqual(new Map([["2026-01-01 10", { count: 1, average_ms: 7, max_ms: 7 }]]));
+    } finally {
+      await queues.close();
+      await close(connection);
+    }
   });
 
   it("passes the start-up check, and names the cluster but not the password when the password is wrong", async () => {

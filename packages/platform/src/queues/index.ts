@@ -10,3 +10,4 @@ export * from "./queues.ts";
 export * from "./replica-ack.ts";
 export * from "./run-and-wait.ts";
 export * from "./upcoming.ts";
+export * from "./wait-latency.ts";

@@ -75,14 +75,28 @@ export interface DisputeLifecycle {
   jobs: number;
 }
 
+/** The newest of these jobs the queue still holds. */
+async function newestHeld(deps: Pick<Connections, "queues">, refs: { queue: QueueName; id: string }[]): Promise<JobStatus | null> {
+  for (const ref of refs) {
+    const job = await jobStatus(deps.queues, ref.queue, ref.id);
+    if (job) return job;
+  }
+  return null;
+}
+
+/** Job states in which a job will still run (or runs now): a replay then would run beside it. */
+const IN_PROGRESS = new Set(["waiting", "active", "delayed", "prioritized", "waiting-children"]);
+
+/** The dispute's newest job when it has yet to end (waiting, running, waiting for a retry); null when none is. */
+export async function disputeJobInProgress(deps: Pick<Connections, "queues">, row: { id: number; event_id: string | null }): Promise<JobStatus | null> {
+  const job = await newestHeld(deps, await disputeJobs(deps, row));
+  return job && IN_PROGRESS.has(job.state) ? job : null;
+}
+
 /** The lifecycle of one received dispute (its row and its newest job). */
 export async function disputeLifecycle(deps: Pick<Connections, "queues">, row: AcquirerEventRow): Promise<DisputeLifecycle> {
   const refs = await disputeJobs(deps, row);
-  let job: JobStatus | null = null;
-  for (const ref of refs) {
-    job = await jobStatus(deps.queues, ref.queue, ref.id);
-    if (job) break;
-  }
+  const job = await newestHeld(deps, refs);
   // A running job (a first run, or a replay of a finished dispute) says more than the stored outcome, until it ends.
   let state = disputeStateOf(row.outcome);
   if (job?.state === "active") state = "processing";

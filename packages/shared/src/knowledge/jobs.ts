@@ -19,6 +19,8 @@ export const syncSiteJobId = (siteId: number, requestedAt: number) => jobId("syn
 /** Spec 2, 4.6 `reembed`: one ticket embedded again whatever its content hash says. */
 export const reembedTicketJob = defineJob({ queue: "knowledge", name: "reembed-ticket", payload: z.object({ ticket_id: z.number().int().positive() }) });
 export const reembedTicketJobId = (ticketId: number, requestedAt: number) => jobId("reembed-ticket", ticketId, requestedAt);
+/** One re-embed of a ticket waits or runs at a time (the deduplication key of its jobs). */
+export const reembedTicketKey = (ticketId: number) => jobId("reembed-ticket", ticketId);
 
 /** Daily (KNOWLEDGE_REFRESH_SCHEDULE): every added document read again from its file or URL; a changed one is stored and embedded again. */
 export const documentsRefreshJob = defineJob({ queue: "knowledge", name: "documents-refresh", payload: z.object({}), schedule: { setting: "KNOWLEDGE_REFRESH_SCHEDULE" } });

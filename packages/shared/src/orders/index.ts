@@ -16,3 +16,4 @@ export * from "./shipping-state.ts";
 export * from "./storefront-import.ts";
 export * from "./lifecycle.ts";
 export * from "./trends.ts";
+export * from "./order-view.ts";

@@ -1,4 +1,4 @@
-import { AppError, followJobLog, recordJobDuration, type Connections } from "@mw/platform";
+import { AppError, followJobLog, recordJobDuration, recordQueueWait, type Connections, type QueueName } from "@mw/platform";
 import { DelayedError, UnrecoverableError, type Job } from "bullmq";
 import { deferralOf, isPermanent } from "./attempts.ts";
 import type { WorkerCatalog } from "./processor.ts";
@@ -7,7 +7,7 @@ import { progressReporter } from "./progress.ts";
 /**
  * Runs one job for both the long-running workers and drain mode: parses the
  * payload, finds the processor, logs (into the job's own log too, for Bull
- * Board's Logs tab), records the duration. A payload its definition does not
+ * Board's Logs tab), records the wait for a worker and the duration. A payload its definition does not
  * validate (wrong types, or a key it does not declare) never reaches the
  * processor. Failures that a
  * retry cannot fix (bad payload, unknown job, permanent AppError) become
@@ -27,6 +27,8 @@ export async function runJob(
     );
   const unfollow = followJobLog(connections.logger, job, connections.queues);
   log.info("job started");
+  // Sent beside the processing (the job need not wait for its own wait to be counted), settled before the job ends.
+  const waitRecorded = recordQueueWait(connections.queues, job.queueName as QueueName, job).catch((error: unknown) => log.warn("could not record queue wait", { error }));
   const delay = async (ms: number, reason: string): Promise<never> => {
     await job.moveToDelayed(Date.now() + ms, token);
     log.info("job delayed", { reason, delay_ms: Math.round(ms) });
@@ -42,7 +44,7 @@ export async function runJob(
     const result = await handler.process(job, parsed.data, { ...connections, log, progress: progressReporter(job), delay });
     log.info("job completed", { duration_ms: Math.round(performance.now() - started) });
     // Sent together: the duration and the log rows need not wait for each other.
-    await Promise.all([finish("completed"), unfollow()]);
+    await Promise.all([finish("completed"), unfollow(), waitRecorded]);
     return result;
   } catch (error) {
     if (error instanceof DelayedError) throw error;
@@ -52,11 +54,11 @@ export async function runJob(
     if (asked !== null) await delay(asked, (error as Error).message);
     const permanent = isPermanent(error);
     log.error("job failed", { error: (error as Error).message, permanent, duration_ms: Math.round(performance.now() - started) });
-    await Promise.all([finish("failed"), unfollow()]);
+    await Promise.all([finish("failed"), unfollow(), waitRecorded]);
     if (error instanceof AppError && error.permanent) throw new UnrecoverableError(error.message);
     throw error;
   } finally {
-    // The job's log rows are in Redis before BullMQ marks it finished.
-    await unfollow();
+    // The job's log rows (and its wait) are in Redis before BullMQ marks it finished, delayed too.
+    await Promise.all([unfollow(), waitRecorded]);
   }
 }

@@ -20,7 +20,8 @@ export function windowStart(now: Date, count: number): Date {
   return new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000 - (count - 1) * 3_600_000);
 }
 
-const round = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
+/** Integers as they are; other values to a tenth, below 1 to a thousandth (a queue's wait of 0.012 s is not 0). */
+const round = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(value < 1 ? 3 : 1));
 
 /** One bar per hour; each bar carries its hour and value (data-hour, data-value) and a tooltip. */
 export function hourlyBarChart(options: {
@@ -32,10 +33,13 @@ export function hourlyBarChart(options: {
   colour: string;
   /** `count`: the title gives the window's total; `average`: its highest hour. */
   kind: "count" | "average";
+  /** Each hour's highest value (an average's maximum), drawn as a mark above its bar (data-max). */
+  marks?: Map<string, number>;
 }): string {
-  const { id, title, unit, hours, values, colour, kind } = options;
+  const { id, title, unit, hours, values, colour, kind, marks } = options;
   const numbers = hours.map((hour) => values.get(hour) ?? 0);
-  const max = Math.max(1, ...numbers);
+  const highs = marks ? hours.map((hour) => marks.get(hour) ?? 0) : [];
+  const max = Math.max(1, ...numbers, ...highs);
   const plotWidth = WIDTH - LEFT - 4;
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const step = plotWidth / hours.length;
@@ -43,7 +47,11 @@ export function hourlyBarChart(options: {
     const value = numbers[i]!;
     const height = (value / max) * plotHeight;
     const x = LEFT + i * step;
-    return `<rect class="bar" data-hour="${hour}" data-value="${round(value)}" x="${x.toFixed(1)}" y="${(TOP + plotHeight - height).toFixed(1)}" width="${(step * 0.8).toFixed(1)}" height="${height.toFixed(1)}" fill="${colour}"><title>${hour}:00 UTC: ${round(value)} ${escapeXml(unit)}</title></rect>`;
+    const high = marks?.get(hour);
+    const bar = `<rect class="bar" data-hour="${hour}" data-value="${round(value)}" x="${x.toFixed(1)}" y="${(TOP + plotHeight - height).toFixed(1)}" width="${(step * 0.8).toFixed(1)}" height="${height.toFixed(1)}" fill="${colour}"><title>${hour}:00 UTC: ${round(value)} ${escapeXml(unit)}${high === undefined ? "" : `, at most ${round(high)}`}</title></rect>`;
+    if (high === undefined) return bar;
+    const y = (TOP + plotHeight - (high / max) * plotHeight).toFixed(1);
+    return `${bar}<line class="max" data-hour="${hour}" data-max="${round(high)}" x1="${x.toFixed(1)}" x2="${(x + step * 0.8).toFixed(1)}" y1="${y}" y2="${y}" stroke="#1a202c" stroke-width="2"/>`;
   });
   const ticks = hours
     .map((hour, i) => (i % 6 === 0 ? `<text x="${(LEFT + i * step).toFixed(1)}" y="${HEIGHT - 6}" font-size="11" fill="#555">${hour.slice(11)}h</text>` : ""))

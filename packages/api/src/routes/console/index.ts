@@ -5,6 +5,7 @@ import { CONSOLE_FILES, CONSOLE_PATH, renderPage } from "./render.ts";
 import { chatPages } from "./chat.ts";
 import { notificationPages } from "./notifications.ts";
 import { operationsPages } from "./operations.ts";
+import { orderPages } from "./orders.ts";
 import { settingsPages } from "./settings.ts";
 import { signInPages } from "./sign-in-pages.ts";
 import { ticketPages } from "./tickets.ts";
@@ -49,6 +50,7 @@ export function consoleRoutes(ctx: AppContext): Router {
   pages.use(chatPages(ctx));
   pages.use(settingsPages(ctx));
   pages.use(operationsPages(ctx));
+  pages.use(orderPages(ctx));
   pages.use(notificationPages(ctx));
   pages.use((req) => {
     throw new AppError(404, "rest_no_route", `Nothing here: ${req.path}`);

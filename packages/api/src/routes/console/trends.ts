@@ -1,3 +1,4 @@
+import { QUEUE_NAMES, queueWaitsByHour } from "@mw/platform";
 import { disputeTrends, failedDisputeCount } from "@mw/shared/disputes";
 import { failedOrderCount, orderTrends } from "@mw/shared/orders";
 import { failedSyncRunCount } from "@mw/shared/sites";
@@ -8,9 +9,10 @@ const DAY_HOURS = 24;
 const WEEK_HOURS = 7 * 24;
 
 /**
- * The operations page's trends: hourly charts of the last 24 hours and the
- * failures by source over 24 hours and 7 days, each linked to the REST list
- * whose total it is (the counts use those lists' own filters, so they agree).
+ * The operations page's trends: hourly charts of the last 24 hours, a queue
+ * wait chart per queue, and the failures by source over 24 hours and 7 days,
+ * each linked to the REST list behind it (the counts use those lists' own
+ * filters, so they agree).
  */
 export async function operationsTrends(ctx: AppContext, nonce: string, now = new Date()) {
   const hours = lastHours(now, DAY_HOURS);
@@ -31,12 +33,28 @@ export async function operationsTrends(ctx: AppContext, nonce: string, now = new
     ]);
   }
   const since = day.toISOString();
-  const chart = (id: string, title: string, unit: string, values: Map<string, number>, colour: string, href: string, kind: "count" | "average" = "count") => ({
+  const chart = (id: string, title: string, unit: string, values: Map<string, number>, colour: string, href: string, kind: "count" | "average" = "count", marks?: Map<string, number>) => ({
     id,
     title,
     href,
-    svg: hourlyBarChart({ id, title, unit, hours, values, colour, kind }),
+    svg: hourlyBarChart({ id, title, unit, hours, values, colour, kind, marks }),
   });
+  // Queue wait per queue (recorded by workers as jobs start; Redis, not the pool: read together).
+  // A queue that started no job in the window gets no chart, only its name.
+  const waitsByQueue = await Promise.all(QUEUE_NAMES.map((queue) => queueWaitsByHour(ctx.queues, queue, hours)));
+  const queueWaits = [];
+  const idleQueues = [];
+  for (const [i, queue] of QUEUE_NAMES.entries()) {
+    const waits = waitsByQueue[i]!;
+    if (!waits.size) {
+      idleQueues.push(queue);
+      continue;
+    }
+    const seconds = (pick: (wait: { average_ms: number; max_ms: number }) => number) => new Map([...waits].map(([hour, wait]) => [hour, pick(wait) / 1000]));
+    queueWaits.push(
+      chart(`chart-queue-wait-${queue}`, `Queue ${queue}: wait for a worker, average per hour (mark: longest)`, "seconds", seconds((w) => w.average_ms), "#b7791f", list("/queue", { queue, status: "completed" }), "average", seconds((w) => w.max_ms)),
+    );
+  }
   return {
     since,
     charts: [
@@ -49,6 +67,8 @@ export async function operationsTrends(ctx: AppContext, nonce: string, now = new
       chart("chart-dispute-latency", "Webhook to processed dispute, average per hour", "seconds", disputes.processingSeconds, "#6b46c1", list("/disputes", { processed_since: since }), "average"),
       chart("chart-export-latency", "Order received to exported (queue wait and export), average per hour", "minutes", orders.exportMinutes, "#6b46c1", list("/orders", { state: "exported" }), "average"),
     ],
+    queueWaits,
+    idleQueues,
     failures: { day: failures[0]!, week: failures[1]! },
   };
 }

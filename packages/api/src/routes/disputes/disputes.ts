@@ -219,7 +219,7 @@ export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {
   api.route({
     method: "post",
     path: "/disputes/replay",
-    summary: "Queue a received dispute again, under a fresh job id",
+    summary: "Queue a received dispute again, under a fresh job id; skipped, with why, while a job of it has yet to end",
     tag: "disputes",
     access: "manage_middleware",
     body: z.union([
@@ -229,18 +229,30 @@ export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {
     status: 202,
     responses: {
       202: {
-        description: "Queued",
-        schema: z.object({ success: z.literal(true), webhook_id: z.number().int(), job: z.object({ id: z.string(), queue: z.string(), state: z.string() }) }),
+        description: "Queued, or skipped with why (every bulk trigger answers `queued` and `skipped`; this one acts on one dispute)",
+        schema: z.object({
+          success: z.literal(true),
+          webhook_id: z.number().int(),
+          job: z.object({ id: z.string(), queue: z.string(), state: z.string() }).describe("the job that processes the dispute now: the replay, or the one in progress"),
+          queued: z.array(z.object({ webhook_id: z.number().int(), job_id: z.string() })),
+          skipped: z.array(z.object({ webhook_id: z.number().int(), reason: z.string() })).describe("the dispute, when a job of it is waiting, running or waiting for a retry"),
+        }),
       },
       404: { description: "No received dispute with that webhook id or case id" },
     },
     example: {
       request: { case_id: "CB-2026-0042" },
-      response: { success: true, webhook_id: 1, job: { id: "dispute.acquirer_case_CB-2026-0042.replay.1795535133854", queue: "disputes", state: "waiting" } },
+      response: {
+        success: true,
+        webhook_id: 1,
+        job: { id: "dispute.acquirer_case_CB-2026-0042.replay.1795535133854", queue: "disputes", state: "waiting" },
+        queued: [{ webhook_id: 1, job_id: "dispute.acquirer_case_CB-2026-0042.replay.1795535133854" }],
+        skipped: [],
+      },
     },
     handler: async ({ body }) => {
-      const { webhookId, jobId } = await replayDispute(ctx, body);
-      return { success: true as const, webhook_id: webhookId, job: { id: jobId, queue: processDisputeJob.queue, state: "waiting" } };
+      const { webhookId, job, queued, skipped } = await replayDispute(ctx, body);
+      return { success: true as const, webhook_id: webhookId, job: { ...job, queue: processDisputeJob.queue }, queued, skipped };
     },
   });
 

@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import { AppError, errors, jobRef } from "@mw/platform";
+import { AppError, errors } from "@mw/platform";
 import { AI_SERVICE_VERSION, EMBEDDING_DIMENSIONS } from "@mw/shared/ai";
 import {
   acquireChatSlot,
@@ -235,16 +235,31 @@ export function assistantRoutes(api: ApiRouter, ctx: AppContext): void {
   api.route({
     method: "post",
     path: "/ai-assistant/reembed",
-    summary: "Embed a ticket again now (queued), whatever its content hash says",
+    summary: "Embed a ticket again now (queued), whatever its content hash says; skipped, with why, while a re-embed of it waits or runs",
     tag: "ai-assistant",
     access: "staff_or_manage_options",
     body: z.object({ ticket_number: z.coerce.string().trim().min(1).max(32) }),
-    responses: { 200: { description: "The job, for get_job", schema: ok(z.object({ job_id: z.string() })) }, 404: { description: "No ticket with that number in the mirror" } },
-    example: { request: { ticket_number: "004512" }, response: { success: true, data: { job_id: "knowledge:reembed-ticket.123.1764064800000" } } },
+    responses: {
+      200: {
+        description: "The job that re-embeds the ticket, for get_job; `queued` and `skipped` as every bulk trigger answers (this one acts on one ticket)",
+        schema: ok(
+          z.object({
+            job_id: z.string(),
+            queued: z.array(z.object({ ticket_number: z.string(), job_id: z.string() })),
+            skipped: z.array(z.object({ ticket_number: z.string(), reason: z.string() })).describe("the ticket, when a re-embed of it is waiting or running (job_id names that job)"),
+          }),
+        ),
+      },
+      404: { description: "No ticket with that number in the mirror" },
+    },
+    example: {
+      request: { ticket_number: "004512" },
+      response: { success: true, data: { job_id: "knowledge:reembed-ticket.123.1764064800000", queued: [{ ticket_number: "004512", job_id: "knowledge:reembed-ticket.123.1764064800000" }], skipped: [] } },
+    },
     handler: async ({ body }) => {
       const requested = await requestTicketReembed(ctx, body.ticket_number);
       if (requested.outcome === "no_ticket") throw errors.notFound(`Ticket ${body.ticket_number} not found.`);
-      return { success: true as const, data: { job_id: jobRef("knowledge", requested.jobId) } };
+      return { success: true as const, data: { job_id: requested.jobId, queued: requested.queued, skipped: requested.skipped } };
     },
   });
 }

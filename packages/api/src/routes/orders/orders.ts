@@ -1,15 +1,5 @@
-import { errors, formatDateTime } from "@mw/platform";
-import {
-  findOrderDetail,
-  listOrders,
-  ORDER_STATE_FILTERS,
-  ORDER_STATES,
-  orderLifecycle,
-  orderLifecycleFields,
-  PAYMENT_METHODS,
-  type OrderLifecycle,
-  type OrderWithSite,
-} from "@mw/shared/orders";
+import { errors } from "@mw/platform";
+import { listOrders, ORDER_STATE_FILTERS, ORDER_STATES, orderDetailView, orderLifecycle, orderRowView, PAYMENT_METHODS } from "@mw/shared/orders";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -83,30 +73,6 @@ const orderDetail = orderRow.extend({
   addresses: z.array(addressRow),
 });
 
-function listFields(order: OrderWithSite, lifecycle: OrderLifecycle): z.infer<typeof orderRow> {
-  return {
-    id: order.id,
-    site: order.site_id,
-    site_name: order.site.name,
-    number: order.number,
-    trans_id: order.trans_id,
-    erp_sales_order_number: order.erp_sales_order_number,
-    dateadded: formatDateTime(order.dateadded)!,
-    payment_method: order.payment_method,
-    imported: order.imported,
-    verified: order.verified,
-    ship_status: order.ship_status,
-    fully_import_from_website: order.fully_import_from_website,
-    pay_1: order.pay_1,
-    pay_2: order.pay_2,
-    pay_3: order.pay_3,
-    pay_4: order.pay_4,
-    pay_5: order.pay_5,
-    pay_6: order.pay_6,
-    ...orderLifecycleFields(lifecycle),
-  };
-}
-
 const exampleOrder = {
   id: 812,
   site: 1,
@@ -159,7 +125,7 @@ export function orderRoutes(api: ApiRouter, ctx: AppContext): void {
     handler: async ({ query }) => {
       const { total, rows } = await listOrders(ctx, query, pageWindow(query));
       const lifecycles = await Promise.all(rows.map((row) => orderLifecycle(ctx, row)));
-      return pageOf("orders", rows.map((row, i) => listFields(row, lifecycles[i]!)), total, query);
+      return pageOf("orders", rows.map((row, i) => orderRowView(row, lifecycles[i]!)), total, query);
     },
   });
 
@@ -190,27 +156,9 @@ export function orderRoutes(api: ApiRouter, ctx: AppContext): void {
     },
     responses: { 200: { description: "The order", schema: orderDetail }, 404: { description: "No such order" } },
     handler: async ({ params }) => {
-      const order = await findOrderDetail(ctx, params.id);
+      const order = await orderDetailView(ctx, params.id);
       if (!order) throw errors.notFound("Order not found.");
-      return {
-        ...listFields(order, await orderLifecycle(ctx, order)),
-        contact_id: order.contact_id,
-        shipping_agent_code: order.shipping_agent_code,
-        shipping_agent_service: order.shipping_agent_service,
-        imported_at: formatDateTime(order.imported_at),
-        created_at: formatDateTime(order.created_at)!,
-        line_items: order.lines.map((line) => ({
-          id: line.id,
-          line: line.line,
-          sku: line.sku,
-          quantity: line.quantity,
-          price: Number(line.price),
-          coupon_code: line.coupon_code,
-          discount_amount: Number(line.discount_amount),
-          weight: Number(line.weight),
-        })),
-        addresses: order.addresses.map(({ order_id: _orderId, ...address }) => address),
-      };
+      return order;
     },
   });
 }
