@@ -5,7 +5,7 @@ import type { SqlPool } from "./db.ts";
 type Params = unknown[];
 type Row = BatchItem<Params, number>;
 
-/** Deadlock (1213) and lock-wait timeout (1205): InnoDB rolled back the whole transaction, so the batch is written again. */
+/** Deadlock (1213: InnoDB rolled the transaction back) and lock-wait timeout (1205: the statement): the batch is rolled back and written again. */
 function abortedTransaction(error: unknown): boolean {
   return error instanceof mariadb.SqlError && (error.errno === 1213 || error.errno === 1205);
 }
@@ -59,7 +59,10 @@ function chunksOf(batch: Row[]): Row[][] {
  * own error: when the server refuses one row (a duplicate key), it stops
  * there, the transaction is rolled back, and the rows are written again one
  * by one, so only that row fails. A caller's promise settles only after the
- * commit, so "resolved" means durable.
+ * commit, so "resolved" means durable. The converse does not hold: when the
+ * connection is cut after the query left, every caller of the batch is
+ * rejected, yet the server runs the query to its end and may commit it; a
+ * caller's retry then meets its own row as a duplicate (test/platform/group-insert.test.ts).
  */
 export class GroupInsert {
   private readonly batcher: Batcher<Params, number>;
