@@ -7,6 +7,7 @@
 // duplicated one. Needs MariaDB and redis-server; all scenarios take about
 // ten minutes, and naming some runs only those.
 import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createMerchant } from "@mw/shared/disputes";
 import { createPrisma, encryptSecret } from "@mw/platform";
@@ -46,6 +47,8 @@ const FRAUD_KEY = randomBytes(16).toString("hex");
 const ERP_TOKEN = randomBytes(16).toString("hex");
 const SALE_DATE = "2026-10-01";
 const PREFIX = "mwchaos";
+/** The processes' log files, and at the end each one's whole output (stdout and stderr: a crash's trace is only there). */
+const LOG_DIR = "/tmp/mw-chaos-logs";
 
 const databaseUrl = process.env.CHAOS_DATABASE_URL ?? "mysql://mw:mw@127.0.0.1:3306/mw_chaos";
 await dropDatabase(databaseUrl);
@@ -87,7 +90,7 @@ function environment(): Record<string, string> {
     // Read by this script (readiness), so JSON whatever the terminal or .env says.
     LOG_FORMAT: "json",
     LOG_LEVEL: "info",
-    LOG_DIR: "/tmp/mw-chaos-logs",
+    LOG_DIR,
     GATEWAY_QUERY_URL: gateway.url,
     FRAUD_API_URL: fraud.url,
     ERP_BASE_URL: erp.url,
@@ -225,6 +228,11 @@ async function run(scenario: string, fault: () => Promise<void>, options: RunOpt
     [disputeCount, orderCount] = await counts();
   }
   const note = dropped === undefined ? "" : `, acknowledged jobs the failover dropped ${dropped}`;
+  // A process that died mid-scenario explains whatever was not processed; say so beside the counts.
+  for (const exit of [api, worker].flatMap((platform) => platform.unexpectedExits.splice(0))) {
+    console.error(`${scenario}: ${exit}`);
+    crashed.push(scenario);
+  }
   const lines = [report(scenario, "disputes", count, accepted.disputes, disputeCount, started, note)];
   if (options.orders) lines.push(report(scenario, "orders", count, accepted.orders, orderCount, started));
   return lines;
@@ -254,6 +262,8 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = FA
 }
 
 const results: Tally[] = [];
+/** Scenarios during which the API or the worker exited without being asked to. */
+const crashed: string[] = [];
 /** Runs the wanted scenarios of one Redis topology: starts it, then API and worker on it; stops all three after. */
 async function group(names: readonly string[], start: () => Promise<() => Promise<void>>, scenarios: (name: string) => Promise<void>): Promise<void> {
   if (!names.some(wanted)) return;
@@ -464,8 +474,14 @@ try {
   await api.stop();
   await Promise.all([gateway.stop(), fraud.stop(), erp.stop(), dbProxy.stop()]);
   await prisma.$disconnect();
+  mkdirSync(LOG_DIR, { recursive: true });
+  writeFileSync(`${LOG_DIR}/api.out`, api.output);
+  writeFileSync(`${LOG_DIR}/worker.out`, worker.output);
 }
 
-const failed = results.filter((result) => result.lost !== 0 || result.duplicated !== 0 || result.accepted !== result.sent);
-if (failed.length) console.error(`FAILED: ${failed.map((result) => `${result.scenario} ${result.kind}`).join(", ")} (worker output in /tmp/mw-chaos-logs)`);
+const failed = [
+  ...results.filter((result) => result.lost !== 0 || result.duplicated !== 0 || result.accepted !== result.sent).map((result) => `${result.scenario} ${result.kind}`),
+  ...crashed.map((scenario) => `${scenario} (a platform process exited on its own)`),
+];
+if (failed.length) console.error(`FAILED: ${failed.join(", ")} (the processes' output: ${LOG_DIR}/api.out, ${LOG_DIR}/worker.out)`);
 process.exit(failed.length ? 1 : 0);

@@ -25,7 +25,11 @@ export async function portFree(port: number): Promise<boolean> {
 /** A platform process (API or worker) started from its TypeScript entry point, with its output kept for the report. */
 export class PlatformProcess {
   private child?: ChildProcess;
+  /** Children stop() was asked to end: their exit is no surprise. */
+  private readonly stopped = new WeakSet<ChildProcess>();
   output = "";
+  /** Exits nobody asked for (a crash, an exit on its own), each with the end of the output: a run that lost work can say why. */
+  readonly unexpectedExits: string[] = [];
 
   constructor(
     private readonly entry: string,
@@ -36,6 +40,10 @@ export class PlatformProcess {
     const child = spawn(process.execPath, ["--import", "tsx", this.entry], { cwd: ROOT, env: { ...process.env, ...this.env() }, stdio: ["ignore", "pipe", "pipe"] });
     this.child = child;
     const seen = this.output.length;
+    // "close": after the last output, so a crash's message is in the tail.
+    child.once("close", (code, signal) => {
+      if (!this.stopped.has(child)) this.unexpectedExits.push(`${this.entry} exited on its own (${signal ?? `code ${code}`}); its last output:\n${this.output.slice(-2000)}`);
+    });
     child.stdout!.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr!.on("data", (chunk: Buffer) => (this.output += chunk.toString()));
     // Two minutes: on a loaded machine tsx alone takes tens of seconds to compile an entry point.
@@ -50,6 +58,7 @@ export class PlatformProcess {
   async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    this.stopped.add(child);
     await new Promise((resolve) => {
       child.once("exit", resolve);
       child.kill(signal);

@@ -1,6 +1,8 @@
 import { createSqlPool, GroupInsert, isUniqueViolation, type SqlPool } from "@mw/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseUrl } from "../support/env.ts";
+import { TcpProxy } from "../support/tcp-proxy.ts";
+import { until } from "../support/wait.ts";
 
 // The group-commit writer behind the acquirer receiver, on a scratch table of the test database.
 const TABLE = `group_insert_probe_${process.pid}`;
@@ -58,5 +60,44 @@ describe("GroupInsert", () => {
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled"]);
     const ids = await idsOf(["lead", "x1", "contended", "x2"]);
     expect(results.map((r) => (r as PromiseFulfilledResult<number>).value)).toEqual(["lead", "x1", "contended", "x2"].map((k) => ids.get(k)));
+  });
+
+  it("a batch cut off mid-query leaves no caller told 'stored' for a row that is not, and redelivery stores each row once", async () => {
+    // The writer reaches MariaDB through a proxy the test cuts while a batch waits on a row lock on the server.
+    const database = new URL(testDatabaseUrl());
+    const proxy = await new TcpProxy(Number(database.port || 3306), database.hostname).start();
+    database.host = `127.0.0.1:${proxy.port}`;
+    const cutPool = createSqlPool(database.toString(), { connectionLimit: 2, lockWaitSeconds: 20 });
+    const blocker = await pool.getConnection();
+    try {
+      await blocker.beginTransaction();
+      await blocker.query(`INSERT INTO ${TABLE} (k) VALUES ('cut-contended')`);
+      const writer = new GroupInsert(cutPool, INSERT, { concurrency: 1, maxBatch: 100 });
+      const keys = ["cut-lead", "cut-a", "cut-contended", "cut-b", "cut-c"];
+      const told = new Map<string, number>();
+      const first = Promise.allSettled(keys.map((k) => writer.insert([k]).then((id) => told.set(k, id))));
+      // "cut-lead" goes alone; the other four go together and wait on the blocker's row inside the server.
+      await until(
+        async () => ((await query(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '%cut-contended%' AND ID <> CONNECTION_ID()`)) as { n: number }[])[0]!.n > 0,
+        () => "the batch to wait on the blocked row",
+      );
+      proxy.set("cut");
+      // The server may still finish the batch once the row is free (its client is gone by then): either way no caller was told.
+      await blocker.rollback();
+      const results = await first;
+      expect(results.every((result) => result.status === "fulfilled" || !isUniqueViolation(result.reason))).toBe(true);
+      expect([...told.keys()]).toEqual(["cut-lead"]);
+      proxy.set("pass");
+      // The acquirer delivers again what was not acknowledged: each row stored, none twice.
+      const again = await Promise.allSettled(keys.filter((k) => !told.has(k)).map((k) => writer.insert([k]).then((id) => told.set(k, id))));
+      expect(again.every((result) => result.status === "fulfilled" || isUniqueViolation(result.reason))).toBe(true);
+      const stored = (await query(`SELECT id, k FROM ${TABLE} WHERE k LIKE 'cut-%'`)) as { id: number; k: string }[];
+      expect(stored.map((row) => row.k).sort()).toEqual([...keys].sort());
+      for (const row of stored) if (told.has(row.k)) expect(told.get(row.k)).toBe(row.id);
+    } finally {
+      blocker.release();
+      await cutPool.end();
+      await proxy.stop();
+    }
   });
 });

@@ -5,7 +5,7 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { createLogger, redact, writerTag, type Config } from "@mw/platform";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { testEnv } from "../support/env.ts";
 import { ROOT, spawnEntry } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
@@ -84,6 +84,23 @@ describe("logging", () => {
     expect(code).toBe(0);
     expect(stderr.join("")).toMatch(/log directory not writable, logging to stderr only/);
     expect(stderr.join("")).toMatch(/"message":"drain finished"/);
+  });
+
+  it("drops a line below LOG_LEVEL before winston builds it, on the logger and its children (hot paths log at debug)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "mw-logs-"));
+    const logger = createLogger("unit", { LOG_DIR: dir, LOG_LEVEL: "info", LOG_STDOUT: false });
+    const write = vi.spyOn(logger, "write");
+    logger.debug("per delivery", { webhook_id: 1 });
+    logger.child({ queue: "disputes" }).debug("per job");
+    expect(write).not.toHaveBeenCalled();
+    logger.child({ queue: "disputes" }).info("kept");
+    expect(write).toHaveBeenCalledTimes(1);
+    await flush(logger);
+    const debugLogger = createLogger("unit", { LOG_DIR: dir, LOG_LEVEL: "debug", LOG_STDOUT: false });
+    const debugWrite = vi.spyOn(debugLogger, "write");
+    debugLogger.debug("shown at debug");
+    expect(debugWrite).toHaveBeenCalledTimes(1);
+    await flush(debugLogger);
   });
 });
 

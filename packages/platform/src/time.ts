@@ -10,12 +10,17 @@ export function startOfUtcDay(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
-/** Rejects when `promise` has not settled within `ms` (for calls whose client has no timeout of its own). */
+/**
+ * Rejects when `promise` has not settled within `ms` (for calls whose client has no timeout of its own).
+ * The timer is cleared once the promise settles: on a hot path (every job add) a timer left to fire
+ * would hold its closure for `ms` and build an Error with a stack trace per call for nothing.
+ */
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref()),
-  ]);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref();
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 /** `YYYY-MM-DD` of the UTC day `date` falls in. */
 export function formatDay(date: Date): string {
