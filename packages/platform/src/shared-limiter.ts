@@ -1,13 +1,16 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { randomUUID } from "node:crypto";
+import { LuaScript } from "./lua-script.ts";
 import type { RedisClient } from "./redis.ts";
 
 /**
  * A sliding log in one sorted set: drop what left the window, admit the call
  * when fewer than `limit` remain, else answer how long until the oldest
- * leaves. Redis's own clock, so every process agrees on the window.
+ * leaves. Redis's own clock, so every process agrees on the window; sliding,
+ * so no window boundary lets twice the limit through.
  */
-const ACQUIRE = `
+const TAKE_SLOT = new LuaScript(
+  `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[2])
@@ -18,7 +21,18 @@ if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[1]) then
   return 0
 end
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-return tonumber(oldest[2]) + window - now + 1`;
+return tonumber(oldest[2]) + window - now + 1`,
+  1,
+);
+
+/**
+ * Takes one of `limit` slots per `windowMs` under `key`, shared by every
+ * process on this Redis. Answers 0 when the call may go ahead, else the
+ * milliseconds until a slot frees (the refused call takes none).
+ */
+export async function takeSlot(redis: RedisClient, key: string, limit: number, windowMs: number): Promise<number> {
+  return Number(await TAKE_SLOT.run(redis, key, limit, windowMs, randomUUID()));
+}
 
 /**
  * At most `limit` calls per `windowMs` per key across every process sharing
@@ -35,7 +49,7 @@ export class SharedRateLimiter {
 
   async acquire(key: string): Promise<void> {
     for (;;) {
-      const wait = Number(await this.redis.eval(ACQUIRE, 1, `${this.keyPrefix}:${key}`, this.limit, this.windowMs, randomUUID()));
+      const wait = await takeSlot(this.redis, `${this.keyPrefix}:${key}`, this.limit, this.windowMs);
       if (wait <= 0) return;
       await sleep(wait);
     }

@@ -43,9 +43,10 @@ export function clientAddress(req: Request): string {
 
 /**
  * `ai_rate_limit` requests per `ai_rate_window` seconds per client address,
- * counted in Redis so every API process shares the count. A fixed window
- * keyed by its number: both figures are run-time options, which
- * express-rate-limit fixes when the limiter is built.
+ * counted in Redis so every API process shares the count (a sliding window;
+ * the key names the window's length, so a changed option starts afresh): both
+ * figures are run-time options, which express-rate-limit fixes when the
+ * limiter is built.
  */
 export function aiRateLimit(ctx: AppContext): RequestHandler {
   return async (req, res, next) => {
