@@ -28,7 +28,10 @@ beforeAll(async () => {
 beforeEach(async () => {
   harness.erp.reset();
   harness.fakeB.reset();
+  // The slot's database is shared with the files before this one: their failures and their undelivered
+  // operator alerts would show in /readyz beside this test's.
   await harness.prisma.syncCredentialFailure.deleteMany();
+  await harness.prisma.operatorAlert.deleteMany();
 });
 
 afterAll(async () => {

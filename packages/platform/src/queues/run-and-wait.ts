@@ -39,6 +39,9 @@ export async function runAndWait<Schema extends z.ZodType>(queues: Queues, job: 
   } finally {
     if ((await redis.get(lock)) === token) await redis.del(lock);
   }
+  // Not waiting (`?async=1`) answers "running" whatever a fast worker did meanwhile: the caller asked not to
+  // wait for the outcome, so the answer must not depend on whether the run already ended.
+  if (options.waitMs <= 0) return { state: "running", job_id: options.jobId };
   const waitUntil = Date.now() + options.waitMs;
   for (;;) {
     // The state first, then the job: a job read before it finished would carry no result yet.
