@@ -135,6 +135,12 @@ describe("urgency snapshots and tickets", () => {
   it("is usable at 375 px: nothing wider than the screen but the tables' own scroll areas", async () => {
     const page = await (await ui.newContext({ viewport: { width: 375, height: 740 } })).newPage();
     await signIn(page, ui.api.url, await consoleUser(ui.api, ["staff", "manage_options", "manage_middleware"], newTicketId()));
+    // What operations shows is whatever upstreams answered: long unbroken URLs and keys among it.
+    const unbroken = `http://storefront.example/wp-json/wc/v3/orders/${"x".repeat(120)}`;
+    await ui.api.ctx.prisma.syncError.create({ data: { source: "tracking", message: `storefront_a unreachable at ${unbroken}` } });
+    await ui.api.ctx.prisma.operatorAlert.create({
+      data: { alert_key: `dispute-alert.${"y".repeat(80)}.${Date.now()}`, subject: `Dispute ${"z".repeat(60)}`, text: "", status: "undelivered", reason: unbroken, last_error: `SMTP refused ${unbroken}` },
+    });
     for (const path of ["snapshots", "chat", "settings", "operations?kind=order&key=none", "notifications"]) {
       await page.goto(`${ui.api.url}/console/${path}`);
       expect(await page.evaluate("document.documentElement.scrollWidth"), path).toBeLessThanOrEqual(375);
