@@ -1,3 +1,4 @@
+import { markOrderFailed } from "@mw/shared/orders";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FakeErp } from "../fakes/erp.ts";
@@ -228,4 +229,41 @@ describe("an order's lifecycle through an ERP outage", () => {
     expect((JSON.parse(shown.stdout) as { orders: OrderState[] }).orders[0]).toMatchObject({ state: "failed" });
     expect((await cli("order:show", "NO-SUCH-ORDER")).code).toBe(1);
   }, 240_000);
+});
+
+describe("the console's order list (the admin order viewer)", () => {
+  it("pages the orders 20 at a time with each one's state as GET /orders has it, filters by state and links each to its page", async () => {
+    const site = await createSiteWithKey(ui.api.ctx.prisma);
+    const prefix = `V${process.pid % 10000}x${Date.now() % 10000}`;
+    const ids: number[] = [];
+    for (let n = 1; n <= 22; n += 1) ids.push(await intake(site.key, `${prefix}-${n}`));
+    await markOrderFailed(ui.api.ctx, ids[4]!, "ERP answered HTTP 400: Item SKU-A is blocked.");
+    const { orders: expected } = await rest<{ orders: OrderState[] }>(`/orders?search=${prefix}&per_page=100`);
+    expect(expected).toHaveLength(22);
+
+    await openPage();
+    const listed = async (query: string) => {
+      await page.goto(`${ui.api.url}/console/orders?${query}`);
+      const rows = page.locator("#orders tbody tr[data-order-id]");
+      const found = [];
+      for (let i = 0; i < (await rows.count()); i += 1) {
+        const row = rows.nth(i);
+        found.push({ id: Number(await row.getAttribute("data-order-id")), number: (await row.locator("a.order-link").textContent())!.trim(), state: await row.locator(".order-state").textContent() });
+      }
+      return found;
+    };
+    const byRest = expected.map((order) => ({ id: order.id, number: order.number, state: order.state }));
+    expect(await listed(`search=${prefix}`)).toEqual(byRest.slice(0, 20));
+    expect(await page.textContent("#order-total")).toContain("22 orders");
+    expect(await page.textContent(".pager")).toContain("Page 1 of 2");
+    await page.click('.pager a[rel="next"]');
+    expect(await listed(`search=${prefix}&page=2`)).toEqual(byRest.slice(20));
+
+    // The failed filter lists the failed order alone, with the ERP's reason, and the row opens its page.
+    expect(await listed(`search=${prefix}&state=failed`)).toEqual([{ id: ids[4], number: `${prefix}-5`, state: "failed" }]);
+    expect(await page.textContent("#orders .state-reason")).toBe("ERP answered HTTP 400: Item SKU-A is blocked.");
+    await page.click("#orders a.order-link");
+    await page.waitForURL(`${ui.api.url}/console/orders/${ids[4]}`);
+    expect(await page.textContent("#order-lifecycle-detail .order-state")).toBe("failed");
+  }, 120_000);
 });

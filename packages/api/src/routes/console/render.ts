@@ -40,6 +40,7 @@ export const NAV: readonly NavItem[] = [
   { href: `${CONSOLE_PATH}/chat`, label: "Assistant", allowed: ["staff", "manage_options"] },
   { href: `${CONSOLE_PATH}/settings`, label: "Settings", allowed: ["manage_options"] },
   { href: `${CONSOLE_PATH}/operations`, label: "Operations", allowed: ["manage_middleware"] },
+  { href: `${CONSOLE_PATH}/orders`, label: "Orders", allowed: ["manage_middleware"] },
 ];
 
 export function holds(principal: Principal, allowed: readonly Capability[]): boolean {

@@ -1,5 +1,5 @@
 import { errors } from "@mw/platform";
-import { listOrders, ORDER_STATE_FILTERS, ORDER_STATES, orderDetailView, orderLifecycle, orderRowView, PAYMENT_METHODS } from "@mw/shared/orders";
+import { ORDER_STATE_FILTERS, ORDER_STATES, orderDetailView, orderListView, PAYMENT_METHODS } from "@mw/shared/orders";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -123,9 +123,8 @@ export function orderRoutes(api: ApiRouter, ctx: AppContext): void {
     example: { response: pageOf("orders", [exampleOrder], 1, { page: 1, per_page: 20 }) },
     responses: { 200: { description: "One page of orders", schema: pageSchema("orders", orderRow) } },
     handler: async ({ query }) => {
-      const { total, rows } = await listOrders(ctx, query, pageWindow(query));
-      const lifecycles = await Promise.all(rows.map((row) => orderLifecycle(ctx, row)));
-      return pageOf("orders", rows.map((row, i) => orderRowView(row, lifecycles[i]!)), total, query);
+      const { total, orders } = await orderListView(ctx, query, pageWindow(query));
+      return pageOf("orders", orders, total, query);
     },
   });
 
