@@ -5,10 +5,8 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { pageQuery, pageWindow } from "../../http/pagination.ts";
 import { signedIn } from "./guard.ts";
+import { pager, PER_PAGE } from "./pager.ts";
 import { renderPage } from "./render.ts";
-
-/** Spec 1's order list page size. */
-const PER_PAGE = 20;
 
 const params = z.object({ id: z.coerce.number().int().positive() });
 
@@ -19,15 +17,6 @@ const filters = z.object({
   page: pageQuery.shape.page.catch(1),
 });
 
-/** A query string keeping the filters, for the pager's links. */
-function withPage(filter: { state?: string; search?: string }, page: number): string {
-  const query = new URLSearchParams();
-  if (filter.state) query.set("state", filter.state);
-  if (filter.search) query.set("search", filter.search);
-  query.set("page", String(page));
-  return `?${query.toString()}`;
-}
-
 /** The admin order viewer (spec 1, 4.4) for operators: GET /orders and GET /orders/{id}'s answers, each order's lifecycle first. */
 export function orderPages(ctx: AppContext): Router {
   const router = express.Router();
@@ -37,17 +26,13 @@ export function orderPages(ctx: AppContext): Router {
     const query = filters.parse(req.query);
     const filter = { state: query.state, search: query.search || undefined };
     const { total, orders } = await orderListView(ctx, filter, pageWindow({ page: query.page, per_page: PER_PAGE }));
-    const totalPages = Math.max(1, Math.ceil(total / PER_PAGE));
     renderPage(res, "orders", {
       title: "Orders",
       orders,
       total,
       states: ORDER_STATE_FILTERS,
       filter: { state: filter.state ?? "", search: filter.search ?? "" },
-      page: query.page,
-      totalPages,
-      previous: query.page > 1 ? withPage(filter, query.page - 1) : null,
-      next: query.page < totalPages ? withPage(filter, query.page + 1) : null,
+      ...pager(filter, query.page, total),
     });
   });
 

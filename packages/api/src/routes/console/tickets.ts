@@ -7,24 +7,14 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { pageQuery } from "../../http/pagination.ts";
 import { signedIn, viewer } from "./guard.ts";
+import { pager, PER_PAGE } from "./pager.ts";
 import { CONSOLE_PATH, renderPage } from "./render.ts";
-
-const PER_PAGE = 20;
 
 const filters = z.object({
   ticket_number: z.string().trim().max(32).optional().catch(undefined),
   level: z.enum(URGENCY_LEVELS).optional().catch(undefined),
   page: pageQuery.shape.page.catch(1),
 });
-
-/** A query string keeping the filters, for the pager's links. */
-function withPage(query: { ticket_number?: string; level?: string }, page: number): string {
-  const params = new URLSearchParams();
-  if (query.ticket_number) params.set("ticket_number", query.ticket_number);
-  if (query.level) params.set("level", query.level);
-  params.set("page", String(page));
-  return `?${params.toString()}`;
-}
 
 /** Spec 2, 4.7.5: the urgency snapshots (newest first, by ticket number and level) and a ticket's page. */
 export function ticketPages(ctx: AppContext): Router {
@@ -35,17 +25,13 @@ export function ticketPages(ctx: AppContext): Router {
     const query = filters.parse(req.query);
     const ticketNumber = query.ticket_number || undefined;
     const { snapshots, total } = await listSnapshots(ctx, { page: query.page, per_page: PER_PAGE, ticket_number: ticketNumber, level: query.level });
-    const totalPages = Math.max(1, Math.ceil(total / PER_PAGE));
     renderPage(res, "snapshots", {
       title: "Urgency snapshots",
       snapshots,
       total,
       levels: URGENCY_LEVELS,
       filter: { ticket_number: ticketNumber ?? "", level: query.level ?? "" },
-      page: query.page,
-      totalPages,
-      previous: query.page > 1 ? withPage({ ticket_number: ticketNumber, level: query.level }, query.page - 1) : null,
-      next: query.page < totalPages ? withPage({ ticket_number: ticketNumber, level: query.level }, query.page + 1) : null,
+      ...pager({ ticket_number: ticketNumber, level: query.level }, query.page, total),
     });
   });
 
