@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeGateway } from "../fakes/gateway.ts";
 import { userWith } from "../support/api.ts";
 import { consoleUser, signIn, useConsole } from "../support/console.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { logged, spawnEntry, type Spawned, runCli as cli } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
 
 // A dispute driven through a gateway outage by the real worker, its state read
@@ -78,14 +78,6 @@ async function rest<T>(path: string, init: RequestInit = {}): Promise<T> {
 
 async function listed(query: string): Promise<{ disputes: DisputeRow[]; total: number }> {
   return rest(`/disputes?${query}`);
-}
-
-async function cli(...args: string[]): Promise<{ code: number | null; stdout: string }> {
-  const run = spawnEntry("packages/api/src/cli/main.ts", args);
-  let stdout = "";
-  run.child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  const { code } = await run.exited();
-  return { code, stdout };
 }
 
 async function consoleRow(caseId: string) {

@@ -5,7 +5,7 @@ import { FakeErp } from "../fakes/erp.ts";
 import { userWith } from "../support/api.ts";
 import { consoleUser, signIn, useConsole } from "../support/console.ts";
 import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { logged, spawnEntry, type Spawned, runCli as cli } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
 
 // An order driven through an ERP outage and a refusal by the real worker, its
@@ -54,16 +54,6 @@ async function rest<T>(path: string): Promise<T> {
   const res = await fetch(`${ui.api.url}/middleware/v1${path}`, { headers: { authorization: admin } });
   expect(res.status).toBe(200);
   return (await res.json()) as T;
-}
-
-async function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const run = spawnEntry("packages/api/src/cli/main.ts", args);
-  let stdout = "";
-  let stderr = "";
-  run.child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  run.child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const { code } = await run.exited();
-  return { code, stdout, stderr };
 }
 
 /** The order's lifecycle as the console's operations page shows it. */

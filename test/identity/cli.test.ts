@@ -1,17 +1,7 @@
 import { issueImageApiKey } from "@mw/shared/images";
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
-import { spawnEntry } from "../support/processes.ts";
-
-async function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const run = spawnEntry("packages/api/src/cli/main.ts", args);
-  let stdout = "";
-  let stderr = "";
-  run.child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  run.child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const { code } = await run.exited();
-  return { code, stdout, stderr };
-}
+import { runCli as cli } from "../support/processes.ts";
 
 let api: TestApi;
 beforeAll(async () => {

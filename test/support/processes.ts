@@ -79,3 +79,14 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** `pnpm cli ARGS` as its own process: how it exited, and what it printed on stdout and stderr apart. */
+export async function runCli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = spawnEntry("packages/api/src/cli/main.ts", args);
+  let stdout = "";
+  let stderr = "";
+  run.child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  run.child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const { code } = await run.exited();
+  return { code, stdout, stderr };
+}
