@@ -11,16 +11,35 @@ const REOPEN_MS = { first: 100, max: 2000 };
  * while a subscriber is disconnected are lost, so a cache is emptied when its
  * process's subscription drops and stores nothing until it is live again:
  * reads then go to the source, as they would without a cache.
+ *
+ * A message can also arrive after a request that the change's answer caused
+ * (the process reads its sockets in no fixed order, and a cluster relays a
+ * message between nodes after PUBLISH has answered). So each change also
+ * counts up the channel's version key, and `catchUp` reads it before the
+ * cache is used: a change is then seen by every request sent after it.
  */
 export class InvalidatedCache<V> {
   private readonly entries = new Map<string, V>();
   /** Bumped by every clear: a read of the source that began before it must not store what it read. */
   private generation = 0;
+  /** The channel's version when the entries were last known to be current. */
+  private version: string | null | undefined;
 
   constructor(
     private readonly isLive: () => boolean,
     private readonly maxEntries: number,
+    private readonly readVersion: () => Promise<string | null>,
   ) {}
+
+  /** Call before `get` on each request: clears the cache when any process changed the rows since it was last current. */
+  async catchUp(): Promise<void> {
+    if (!this.isLive()) return;
+    const version = await this.readVersion().catch(() => undefined);
+    if (version === undefined || version !== this.version) {
+      this.clear();
+      this.version = version;
+    }
+  }
 
   get(key: string): V | undefined {
     return this.entries.get(key);
@@ -72,6 +91,10 @@ export class Invalidation {
     return `${this.prefix}:invalidate:${name}`;
   }
 
+  private versionKey(name: string): string {
+    return `${this.channel(name)}:version`;
+  }
+
   /** True while this process hears every invalidation (its caches serve only then). */
   isLive(): boolean {
     return this.live;
@@ -79,7 +102,7 @@ export class Invalidation {
 
   /** A cache cleared whenever any process calls `publish(name)`. */
   cache<V>(name: string, maxEntries = 100_000): InvalidatedCache<V> {
-    const cache = new InvalidatedCache<V>(() => this.live, maxEntries);
+    const cache = new InvalidatedCache<V>(() => this.live, maxEntries, () => this.publisher.get(this.versionKey(name)));
     const list = this.caches.get(name) ?? [];
     list.push(cache as InvalidatedCache<unknown>);
     this.caches.set(name, list);
@@ -97,6 +120,7 @@ export class Invalidation {
    */
   async publish(name: string): Promise<void> {
     for (const cache of this.caches.get(name) ?? []) cache.clear();
+    await this.publisher.incr(this.versionKey(name));
     await this.publisher.publish(this.channel(name), "");
   }
 

@@ -22,6 +22,7 @@ export class KnownSkus {
 
   /** The SKUs among `skus` that the catalogue does not have, in order of first appearance. */
   async unknown(skus: string[]): Promise<string[]> {
+    await this.cache.catchUp();
     const wanted = [...new Set(skus)].filter((sku) => !this.cache.get(sku.toLowerCase()));
     if (wanted.length === 0) return [];
     const stamp = this.cache.stamp();

@@ -50,8 +50,10 @@ interface CachedKey extends SiteKeyPrincipal {
  * Verifies site API keys on the order intake's hot path. A valid key is kept
  * in memory, so a request normally costs no database read. Revocation stays
  * immediate across processes: the revoking request publishes SITE_KEYS_CHANGED
- * before it answers, every process clears its cache, and a process whose
- * subscription is down reads the database every time (InvalidatedCache).
+ * before it answers, every process clears its cache, each request first
+ * checks the channel's version (so a message not yet read cannot let a
+ * revoked key through), and a process whose subscription is down reads the
+ * database every time (InvalidatedCache).
  */
 export class SiteKeys {
   private readonly cache: InvalidatedCache<CachedKey>;
@@ -67,10 +69,7 @@ export class SiteKeys {
   async verify(key: string): Promise<SiteKeyPrincipal | null> {
     if (!key.startsWith(KEY_PREFIX) || key.length > 128) return null;
     const hash = sha256Hex(key);
-    // A revocation's message may sit unread in this process's socket while the next request
-    // (sent after the revoking answer) is already being handled: one turn of the event loop
-    // lets every message that arrived with it be read first.
-    await new Promise((resolve) => setImmediate(resolve));
+    await this.cache.catchUp();
     let cached = this.cache.get(hash);
     if (!cached) {
       const stamp = this.cache.stamp();
