@@ -1,90 +1,150 @@
 /**
- * Trains the built-in urgency engine's weights (docs/urgency-engine.md): an
- * ordinal logistic regression over the features of urgency-features.ts. The
- * score is the bias plus the weights of the features found; the spec's
- * modifiers (VIP +10, workaround -15) are added as fixed points, and the
- * level bands (25, 50, 75) are the thresholds. Full-batch gradient descent
- * from zero, a fixed number of steps: the same tickets give the same weights.
+ * Trains the built-in urgency model (docs/urgency-engine.md): a multinomial
+ * logistic regression over TF-IDF term vectors (urgency-terms.ts), with an L2
+ * penalty, fitted by L-BFGS from zero for a fixed number of steps at most: the
+ * same tickets give the same model.
  */
-import { hasWorkaround, urgencyFeatures, VIP_POINTS, WORKAROUND_POINTS, type UrgencyLevel, type UrgencyWeights } from "@mw/shared/ai";
+import { MODEL_LEVELS, termVector, urgencyTerms, type TermVector, type UrgencyLevel, type UrgencyModelData } from "@mw/shared/ai";
 
 export interface TrainingTicket {
   subject: string;
   body: string;
-  is_vip: boolean;
   level: UrgencyLevel;
 }
 
-
-/** How the training runs; TRAINING is what the shipped weights were made with. */
+/** How the training runs; TRAINING is what the shipped model was made with. */
 export interface TrainingSettings {
-  /** Points over which the chance of crossing a band edge goes from 27 % to 73 %. */
-  slope: number;
-  /** L2 penalty per weight, against the mean loss. */
-  penalty: number;
+  /** Terms in fewer training tickets than this are not kept. */
+  minTickets: number;
+  /** Inverse strength of the L2 penalty (as scikit-learn's C): the loss is summed over tickets, the penalty is |w|² / 2C. */
+  inversePenalty: number;
+  /** L-BFGS steps at most. */
   steps: number;
-  rate: number;
 }
 
-export const TRAINING: TrainingSettings = { slope: 6, penalty: 0.00003, steps: 4000, rate: 30 };
+export const TRAINING: TrainingSettings = { minTickets: 2, inversePenalty: 100, steps: 60 };
 
-const EDGES = [25, 50, 75];
-const BAND: Record<UrgencyLevel, number> = { LOW: 0, MEDIUM: 1, HIGH: 2, CRITICAL: 3 };
+const LEVELS = MODEL_LEVELS.length;
 
-interface Example {
-  features: string[];
-  offset: number;
-  band: number;
+/** The vocabulary, the IDF and the training vectors. */
+function vectorise(tickets: TrainingTicket[], minTickets: number) {
+  const counts = tickets.map((ticket) => urgencyTerms(ticket.subject, ticket.body));
+  const documentFrequency = new Map<string, number>();
+  for (const ticketCounts of counts) for (const term of ticketCounts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  const terms = [...documentFrequency].filter(([, frequency]) => frequency >= minTickets).map(([term]) => term).sort();
+  const index = new Map(terms.map((term, column) => [term, column]));
+  // Smoothed as if one more document held every term, so no IDF is zero or infinite.
+  const idf = terms.map((term) => Math.log((1 + tickets.length) / (1 + documentFrequency.get(term)!)) + 1);
+  return { terms, idf, vectors: counts.map((ticketCounts) => flat(termVector(ticketCounts, index, idf))) };
 }
 
-function example(ticket: TrainingTicket): Example {
-  const features = urgencyFeatures(ticket.subject, ticket.body);
-  const offset = (ticket.is_vip ? VIP_POINTS : 0) + (hasWorkaround(features) ? WORKAROUND_POINTS : 0);
-  return { features, offset, band: BAND[ticket.level] };
+/** A training vector as flat arrays: the loss runs over them hundreds of times. */
+interface FlatVector {
+  columns: Int32Array;
+  values: Float64Array;
 }
 
-const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
-const round = (value: number) => Math.round(value * 100) / 100;
+const flat = (vector: TermVector): FlatVector => ({ columns: Int32Array.from(vector.keys()), values: Float64Array.from(vector.values()) });
 
-/** Learns weights from `prior` (where the training starts, and what the penalty draws each weight back to). */
-export function trainUrgencyWeights(tickets: TrainingTicket[], prior: UrgencyWeights, settings: TrainingSettings = TRAINING): UrgencyWeights {
-  const examples = tickets.map(example);
-  const names = [...new Set(examples.flatMap((item) => item.features))].sort();
-  const index = new Map(names.map((name, i) => [name, i]));
-  const rows = examples.map((item) => ({ ...item, columns: item.features.map((name) => index.get(name)!) }));
-  const anchor = Float64Array.from(names, (name) => prior.weights[name] ?? 0);
-  const weights = Float64Array.from(anchor);
-  let bias = prior.bias;
-  const gradient = new Float64Array(names.length);
-  for (let step = 0; step < settings.steps; step += 1) {
-    gradient.fill(0);
-    let biasGradient = 0;
-    for (const row of rows) {
-      let score = bias + row.offset;
-      for (const column of row.columns) score += weights[column]!;
-      // All-threshold loss: each band edge is a logistic question, "above this edge?".
-      let derivative = 0;
-      EDGES.forEach((edge, k) => {
-        const above = row.band > k ? 1 : -1;
-        derivative -= (above * sigmoid((-above * (score - edge)) / settings.slope)) / settings.slope;
-      });
-      derivative /= rows.length;
-      biasGradient += derivative;
-      for (const column of row.columns) gradient[column]! += derivative;
+/** The penalised loss and its gradient at `x` (the intercepts, then each term's weights, level by level). */
+function lossAndGradient(x: Float64Array, vectors: FlatVector[], bands: number[], inversePenalty: number): { loss: number; gradient: Float64Array } {
+  const gradient = new Float64Array(x.length);
+  const logits = new Float64Array(LEVELS);
+  let loss = 0;
+  vectors.forEach(({ columns, values }, i) => {
+    for (let level = 0; level < LEVELS; level += 1) logits[level] = x[level]!;
+    for (let j = 0; j < columns.length; j += 1) {
+      const base = LEVELS + columns[j]! * LEVELS;
+      for (let level = 0; level < LEVELS; level += 1) logits[level]! += values[j]! * x[base + level]!;
     }
-    bias -= settings.rate * biasGradient;
-    for (let i = 0; i < weights.length; i += 1) weights[i]! -= settings.rate * (gradient[i]! + 2 * settings.penalty * (weights[i]! - anchor[i]!));
-  }
-  const kept: Record<string, number> = {};
-  names.forEach((name, i) => {
-    if (Math.abs(weights[i]!) >= 0.5) kept[name] = round(weights[i]!);
+    // Softmax, shifted by the largest logit so no exponent overflows.
+    let top = -Infinity;
+    for (const logit of logits) top = Math.max(top, logit);
+    let sum = 0;
+    for (let level = 0; level < LEVELS; level += 1) sum += Math.exp(logits[level]! - top);
+    loss -= logits[bands[i]!]! - top - Math.log(sum);
+    for (let level = 0; level < LEVELS; level += 1) {
+      const error = Math.exp(logits[level]! - top) / sum - (level === bands[i] ? 1 : 0);
+      gradient[level]! += error;
+      for (let j = 0; j < columns.length; j += 1) gradient[LEVELS + columns[j]! * LEVELS + level]! += error * values[j]!;
+    }
   });
-  return { bias: round(bias), weights: kept };
+  for (let i = LEVELS; i < x.length; i += 1) {
+    loss += (x[i]! * x[i]!) / (2 * inversePenalty);
+    gradient[i]! += x[i]! / inversePenalty;
+  }
+  return { loss, gradient };
 }
 
-/** The text of packages/shared/src/ai/urgency-weights.json for weights trained on `tickets` tickets. */
-export function weightsFile(trained: UrgencyWeights, tickets: number): string {
-  return `${JSON.stringify({ generated_by: "pnpm train:urgency (scripts/train-urgency.ts), from the training part of test/fixtures/urgency-labelled", training_tickets: tickets, settings: TRAINING, ...trained }, null, 2)}\n`;
+function dot(a: Float64Array, b: Float64Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i += 1) sum += a[i]! * b[i]!;
+  return sum;
 }
 
-export const WEIGHTS_FILE = new URL("../../packages/shared/src/ai/urgency-weights.json", import.meta.url);
+/** Limited-memory BFGS with a backtracking (Armijo) line search; stops early when the gradient is flat. */
+function minimise(x: Float64Array, evaluate: (x: Float64Array) => { loss: number; gradient: Float64Array }, steps: number): Float64Array {
+  const memory: Array<{ s: Float64Array; y: Float64Array; rho: number }> = [];
+  let current = evaluate(x);
+  for (let step = 0; step < steps && Math.sqrt(dot(current.gradient, current.gradient)) > 1e-6; step += 1) {
+    // Two-loop recursion: the direction -H·g from the last ten steps.
+    const direction = Float64Array.from(current.gradient, (value) => -value);
+    const alphas: number[] = [];
+    for (let k = memory.length - 1; k >= 0; k -= 1) {
+      const { s, y, rho } = memory[k]!;
+      const alpha = rho * dot(s, direction);
+      alphas[k] = alpha;
+      for (let i = 0; i < direction.length; i += 1) direction[i]! -= alpha * y[i]!;
+    }
+    const last = memory.at(-1);
+    const scale = last ? dot(last.s, last.y) / dot(last.y, last.y) : 1 / Math.sqrt(dot(current.gradient, current.gradient));
+    for (let i = 0; i < direction.length; i += 1) direction[i]! *= scale;
+    for (let k = 0; k < memory.length; k += 1) {
+      const { s, y, rho } = memory[k]!;
+      const beta = rho * dot(y, direction);
+      for (let i = 0; i < direction.length; i += 1) direction[i]! += s[i]! * (alphas[k]! - beta);
+    }
+    const slope = dot(current.gradient, direction);
+    let length = 1;
+    let next = x;
+    let evaluated = current;
+    for (let tries = 0; tries < 30; tries += 1, length /= 2) {
+      next = Float64Array.from(x, (value, i) => value + length * direction[i]!);
+      evaluated = evaluate(next);
+      if (evaluated.loss <= current.loss + 1e-4 * length * slope) break;
+    }
+    const s = Float64Array.from(next, (value, i) => value - x[i]!);
+    const y = Float64Array.from(evaluated.gradient, (value, i) => value - current.gradient[i]!);
+    const sy = dot(s, y);
+    if (sy > 1e-12) memory.push({ s, y, rho: 1 / sy });
+    if (memory.length > 10) memory.shift();
+    x = next;
+    current = evaluated;
+  }
+  return x;
+}
+
+/** Values rounded to 4 decimals: the shipped file stays small and the same on every machine. */
+const round = (value: number) => Math.round(value * 10_000) / 10_000;
+
+export function trainUrgencyModel(tickets: TrainingTicket[], settings: TrainingSettings = TRAINING): UrgencyModelData {
+  const { terms, idf, vectors } = vectorise(tickets, settings.minTickets);
+  const bands = tickets.map((ticket) => MODEL_LEVELS.indexOf(ticket.level));
+  const x = minimise(new Float64Array(LEVELS + terms.length * LEVELS), (point) => lossAndGradient(point, vectors, bands, settings.inversePenalty), settings.steps);
+  return {
+    intercepts: Array.from(x.subarray(0, LEVELS), round),
+    terms,
+    idf: idf.map(round),
+    weights: terms.map((_, column) => Array.from(x.subarray(LEVELS + column * LEVELS, LEVELS + (column + 1) * LEVELS), round)),
+  };
+}
+
+/** The text of packages/shared/src/ai/urgency-model.json for a model trained on `tickets` tickets. */
+export function modelFile(model: UrgencyModelData, tickets: number): string {
+  const header = { generated_by: "pnpm train:urgency (scripts/train-urgency.ts), from the training part of test/fixtures/urgency-labelled", training_tickets: tickets, settings: TRAINING, levels: MODEL_LEVELS };
+  // One term a line: the file diffs by term when the set changes.
+  const rows = model.terms.map((term, column) => `    ${JSON.stringify([term, model.idf[column], ...model.weights[column]!])}`);
+  return `${JSON.stringify({ ...header, intercepts: model.intercepts }, null, 2).slice(0, -2)},\n  "terms": [\n${rows.join(",\n")}\n  ]\n}\n`;
+}
+
+export const MODEL_FILE = new URL("../../packages/shared/src/ai/urgency-model.json", import.meta.url);

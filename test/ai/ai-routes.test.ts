@@ -247,11 +247,11 @@ describe("without a provider key: the built-in engines (design 10.2)", () => {
     const headers = { "ai-security-key": SHARED_KEY };
     const urgency = await post(rules, "ticket-urgency", { subject: "Site down", body: "Our website is down and all customers see a 503. We are losing orders.", client_name: "ACME", is_vip: true }, headers);
     expect(urgency.body).toMatchObject({ success: true, engine: "rules", urgency: { level: "CRITICAL" } });
-    expect((urgency.body.urgency as { reasoning: string }).reasoning).toMatch(/everyone \+ outage together \+\d+.*Modifiers: VIP client \+10/);
+    expect((urgency.body.urgency as { reasoning: string }).reasoning).toMatch(/^Built-in engine: CRITICAL \d+ %.*; weighed most: .*"down".*Modifiers: VIP client \+10/);
     // Only the new text is scored, not the quoted history (design 10.8).
     const settled = await post(rules, "ticket-urgency", { subject: "Re: Your message", body: "All good now, thanks.\n\nOn Tue, 17 Nov 2026, Ann <a@x> wrote:\n> Our website is down and all customers see a 503.", client_name: "ACME", is_vip: false }, headers);
     expect(settled.body).toMatchObject({ engine: "rules", urgency: { level: expect.stringMatching(/^(LOW|MEDIUM)$/) } });
-    expect((settled.body.urgency as { reasoning: string }).reasoning).not.toMatch(/outage/);
+    expect((settled.body.urgency as { reasoning: string }).reasoning).not.toMatch(/"down"|"503"/);
     const reply = await post(rules, "parse-email-reply", { email_body: "Works now.\n\nOn Tue, 17 Nov 2026, Support <s@x> wrote:\n> Try again" }, headers);
     expect(reply.body).toEqual({ success: true, parsed_reply: "Works now.", engine: "rules" });
     const rewrite = await post(rules, "rewrite", { text: "hello  there ,how are you", instructions: "formal" }, headers);

@@ -1,27 +1,13 @@
-import type { BaseUrgency } from "./urgency.ts";
-import { hasWorkaround, urgencyFeatures } from "./urgency-features.ts";
-import { weighFeatures, type UrgencyWeights } from "./urgency-score.ts";
-import TRAINED from "./urgency-weights.json" with { type: "json" };
+import { WORKAROUND_POINTS, type BaseUrgency } from "./urgency.ts";
+import { namesWorkaround } from "./urgency-text.ts";
+import { MODEL_LEVELS, modelData, scoreFromChances, UrgencyModel, type UrgencyModelData } from "./urgency-model.ts";
+import TRAINED from "./urgency-model.json" with { type: "json" };
 
-/**
- * The built-in urgency engine (design 10.2; docs/urgency-engine.md): the
- * rubric's concepts found in the text, weighed by weights learned from the
- * labelled tickets' training part (scripts/train-urgency.ts). The weights
- * scored better on the held-out part than the same concepts with hand-set
- * points, and than the phrase rules this replaced.
- */
-const MODEL: UrgencyWeights = { bias: TRAINED.bias, weights: TRAINED.weights };
+/** The reasoning names at most this many terms: the ones that pushed most towards the level. */
+const NAMED_TERMS = 5;
 
-/** The reasoning names at most this many features: the ones that moved the score most. */
-const NAMED_FEATURES = 6;
-
-/** "t:data+lost" → "data + lost together", "s:outage" → "outage in the subject". */
-function featureName(feature: string): string {
-  const [kind, concept] = [feature.slice(0, 1), feature.slice(2).replace(/_/g, " ")];
-  if (kind === "t") return `${concept.replace("+", " + ")} together`;
-  if (kind === "s") return `${concept} in the subject`;
-  return concept;
-}
+/** "w:not reach" → "not reach" in quotes. */
+const termName = (term: string) => `"${term.slice(2)}"`;
 
 function title(subject: string, body: string): string {
   // 200 characters are kept: the rest of a long subject need not be cleaned.
@@ -32,18 +18,36 @@ function title(subject: string, body: string): string {
   return (first || cleaned || "Support request").slice(0, 120);
 }
 
-/** Scores a ticket's text; the reasoning names the features that moved the score most, with their points. */
-export function scoreByRules(subject: string, body: string): BaseUrgency {
-  const features = urgencyFeatures(subject, body);
-  const { score, counted } = weighFeatures(MODEL, features);
-  const summary = body.replace(/\s+/g, " ").trim().slice(0, 200) || subject.slice(0, 200);
-  const named = counted.slice(0, NAMED_FEATURES).map(([feature, points]) => `${featureName(feature)} ${points > 0 ? "+" : ""}${Math.round(points)}`);
-  const reasoning = named.length ? `Built-in engine: base ${Math.round(MODEL.bias)}; ${named.join(", ")}.` : `Built-in engine: base ${Math.round(MODEL.bias)}; no urgency factors found.`;
-  return {
-    score: Math.max(0, Math.min(100, Math.round(score))),
-    workaround_available: hasWorkaround(features),
-    summary: summary || "No description given.",
-    reasoning,
-    suggested_title: title(subject, body),
+const percent = (chance: number) => `${Math.round(100 * chance)} %`;
+
+/**
+ * A scorer over a model: the built-in urgency engine (design 10.2;
+ * docs/urgency-engine.md). The model reads the whole text, a workaround
+ * included, and gives the level it calls for; the base score is placed so
+ * that the workaround modifier (-15) lands on that level rather than
+ * counting the workaround twice.
+ */
+export function urgencyScorer(data: UrgencyModelData): (subject: string, body: string) => BaseUrgency {
+  const model = new UrgencyModel(data);
+  return (subject, body) => {
+    const { vector, chances } = model.read(subject, body);
+    const level = chances.indexOf(Math.max(...chances));
+    const workaround = namesWorkaround(subject, body);
+    const score = Math.min(100, scoreFromChances(chances) - (workaround ? WORKAROUND_POINTS : 0));
+    const others = MODEL_LEVELS.map((name, i) => [name, chances[i]!] as const)
+      .filter(([, chance], i) => i !== level && chance >= 0.05)
+      .map(([name, chance]) => `${name} ${percent(chance)}`);
+    const named = model.reasons(vector, level, NAMED_TERMS).map(termName);
+    const summary = body.replace(/\s+/g, " ").trim().slice(0, 200) || subject.slice(0, 200);
+    return {
+      score,
+      workaround_available: workaround,
+      summary: summary || "No description given.",
+      reasoning: `Built-in engine: ${MODEL_LEVELS[level]} ${percent(chances[level]!)}${others.length ? ` (${others.join(", ")})` : ""}${named.length ? `; weighed most: ${named.join(", ")}` : ""}.`,
+      suggested_title: title(subject, body),
+    };
   };
 }
+
+/** The built-in engine with the shipped model (urgency-model.json, made by `pnpm train:urgency` from the labelled set's training part). */
+export const scoreByRules = urgencyScorer(modelData(TRAINED));
