@@ -17,6 +17,8 @@ COPY packages/shared/package.json packages/shared/
 COPY packages/api/package.json packages/api/
 COPY packages/worker/package.json packages/worker/
 COPY prisma prisma
+# pnpm applies these to dependencies at install (patches/README.md).
+COPY patches patches
 # postinstall runs `prisma generate` into packages/platform/src/generated, which the build compiles.
 RUN pnpm install --frozen-lockfile
 COPY packages packages
