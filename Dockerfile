@@ -13,7 +13,7 @@ RUN npm i -g pnpm@10
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml turbo.json tsconfig.base.json prisma.config.ts ./
 COPY packages/platform/package.json packages/platform/
 COPY packages/providers/package.json packages/providers/
-COPY packages/shared/package.json packages/shared/
+COPY packages/domains/package.json packages/domains/
 COPY packages/api/package.json packages/api/
 COPY packages/worker/package.json packages/worker/
 COPY prisma prisma
@@ -31,7 +31,7 @@ RUN npm i -g pnpm@10
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
 COPY packages/platform/package.json packages/platform/
 COPY packages/providers/package.json packages/providers/
-COPY packages/shared/package.json packages/shared/
+COPY packages/domains/package.json packages/domains/
 COPY packages/api/package.json packages/api/
 COPY packages/worker/package.json packages/worker/
 RUN pnpm install --frozen-lockfile --prod --ignore-scripts
@@ -42,18 +42,18 @@ WORKDIR /app
 COPY --from=production-deps /app/node_modules node_modules
 COPY --from=production-deps /app/packages/platform/node_modules packages/platform/node_modules
 COPY --from=production-deps /app/packages/providers/node_modules packages/providers/node_modules
-COPY --from=production-deps /app/packages/shared/node_modules packages/shared/node_modules
+COPY --from=production-deps /app/packages/domains/node_modules packages/domains/node_modules
 COPY --from=production-deps /app/packages/api/node_modules packages/api/node_modules
 COPY --from=production-deps /app/packages/worker/node_modules packages/worker/node_modules
 COPY package.json ./
 COPY packages/platform/package.json packages/platform/
 COPY packages/providers/package.json packages/providers/
-COPY packages/shared/package.json packages/shared/
+COPY packages/domains/package.json packages/domains/
 COPY packages/api/package.json packages/api/
 COPY packages/worker/package.json packages/worker/
 COPY --from=build /app/packages/platform/dist packages/platform/dist
 COPY --from=build /app/packages/providers/dist packages/providers/dist
-COPY --from=build /app/packages/shared/dist packages/shared/dist
+COPY --from=build /app/packages/domains/dist packages/domains/dist
 COPY --from=build /app/packages/api/dist packages/api/dist
 # The console's templates and browser modules (not compiled; read from beside dist/).
 COPY packages/api/console packages/api/console

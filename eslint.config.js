@@ -6,7 +6,7 @@ import tseslint from "typescript-eslint";
 import noRescanningSearch from "./scripts/eslint/no-rescanning-search.js";
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
-const SHARED_SRC = path.join(ROOT, "packages/shared/src");
+const SHARED_SRC = path.join(ROOT, "packages/domains/src");
 
 /** Calls `check(node, specifier)` for each static import, `export ... from`, `import()` and `import("...")` type with a literal source. */
 function eachSpecifier(check) {
@@ -38,7 +38,7 @@ const boundaries = {
         });
       },
     },
-    // packages/shared/src/<domain>/: another domain only through its index.ts; other packages by name.
+    // packages/domains/src/<domain>/: another domain only through its index.ts; other packages by name.
     "domain-entry": {
       meta: { type: "problem", schema: [] },
       create(context) {
@@ -76,12 +76,12 @@ export default tseslint.config(
   // provider clients import only the platform, and a domain reaches another domain through its index.ts.
   { files: ["packages/platform/src/**/*.ts"], rules: { "mw/layer": ["error", { allow: [] }] } },
   { files: ["packages/providers/src/**/*.ts"], rules: { "mw/layer": ["error", { allow: ["@mw/platform"] }] } },
-  { files: ["packages/shared/src/**/*.ts"], rules: { "mw/domain-entry": "error" } },
-  // Outside the domains, a row type comes from its domain (@mw/shared/<domain>), not from the Prisma client.
+  { files: ["packages/domains/src/**/*.ts"], rules: { "mw/domain-entry": "error" } },
+  // Outside the domains, a row type comes from its domain (@mw/domains/<domain>), not from the Prisma client.
   {
     files: ["packages/api/**", "packages/worker/**", "scripts/**", "test/**", "bench/**", "integrations/*/test/**"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [{ name: "@mw/platform/prisma", message: "Take a row type from its domain (@mw/shared/<domain>), Prisma and PrismaClient from @mw/platform (docs/architecture.md)." }] }],
+      "no-restricted-imports": ["error", { paths: [{ name: "@mw/platform/prisma", message: "Take a row type from its domain (@mw/domains/<domain>), Prisma and PrismaClient from @mw/platform (docs/architecture.md)." }] }],
     },
   },
   // Regexes in the packages run on request, customer and upstream text: none may backtrack

@@ -4,9 +4,9 @@
 // labelled set (test/fixtures/urgency-labelled; held-out and training parts;
 // target >= 80 % exact on the held-out part), and POST /ai/ticket-urgency answered from the cache at
 // concurrency 20 (target p99 < 10 ms).
-import { parseEmailReply } from "@mw/shared/ai";
+import { parseEmailReply } from "@mw/domains/ai";
 import { createPrisma } from "@mw/platform";
-import { OptionStore } from "@mw/shared/options";
+import { OptionStore } from "@mw/domains/options";
 import { EMAIL_THREADS } from "../test/fixtures/email-threads.ts";
 import { URGENCY_TICKETS } from "../test/fixtures/urgency-tickets.ts";
 import { agreement } from "../test/fixtures/urgency-labelled/agreement.ts";

@@ -4,7 +4,7 @@
 // Needs MariaDB and Redis. The fakes run in this process, on the same CPUs as the worker.
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
-import { createMerchant, disputeJobId } from "@mw/shared/disputes";
+import { createMerchant, disputeJobId } from "@mw/domains/disputes";
 import { createPrisma, createRedis, encryptSecret, Queues } from "@mw/platform";
 import { freshBenchEnvironment } from "./lib/database.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";

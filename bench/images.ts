@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPrisma } from "@mw/platform";
-import { issueImageApiKey } from "@mw/shared/images";
+import { issueImageApiKey } from "@mw/domains/images";
 import { fakeJpeg } from "../test/support/jpeg.ts";
 import { freshBenchEnvironment } from "./lib/database.ts";
 import { compareLoads, printComparison, runLoad } from "./lib/load.ts";

@@ -3,8 +3,8 @@
 // among the five records the assistant would read), and the embedded index's
 // query latency (p50/p99, topK 8, every source) at 10,000 and 100,000
 // vectors of 768 dimensions in the worker-thread pool the API uses.
-import { hashingEmbedding, normalise, EMBEDDING_DIMENSIONS } from "@mw/shared/ai";
-import { SearchPool, SOURCE_BITS, ticketRecord, sourceMask, SOURCES } from "@mw/shared/knowledge";
+import { hashingEmbedding, normalise, EMBEDDING_DIMENSIONS } from "@mw/domains/ai";
+import { SearchPool, SOURCE_BITS, ticketRecord, sourceMask, SOURCES } from "@mw/domains/knowledge";
 import { KNOWLEDGE_QUESTIONS, KNOWLEDGE_TICKETS } from "../test/fixtures/knowledge-set.ts";
 
 function percentile(sorted: number[], p: number): number {

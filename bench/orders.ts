@@ -1,8 +1,8 @@
 // `pnpm bench:orders`: orders per second and latency for 5-line orders at concurrency 20,
 // beside a bare Express endpoint measured in the same run (issue 3). Needs MariaDB and Redis.
 import { createPrisma } from "@mw/platform";
-import { issueSiteApiKey } from "@mw/shared/sites";
-import { upsertItems } from "@mw/shared/inventory";
+import { issueSiteApiKey } from "@mw/domains/sites";
+import { upsertItems } from "@mw/domains/inventory";
 import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";
 import { orderBody } from "../test/support/fixtures.ts";
 import { compareLoads, printComparison, runLoad } from "./lib/load.ts";

@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
-import { acquirerEventId, createMerchant, disputeJobId, queueDispute } from "@mw/shared/disputes";
+import { acquirerEventId, createMerchant, disputeJobId, queueDispute } from "@mw/domains/disputes";
 import { createPrisma, createRedis, encryptSecret, Queues } from "@mw/platform";
 import { disputePayload } from "../scripts/chaos/traffic.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";

@@ -5,8 +5,8 @@
 // this process.
 import { setTimeout as sleep } from "node:timers/promises";
 import { createPrisma, createRedis, Queues } from "@mw/platform";
-import { OptionStore } from "@mw/shared/options";
-import { timeImportJob } from "@mw/shared/timetracking";
+import { OptionStore } from "@mw/domains/options";
+import { timeImportJob } from "@mw/domains/timetracking";
 import { FakeHarvest } from "../test/fakes/harvest.ts";
 import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";
 import { sampleRss, startProcess, stopProcess } from "./lib/processes.ts";

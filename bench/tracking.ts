@@ -5,7 +5,7 @@
 // Needs MariaDB and Redis.
 import { spawn } from "node:child_process";
 import { createPrisma, createRedis, Queues, type PrismaClient } from "@mw/platform";
-import { sealCredentials } from "@mw/shared/sites";
+import { sealCredentials } from "@mw/domains/sites";
 import type { Queue } from "bullmq";
 import { FakeErp } from "../test/fakes/erp.ts";
 import type { FakeRequest } from "../test/fakes/fake-server.ts";

@@ -5,7 +5,7 @@
 // Needs MariaDB and Redis; the fake runs in this process.
 import { setTimeout as sleep } from "node:timers/promises";
 import { createPrisma } from "@mw/platform";
-import { OptionStore } from "@mw/shared/options";
+import { OptionStore } from "@mw/domains/options";
 import { FakeGemini } from "../test/fakes/gemini.ts";
 import { analysisAnswer, entrySignal } from "../test/support/tickets.ts";
 import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";

@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createMerchant } from "@mw/shared/disputes";
+import { createMerchant } from "@mw/domains/disputes";
 import { createPrisma, encryptSecret } from "@mw/platform";
 import { FakeErp } from "../test/fakes/erp.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";

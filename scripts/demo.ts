@@ -10,9 +10,9 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { checkServices, createPrisma, createRedis, unlinkMatching } from "@mw/platform";
-import { createUser, setLoginPassword } from "@mw/shared/identity";
-import { upsertItems } from "@mw/shared/inventory";
-import { OptionStore } from "@mw/shared/options";
+import { createUser, setLoginPassword } from "@mw/domains/identity";
+import { upsertItems } from "@mw/domains/inventory";
+import { OptionStore } from "@mw/domains/options";
 import { dropDatabase, migrate } from "./migrations/apply.ts";
 import { DemoDesk, deskOptions } from "./demo/desk.ts";
 import { demoSettings, isolatedEnvironment } from "./demo/settings.ts";

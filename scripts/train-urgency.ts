@@ -1,6 +1,6 @@
 // `pnpm train:urgency`: trains the built-in urgency model on the training
 // part of the labelled set (test/fixtures/urgency-labelled) and writes
-// packages/shared/src/ai/urgency-model.json, which is committed;
+// packages/domains/src/ai/urgency-model.json, which is committed;
 // test/ai/urgency-rules.test.ts checks that it matches a re-training.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -2,7 +2,7 @@
 // site on the fake fraud service, `sales` gateway transactions with their
 // orders; then backlogs of dispute webhooks queued against them.
 import { randomBytes } from "node:crypto";
-import { createMerchant, disputeJobId } from "@mw/shared/disputes";
+import { createMerchant, disputeJobId } from "@mw/domains/disputes";
 import { encryptSecret, type PrismaClient } from "@mw/platform";
 import type { Queue } from "bullmq";
 import { disputePayload } from "../../scripts/chaos/traffic.ts";

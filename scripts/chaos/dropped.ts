@@ -1,6 +1,6 @@
 import { createRedis, Queues, type PrismaClient } from "@mw/platform";
-import { disputeJobId } from "@mw/shared/disputes";
-import { orderExportJobId } from "@mw/shared/orders";
+import { disputeJobId } from "@mw/domains/disputes";
+import { orderExportJobId } from "@mw/domains/orders";
 
 /** The deliveries the platform acknowledged as stored and queued: disputes answered 202, orders answered 201 or 200. */
 export interface Acknowledged {

@@ -1,8 +1,8 @@
-import { LOCAL_URGENCY_MS } from "@mw/shared/ai";
+import { LOCAL_URGENCY_MS } from "@mw/domains/ai";
 import { AI_TEXT_LIMIT } from "@mw/api/routes/ai/ai";
 import { unlinkMatching } from "@mw/platform";
-import { OPTIONS } from "@mw/shared/options";
-import { createUser, setLoginPassword } from "@mw/shared/identity";
+import { OPTIONS } from "@mw/domains/options";
+import { createUser, setLoginPassword } from "@mw/domains/identity";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
 import { closedPort, startApi, uniqueLogin, type TestApi } from "../support/api.ts";

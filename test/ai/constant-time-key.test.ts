@@ -1,6 +1,6 @@
 import * as crypto from "node:crypto";
 import { safeEqual } from "@mw/platform";
-import { OPTIONS } from "@mw/shared/options";
+import { OPTIONS } from "@mw/domains/options";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApi, type TestApi } from "../support/api.ts";
 

@@ -1,4 +1,4 @@
-import { parseEmailReply } from "@mw/shared/ai";
+import { parseEmailReply } from "@mw/domains/ai";
 import { describe, expect, it } from "vitest";
 import { EMAIL_THREADS } from "../fixtures/email-threads.ts";
 

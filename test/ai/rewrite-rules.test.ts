@@ -1,4 +1,4 @@
-import { rewriteByRules } from "@mw/shared/ai";
+import { rewriteByRules } from "@mw/domains/ai";
 import { describe, expect, it } from "vitest";
 import { REWRITE_CASES } from "../fixtures/rewrite-cases.ts";
 

@@ -1,4 +1,4 @@
-import { OPTIONS, OptionStore } from "@mw/shared/options";
+import { OPTIONS, OptionStore } from "@mw/domains/options";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { restCall, startApi, userWith, type TestApi } from "../support/api.ts";
 import { spawnEntry } from "../support/processes.ts";

@@ -1,6 +1,6 @@
 import { request } from "node:http";
 import { defineJob, JobCatalog, openConnections, pingEveryMaster, QUEUE_NAMES, renderJobDurations, type Connections } from "@mw/platform";
-import { createUser, setLoginPassword } from "@mw/shared/identity";
+import { createUser, setLoginPassword } from "@mw/domains/identity";
 import { handle } from "@mw/worker/runtime/processor";
 import { startWorkers } from "@mw/worker/runtime/workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

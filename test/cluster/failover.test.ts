@@ -1,5 +1,5 @@
 import { createRedis, JobCatalog, openConnections, QUEUE_NAMES, type Connections, type PrismaClient, type QueueName } from "@mw/platform";
-import { missingSchedules } from "@mw/shared/schedules";
+import { missingSchedules } from "@mw/domains/schedules";
 import { keepSchedules } from "@mw/worker/runtime/schedule-keeper";
 import type { Cluster } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { createMerchant } from "@mw/shared/disputes";
+import { createMerchant } from "@mw/domains/disputes";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeGateway } from "../fakes/gateway.ts";

@@ -1,4 +1,4 @@
-import { markOrderFailed } from "@mw/shared/orders";
+import { markOrderFailed } from "@mw/domains/orders";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FakeErp } from "../fakes/erp.ts";

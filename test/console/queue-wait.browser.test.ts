@@ -1,4 +1,4 @@
-import { itemHistoryCleanupJob } from "@mw/shared/inventory";
+import { itemHistoryCleanupJob } from "@mw/domains/inventory";
 import { afterAll, describe, expect, it } from "vitest";
 import { consoleUser, signIn, useConsole } from "../support/console.ts";
 import { logged, spawnEntry, type Spawned } from "../support/processes.ts";

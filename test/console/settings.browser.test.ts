@@ -1,4 +1,4 @@
-import { DEFAULT_URGENCY_CRITERIA, OPTIONS } from "@mw/shared/options";
+import { DEFAULT_URGENCY_CRITERIA, OPTIONS } from "@mw/domains/options";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleUser, signIn, useConsole } from "../support/console.ts";
 import { newTicketId } from "../support/tickets.ts";

@@ -1,4 +1,4 @@
-import { OPTIONS } from "@mw/shared/options";
+import { OPTIONS } from "@mw/domains/options";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
 import { FakeSmtp } from "../fakes/smtp.ts";

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createUser, setLoginPassword } from "@mw/shared/identity";
+import { createUser, setLoginPassword } from "@mw/domains/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, userWith, type TestApi } from "../support/api.ts";
 import { logged, spawnEntry, type Spawned } from "../support/processes.ts";

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { EgressGuard, type Resolver } from "@mw/platform";
-import { chatMessageJob, healthPingJob } from "@mw/shared/notifications";
+import { chatMessageJob, healthPingJob } from "@mw/domains/notifications";
 import { readWordPress } from "@mw/providers/wordpress";
 import { capture } from "@mw/worker/jobs/dashboard/screenshot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { sweepDisputeOutbox } from "@mw/shared/disputes";
-import { outboxSweepJob } from "@mw/shared/webhooks";
+import { sweepDisputeOutbox } from "@mw/domains/disputes";
+import { outboxSweepJob } from "@mw/domains/webhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closedPort, startApi, type TestApi } from "../support/api.ts";
 import { failForGood, stallTwice } from "../support/failed-jobs.ts";

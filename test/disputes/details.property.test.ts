@@ -1,4 +1,4 @@
-import { readDisputeDetails, type DisputeDetails } from "@mw/shared/disputes";
+import { readDisputeDetails, type DisputeDetails } from "@mw/domains/disputes";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 

@@ -1,6 +1,6 @@
 import { createRedis, decryptSecret } from "@mw/platform";
-import { createUser } from "@mw/shared/identity";
-import { gatewayKeyFor } from "@mw/shared/disputes";
+import { createUser } from "@mw/domains/identity";
+import { gatewayKeyFor } from "@mw/domains/disputes";
 import { Worker } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
-import { createMerchant } from "@mw/shared/disputes";
-import { createUser } from "@mw/shared/identity";
+import { createMerchant } from "@mw/domains/disputes";
+import { createUser } from "@mw/domains/identity";
 import { encryptSecret, type PrismaClient, type Queues } from "@mw/platform";
 import { GatewayClient } from "@mw/providers/gateway";
 import type { Job, Queue } from "bullmq";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { acquirerEventId } from "@mw/shared/disputes";
+import { acquirerEventId } from "@mw/domains/disputes";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 

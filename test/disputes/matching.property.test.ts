@@ -1,4 +1,4 @@
-import { chooseTransaction, windowAround } from "@mw/shared/disputes";
+import { chooseTransaction, windowAround } from "@mw/domains/disputes";
 import type { GatewayTransaction } from "@mw/providers/gateway";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 import { createRedis } from "@mw/platform";
-import { createUser, revokeAppPassword, setLoginPassword } from "@mw/shared/identity";
+import { createUser, revokeAppPassword, setLoginPassword } from "@mw/domains/identity";
 import { Worker } from "bullmq";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";

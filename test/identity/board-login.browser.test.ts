@@ -1,4 +1,4 @@
-import { createUser, setLoginPassword } from "@mw/shared/identity";
+import { createUser, setLoginPassword } from "@mw/domains/identity";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, uniqueLogin, type TestApi } from "../support/api.ts";

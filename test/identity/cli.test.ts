@@ -1,4 +1,4 @@
-import { issueImageApiKey } from "@mw/shared/images";
+import { issueImageApiKey } from "@mw/domains/images";
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
 import { runCli as cli } from "../support/processes.ts";

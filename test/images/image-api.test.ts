@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { issueImageApiKey, revokeImageApiKey } from "@mw/shared/images";
+import { issueImageApiKey, revokeImageApiKey } from "@mw/domains/images";
 import { type PrismaClient } from "@mw/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeS3 } from "../fakes/s3.ts";

@@ -1,4 +1,4 @@
-import { queueScheduledInventorySyncs, upsertItems } from "@mw/shared/inventory";
+import { queueScheduledInventorySyncs, upsertItems } from "@mw/domains/inventory";
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
 import type { Job, Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

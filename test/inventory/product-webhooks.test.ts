@@ -1,7 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { createRedis, randomToken } from "@mw/platform";
-import { sweepDisputeOutbox } from "@mw/shared/disputes";
-import { sweepProductOutbox } from "@mw/shared/inventory";
+import { sweepDisputeOutbox } from "@mw/domains/disputes";
+import { sweepProductOutbox } from "@mw/domains/inventory";
 import { Worker, type Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startApi, userWith, type TestApi } from "../support/api.ts";

@@ -1,4 +1,4 @@
-import { Knowledge, loadSiteRecords, loadTicketRecords } from "@mw/shared/knowledge";
+import { Knowledge, loadSiteRecords, loadTicketRecords } from "@mw/domains/knowledge";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeGemini, type GeminiCall } from "../fakes/gemini.ts";
 import { startApi, type TestApi } from "../support/api.ts";

@@ -1,6 +1,6 @@
 import { AppError } from "@mw/platform";
-import { EMBEDDING_DIMENSIONS, LOCAL_EMBEDDING_MODEL } from "@mw/shared/ai";
-import { importDocument, Knowledge, loadSiteRecords, loadTicketRecords, saveDocument, loadDocumentRecords, ticketVectorId } from "@mw/shared/knowledge";
+import { EMBEDDING_DIMENSIONS, LOCAL_EMBEDDING_MODEL } from "@mw/domains/ai";
+import { importDocument, Knowledge, loadSiteRecords, loadTicketRecords, saveDocument, loadDocumentRecords, ticketVectorId } from "@mw/domains/knowledge";
 import { PineconeClient, upsertBatches } from "@mw/providers/pinecone";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakePinecone } from "../fakes/pinecone.ts";

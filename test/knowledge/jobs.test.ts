@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Knowledge, documentsRefreshJob, embeddingsJob, ticketVectorId } from "@mw/shared/knowledge";
-import { OPTIONS_CACHE_MS } from "@mw/shared/options";
+import { Knowledge, documentsRefreshJob, embeddingsJob, ticketVectorId } from "@mw/domains/knowledge";
+import { OPTIONS_CACHE_MS } from "@mw/domains/options";
 import type { Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";

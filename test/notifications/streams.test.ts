@@ -1,4 +1,4 @@
-import { createUser, setLoginPassword } from "@mw/shared/identity";
+import { createUser, setLoginPassword } from "@mw/domains/identity";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
 import { newTicketId } from "../support/tickets.ts";

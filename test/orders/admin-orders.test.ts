@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createUser } from "@mw/shared/identity";
-import { recordSyncError } from "@mw/shared/sites";
+import { createUser } from "@mw/domains/identity";
+import { recordSyncError } from "@mw/domains/sites";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
 import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";

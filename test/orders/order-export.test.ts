@@ -2,7 +2,7 @@ import { createPrisma, createRedis, jobId, Queues, type PrismaClient, type Redis
 import { ErpClient, type SalesOrderInput } from "@mw/providers/erp";
 import { MAX_JOB_DEFERRALS } from "@mw/worker/runtime/attempts";
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
-import { orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJob, orderVerifyJobId } from "@mw/shared/orders";
+import { orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJob, orderVerifyJobId } from "@mw/domains/orders";
 import type { Job, Queue } from "bullmq";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeErp } from "../fakes/erp.ts";

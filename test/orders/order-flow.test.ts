@@ -1,4 +1,4 @@
-import { createUser } from "@mw/shared/identity";
+import { createUser } from "@mw/domains/identity";
 import type { Job } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeErp } from "../fakes/erp.ts";

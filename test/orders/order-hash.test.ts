@@ -1,4 +1,4 @@
-import { orderHash, parseSubmission } from "@mw/shared/orders";
+import { orderHash, parseSubmission } from "@mw/domains/orders";
 import { describe, expect, it } from "vitest";
 import { orderBody } from "../support/fixtures.ts";
 

@@ -1,4 +1,4 @@
-import { orderVolumeDailyJob } from "@mw/shared/orders";
+import { orderVolumeDailyJob } from "@mw/domains/orders";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeSmtp } from "../fakes/smtp.ts";
 import { restCall, startApi, userWith, type TestApi } from "../support/api.ts";

@@ -1,5 +1,5 @@
-import { issueSiteApiKey } from "@mw/shared/sites";
-import { ordersImportJob, ordersImportSchedulerId, orderExportJobId } from "@mw/shared/orders";
+import { issueSiteApiKey } from "@mw/domains/sites";
+import { ordersImportJob, ordersImportSchedulerId, orderExportJobId } from "@mw/domains/orders";
 import type { Job, Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, userWith, type TestApi } from "../support/api.ts";

@@ -1,4 +1,4 @@
-import { DEFAULT_CONTACT_ID, DEFAULT_SHIPPING_SERVICE, parseSubmission, type NormalisedOrder } from "@mw/shared/orders";
+import { DEFAULT_CONTACT_ID, DEFAULT_SHIPPING_SERVICE, parseSubmission, type NormalisedOrder } from "@mw/domains/orders";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { orderBody } from "../support/fixtures.ts";

@@ -1,5 +1,5 @@
 import { createPrisma, type PrismaClient } from "@mw/platform";
-import { createUser } from "@mw/shared/identity";
+import { createUser } from "@mw/domains/identity";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, closedPort, uniqueLogin } from "../support/api.ts";
 import { testDatabaseUrl } from "../support/env.ts";

@@ -1,6 +1,6 @@
 import express from "express";
 import { AppError, createLogger, QUEUE_NAMES } from "@mw/platform";
-import { SCHEDULED_JOBS } from "@mw/shared/schedules";
+import { SCHEDULED_JOBS } from "@mw/domains/schedules";
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorHandler } from "@mw/api/http/error-handler";

@@ -1,7 +1,7 @@
 import { createRedis } from "@mw/platform";
-import { processDisputeJob } from "@mw/shared/disputes";
-import { inventorySyncJob } from "@mw/shared/inventory";
-import { orderExportJob, ordersImportJob, orderVerifyJob } from "@mw/shared/orders";
+import { processDisputeJob } from "@mw/domains/disputes";
+import { inventorySyncJob } from "@mw/domains/inventory";
+import { orderExportJob, ordersImportJob, orderVerifyJob } from "@mw/domains/orders";
 import { Worker } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restCall, startApi, userWith, type TestApi } from "../support/api.ts";

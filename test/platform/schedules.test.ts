@@ -1,5 +1,5 @@
 import { createRedis, Queues, unlinkMatching, type RedisClient } from "@mw/platform";
-import { SCHEDULED_JOBS, missingSchedules } from "@mw/shared/schedules";
+import { SCHEDULED_JOBS, missingSchedules } from "@mw/domains/schedules";
 import { JOBS } from "@mw/worker/jobs/index";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawnEntry, type Spawned } from "../support/processes.ts";

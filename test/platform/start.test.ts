@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { createRedis, Queues } from "@mw/platform";
-import { healthPingJob } from "@mw/shared/notifications";
+import { healthPingJob } from "@mw/domains/notifications";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpSink } from "../fakes/http-sink.ts";
 import { closedPort } from "../support/api.ts";

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createRedis, Queues, type RedisClient } from "@mw/platform";
-import { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/shared/notifications";
+import { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/domains/notifications";
 import type { Job, Queue } from "bullmq";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpSink } from "../fakes/http-sink.ts";

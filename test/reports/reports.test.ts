@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createUser } from "@mw/shared/identity";
+import { createUser } from "@mw/domains/identity";
 import { formatDay, type PrismaClient } from "@mw/platform";
-import { reportsDailyJob } from "@mw/shared/reports";
+import { reportsDailyJob } from "@mw/domains/reports";
 import type { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";

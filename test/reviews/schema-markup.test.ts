@@ -1,4 +1,4 @@
-import { createUser } from "@mw/shared/identity";
+import { createUser } from "@mw/domains/identity";
 import { type PrismaClient } from "@mw/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";

@@ -1,5 +1,5 @@
 import { createPrisma, createRedis, type PrismaClient } from "@mw/platform";
-import { createUser } from "@mw/shared/identity";
+import { createUser } from "@mw/domains/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, closedPort, restCall, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
 import { testDatabaseUrl } from "../support/env.ts";

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { createUser } from "@mw/shared/identity";
+import { createUser } from "@mw/domains/identity";
 import { randomToken, USER_AGENT } from "@mw/platform";
 import { storeHashOf, storefrontABaseUrl } from "@mw/providers/storefront-a";
-import { openCredentials } from "@mw/shared/sites";
+import { openCredentials } from "@mw/domains/sites";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeStorefrontA } from "../fakes/storefront-a.ts";
 import { FakeStorefrontB } from "../fakes/storefront-b.ts";

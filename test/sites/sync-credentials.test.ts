@@ -1,5 +1,5 @@
-import { sealCredentials } from "@mw/shared/sites";
-import { trackingSyncJob } from "@mw/shared/tracking";
+import { sealCredentials } from "@mw/domains/sites";
+import { trackingSyncJob } from "@mw/domains/tracking";
 import type { Job } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeSmtp } from "../fakes/smtp.ts";

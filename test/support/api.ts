@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createServer as createApiServer } from "@mw/api/app";
 import { createAppContext, type AppContext } from "@mw/api/context";
 import { createLogger, openConnections, parseConfig, type Config } from "@mw/platform";
-import { createUser, type Capability } from "@mw/shared/identity";
+import { createUser, type Capability } from "@mw/domains/identity";
 import { expect } from "vitest";
 
 export interface TestApi {

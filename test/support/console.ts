@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { createUser, setLoginPassword, type Capability } from "@mw/shared/identity";
+import { createUser, setLoginPassword, type Capability } from "@mw/domains/identity";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { startApi, uniqueLogin, type TestApi } from "./api.ts";

@@ -1,5 +1,5 @@
-import { issueSiteApiKey } from "@mw/shared/sites";
-import { upsertItems } from "@mw/shared/inventory";
+import { issueSiteApiKey } from "@mw/domains/sites";
+import { upsertItems } from "@mw/domains/inventory";
 import { type PrismaClient } from "@mw/platform";
 
 let counter = 0;

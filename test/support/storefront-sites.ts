@@ -1,4 +1,4 @@
-import { sealCredentials } from "@mw/shared/sites";
+import { sealCredentials } from "@mw/domains/sites";
 import type { Prisma, PrismaClient } from "@mw/platform";
 import type { SalesShipmentLine } from "@mw/providers/erp";
 import type { FakeStore, FakeStorefrontA } from "../fakes/storefront-a.ts";

@@ -1,4 +1,4 @@
-import { createUser } from "@mw/shared/identity";
+import { createUser } from "@mw/domains/identity";
 import { expect } from "vitest";
 import type { FakeHarvest } from "../fakes/harvest.ts";
 import { basicAuth, uniqueLogin, type TestApi } from "./api.ts";

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPrisma } from "@mw/platform";
-import { urgencyAnalysisJobId } from "@mw/shared/urgency";
+import { urgencyAnalysisJobId } from "@mw/domains/urgency";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnEntry } from "../support/processes.ts";
 import { entrySignal, newTicketId, ticketBody } from "../support/tickets.ts";

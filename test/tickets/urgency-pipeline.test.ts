@@ -1,6 +1,6 @@
-import { OPTIONS, OPTIONS_CACHE_MS } from "@mw/shared/options";
-import { createUser } from "@mw/shared/identity";
-import { criticalAlertJob } from "@mw/shared/urgency";
+import { OPTIONS, OPTIONS_CACHE_MS } from "@mw/domains/options";
+import { createUser } from "@mw/domains/identity";
+import { criticalAlertJob } from "@mw/domains/urgency";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
 import { FakeSms } from "../fakes/sms.ts";

@@ -1,4 +1,4 @@
-import { projectCreateJob } from "@mw/shared/timetracking";
+import { projectCreateJob } from "@mw/domains/timetracking";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
 import { FakeHarvest, type FakeProject } from "../fakes/harvest.ts";

@@ -1,4 +1,4 @@
-import { timeImportJob } from "@mw/shared/timetracking";
+import { timeImportJob } from "@mw/domains/timetracking";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeHarvest, type FakeProject } from "../fakes/harvest.ts";
 import { FakeSmtp } from "../fakes/smtp.ts";

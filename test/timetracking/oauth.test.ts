@@ -1,4 +1,4 @@
-import { createUser } from "@mw/shared/identity";
+import { createUser } from "@mw/domains/identity";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeHarvest } from "../fakes/harvest.ts";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { checkTicketStaff, rotateTicketBridgeSecret, ticketStaffSignature } from "@mw/shared/identity";
+import { checkTicketStaff, rotateTicketBridgeSecret, ticketStaffSignature } from "@mw/domains/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeHarvest } from "../fakes/harvest.ts";
 import { restCall, startApi, userWith, type TestApi } from "../support/api.ts";

@@ -28,7 +28,7 @@ function resolveFromApi(specifiers: string[]): Record<string, string> {
         out[specifier] = error.code;
       }
     }
-    out["import()"] = await import("@mw/shared/orders/store.ts").then(() => "loaded", (error) => error.code);
+    out["import()"] = await import("@mw/domains/orders/store.ts").then(() => "loaded", (error) => error.code);
     console.log(JSON.stringify(out));`;
   const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: join(ROOT, "packages/api"), encoding: "utf8" });
   const resolved = JSON.parse(output) as Record<string, string>;
@@ -37,12 +37,12 @@ function resolveFromApi(specifiers: string[]): Record<string, string> {
 
 describe("the dependency rule", () => {
   it("fails lint when platform code imports a domain or a provider, by path or by package, static or import()", async () => {
-    const byPath = await boundaryErrors("packages/platform/src/example.ts", 'import { disputeJobId } from "../../shared/src/disputes/index.ts";\nexport const id = disputeJobId;\n');
-    const byPackage = await boundaryErrors("packages/platform/src/queues/example.ts", 'import { trackingSyncJob } from "@mw/shared/tracking";\nexport const job = trackingSyncJob;\n');
+    const byPath = await boundaryErrors("packages/platform/src/example.ts", 'import { disputeJobId } from "../../domains/src/disputes/index.ts";\nexport const id = disputeJobId;\n');
+    const byPackage = await boundaryErrors("packages/platform/src/queues/example.ts", 'import { trackingSyncJob } from "@mw/domains/tracking";\nexport const job = trackingSyncJob;\n');
     const aProvider = await boundaryErrors("packages/platform/src/example.ts", 'export { ErpClient } from "@mw/providers/erp";\n');
-    const dynamic = await boundaryErrors("packages/platform/src/queues/deeper/example.ts", 'export const load = () => import("@mw/shared/orders");\n');
-    const fromProvider = await boundaryErrors("packages/providers/src/erp/example.ts", 'import { orderExportJob } from "../../../shared/src/orders/index.ts";\nexport const job = orderExportJob;\n');
-    const fromProviderByPackage = await boundaryErrors("packages/providers/src/erp/example.ts", 'import type { Site } from "@mw/shared/sites";\nexport type S = Site;\n');
+    const dynamic = await boundaryErrors("packages/platform/src/queues/deeper/example.ts", 'export const load = () => import("@mw/domains/orders");\n');
+    const fromProvider = await boundaryErrors("packages/providers/src/erp/example.ts", 'import { orderExportJob } from "../../../domains/src/orders/index.ts";\nexport const job = orderExportJob;\n');
+    const fromProviderByPackage = await boundaryErrors("packages/providers/src/erp/example.ts", 'import type { Site } from "@mw/domains/sites";\nexport type S = Site;\n');
     for (const messages of [byPath, byPackage, aProvider, dynamic, fromProvider, fromProviderByPackage]) expect(messages).toEqual([expect.stringMatching(/never import a domain/)]);
   });
 
@@ -50,12 +50,12 @@ describe("the dependency rule", () => {
     expect(await boundaryErrors("packages/platform/src/example.ts", 'import { Prisma } from "./generated/prisma/client.ts";\nimport { AppError } from "./errors.ts";\nexport { AppError, Prisma };\n')).toEqual([]);
     expect(await boundaryErrors("packages/platform/src/queues/example.ts", 'import { withTimeout } from "../time.ts";\nexport { withTimeout };\n')).toEqual([]);
     expect(await boundaryErrors("packages/providers/src/erp/example.ts", 'import { createHttpClient } from "@mw/platform";\nimport type { SalesOrder } from "./types.ts";\nexport { createHttpClient, type SalesOrder };\n')).toEqual([]);
-    expect(await boundaryErrors("packages/shared/src/disputes/example.ts", 'import { jobId } from "@mw/platform";\nimport type { Platform } from "@mw/platform/prisma";\nimport { GatewayClient } from "@mw/providers/gateway";\nimport { Site } from "../sites/index.ts";\nexport { GatewayClient, jobId, type Platform, type Site };\n')).toEqual([]);
+    expect(await boundaryErrors("packages/domains/src/disputes/example.ts", 'import { jobId } from "@mw/platform";\nimport type { Platform } from "@mw/platform/prisma";\nimport { GatewayClient } from "@mw/providers/gateway";\nimport { Site } from "../sites/index.ts";\nexport { GatewayClient, jobId, type Platform, type Site };\n')).toEqual([]);
   });
 
   it("fails lint when a domain reaches into another domain's files, by import, export ... from or import()", async () => {
     const messages = await boundaryErrors(
-      "packages/shared/src/reports/example.ts",
+      "packages/domains/src/reports/example.ts",
       'import { submissionSchema } from "../orders/submission.ts";\nexport { OUTCOMES } from "../disputes/outcomes.ts";\nexport const load = () => import("../orders/store.ts");\nexport const schema = submissionSchema;\n',
     );
     expect(messages).toEqual([
@@ -63,22 +63,22 @@ describe("the dependency rule", () => {
       "Another domain is reached only through its index.ts (docs/architecture.md): ../disputes/index.ts, not ../disputes/outcomes.ts.",
       "Another domain is reached only through its index.ts (docs/architecture.md): ../orders/index.ts, not ../orders/store.ts.",
     ]);
-    expect(await boundaryErrors("packages/shared/src/inventory/product-webhooks/example.ts", 'export { syncEligible } from "../../sites/sync-eligibility.ts";\n')).toEqual([expect.stringMatching(/only through its index\.ts.*\.\.\/\.\.\/sites\/index\.ts/)]);
-    expect(await boundaryErrors("packages/shared/src/orders/example.ts", 'export { createPrisma } from "../../../platform/src/db.ts";\n')).toEqual([expect.stringMatching(/imported by its name/)]);
+    expect(await boundaryErrors("packages/domains/src/inventory/product-webhooks/example.ts", 'export { syncEligible } from "../../sites/sync-eligibility.ts";\n')).toEqual([expect.stringMatching(/only through its index\.ts.*\.\.\/\.\.\/sites\/index\.ts/)]);
+    expect(await boundaryErrors("packages/domains/src/orders/example.ts", 'export { createPrisma } from "../../../platform/src/db.ts";\n')).toEqual([expect.stringMatching(/imported by its name/)]);
   });
 
   it("lets a domain import another domain's index.ts, by import, export ... from or import(), and its own files", async () => {
     const code = 'import { orderExportJob } from "../orders/index.ts";\nexport * from "../disputes/index.ts";\nimport { reportJob } from "./jobs.ts";\nexport const load = () => import("../orders/index.ts");\nexport const jobs = [orderExportJob, reportJob];\n';
-    expect(await boundaryErrors("packages/shared/src/reports/example.ts", code)).toEqual([]);
-    expect(await boundaryErrors("packages/shared/src/inventory/product-webhooks/example.ts", 'export { receiveProductWebhook } from "./receiver.ts";\nexport * from "../jobs.ts";\nexport * from "../../sites/index.ts";\n')).toEqual([]);
+    expect(await boundaryErrors("packages/domains/src/reports/example.ts", code)).toEqual([]);
+    expect(await boundaryErrors("packages/domains/src/inventory/product-webhooks/example.ts", 'export { receiveProductWebhook } from "./receiver.ts";\nexport * from "../jobs.ts";\nexport * from "../../sites/index.ts";\n')).toEqual([]);
   });
 
-  it("outside packages/shared, reaches a domain only through @mw/shared/<domain>, the platform through @mw/platform", async () => {
-    expect(resolveFromApi(["@mw/shared/orders", "@mw/shared/orders/store", "@mw/shared/orders/store.ts", "@mw/shared", "@mw/platform", "@mw/providers/erp", "@mw/providers/erp/client.ts"])).toEqual({
-      "@mw/shared/orders": "packages/shared/src/orders/index.ts",
-      "@mw/shared/orders/store": "ERR_MODULE_NOT_FOUND",
-      "@mw/shared/orders/store.ts": "ERR_MODULE_NOT_FOUND",
-      "@mw/shared": "ERR_PACKAGE_PATH_NOT_EXPORTED",
+  it("outside packages/domains, reaches a domain only through @mw/domains/<domain>, the platform through @mw/platform", async () => {
+    expect(resolveFromApi(["@mw/domains/orders", "@mw/domains/orders/store", "@mw/domains/orders/store.ts", "@mw/domains", "@mw/platform", "@mw/providers/erp", "@mw/providers/erp/client.ts"])).toEqual({
+      "@mw/domains/orders": "packages/domains/src/orders/index.ts",
+      "@mw/domains/orders/store": "ERR_MODULE_NOT_FOUND",
+      "@mw/domains/orders/store.ts": "ERR_MODULE_NOT_FOUND",
+      "@mw/domains": "ERR_PACKAGE_PATH_NOT_EXPORTED",
       "@mw/platform": "packages/platform/src/index.ts",
       "@mw/providers/erp": "packages/providers/src/erp/index.ts",
       "@mw/providers/erp/client.ts": "ERR_MODULE_NOT_FOUND",

@@ -5,7 +5,7 @@ import { ROOT } from "../support/processes.ts";
 // `pnpm lint` refuses regexes that can take super-linear time on request text (docs/security.md), with the project's own configuration.
 const eslint = new ESLint({ cwd: ROOT });
 
-async function findings(code: string, filePath = "packages/shared/src/ai/example.ts"): Promise<string[]> {
+async function findings(code: string, filePath = "packages/domains/src/ai/example.ts"): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return result!.messages.map((message) => message.ruleId ?? message.message);
 }

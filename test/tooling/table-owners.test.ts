@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "../support/processes.ts";
 
 // Every table has one owning domain (docs/architecture.md, "Who owns which table"): only code under
-// packages/shared/src/<owner>/ reads or writes it. Routes, CLI commands and job processors call the
+// packages/domains/src/<owner>/ reads or writes it. Routes, CLI commands and job processors call the
 // domain; they hold no Prisma or SQL of their own.
 export const TABLE_OWNERS: Record<string, string> = {
   users: "identity",
@@ -99,9 +99,9 @@ const PRISMA_CALL = /\b(\w+)\.(\w+)\.(?:findMany|findFirst|findFirstOrThrow|find
 // The table a statement reads or writes: what follows FROM, INTO, UPDATE or DELETE FROM (a JOIN that only labels rows is allowed).
 const SQL_TABLE = /\b(?:FROM|INTO|UPDATE)\s+`?(\w+)`?/g;
 
-/** The domain folder a file belongs to: packages/shared/src/<domain>/...; undefined for platform, providers and adapters. */
+/** The domain folder a file belongs to: packages/domains/src/<domain>/...; undefined for platform, providers and adapters. */
 function domainOf(path: string): string | undefined {
-  const match = /^packages\/shared\/src\/([\w-]+)\//.exec(path);
+  const match = /^packages\/domains\/src\/([\w-]+)\//.exec(path);
   if (!match || ["platform", "providers", "generated"].includes(match[1]!)) return undefined;
   return match[1];
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { formatDateTime } from "@mw/platform";
-import { trackingSchedule, TRACKING_SYNC_EVERY_MS } from "@mw/shared/tracking";
+import { trackingSchedule, TRACKING_SYNC_EVERY_MS } from "@mw/domains/tracking";
 import type { Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closedPort, expectAdminOnly, restCall, startApi, userWith, type TestApi } from "../support/api.ts";

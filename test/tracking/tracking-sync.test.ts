@@ -1,4 +1,4 @@
-import { trackingSyncJob } from "@mw/shared/tracking";
+import { trackingSyncJob } from "@mw/domains/tracking";
 import type { Job, Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpSink } from "../fakes/http-sink.ts";

@@ -1,5 +1,5 @@
-import { OPTIONS } from "@mw/shared/options";
-import { urgencyAnalysisJobId } from "@mw/shared/urgency";
+import { OPTIONS } from "@mw/domains/options";
+import { urgencyAnalysisJobId } from "@mw/domains/urgency";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
 import { startApi, type TestApi } from "../support/api.ts";

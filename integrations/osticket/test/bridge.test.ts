@@ -1,4 +1,4 @@
-import { OPTIONS } from "@mw/shared/options";
+import { OPTIONS } from "@mw/domains/options";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeGemini } from "../../../test/fakes/gemini.ts";
 import { FakeHarvest } from "../../../test/fakes/harvest.ts";

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { OPTIONS } from "@mw/shared/options";
+import { OPTIONS } from "@mw/domains/options";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeGemini } from "../../../test/fakes/gemini.ts";
 import { startApi, type TestApi } from "../../../test/support/api.ts";

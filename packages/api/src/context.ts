@@ -1,8 +1,8 @@
-import { AiService } from "@mw/shared/ai";
-import { SessionStore } from "@mw/shared/identity";
-import { KnownSkus } from "@mw/shared/inventory";
-import { SiteKeys } from "@mw/shared/sites";
-import { OptionStore } from "@mw/shared/options";
+import { AiService } from "@mw/domains/ai";
+import { SessionStore } from "@mw/domains/identity";
+import { KnownSkus } from "@mw/domains/inventory";
+import { SiteKeys } from "@mw/domains/sites";
+import { OptionStore } from "@mw/domains/options";
 import { type Connections } from "@mw/platform";
 
 /** What route handlers may use: the process connections plus the session and option stores and the AI service. */

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import { safeEqual, errors } from "@mw/platform";
-import { resumeSession, verifyAppPassword, verifyTicketStaff, type Capability, type Principal } from "@mw/shared/identity";
+import { resumeSession, verifyAppPassword, verifyTicketStaff, type Capability, type Principal } from "@mw/domains/identity";
 import type { AppContext } from "../context.ts";
 import { signedBodySha256 } from "../http/json-body.ts";
 import { readSessionCookie } from "./cookies.ts";

@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import { imageErrors } from "@mw/platform";
-import { verifyImageApiKey } from "@mw/shared/images";
+import { verifyImageApiKey } from "@mw/domains/images";
 import type { AppContext } from "../context.ts";
 
 /** The image API's key, the query parameter `api_key` (spec 1, section 5); missing or invalid is 401. */

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import { errors } from "@mw/platform";
-import type { SiteKeyPrincipal } from "@mw/shared/sites";
+import type { SiteKeyPrincipal } from "@mw/domains/sites";
 import type { AppContext } from "../context.ts";
 
 function presentedKey(req: Request): string | undefined {

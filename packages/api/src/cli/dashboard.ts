@@ -1,4 +1,4 @@
-import { addLicenseInput, Licenses } from "@mw/shared/dashboard";
+import { addLicenseInput, Licenses } from "@mw/domains/dashboard";
 import type { Command } from "./command.ts";
 import { csvRecords } from "./csv-file.ts";
 

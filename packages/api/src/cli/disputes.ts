@@ -1,5 +1,5 @@
 import { errors } from "@mw/platform";
-import { createMerchant, disputeByCase, merchantInput } from "@mw/shared/disputes";
+import { createMerchant, disputeByCase, merchantInput } from "@mw/domains/disputes";
 import type { Command } from "./command.ts";
 
 export const merchantCommands: Record<string, Command> = {

@@ -1,6 +1,6 @@
 import { text } from "node:stream/consumers";
 import { errors, randomToken } from "@mw/platform";
-import { changeCapabilities, createAppPasswordFor, createUser, parseCapabilities, revokeAppPassword, rotateTicketBridgeSecret, setLoginPassword } from "@mw/shared/identity";
+import { changeCapabilities, createAppPasswordFor, createUser, parseCapabilities, revokeAppPassword, rotateTicketBridgeSecret, setLoginPassword } from "@mw/domains/identity";
 import type { Command } from "./command.ts";
 
 function capabilitiesOf(value: string | boolean | undefined) {

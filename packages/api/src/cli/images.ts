@@ -1,5 +1,5 @@
 import { errors } from "@mw/platform";
-import { issueImageApiKey, revokeImageApiKey } from "@mw/shared/images";
+import { issueImageApiKey, revokeImageApiKey } from "@mw/domains/images";
 import type { Command } from "./command.ts";
 
 export const imageKeyCommands: Record<string, Command> = {

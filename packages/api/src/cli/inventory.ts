@@ -1,5 +1,5 @@
 import { errors } from "@mw/platform";
-import { itemInput, upsertItems, type ItemInput } from "@mw/shared/inventory";
+import { itemInput, upsertItems, type ItemInput } from "@mw/domains/inventory";
 import { csvRecords } from "./csv-file.ts";
 import type { Command } from "./command.ts";
 

@@ -1,5 +1,5 @@
 import { createRedis, errors, jobRef, Queues } from "@mw/platform";
-import { embedDocumentJob, embedDocumentJobId, importDocument, type DocumentSource } from "@mw/shared/knowledge";
+import { embedDocumentJob, embedDocumentJobId, importDocument, type DocumentSource } from "@mw/domains/knowledge";
 import type { Command } from "./command.ts";
 import { inputFile } from "./input-file.ts";
 

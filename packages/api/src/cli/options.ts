@@ -1,4 +1,4 @@
-import { isOptionName, openOptionStore, OPTIONS } from "@mw/shared/options";
+import { isOptionName, openOptionStore, OPTIONS } from "@mw/domains/options";
 import type { Command } from "./command.ts";
 
 /** A value as typed on the command line: JSON when it parses (60, true, null), else the text itself. */

@@ -1,5 +1,5 @@
 import { errors } from "@mw/platform";
-import { orderLifecyclesByNumber } from "@mw/shared/orders";
+import { orderLifecyclesByNumber } from "@mw/domains/orders";
 import type { Command } from "./command.ts";
 
 export const orderCommands: Record<string, Command> = {

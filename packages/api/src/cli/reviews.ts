@@ -1,6 +1,6 @@
-import { addReview, reviewInput } from "@mw/shared/reviews";
+import { addReview, reviewInput } from "@mw/domains/reviews";
 import { errors } from "@mw/platform";
-import { itemIdBySku } from "@mw/shared/inventory";
+import { itemIdBySku } from "@mw/domains/inventory";
 import type { Command } from "./command.ts";
 
 export const reviewCommands: Record<string, Command> = {

@@ -1,9 +1,9 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { createRedis, Queues } from "@mw/platform";
-import { openOptionStore } from "@mw/shared/options";
-import { applyStaffRecord, staffSignalBody, ticketSignal } from "@mw/shared/tickets";
-import { receiveTicketSignal } from "@mw/shared/urgency";
+import { openOptionStore } from "@mw/domains/options";
+import { applyStaffRecord, staffSignalBody, ticketSignal } from "@mw/domains/tickets";
+import { receiveTicketSignal } from "@mw/domains/urgency";
 import type { CliDeps, Command } from "./command.ts";
 import { csvRecords } from "./csv-file.ts";
 import { inputFile } from "./input-file.ts";

@@ -1,6 +1,6 @@
 import { createRedis, Queues } from "@mw/platform";
-import { openOptionStore } from "@mw/shared/options";
-import { budgetLockNoticeJob, budgetLockNoticeJobId, importTime, requireTimeTracking } from "@mw/shared/timetracking";
+import { openOptionStore } from "@mw/domains/options";
+import { budgetLockNoticeJob, budgetLockNoticeJobId, importTime, requireTimeTracking } from "@mw/domains/timetracking";
 import type { Command } from "./command.ts";
 
 export const timeCommands: Record<string, Command> = {

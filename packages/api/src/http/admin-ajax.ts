@@ -3,7 +3,7 @@ import { pipeline } from "node:stream/promises";
 import express, { type Request, type Response, type Router } from "express";
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { AppError } from "@mw/platform";
-import type { Principal } from "@mw/shared/identity";
+import type { Principal } from "@mw/domains/identity";
 import { z } from "zod";
 import { resolvePrincipal } from "../auth/authenticate.ts";
 import { firstProblem } from "./validation.ts";

@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type Router } from "express";
 import type { OpenAPIRegistry, RouteConfig } from "@asteasolutions/zod-to-openapi";
-import type { Capability } from "@mw/shared/identity";
+import type { Capability } from "@mw/domains/identity";
 import type { z } from "zod";
 import { requireCapability } from "../auth/authenticate.ts";
 import { aiCaller, aiRateLimit } from "../auth/ai-key.ts";

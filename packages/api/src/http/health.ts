@@ -1,8 +1,8 @@
 import express, { type Router } from "express";
 import { errors, pingEveryMaster, safeEqual, withTimeout } from "@mw/platform";
-import { alertsCheck } from "@mw/shared/notifications";
-import { missingSchedules } from "@mw/shared/schedules";
-import { credentialsCheck } from "@mw/shared/sites";
+import { alertsCheck } from "@mw/domains/notifications";
+import { missingSchedules } from "@mw/domains/schedules";
+import { credentialsCheck } from "@mw/domains/sites";
 import type { AppContext } from "../context.ts";
 import type { Metrics } from "./metrics.ts";
 

@@ -1,8 +1,8 @@
 import type { RequestHandler } from "express";
 import client from "prom-client";
 import { QUEUE_NAMES, renderJobDurations, type QueueName, type Queues } from "@mw/platform";
-import { missingSchedules } from "@mw/shared/schedules";
-import { countAbandonedWebhooks } from "@mw/shared/webhooks";
+import { missingSchedules } from "@mw/domains/schedules";
+import { countAbandonedWebhooks } from "@mw/domains/webhooks";
 import type { AppContext } from "../context.ts";
 
 export const JOB_STATES = ["waiting", "active", "delayed", "prioritized", "waiting-children", "completed", "failed"] as const;

@@ -1,5 +1,5 @@
 import { repeatOf, type Config, type Connections, type QueueName, type Queues } from "@mw/platform";
-import { SCHEDULED_JOBS } from "@mw/shared/schedules";
+import { SCHEDULED_JOBS } from "@mw/domains/schedules";
 import type { WorkerCatalog } from "./processor.ts";
 
 /**

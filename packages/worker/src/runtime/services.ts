@@ -1,6 +1,6 @@
 import type { Connections } from "@mw/platform";
-import { AiService } from "@mw/shared/ai";
-import { openOptionStore, type OptionStore } from "@mw/shared/options";
+import { AiService } from "@mw/domains/ai";
+import { openOptionStore, type OptionStore } from "@mw/domains/options";
 
 interface ProcessServices {
   options: OptionStore;

@@ -1,4 +1,4 @@
-import { URGENCY_LEVELS } from "@mw/shared/ai";
+import { URGENCY_LEVELS } from "@mw/domains/ai";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

@@ -1,5 +1,5 @@
 import { AppError } from "@mw/platform";
-import { OPTIONS } from "@mw/shared/options";
+import { OPTIONS } from "@mw/domains/options";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

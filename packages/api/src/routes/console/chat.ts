@@ -1,5 +1,5 @@
 import express, { type Router } from "express";
-import { chatAgentName } from "@mw/shared/knowledge";
+import { chatAgentName } from "@mw/domains/knowledge";
 import type { AppContext } from "../../context.ts";
 import { signedIn, viewer } from "./guard.ts";
 import { renderPage } from "./render.ts";

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from "express";
 import { AppError, safeEqual } from "@mw/platform";
-import { resumeSession, type Capability } from "@mw/shared/identity";
+import { resumeSession, type Capability } from "@mw/domains/identity";
 import { readSessionCookie } from "../../auth/cookies.ts";
 import type { AppContext } from "../../context.ts";
 import { sameOriginPath } from "../../http/same-origin-path.ts";

@@ -1,12 +1,12 @@
 import type { Job } from "bullmq";
 import { boardJobPath, type QueueName } from "@mw/platform";
-import { disputeAlertJobId, disputeJobsByCase } from "@mw/shared/disputes";
-import { alertEmailJob } from "@mw/shared/notifications";
-import { orderExportJob, orderExportJobId, orderVerifyJob, orderVerifyJobId, ordersByNumber } from "@mw/shared/orders";
-import { ticketIdByNumber } from "@mw/shared/tickets";
-import { ALERT_CHANNELS, criticalAlertJob, criticalAlertJobId, urgencyAnalysisJob, urgencyAnalysisJobId } from "@mw/shared/urgency";
-import { projectCreateJob, projectCreateJobId } from "@mw/shared/timetracking";
-import { trackingOrderPushJob, trackingOrderPushJobId } from "@mw/shared/tracking";
+import { disputeAlertJobId, disputeJobsByCase } from "@mw/domains/disputes";
+import { alertEmailJob } from "@mw/domains/notifications";
+import { orderExportJob, orderExportJobId, orderVerifyJob, orderVerifyJobId, ordersByNumber } from "@mw/domains/orders";
+import { ticketIdByNumber } from "@mw/domains/tickets";
+import { ALERT_CHANNELS, criticalAlertJob, criticalAlertJobId, urgencyAnalysisJob, urgencyAnalysisJobId } from "@mw/domains/urgency";
+import { projectCreateJob, projectCreateJobId } from "@mw/domains/timetracking";
+import { trackingOrderPushJob, trackingOrderPushJobId } from "@mw/domains/tracking";
 import type { AppContext } from "../../context.ts";
 import { describeJob, siteNamesOf } from "../queue/describe.ts";
 

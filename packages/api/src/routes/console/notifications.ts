@@ -1,6 +1,6 @@
 import express, { type Router } from "express";
-import { latestNotifications, markNotificationsRead } from "@mw/shared/notifications";
-import { ticketNumbersOf } from "@mw/shared/tickets";
+import { latestNotifications, markNotificationsRead } from "@mw/domains/notifications";
+import { ticketNumbersOf } from "@mw/domains/tickets";
 import type { AppContext } from "../../context.ts";
 import { signedIn, viewer } from "./guard.ts";
 import { CONSOLE_PATH, renderPage } from "./render.ts";

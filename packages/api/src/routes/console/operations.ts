@@ -1,9 +1,9 @@
 import express, { type Router } from "express";
 import { z } from "zod";
 import { errors } from "@mw/platform";
-import { disputeByCase } from "@mw/shared/disputes";
-import { dismissOperatorAlert, resendOperatorAlert, undeliveredOperatorAlerts } from "@mw/shared/notifications";
-import { orderLifecyclesByNumber, systemStats } from "@mw/shared/orders";
+import { disputeByCase } from "@mw/domains/disputes";
+import { dismissOperatorAlert, resendOperatorAlert, undeliveredOperatorAlerts } from "@mw/domains/notifications";
+import { orderLifecyclesByNumber, systemStats } from "@mw/domains/orders";
 import type { AppContext } from "../../context.ts";
 import { JOB_STATES, jobCountsByQueue } from "../../http/metrics.ts";
 import { BOARD_PATH } from "../queue/board.ts";

@@ -1,6 +1,6 @@
 import express, { type Router } from "express";
 import { errors } from "@mw/platform";
-import { ORDER_STATE_FILTERS, orderDetailView, orderListView } from "@mw/shared/orders";
+import { ORDER_STATE_FILTERS, orderDetailView, orderListView } from "@mw/domains/orders";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { pageQuery, pageWindow } from "../../http/pagination.ts";

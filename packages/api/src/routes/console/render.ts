@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { Response } from "express";
 import { Eta } from "eta";
-import type { Capability, Principal } from "@mw/shared/identity";
+import type { Capability, Principal } from "@mw/domains/identity";
 
 export const CONSOLE_PATH = "/console";
 

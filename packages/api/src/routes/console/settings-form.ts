@@ -1,4 +1,4 @@
-import { isOptionName, OPTIONS, SUGGESTED_MODELS, type OptionName } from "@mw/shared/options";
+import { isOptionName, OPTIONS, SUGGESTED_MODELS, type OptionName } from "@mw/domains/options";
 import type { z } from "zod";
 
 /**

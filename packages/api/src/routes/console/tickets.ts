@@ -1,8 +1,8 @@
 import express, { type Router } from "express";
 import { AppError } from "@mw/platform";
-import { URGENCY_LEVELS } from "@mw/shared/ai";
-import { ticketThread } from "@mw/shared/tickets";
-import { listSnapshots, ticketDetail } from "@mw/shared/urgency";
+import { URGENCY_LEVELS } from "@mw/domains/ai";
+import { ticketThread } from "@mw/domains/tickets";
+import { listSnapshots, ticketDetail } from "@mw/domains/urgency";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { pageQuery } from "../../http/pagination.ts";

@@ -1,7 +1,7 @@
 import { QUEUE_NAMES, queueWaitsByHour } from "@mw/platform";
-import { disputeTrends, failedDisputeCount } from "@mw/shared/disputes";
-import { failedOrderCount, orderTrends } from "@mw/shared/orders";
-import { failedSyncRunCount } from "@mw/shared/sites";
+import { disputeTrends, failedDisputeCount } from "@mw/domains/disputes";
+import { failedOrderCount, orderTrends } from "@mw/domains/orders";
+import { failedSyncRunCount } from "@mw/domains/sites";
 import type { AppContext } from "../../context.ts";
 import { hourlyBarChart, lastHours, windowStart } from "./charts.ts";
 

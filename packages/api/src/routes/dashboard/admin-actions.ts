@@ -19,8 +19,8 @@ import {
   updateCostInput,
   updateLicenseInput,
   updateSiteInput,
-} from "@mw/shared/dashboard";
-import { reportJobs, requestDashboardSummary } from "@mw/shared/reports";
+} from "@mw/domains/dashboard";
+import { reportJobs, requestDashboardSummary } from "@mw/domains/reports";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { adminAction, type AdminAction } from "../../http/admin-ajax.ts";

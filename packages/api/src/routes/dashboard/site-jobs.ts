@@ -18,7 +18,7 @@ import {
   sslCheckJob,
   wordPressCredentials,
   wpCredentialsMissing,
-} from "@mw/shared/dashboard";
+} from "@mw/domains/dashboard";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { adminAction, type AdminAction } from "../../http/admin-ajax.ts";

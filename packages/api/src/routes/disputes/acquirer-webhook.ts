@@ -2,7 +2,7 @@ import express, { type RequestHandler } from "express";
 import { rateLimit } from "express-rate-limit";
 import { RedisStore, type RedisReply } from "rate-limit-redis";
 import { AppError, scriptSafeSendCommand } from "@mw/platform";
-import { receiveAcquirerWebhook } from "@mw/shared/disputes";
+import { receiveAcquirerWebhook } from "@mw/domains/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

@@ -13,7 +13,7 @@ import {
   type Chargeback,
   type DisputeLinkage,
   type DisputeOutcome,
-} from "@mw/shared/disputes";
+} from "@mw/domains/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

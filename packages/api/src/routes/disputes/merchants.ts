@@ -1,5 +1,5 @@
 import { formatDateTime } from "@mw/platform";
-import { createMerchant, deleteMerchant, listMerchants, merchantInput, updateMerchant, type MerchantView } from "@mw/shared/disputes";
+import { createMerchant, deleteMerchant, listMerchants, merchantInput, updateMerchant, type MerchantView } from "@mw/domains/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { AppError, errors } from "@mw/platform";
-import { signIn, type Principal } from "@mw/shared/identity";
+import { signIn, type Principal } from "@mw/domains/identity";
 import { setSessionCookie } from "../../auth/cookies.ts";
 import type { AppContext } from "../../context.ts";
 

@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import { buffer } from "node:stream/consumers";
 import type { Request } from "express";
 import { formatDateTime, imageErrors, isObjectNotFound, sha256Hex, type StoredObject } from "@mw/platform";
-import { findSerial, serialImageKey } from "@mw/shared/images";
+import { findSerial, serialImageKey } from "@mw/domains/images";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

@@ -1,5 +1,5 @@
 import { errors } from "@mw/platform";
-import { queueTestInventorySyncs } from "@mw/shared/inventory";
+import { queueTestInventorySyncs } from "@mw/domains/inventory";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

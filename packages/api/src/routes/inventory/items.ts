@@ -1,5 +1,5 @@
 import { formatDateTime } from "@mw/platform";
-import { itemInput, listItems, MAX_ITEMS_PER_UPSERT, upsertItems } from "@mw/shared/inventory";
+import { itemInput, listItems, MAX_ITEMS_PER_UPSERT, upsertItems } from "@mw/domains/inventory";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

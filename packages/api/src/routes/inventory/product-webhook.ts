@@ -1,4 +1,4 @@
-import { receiveProductWebhook, type ProductEventOutcome } from "@mw/shared/inventory";
+import { receiveProductWebhook, type ProductEventOutcome } from "@mw/domains/inventory";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

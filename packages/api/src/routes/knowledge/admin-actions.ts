@@ -1,6 +1,6 @@
 import { AppError, errors, jobRef } from "@mw/platform";
-import { EMBEDDING_DIMENSIONS } from "@mw/shared/ai";
-import { requestSiteSync, SOURCES, syncAllJob, syncAllJobId } from "@mw/shared/knowledge";
+import { EMBEDDING_DIMENSIONS } from "@mw/domains/ai";
+import { requestSiteSync, SOURCES, syncAllJob, syncAllJobId } from "@mw/domains/knowledge";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { adminAction, type AdminAction } from "../../http/admin-ajax.ts";

@@ -1,6 +1,6 @@
 import type { Response } from "express";
 import { AppError, errors } from "@mw/platform";
-import { AI_SERVICE_VERSION, EMBEDDING_DIMENSIONS } from "@mw/shared/ai";
+import { AI_SERVICE_VERSION, EMBEDDING_DIMENSIONS } from "@mw/domains/ai";
 import {
   acquireChatSlot,
   answerStream,
@@ -14,7 +14,7 @@ import {
   requestTicketReembed,
   SOURCES,
   startConversation,
-} from "@mw/shared/knowledge";
+} from "@mw/domains/knowledge";
 import { z } from "zod";
 import { staffIdOf } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";

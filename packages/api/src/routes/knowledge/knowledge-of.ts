@@ -1,4 +1,4 @@
-import { Knowledge } from "@mw/shared/knowledge";
+import { Knowledge } from "@mw/domains/knowledge";
 import type { AppContext } from "../../context.ts";
 
 const byContext = new WeakMap<AppContext, Knowledge>();

@@ -1,6 +1,6 @@
 import type { Request } from "express";
 import { AppError } from "@mw/platform";
-import { latestNotifications, markNotificationsRead, notificationsAfter, takeStreamSlot, unreadCount } from "@mw/shared/notifications";
+import { latestNotifications, markNotificationsRead, notificationsAfter, takeStreamSlot, unreadCount } from "@mw/domains/notifications";
 import { z } from "zod";
 import { principalOf, staffIdOf, stillSignedIn } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";

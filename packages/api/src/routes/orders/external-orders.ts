@@ -1,5 +1,5 @@
 import { AppError, errors } from "@mw/platform";
-import { orderSubmissionSchema, receiveOrder } from "@mw/shared/orders";
+import { orderSubmissionSchema, receiveOrder } from "@mw/domains/orders";
 import { z } from "zod";
 import { siteKeyOf } from "../../auth/site-key.ts";
 import type { AppContext } from "../../context.ts";

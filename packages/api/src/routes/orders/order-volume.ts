@@ -1,4 +1,4 @@
-import { orderVolumeTestsJob, type OrderVolumeResult } from "@mw/shared/orders";
+import { orderVolumeTestsJob, type OrderVolumeResult } from "@mw/domains/orders";
 import { z } from "zod";
 import { cronAnswersInDetail } from "../../auth/cron-caller.ts";
 import type { AppContext } from "../../context.ts";

@@ -1,5 +1,5 @@
 import { errors } from "@mw/platform";
-import { ORDER_STATE_FILTERS, ORDER_STATES, orderDetailView, orderListView, PAYMENT_METHODS } from "@mw/shared/orders";
+import { ORDER_STATE_FILTERS, ORDER_STATES, orderDetailView, orderListView, PAYMENT_METHODS } from "@mw/domains/orders";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

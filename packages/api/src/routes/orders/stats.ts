@@ -1,4 +1,4 @@
-import { systemStats } from "@mw/shared/orders";
+import { systemStats } from "@mw/domains/orders";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { siteNames } from "@mw/shared/sites";
+import { siteNames } from "@mw/domains/sites";
 import type { AppContext } from "../../context.ts";
 
 /** Spec 1, 2.7 names job types with underscores (`process_dispute`, `inventory_sync`); BullMQ names use hyphens. */

@@ -11,7 +11,7 @@ import {
   type Report,
   type ReportStatus,
   type ReportType,
-} from "@mw/shared/reports";
+} from "@mw/domains/reports";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

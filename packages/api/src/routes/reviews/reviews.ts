@@ -1,6 +1,6 @@
-import { addReview, jsonLdScript, listReviews, productMarkup, removeReview, reviewInput } from "@mw/shared/reviews";
+import { addReview, jsonLdScript, listReviews, productMarkup, removeReview, reviewInput } from "@mw/domains/reviews";
 import { errors, formatDateTime, formatDay } from "@mw/platform";
-import { itemExists } from "@mw/shared/inventory";
+import { itemExists } from "@mw/domains/inventory";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

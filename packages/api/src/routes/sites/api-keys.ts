@@ -1,5 +1,5 @@
 import { errors, formatDateTime } from "@mw/platform";
-import { issueSiteApiKey, listSiteApiKeys, requireSite, revokeSiteApiKey } from "@mw/shared/sites";
+import { issueSiteApiKey, listSiteApiKeys, requireSite, revokeSiteApiKey } from "@mw/domains/sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

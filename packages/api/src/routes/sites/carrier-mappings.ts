@@ -1,5 +1,5 @@
 import { errors } from "@mw/platform";
-import { deleteCarrierMapping, listCarrierMappings, platformSchema, saveCarrierMapping } from "@mw/shared/sites";
+import { deleteCarrierMapping, listCarrierMappings, platformSchema, saveCarrierMapping } from "@mw/domains/sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

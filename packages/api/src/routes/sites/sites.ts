@@ -1,6 +1,6 @@
 import { errors } from "@mw/platform";
-import { countSiteOrders } from "@mw/shared/orders";
-import { SITE_SCHEDULES } from "@mw/shared/schedules";
+import { countSiteOrders } from "@mw/domains/orders";
+import { SITE_SCHEDULES } from "@mw/domains/schedules";
 import {
   createSite,
   deleteSite,
@@ -17,7 +17,7 @@ import {
   toggleSiteStatus,
   updateSite,
   type Site,
-} from "@mw/shared/sites";
+} from "@mw/domains/sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

@@ -1,4 +1,4 @@
-import { listSyncRuns, SYNC_RUN_COUNTS, SYNC_RUN_STATUSES, type SyncKind } from "@mw/shared/sites";
+import { listSyncRuns, SYNC_RUN_COUNTS, SYNC_RUN_STATUSES, type SyncKind } from "@mw/domains/sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

@@ -1,5 +1,5 @@
-import { URGENCY_LEVELS } from "@mw/shared/ai";
-import { changesAfter } from "@mw/shared/tickets";
+import { URGENCY_LEVELS } from "@mw/domains/ai";
+import { changesAfter } from "@mw/domains/tickets";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

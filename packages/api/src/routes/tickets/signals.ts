@@ -1,5 +1,5 @@
-import { ticketSignal } from "@mw/shared/tickets";
-import { receiveTicketSignal } from "@mw/shared/urgency";
+import { ticketSignal } from "@mw/domains/tickets";
+import { receiveTicketSignal } from "@mw/domains/urgency";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

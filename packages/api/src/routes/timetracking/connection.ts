@@ -1,5 +1,5 @@
 import { AppError } from "@mw/platform";
-import { completeConnection, connectionStatus, connectUrl, disconnectStaff, requireTimeTracking, type TimeDeps } from "@mw/shared/timetracking";
+import { completeConnection, connectionStatus, connectUrl, disconnectStaff, requireTimeTracking, type TimeDeps } from "@mw/domains/timetracking";
 import type { Request } from "express";
 import { z } from "zod";
 import { resolvePrincipal, staffIdOf } from "../../auth/authenticate.ts";

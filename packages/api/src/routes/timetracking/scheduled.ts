@@ -1,4 +1,4 @@
-import { milestonesJob, timeSyncJob } from "@mw/shared/timetracking";
+import { milestonesJob, timeSyncJob } from "@mw/domains/timetracking";
 import { z } from "zod";
 import { cronAnswersInDetail } from "../../auth/cron-caller.ts";
 import type { AppContext } from "../../context.ts";

@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import { noteOptimizeJob, noteOptimizeJobId, noteWantsOptimising, projectTasks, requireTimeTracking, runningTimer, startTimer, stopTimer, submitTime, timeTimeline, unlockTicket, updateTimerNotes, type TimeDeps } from "@mw/shared/timetracking";
+import { noteOptimizeJob, noteOptimizeJobId, noteWantsOptimising, projectTasks, requireTimeTracking, runningTimer, startTimer, stopTimer, submitTime, timeTimeline, unlockTicket, updateTimerNotes, type TimeDeps } from "@mw/domains/timetracking";
 import { z } from "zod";
 import { staffIdOf } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";

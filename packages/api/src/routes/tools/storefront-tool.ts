@@ -1,7 +1,7 @@
 import { errors, type Config } from "@mw/platform";
-import { findSiteOrder } from "@mw/shared/orders";
-import { requireSite, trackingSyncEnabled, trackingRunCounts, type Platform, type Site } from "@mw/shared/sites";
-import { postedTracking, trackingOrderPushJob, trackingOrderPushJobId, type TrackingOrderPushResult } from "@mw/shared/tracking";
+import { findSiteOrder } from "@mw/domains/orders";
+import { requireSite, trackingSyncEnabled, trackingRunCounts, type Platform, type Site } from "@mw/domains/sites";
+import { postedTracking, trackingOrderPushJob, trackingOrderPushJobId, type TrackingOrderPushResult } from "@mw/domains/tracking";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

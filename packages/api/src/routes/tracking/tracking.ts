@@ -1,6 +1,6 @@
 import { formatDateTime } from "@mw/platform";
-import { readRunCounts, trackingRunCounts } from "@mw/shared/sites";
-import { queueTrackingSync, queueTrackingSyncOfAll, trackingStatus } from "@mw/shared/tracking";
+import { readRunCounts, trackingRunCounts } from "@mw/domains/sites";
+import { queueTrackingSync, queueTrackingSyncOfAll, trackingStatus } from "@mw/domains/tracking";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

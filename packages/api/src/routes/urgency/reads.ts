@@ -1,6 +1,6 @@
 import { errors } from "@mw/platform";
-import { URGENCY_LEVELS } from "@mw/shared/ai";
-import { listSnapshots, ticketDetail, urgencyQueueState } from "@mw/shared/urgency";
+import { URGENCY_LEVELS } from "@mw/domains/ai";
+import { listSnapshots, ticketDetail, urgencyQueueState } from "@mw/domains/urgency";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

@@ -1,4 +1,4 @@
-import { cdnPurgeJob, indexCheckJob, screenshotJob, siteAuditJob, siteSyncJob, sslCheckAllJob, sslCheckJob } from "@mw/shared/dashboard";
+import { cdnPurgeJob, indexCheckJob, screenshotJob, siteAuditJob, siteSyncJob, sslCheckAllJob, sslCheckJob } from "@mw/domains/dashboard";
 import { handle } from "../../runtime/processor.ts";
 import { runAudit } from "./audit.ts";
 import { purgeCdn } from "./cdn-purge.ts";

@@ -12,8 +12,8 @@ import {
   type ManagedSiteRow,
   type sslCheckAllJob,
   type sslCheckJob,
-} from "@mw/shared/dashboard";
-import { alertEmailJob } from "@mw/shared/notifications";
+} from "@mw/domains/dashboard";
+import { alertEmailJob } from "@mw/domains/notifications";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

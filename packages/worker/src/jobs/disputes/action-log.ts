@@ -1,4 +1,4 @@
-import type { ActionLogEntry } from "@mw/shared/disputes";
+import type { ActionLogEntry } from "@mw/domains/disputes";
 
 /**
  * The chargeback's action log (spec 1, 2.5) and the attempt's step log (spec

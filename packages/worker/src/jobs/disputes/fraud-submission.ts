@@ -1,5 +1,5 @@
 import { AppError, decryptSecret } from "@mw/platform";
-import type { DisputeDetails } from "@mw/shared/disputes";
+import type { DisputeDetails } from "@mw/domains/disputes";
 import { FraudClient, type FraudSubmission } from "@mw/providers/fraud";
 import type { GatewayTransaction } from "@mw/providers/gateway";
 import type { JobContext } from "../../runtime/processor.ts";

@@ -1,4 +1,4 @@
-import { processDisputeJob } from "@mw/shared/disputes";
+import { processDisputeJob } from "@mw/domains/disputes";
 import { handle } from "../../runtime/processor.ts";
 import { processDispute } from "./process-dispute.ts";
 

@@ -1,6 +1,6 @@
-import { linkageStatement, type DisputeDetails } from "@mw/shared/disputes";
+import { linkageStatement, type DisputeDetails } from "@mw/domains/disputes";
 import type { Statement } from "@mw/platform";
-import { ordersForTransaction } from "@mw/shared/orders";
+import { ordersForTransaction } from "@mw/domains/orders";
 import type { GatewayTransaction } from "@mw/providers/gateway";
 import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog } from "./action-log.ts";

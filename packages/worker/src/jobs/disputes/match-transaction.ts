@@ -1,5 +1,5 @@
 import { AppError, decryptSecret } from "@mw/platform";
-import { chooseTransaction, matchMessage, windowAround, type DisputeDetails, type TransactionMatch } from "@mw/shared/disputes";
+import { chooseTransaction, matchMessage, windowAround, type DisputeDetails, type TransactionMatch } from "@mw/domains/disputes";
 import { GatewayClient } from "@mw/providers/gateway";
 import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog } from "./action-log.ts";

@@ -10,9 +10,9 @@ import {
   type DisputeOutcome,
   type DisputeWebhook,
   type processDisputeJob,
-} from "@mw/shared/disputes";
-import { alertEmailJob } from "@mw/shared/notifications";
-import { recordWebhookOutcome } from "@mw/shared/webhooks";
+} from "@mw/domains/disputes";
+import { alertEmailJob } from "@mw/domains/notifications";
+import { recordWebhookOutcome } from "@mw/domains/webhooks";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import type { JobContext } from "../../runtime/processor.ts";

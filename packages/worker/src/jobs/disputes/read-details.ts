@@ -1,4 +1,4 @@
-import type { DisputeDetails } from "@mw/shared/disputes";
+import type { DisputeDetails } from "@mw/domains/disputes";
 import type { ActionLog } from "./action-log.ts";
 
 export function recordDetails(steps: ActionLog, details: DisputeDetails): void {

@@ -1,4 +1,4 @@
-import { inventorySkuCleanupJob, inventorySweepJob, inventorySyncJob, itemHistoryCleanupJob } from "@mw/shared/inventory";
+import { inventorySkuCleanupJob, inventorySweepJob, inventorySyncJob, itemHistoryCleanupJob } from "@mw/domains/inventory";
 import { handle } from "../../runtime/processor.ts";
 import { inventorySweep } from "./inventory-sweep.ts";
 import { inventorySkuCleanup, inventorySync, itemHistoryCleanup } from "./inventory-sync.ts";

@@ -1,4 +1,4 @@
-import { queueScheduledInventorySyncs, type inventorySweepJob } from "@mw/shared/inventory";
+import { queueScheduledInventorySyncs, type inventorySweepJob } from "@mw/domains/inventory";
 import type { PayloadOf } from "@mw/platform";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";

@@ -7,11 +7,11 @@ import {
   type inventorySkuCleanupJob,
   type inventorySyncJob,
   type itemHistoryCleanupJob,
-} from "@mw/shared/inventory";
+} from "@mw/domains/inventory";
 import { AppError, type PayloadOf } from "@mw/platform";
-import { skusOfPendingOrders } from "@mw/shared/orders";
+import { skusOfPendingOrders } from "@mw/domains/orders";
 import { ErpClient } from "@mw/providers/erp";
-import { markLastRun, startSiteSync } from "@mw/shared/sites";
+import { markLastRun, startSiteSync } from "@mw/domains/sites";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import { InventoryRun } from "./run.ts";

@@ -1,6 +1,6 @@
-import { storefrontAClientFor, storefrontBClientFor } from "@mw/shared/sites";
+import { storefrontAClientFor, storefrontBClientFor } from "@mw/domains/sites";
 import { type Config } from "@mw/platform";
-import type { Site } from "@mw/shared/sites";
+import type { Site } from "@mw/domains/sites";
 import { StorefrontAInventory } from "./storefront-a.ts";
 import { StorefrontBInventory } from "./storefront-b.ts";
 import type { InventoryStorefront } from "./storefront.ts";

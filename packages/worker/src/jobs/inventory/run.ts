@@ -1,7 +1,7 @@
 import type { Logger } from "@mw/platform";
-import { recordItemHistory } from "@mw/shared/inventory";
+import { recordItemHistory } from "@mw/domains/inventory";
 import { ErpClient, erpNotConfigured } from "@mw/providers/erp";
-import type { InventoryCounts, Site } from "@mw/shared/sites";
+import type { InventoryCounts, Site } from "@mw/domains/sites";
 import type { JobContext } from "../../runtime/processor.ts";
 import { openInventoryStorefront } from "./open-storefront.ts";
 import type { StockChange, StockUnit } from "./storefront.ts";

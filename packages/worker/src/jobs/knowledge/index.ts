@@ -1,4 +1,4 @@
-import { conversationTitleJob, documentsRefreshJob, embedDocumentJob, embeddingsJob, reembedTicketJob, syncAllJob, syncSiteJob } from "@mw/shared/knowledge";
+import { conversationTitleJob, documentsRefreshJob, embedDocumentJob, embeddingsJob, reembedTicketJob, syncAllJob, syncSiteJob } from "@mw/domains/knowledge";
 import { handle } from "../../runtime/processor.ts";
 import { conversationTitle, documentsRefresh, embedDocument, embeddings, reembedOneTicket, syncAllSources, syncOneSite } from "./knowledge.ts";
 

@@ -19,7 +19,7 @@ import {
   type embeddingsJob,
   type reembedTicketJob,
   type syncSiteJob,
-} from "@mw/shared/knowledge";
+} from "@mw/domains/knowledge";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 import { processServices } from "../../runtime/services.ts";

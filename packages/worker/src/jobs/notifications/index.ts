@@ -1,4 +1,4 @@
-import { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/shared/notifications";
+import { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/domains/notifications";
 import { handle } from "../../runtime/processor.ts";
 import { alertEmail, chatMessage, healthPing } from "./notifications.ts";
 

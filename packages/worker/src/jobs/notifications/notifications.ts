@@ -1,7 +1,7 @@
-import type { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/shared/notifications";
+import type { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/domains/notifications";
 import { createHttpClient, egressGuard, upstreamCall, type PayloadOf } from "@mw/platform";
 import { postChatMessage } from "@mw/providers/chat";
-import { deliverOperatorAlert } from "@mw/shared/notifications";
+import { deliverOperatorAlert } from "@mw/domains/notifications";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

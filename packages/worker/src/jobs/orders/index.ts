@@ -1,4 +1,4 @@
-import { orderExportJob, ordersImportJob, ordersImportSchedule, orderSweepJob, orderVerifyJob, orderVolumeDailyJob, orderVolumeTestsJob } from "@mw/shared/orders";
+import { orderExportJob, ordersImportJob, ordersImportSchedule, orderSweepJob, orderVerifyJob, orderVolumeDailyJob, orderVolumeTestsJob } from "@mw/domains/orders";
 import { handle } from "../../runtime/processor.ts";
 import { orderExport, orderSweep } from "./order-export.ts";
 import { orderVerify } from "./order-verify.ts";

@@ -7,10 +7,10 @@ import {
   ordersAwaitingExport,
   toSalesOrder,
   type orderSweepJob,
-} from "@mw/shared/orders";
+} from "@mw/domains/orders";
 import { AppError, retryUnlessFailedForGood, type PayloadOf, type Logger } from "@mw/platform";
 import { ErpClient, erpNotConfigured, ERP_NOT_CONFIGURED, isDuplicateSalesOrder, type SalesOrderInput } from "@mw/providers/erp";
-import { recordSyncError } from "@mw/shared/sites";
+import { recordSyncError } from "@mw/domains/sites";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import type { JobContext } from "../../runtime/processor.ts";

@@ -1,5 +1,5 @@
-import { findOrderWithDetails, markOrderFailed, markOrderVerified, toSalesOrder, VERIFY_SOURCE, type orderVerifyJob } from "@mw/shared/orders";
-import { recordSyncErrorOnce } from "@mw/shared/sites";
+import { findOrderWithDetails, markOrderFailed, markOrderVerified, toSalesOrder, VERIFY_SOURCE, type orderVerifyJob } from "@mw/domains/orders";
+import { recordSyncErrorOnce } from "@mw/domains/sites";
 import { AppError, type PayloadOf } from "@mw/platform";
 import { ErpClient, erpNotConfigured, type SalesOrder, type SalesOrderInput, type SalesOrderLine } from "@mw/providers/erp";
 import type { Job } from "bullmq";

@@ -1,6 +1,6 @@
 import { formatDay, type PayloadOf } from "@mw/platform";
-import { alertEmailJob } from "@mw/shared/notifications";
-import { orderVolumeAlert, orderVolumeAlertJobId, runOrderVolumeTests, type orderVolumeDailyJob, type orderVolumeTestsJob } from "@mw/shared/orders";
+import { alertEmailJob } from "@mw/domains/notifications";
+import { orderVolumeAlert, orderVolumeAlertJobId, runOrderVolumeTests, type orderVolumeDailyJob, type orderVolumeTestsJob } from "@mw/domains/orders";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

@@ -5,10 +5,10 @@ import {
   type ListedOrder,
   type ordersImportJob,
   type SubmissionBody,
-} from "@mw/shared/orders";
+} from "@mw/domains/orders";
 import type { Logger, PayloadOf } from "@mw/platform";
 import { wooStatuses } from "@mw/providers/storefront-b";
-import { markLastRun, startSiteSync, storefrontAClientFor, storefrontBClientFor, type OrderImportCounts, type Site } from "@mw/shared/sites";
+import { markLastRun, startSiteSync, storefrontAClientFor, storefrontBClientFor, type OrderImportCounts, type Site } from "@mw/domains/sites";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

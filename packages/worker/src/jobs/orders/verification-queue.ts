@@ -1,4 +1,4 @@
-import { orderVerifyJob, orderVerifyJobId, ordersAwaitingVerification } from "@mw/shared/orders";
+import { orderVerifyJob, orderVerifyJobId, ordersAwaitingVerification } from "@mw/domains/orders";
 import { retryUnlessFailedForGood } from "@mw/platform";
 import type { JobContext } from "../../runtime/processor.ts";
 

@@ -1,4 +1,4 @@
-import { reportJobs, reportsDailyJob } from "@mw/shared/reports";
+import { reportJobs, reportsDailyJob } from "@mw/domains/reports";
 import { handle } from "../../runtime/processor.ts";
 import { reportsDaily, runReport } from "./reports.ts";
 

@@ -1,4 +1,4 @@
-import type { reportJobs, reportsDailyJob } from "@mw/shared/reports";
+import type { reportJobs, reportsDailyJob } from "@mw/domains/reports";
 import { AppError, formatDay, type PayloadOf } from "@mw/platform";
 import {
   DAILY_REPORT_TYPES,
@@ -12,7 +12,7 @@ import {
   reportStorageKey,
   requestReport,
   type ReportType,
-} from "@mw/shared/reports";
+} from "@mw/domains/reports";
 import type { Job } from "bullmq";
 import { stringify } from "csv-stringify/sync";
 import { endsJob } from "../../runtime/attempts.ts";

@@ -1,4 +1,4 @@
-import { budgetLockNoticeJob, milestoneChecksJob, milestonesJob, noteOptimizeJob, projectCreateJob, timeImportJob, timerStopOnReplyJob, timeSyncJob } from "@mw/shared/timetracking";
+import { budgetLockNoticeJob, milestoneChecksJob, milestonesJob, noteOptimizeJob, projectCreateJob, timeImportJob, timerStopOnReplyJob, timeSyncJob } from "@mw/domains/timetracking";
 import { handle } from "../../runtime/processor.ts";
 import { budgetLockNotice, milestoneChecks, milestones, noteOptimize, projectCreate, timeImport, timerStopOnReply, timeSync } from "./timetracking.ts";
 

@@ -1,5 +1,5 @@
 import { AppError, type PayloadOf } from "@mw/platform";
-import { chatMessageJob, raiseOperatorAlert } from "@mw/shared/notifications";
+import { chatMessageJob, raiseOperatorAlert } from "@mw/domains/notifications";
 import {
   budgetLockNoticeJob,
   budgetLockNoticeJobId,
@@ -22,7 +22,7 @@ import {
   type TimeDeps,
   type timeImportJob,
   type timerStopOnReplyJob,
-} from "@mw/shared/timetracking";
+} from "@mw/domains/timetracking";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 import { processServices } from "../../runtime/services.ts";

@@ -1,4 +1,4 @@
-import { trackingOrderPushJob, trackingSchedule, trackingSyncJob } from "@mw/shared/tracking";
+import { trackingOrderPushJob, trackingSchedule, trackingSyncJob } from "@mw/domains/tracking";
 import { handle } from "../../runtime/processor.ts";
 import { trackingOrderPush } from "./tracking-order-push.ts";
 import { trackingSync } from "./tracking-sync.ts";

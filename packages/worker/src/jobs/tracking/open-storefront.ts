@@ -1,6 +1,6 @@
-import { storefrontAClientFor, storefrontBClientFor } from "@mw/shared/sites";
+import { storefrontAClientFor, storefrontBClientFor } from "@mw/domains/sites";
 import { type Config, type Logger } from "@mw/platform";
-import type { Site } from "@mw/shared/sites";
+import type { Site } from "@mw/domains/sites";
 import { StorefrontATracking } from "./storefront-a.ts";
 import { hasShipmentTracking, StorefrontBTracking } from "./storefront-b.ts";
 import type { TrackingOrder, TrackingSettings, TrackingStorefront } from "./storefront.ts";

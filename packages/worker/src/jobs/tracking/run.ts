@@ -1,9 +1,9 @@
 import { AppError, forEachLimited, groupBy, type Logger } from "@mw/platform";
-import { markOrdersShipped, salesOrderNumbers } from "@mw/shared/orders";
+import { markOrdersShipped, salesOrderNumbers } from "@mw/domains/orders";
 import { ErpClient, erpNotConfigured, type SalesShipment } from "@mw/providers/erp";
-import type { Site, TrackingCounts } from "@mw/shared/sites";
+import type { Site, TrackingCounts } from "@mw/domains/sites";
 import type { JobContext } from "../../runtime/processor.ts";
-import { carrierCodes, createdNothing, isRefusal } from "@mw/shared/sites";
+import { carrierCodes, createdNothing, isRefusal } from "@mw/domains/sites";
 import {
   awaitsCompletion,
   claimTrackingNumber,
@@ -14,7 +14,7 @@ import {
   releaseClaim,
   retakeStaleClaim,
   type ShipmentRecordRow,
-} from "@mw/shared/tracking";
+} from "@mw/domains/tracking";
 import { planTrackings, type PlannedTracking } from "./plan.ts";
 import { openTrackingStorefront } from "./open-storefront.ts";
 import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingStorefront } from "./storefront.ts";

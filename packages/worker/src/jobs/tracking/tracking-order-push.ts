@@ -1,6 +1,6 @@
 import { AppError, type PayloadOf } from "@mw/platform";
-import { findSite, trackingSyncEnabled } from "@mw/shared/sites";
-import type { TrackingOrderPushResult, trackingOrderPushJob } from "@mw/shared/tracking";
+import { findSite, trackingSyncEnabled } from "@mw/domains/sites";
+import type { TrackingOrderPushResult, trackingOrderPushJob } from "@mw/domains/tracking";
 import type { JobContext } from "../../runtime/processor.ts";
 import { TrackingRun } from "./run.ts";
 

@@ -1,7 +1,7 @@
-import { recordTrackingFailures, trackingHealthPingJobId, type trackingSyncJob } from "@mw/shared/tracking";
-import { healthPingJob } from "@mw/shared/notifications";
+import { recordTrackingFailures, trackingHealthPingJobId, type trackingSyncJob } from "@mw/domains/tracking";
+import { healthPingJob } from "@mw/domains/notifications";
 import { AppError, type PayloadOf, type Logger } from "@mw/platform";
-import { startSiteSync, type Site } from "@mw/shared/sites";
+import { startSiteSync, type Site } from "@mw/domains/sites";
 import type { Job } from "bullmq";
 import { endsJob } from "../../runtime/attempts.ts";
 import { TrackingRun, type OrderFailure } from "./run.ts";

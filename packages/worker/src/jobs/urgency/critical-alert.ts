@@ -1,5 +1,5 @@
 import type { PayloadOf } from "@mw/platform";
-import { sendCriticalAlert, type criticalAlertJob } from "@mw/shared/urgency";
+import { sendCriticalAlert, type criticalAlertJob } from "@mw/domains/urgency";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

@@ -1,4 +1,4 @@
-import { criticalAlertJob, urgencyAnalysisJob, urgencySweepJob } from "@mw/shared/urgency";
+import { criticalAlertJob, urgencyAnalysisJob, urgencySweepJob } from "@mw/domains/urgency";
 import { handle } from "../../runtime/processor.ts";
 import { criticalAlert } from "./critical-alert.ts";
 import { urgencyAnalysis } from "./urgency-analysis.ts";

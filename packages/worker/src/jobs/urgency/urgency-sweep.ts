@@ -1,5 +1,5 @@
 import type { PayloadOf } from "@mw/platform";
-import { sweepUrgencyQueue, type urgencySweepJob } from "@mw/shared/urgency";
+import { sweepUrgencyQueue, type urgencySweepJob } from "@mw/domains/urgency";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 import { processServices } from "../../runtime/services.ts";

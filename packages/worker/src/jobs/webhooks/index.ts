@@ -1,4 +1,4 @@
-import { outboxSweepJob } from "@mw/shared/webhooks";
+import { outboxSweepJob } from "@mw/domains/webhooks";
 import { handle } from "../../runtime/processor.ts";
 import { outboxSweep } from "./outbox-sweep.ts";
 

@@ -1,7 +1,7 @@
-import { countAbandonedWebhooks, type outboxSweepJob } from "@mw/shared/webhooks";
-import { sweepDisputeOutbox } from "@mw/shared/disputes";
+import { countAbandonedWebhooks, type outboxSweepJob } from "@mw/domains/webhooks";
+import { sweepDisputeOutbox } from "@mw/domains/disputes";
 import { type PayloadOf } from "@mw/platform";
-import { sweepProductOutbox } from "@mw/shared/inventory";
+import { sweepProductOutbox } from "@mw/domains/inventory";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

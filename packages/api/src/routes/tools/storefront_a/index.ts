@@ -1,4 +1,4 @@
-import { storefrontAClientFor } from "@mw/shared/sites";
+import { storefrontAClientFor } from "@mw/domains/sites";
 import type { StorefrontAProduct } from "@mw/providers/storefront-a";
 import type { AppContext } from "../../../context.ts";
 import type { ApiRouter } from "../../../http/api-router.ts";

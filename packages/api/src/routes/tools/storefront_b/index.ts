@@ -1,4 +1,4 @@
-import { storefrontBClientFor } from "@mw/shared/sites";
+import { storefrontBClientFor } from "@mw/domains/sites";
 import type { AppContext } from "../../../context.ts";
 import type { ApiRouter } from "../../../http/api-router.ts";
 import { storefrontToolRoutes } from "../storefront-tool.ts";
