@@ -17,7 +17,7 @@ import { healthRoutes } from "./http/health.ts";
 import { requireHttps } from "./http/https.ts";
 import { aiDomain } from "./routes/ai/index.ts";
 import { consoleRoutes } from "./routes/console/index.ts";
-import { dashboardDomain } from "./routes/dashboard/index.ts";
+import { managedSitesDomain } from "./routes/managed-sites/index.ts";
 import { rawWebhookBody } from "./routes/disputes/acquirer-webhook.ts";
 import { disputesDomain } from "./routes/disputes/index.ts";
 import { identityDomain } from "./routes/identity/index.ts";
@@ -52,7 +52,7 @@ const DOMAINS: DomainRoutes[] = [
   timetrackingDomain,
   notificationsDomain,
   knowledgeDomain,
-  dashboardDomain,
+  managedSitesDomain,
   imagesDomain,
 ];
 

@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { AppError, getConfigOrExit, openCliConnections } from "@mw/platform";
 import type { Command } from "./command.ts";
-import { licenseCommands } from "./dashboard.ts";
+import { licenseCommands } from "./managed-sites.ts";
 import { disputeCommands, merchantCommands } from "./disputes.ts";
 import { imageKeyCommands } from "./images.ts";
 import { itemCommands } from "./inventory.ts";

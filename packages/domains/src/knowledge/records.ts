@@ -1,5 +1,5 @@
 import { htmlToText } from "../ai/index.ts";
-import { managedSiteRows } from "../dashboard/index.ts";
+import { managedSiteRows } from "../managed-sites/index.ts";
 import { type PrismaClient, sha256Hex, truncateCodePoints } from "@mw/platform";
 import { ticketsWithRecentEntries } from "../tickets/index.ts";
 

@@ -1,4 +1,4 @@
-import { managedSiteExists } from "../dashboard/index.ts";
+import { managedSiteExists } from "../managed-sites/index.ts";
 import { jobRef, type PrismaClient, type Queues } from "@mw/platform";
 import { ticketsByNumber } from "../tickets/index.ts";
 import { reembedTicketJob, reembedTicketJobId, reembedTicketKey, syncSiteJob, syncSiteJobId } from "./jobs.ts";

@@ -1,4 +1,4 @@
-import { dashboardSummary, SUMMARY_COLUMNS } from "../dashboard/index.ts";
+import { dashboardSummary, SUMMARY_COLUMNS } from "../managed-sites/index.ts";
 import { DISPUTE_OUTCOMES } from "../disputes/index.ts";
 import { syncedSkuCounts } from "../inventory/index.ts";
 import { dailyIntake } from "../orders/index.ts";

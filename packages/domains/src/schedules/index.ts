@@ -1,5 +1,5 @@
 import type { JobDefinition, Queues } from "@mw/platform";
-import { sslCheckAllJob } from "../dashboard/index.ts";
+import { sslCheckAllJob } from "../managed-sites/index.ts";
 import { documentsRefreshJob, embeddingsJob } from "../knowledge/index.ts";
 import { inventorySkuCleanupJob, inventorySweepJob, itemHistoryCleanupJob } from "../inventory/index.ts";
 import { orderSweepJob, orderVolumeDailyJob } from "../orders/index.ts";

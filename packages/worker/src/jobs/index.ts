@@ -1,6 +1,6 @@
 import { JobCatalog } from "@mw/platform";
 import type { WorkerCatalog } from "../runtime/processor.ts";
-import { dashboardHandlers } from "./dashboard/index.ts";
+import { managedSiteHandlers } from "./managed-sites/index.ts";
 import { disputeHandlers } from "./disputes/index.ts";
 import { inventoryHandlers } from "./inventory/index.ts";
 import { knowledgeHandlers } from "./knowledge/index.ts";
@@ -23,6 +23,6 @@ export const JOBS: WorkerCatalog = new JobCatalog([
   ...notificationHandlers,
   ...urgencyHandlers,
   ...timeTrackingHandlers,
-  ...dashboardHandlers,
+  ...managedSiteHandlers,
   ...knowledgeHandlers,
 ]);

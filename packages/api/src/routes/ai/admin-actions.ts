@@ -1,5 +1,5 @@
 import { URGENCY_LEVELS } from "@mw/domains/ai";
-import { formBool } from "@mw/domains/dashboard";
+import { formBool } from "@mw/domains/managed-sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { adminAction, type AdminAction } from "../../http/admin-ajax.ts";

@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import { errors, isObjectNotFound, parseJobRef } from "@mw/platform";
-import { formBool } from "@mw/domains/dashboard";
+import { formBool } from "@mw/domains/managed-sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { adminAction, FileAnswer, type AdminAction } from "../../http/admin-ajax.ts";

@@ -1,5 +1,5 @@
 import { clearQueueLogs, QUEUE_NAMES, queueLogDir, readQueueLogs, upcomingRuns } from "@mw/platform";
-import { formInt } from "@mw/domains/dashboard";
+import { formInt } from "@mw/domains/managed-sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { adminAction, type AdminAction } from "../../http/admin-ajax.ts";

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { AppError, createHttpClient, egressGuard, upstreamCall, type EgressGuard, type PayloadOf } from "@mw/platform";
-import { siteForJob, storeAudit, type siteAuditJob } from "@mw/domains/dashboard";
+import { siteForJob, storeAudit, type siteAuditJob } from "@mw/domains/managed-sites";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

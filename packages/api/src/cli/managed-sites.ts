@@ -1,4 +1,4 @@
-import { addLicenseInput, Licenses } from "@mw/domains/dashboard";
+import { addLicenseInput, Licenses } from "@mw/domains/managed-sites";
 import type { Command } from "./command.ts";
 import { csvRecords } from "./csv-file.ts";
 

@@ -1,5 +1,5 @@
 import { AppError, egressGuard, type PayloadOf } from "@mw/platform";
-import { siteForJob, storeWordPressReading, wordPressCredentials, wpCredentialsMissing, type siteSyncJob } from "@mw/domains/dashboard";
+import { siteForJob, storeWordPressReading, wordPressCredentials, wpCredentialsMissing, type siteSyncJob } from "@mw/domains/managed-sites";
 import { readWordPress } from "@mw/providers/wordpress";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";

@@ -18,7 +18,7 @@ import {
   sslCheckJob,
   wordPressCredentials,
   wpCredentialsMissing,
-} from "@mw/domains/dashboard";
+} from "@mw/domains/managed-sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { adminAction, type AdminAction } from "../../http/admin-ajax.ts";

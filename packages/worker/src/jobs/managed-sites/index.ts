@@ -1,4 +1,4 @@
-import { cdnPurgeJob, indexCheckJob, screenshotJob, siteAuditJob, siteSyncJob, sslCheckAllJob, sslCheckJob } from "@mw/domains/dashboard";
+import { cdnPurgeJob, indexCheckJob, screenshotJob, siteAuditJob, siteSyncJob, sslCheckAllJob, sslCheckJob } from "@mw/domains/managed-sites";
 import { handle } from "../../runtime/processor.ts";
 import { runAudit } from "./audit.ts";
 import { purgeCdn } from "./cdn-purge.ts";
@@ -7,7 +7,7 @@ import { takeScreenshot } from "./screenshot.ts";
 import { checkAllSsl, checkSsl } from "./ssl.ts";
 import { syncSite } from "./sync.ts";
 
-export const dashboardHandlers = [
+export const managedSiteHandlers = [
   handle(siteSyncJob, syncSite),
   handle(siteAuditJob, runAudit),
   handle(sslCheckJob, checkSsl),

@@ -1,5 +1,5 @@
 import { AppError, type PayloadOf } from "@mw/platform";
-import { cdnCredentials, cdnCredentialsMissing, siteForJob, type cdnPurgeJob } from "@mw/domains/dashboard";
+import { cdnCredentials, cdnCredentialsMissing, siteForJob, type cdnPurgeJob } from "@mw/domains/managed-sites";
 import { purgeZone } from "@mw/providers/cdn";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";

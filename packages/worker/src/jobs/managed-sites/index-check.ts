@@ -1,5 +1,5 @@
 import { AppError, type PayloadOf } from "@mw/platform";
-import { INDEX_NOT_CONFIGURED, siteForJob, type indexCheckJob } from "@mw/domains/dashboard";
+import { INDEX_NOT_CONFIGURED, siteForJob, type indexCheckJob } from "@mw/domains/managed-sites";
 import { inspectUrl } from "@mw/providers/url-inspection";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";

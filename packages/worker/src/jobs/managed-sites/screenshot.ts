@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { AppError, egressGuard, startEgressProxy, upstreamError, type Config, type EgressGuard, type PayloadOf } from "@mw/platform";
-import { NO_BROWSER, siteForJob, storeScreenshot, type screenshotJob } from "@mw/domains/dashboard";
+import { NO_BROWSER, siteForJob, storeScreenshot, type screenshotJob } from "@mw/domains/managed-sites";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
 

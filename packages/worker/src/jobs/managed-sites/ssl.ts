@@ -12,7 +12,7 @@ import {
   type ManagedSiteRow,
   type sslCheckAllJob,
   type sslCheckJob,
-} from "@mw/domains/dashboard";
+} from "@mw/domains/managed-sites";
 import { alertEmailJob } from "@mw/domains/notifications";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";

@@ -1,6 +1,6 @@
 import { stringify } from "csv-stringify/sync";
 import { csvTextCell, formatDay } from "@mw/platform";
-import { formBool, managedSitesForExport, siteView, SITE_STATUSES, type SitePlugin } from "@mw/domains/dashboard";
+import { formBool, managedSitesForExport, siteView, SITE_STATUSES, type SitePlugin } from "@mw/domains/managed-sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { adminAction, FileAnswer, type AdminAction } from "../../http/admin-ajax.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** What the dashboard actions answer, as documented in the OpenAPI document (the shapes of @mw/domains/dashboard's views). */
+/** What the dashboard actions answer, as documented in the OpenAPI document (the shapes of @mw/domains/managed-sites's views). */
 
 export const siteData = z.object({
   id: z.number().int(),
