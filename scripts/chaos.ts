@@ -37,7 +37,7 @@ if (unknown.length) {
 const wanted = (name: string) => requested.length === 0 || requested.includes(name);
 
 const PER_SCENARIO = Number(process.env.CHAOS_DISPUTES ?? 40);
-/** How long a scenario may take to process everything it accepted: the outbox sweep runs every minute for rows older than 30 s. */
+/** How long a scenario may take to process everything it accepted: the inbox sweep runs every minute for rows older than 30 s. */
 const SETTLE_MS = Number(process.env.CHAOS_SETTLE_MS ?? 150_000);
 /** How long the sentinels and the cluster may take to promote a replica after a kill. */
 const FAILOVER_MS = 30_000;
@@ -314,7 +314,7 @@ try {
               name,
               async () => {
                 // Fewer disputes than the worker's concurrency, held at the gateway: the same jobs are active at
-                // both kills, so BullMQ fails them as stalled twice and only the outbox sweep brings them back.
+                // both kills, so BullMQ fails them as stalled twice and only the inbox sweep brings them back.
                 const release = slowGateway(15_000);
                 await sleep(3000);
                 await worker.stop("SIGKILL");

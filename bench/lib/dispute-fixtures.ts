@@ -55,7 +55,7 @@ export function disputeWebhookBody(world: DisputeWorld & { perDay: number }, cas
 }
 
 /**
- * Stores `count` dispute webhooks (already marked queued, so the outbox sweep
+ * Stores `count` dispute webhooks (already marked queued, so the inbox sweep
  * leaves them alone) for cases `<tag>-<i>` and adds their jobs, one attempt
  * each, as the receiver would. Answers the jobs' ids.
  */

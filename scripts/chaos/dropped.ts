@@ -11,7 +11,7 @@ export interface Acknowledged {
 /**
  * How many acknowledged deliveries have neither been processed nor a job in
  * Redis: the failover dropped their job after the platform had answered. The
- * outbox sweeps would queue them again later (disputes after 30 s, orders
+ * inbox sweeps would queue them again later (disputes after 30 s, orders
  * after a minute), which is why this is counted before they run.
  */
 export async function droppedJobs(prisma: PrismaClient, redisUrl: string, prefix: string, siteId: number, acknowledged: Acknowledged): Promise<number> {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { sweepDisputeOutbox } from "@mw/domains/disputes";
-import { outboxSweepJob } from "@mw/domains/webhooks";
+import { sweepDisputeInbox } from "@mw/domains/disputes";
+import { inboxSweepJob } from "@mw/domains/webhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closedPort, startApi, type TestApi } from "../support/api.ts";
 import { failForGood, stallTwice } from "../support/failed-jobs.ts";
@@ -204,12 +204,12 @@ describe("outbox: a crash between the audit row and the enqueue", () => {
     const delivered = await deliver(dispute());
     await api.ctx.prisma.webhookEvent.update({ where: { id: delivered.body.webhook_id as number }, data: { received_at: new Date(Date.now() - 120_000) } });
 
-    expect(await sweepDisputeOutbox(api.ctx)).toEqual({ queued: 1, retried: 0 });
+    expect(await sweepDisputeInbox(api.ctx)).toEqual({ queued: 1, retried: 0 });
     const queue = api.ctx.queues.get("disputes");
     expect(await queue.getJob(`dispute.${stranded.event_id}`)).toMatchObject({ data: { webhook_id: stranded.id } });
     for (const row of [fresh, processed, ancient]) expect(await queue.getJob(`dispute.${row.event_id}`)).toBeUndefined();
     expect(await queue.getJobCounts("waiting")).toEqual({ waiting: 2 });
-    expect(await sweepDisputeOutbox(api.ctx)).toEqual({ queued: 0, retried: 0 });
+    expect(await sweepDisputeInbox(api.ctx)).toEqual({ queued: 0, retried: 0 });
   });
 
   it("retries through the sweeper a dispute whose job stalled twice, and leaves one that failed for good to an operator", async () => {
@@ -222,7 +222,7 @@ describe("outbox: a crash between the audit row and the enqueue", () => {
     await queue.add("process-dispute", { webhook_id: permanent.id }, { jobId: `dispute.${permanent.event_id}`, attempts: 5 });
     await failForGood(queue, `dispute.${permanent.event_id}`);
 
-    expect(await sweepDisputeOutbox(api.ctx)).toEqual({ queued: 0, retried: 1 });
+    expect(await sweepDisputeInbox(api.ctx)).toEqual({ queued: 0, retried: 1 });
     expect(await queue.getJobState(`dispute.${stalled.event_id}`)).toBe("waiting");
     expect(await queue.getJob(`dispute.${stalled.event_id}`)).toMatchObject({ attemptsMade: 0, data: { webhook_id: stalled.id } });
     expect(await queue.getJobState(`dispute.${permanent.event_id}`)).toBe("failed");
@@ -236,10 +236,10 @@ describe("outbox: a crash between the audit row and the enqueue", () => {
     expect(await abandoned()).toBe(before + 1);
   });
 
-  it("runs the outbox sweep from the webhooks queue, which the old cron's --webhook-max-jobs drains", async () => {
+  it("runs the inbox sweep from the webhooks queue, which the old cron's --webhook-max-jobs drains", async () => {
     await api.ctx.prisma.webhookEvent.updateMany({ where: { source: "acquirer", processed_at: null }, data: { processed_at: new Date() } });
     const stranded = await strandedRow(`acquirer_case_${caseId()}`, 120_000);
-    const sweep = await api.ctx.queues.add(outboxSweepJob, {});
+    const sweep = await api.ctx.queues.add(inboxSweepJob, {});
     expect(sweep.queueName).toBe("webhooks");
 
     const drain = spawnEntry("packages/worker/src/main.ts", ["--drain", "--worker-id", "sweep", "--webhook-max-jobs", "1"], {});

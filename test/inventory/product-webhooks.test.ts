@@ -1,7 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { createRedis, randomToken } from "@mw/platform";
-import { sweepDisputeOutbox } from "@mw/domains/disputes";
-import { sweepProductOutbox } from "@mw/domains/inventory";
+import { sweepDisputeInbox } from "@mw/domains/disputes";
+import { sweepProductInbox } from "@mw/domains/inventory";
 import { Worker, type Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startApi, userWith, type TestApi } from "../support/api.ts";
@@ -235,7 +235,7 @@ describe("a refresh Redis refuses", () => {
     return api.ctx.prisma.webhookEvent.findFirstOrThrow({ where: { source: "products", site_id: woo, payload: body } });
   }
 
-  it("answers 503, leaves the row unprocessed, and the outbox sweep queues the refresh past the grace period and marks the row", async () => {
+  it("answers 503, leaves the row unprocessed, and the inbox sweep queues the refresh past the grace period and marks the row", async () => {
     const { body, headers } = wooDelivery({ id: 401 });
     expect(await deliverWithoutRedis(body, headers)).toEqual({
       status: 503,
@@ -247,14 +247,14 @@ describe("a refresh Redis refuses", () => {
     await api.ctx.prisma.webhookEvent.updateMany({ where: { source: "products", processed_at: null, id: { not: row.id } }, data: { processed_at: new Date() } });
 
     // Within the grace period the receiver may still be adding the job: the sweep leaves the row alone.
-    expect(await sweepProductOutbox(api.ctx)).toBe(0);
+    expect(await sweepProductInbox(api.ctx)).toBe(0);
     expect(await refreshJobs()).toEqual([]);
 
     await api.ctx.prisma.webhookEvent.update({ where: { id: row.id }, data: { received_at: new Date(Date.now() - 60_000) } });
-    expect(await sweepProductOutbox(api.ctx)).toBe(1);
+    expect(await sweepProductInbox(api.ctx)).toBe(1);
     expect(await refreshJobs()).toEqual([{ id: `inventory-sync.${woo}.product.401.webhook.${row.id}`, data: { site_id: woo, product_ids: ["401"] } }]);
     expect((await rowOf(body)).processed_at).toBeInstanceOf(Date);
-    expect(await sweepProductOutbox(api.ctx)).toBe(0);
+    expect(await sweepProductInbox(api.ctx)).toBe(0);
     expect(await refreshJobs()).toHaveLength(1);
   });
 
@@ -340,7 +340,7 @@ describe("every site", () => {
     }
   });
 
-  it("keeps each outbox sweep to its own source: product rows never get a dispute job, acquirer rows never a refresh", async () => {
+  it("keeps each inbox sweep to its own source: product rows never get a dispute job, acquirer rows never a refresh", async () => {
     const { body, headers } = wooDelivery({ id: 12 });
     const res = await deliver(woo, body, headers);
     // Old enough for the sweeps, and as if its refresh had never been queued.
@@ -353,12 +353,12 @@ describe("every site", () => {
     // Rows other tests or test files left unprocessed would be swept too; only these two are under test.
     await api.ctx.prisma.webhookEvent.updateMany({ where: { processed_at: null, id: { notIn: [product.id, acquirer.id] } }, data: { processed_at: new Date() } });
 
-    expect(await sweepDisputeOutbox(api.ctx)).toEqual({ queued: 1, retried: 0 });
+    expect(await sweepDisputeInbox(api.ctx)).toEqual({ queued: 1, retried: 0 });
     expect((await api.ctx.queues.get("disputes").getJobs(["waiting"])).map((job) => job.data)).toEqual([{ webhook_id: acquirer.id, event_id: `acquirer_case_${RUN}_sweep` }]);
     expect(await refreshJobs()).toEqual([]);
     expect((await api.ctx.prisma.webhookEvent.findUniqueOrThrow({ where: { id: product.id } })).processed_at).toBeNull();
 
-    expect(await sweepProductOutbox(api.ctx)).toBe(1);
+    expect(await sweepProductInbox(api.ctx)).toBe(1);
     expect(await refreshJobs()).toEqual([{ id: `inventory-sync.${woo}.product.12.webhook.${product.id}`, data: { site_id: woo, product_ids: ["12"] } }]);
     expect(await api.ctx.queues.get("disputes").getJobs(["waiting"])).toHaveLength(1);
     expect((await api.ctx.prisma.webhookEvent.findUniqueOrThrow({ where: { id: acquirer.id } })).processed_at).toBeNull();

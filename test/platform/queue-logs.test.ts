@@ -6,7 +6,7 @@ import path from "node:path";
 import { repeatOf, type QueueLogLine } from "@mw/platform";
 import { healthPingJob } from "@mw/domains/notifications";
 import { SCHEDULED_JOBS } from "@mw/domains/schedules";
-import { outboxSweepJob } from "@mw/domains/webhooks";
+import { inboxSweepJob } from "@mw/domains/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, testConfig, userWith, type TestApi } from "../support/api.ts";
 import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
@@ -169,7 +169,7 @@ describe("queue log files", () => {
   it("get_logs answers the newest lines first across files and writers, bounded and filtered", async () => {
     const failing = await settled(notifications(), await ping(`logs-test.${RUN}.down`, pingUrl.replace("/ping", "/down"), { attempts: 1 }), workers[0]);
     expect(failing.failedReason).toBeTruthy();
-    const sweep = await api.ctx.queues.add(outboxSweepJob, {}, { jobId: `outbox-sweep.logs-test.${RUN}` });
+    const sweep = await api.ctx.queues.add(inboxSweepJob, {}, { jobId: `outbox-sweep.logs-test.${RUN}` });
     await settled(api.ctx.queues.get("webhooks"), sweep, workers[0]);
     await until(async () => parsedLines(await queueFiles("notifications")).some((line) => line.job_id === failing.id && line.message === "job failed"), () => "the failure in the file");
     const onDisk = parsedLines(await queueFiles("notifications"));

@@ -95,7 +95,7 @@ export const configSchema = z.object({
    * job whose request was answered; 0 (one node) waits for none.
    */
   REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(10).default(0),
-  /** How long an add waits for those replicas; past it the add fails (the API answers 503 queue_unavailable, the outbox sweep queues it). */
+  /** How long an add waits for those replicas; past it the add fails (the API answers 503 queue_unavailable, the inbox sweep queues it). */
   REDIS_WAIT_TIMEOUT_MS: z.coerce.number().int().min(10).max(4000).default(1000),
   HOST: z.string().default("0.0.0.0"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

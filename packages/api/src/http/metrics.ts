@@ -64,7 +64,7 @@ export class Metrics {
     const prisma = this.ctx.prisma;
     new client.Gauge({
       name: "mw_outbox_abandoned",
-      help: "Stored webhooks still unprocessed past the outbox sweep's 24-hour window, by source: replay them.",
+      help: "Stored webhooks still unprocessed past the inbox sweep's 24-hour window, by source: replay them.",
       labelNames: ["source"],
       registers: [this.registry],
       async collect() {

@@ -5,7 +5,7 @@ export * from "./event-id.ts";
 export * from "./linkage.ts";
 export * from "./matching.ts";
 export * from "./merchants.ts";
-export * from "./outbox.ts";
+export * from "./inbox.ts";
 export * from "./outcomes.ts";
 export * from "./receiver.ts";
 export * from "./replay.ts";

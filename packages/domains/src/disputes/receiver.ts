@@ -1,7 +1,7 @@
 import { type Connections, isUniqueViolation, sha256Hex, truncateCodePoints } from "@mw/platform";
 import { findWebhookEvent, parseWebhookPayload, storeAcquirerEvent, webhookDbError as dbError, webhookQueueError as queueError } from "../webhooks/index.ts";
 import { acquirerEventId } from "./event-id.ts";
-import { queueDispute } from "./outbox.ts";
+import { queueDispute } from "./inbox.ts";
 
 type Deps = Pick<Connections, "prisma" | "sql" | "queues" | "logger">;
 

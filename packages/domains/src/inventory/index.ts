@@ -2,7 +2,7 @@ export * from "./items.ts";
 export * from "./item-history.ts";
 export * from "./known-skus.ts";
 export * from "./product-webhooks/event.ts";
-export * from "./product-webhooks/outbox.ts";
+export * from "./product-webhooks/inbox.ts";
 export * from "./product-webhooks/receiver.ts";
 export * from "./product-webhooks/signature.ts";
 export * from "./jobs.ts";

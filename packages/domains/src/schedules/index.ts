@@ -6,7 +6,7 @@ import { orderSweepJob, orderVolumeDailyJob } from "../orders/index.ts";
 import { reportsDailyJob } from "../reports/index.ts";
 import { urgencySweepJob } from "../urgency/index.ts";
 import { milestoneChecksJob, timeImportJob, timeSyncJob } from "../timetracking/index.ts";
-import { outboxSweepJob } from "../webhooks/index.ts";
+import { inboxSweepJob } from "../webhooks/index.ts";
 
 /**
  * The periodic jobs every deployment must have a BullMQ job scheduler for.
@@ -16,7 +16,7 @@ import { outboxSweepJob } from "../webhooks/index.ts";
  */
 export const SCHEDULED_JOBS: readonly JobDefinition[] = [
   orderSweepJob,
-  outboxSweepJob,
+  inboxSweepJob,
   inventorySweepJob,
   inventorySkuCleanupJob,
   itemHistoryCleanupJob,

@@ -44,7 +44,7 @@ export function productWebhookRoutes(api: ApiRouter, ctx: AppContext): void {
       401: { description: "Bad or missing signature, or the site has no webhook secret (rest_forbidden)" },
       404: { description: "No such site" },
       500: { description: "db_error" },
-      503: { description: "queue_unavailable: stored, not queued; the outbox sweep (or a redelivery) queues it" },
+      503: { description: "queue_unavailable: stored, not queued; the inbox sweep (or a redelivery) queues it" },
     },
     example: {
       request: { scope: "store/product/updated", store_id: "1025646", data: { type: "product", id: 205 }, hash: "3f2a9c1e", created_at: 1795535133, producer: "stores/abc123" },

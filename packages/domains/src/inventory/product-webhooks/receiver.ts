@@ -3,7 +3,7 @@ import { type Connections, decryptSecret, errors, isUniqueViolation, sha256Hex }
 import { findWebhookSite, inventorySyncEnabled } from "../../sites/index.ts";
 import { findWebhookEvent, markWebhookProcessed, parseWebhookPayload, storeProductEvent, webhookDbError, webhookQueueError } from "../../webhooks/index.ts";
 import { describeProductEvent, type ProductEvent } from "./event.ts";
-import { queueProductRefresh } from "./outbox.ts";
+import { queueProductRefresh } from "./inbox.ts";
 import { isWooPing, verifyProductWebhook } from "./signature.ts";
 
 type Deps = Pick<Connections, "prisma" | "queues" | "logger"> & { config: { ENCRYPTION_KEY: Buffer } };
@@ -88,7 +88,7 @@ async function refresh(deps: Deps, siteId: number, productId: string, webhookId:
     throw webhookQueueError(error);
   }
   await markWebhookProcessed(deps, webhookId).catch((error: unknown) =>
-    deps.logger.warn("product webhook queued but not marked processed; the outbox sweep will", { webhook_id: webhookId, error }),
+    deps.logger.warn("product webhook queued but not marked processed; the inbox sweep will", { webhook_id: webhookId, error }),
   );
 }
 

@@ -1,5 +1,5 @@
-import { outboxSweepJob } from "@mw/domains/webhooks";
+import { inboxSweepJob } from "@mw/domains/webhooks";
 import { handle } from "../../runtime/processor.ts";
-import { outboxSweep } from "./outbox-sweep.ts";
+import { inboxSweep } from "./inbox-sweep.ts";
 
-export const webhookHandlers = [handle(outboxSweepJob, outboxSweep)];
+export const webhookHandlers = [handle(inboxSweepJob, inboxSweep)];

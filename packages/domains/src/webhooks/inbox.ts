@@ -1,24 +1,24 @@
 import type { Connections } from "@mw/platform";
 
 /** Younger unprocessed rows may still be getting their job from the receiver that stored them. */
-const OUTBOX_GRACE_MS = 30_000;
+const INBOX_GRACE_MS = 30_000;
 /** Older unprocessed rows are past automatic recovery: an operator replays them. */
-const OUTBOX_HORIZON_MS = 24 * 3600_000;
+const INBOX_HORIZON_MS = 24 * 3600_000;
 
 /**
- * The rows of one source an outbox sweep (design section 3) looks at: not
+ * The rows of one source an inbox sweep (design section 3) looks at: not
  * processed yet, received between 24 hours and 30 seconds ago.
  */
 function strandedWebhooks(source: "acquirer" | "products", now = Date.now()) {
-  return { source, processed_at: null, received_at: { gte: new Date(now - OUTBOX_HORIZON_MS), lt: new Date(now - OUTBOX_GRACE_MS) } };
+  return { source, processed_at: null, received_at: { gte: new Date(now - INBOX_HORIZON_MS), lt: new Date(now - INBOX_GRACE_MS) } };
 }
 
-/** Acquirer deliveries the dispute outbox sweep looks at, oldest first. */
+/** Acquirer deliveries the dispute inbox sweep looks at, oldest first. */
 export async function strandedAcquirerEvents(deps: Pick<Connections, "prisma">, limit: number): Promise<{ id: number; event_id: string | null }[]> {
   return deps.prisma.webhookEvent.findMany({ where: strandedWebhooks("acquirer"), orderBy: { id: "asc" }, take: limit, select: { id: true, event_id: true } });
 }
 
-/** Product deliveries stored with `outcome` that the product outbox sweep looks at, oldest first. */
+/** Product deliveries stored with `outcome` that the product inbox sweep looks at, oldest first. */
 export async function strandedProductEvents(
   deps: Pick<Connections, "prisma">,
   outcome: string,
@@ -32,17 +32,17 @@ export async function strandedProductEvents(
   });
 }
 
-export const OUTBOX_SOURCES = ["acquirer", "products"] as const;
+export const INBOX_SOURCES = ["acquirer", "products"] as const;
 
 /**
  * Unprocessed rows past the sweep's horizon, per source: no sweep will touch
  * them again, so they are counted (on /metrics and in the sweep's log) for an
  * operator to replay, never silently left.
  */
-export async function countAbandonedWebhooks(deps: Pick<Connections, "prisma">, now = Date.now()): Promise<Record<(typeof OUTBOX_SOURCES)[number], number>> {
+export async function countAbandonedWebhooks(deps: Pick<Connections, "prisma">, now = Date.now()): Promise<Record<(typeof INBOX_SOURCES)[number], number>> {
   const groups = await deps.prisma.webhookEvent.groupBy({
     by: ["source"],
-    where: { source: { in: [...OUTBOX_SOURCES] }, processed_at: null, received_at: { lt: new Date(now - OUTBOX_HORIZON_MS) } },
+    where: { source: { in: [...INBOX_SOURCES] }, processed_at: null, received_at: { lt: new Date(now - INBOX_HORIZON_MS) } },
     _count: { _all: true },
   });
   const counts = { acquirer: 0, products: 0 };

@@ -11,14 +11,14 @@ export async function queueDispute(queues: Queues, row: { id: number; event_id: 
 }
 
 /**
- * The outbox sweep: every acquirer row that is not processed yet must have
+ * The inbox sweep: every acquirer row that is not processed yet must have
  * a live job in Redis. A row without one (a crash between the audit row and
  * the enqueue, Redis losing its data, a job removed by hand) gets it again; a
  * row whose job failed without a permanent verdict (its worker died twice under
  * it, or the gateway stayed down through every attempt) is retried. Answers
  * how many rows got a new job and how many were retried.
  */
-export async function sweepDisputeOutbox(deps: Pick<Connections, "prisma" | "queues">, limit = 1000): Promise<{ queued: number; retried: number }> {
+export async function sweepDisputeInbox(deps: Pick<Connections, "prisma" | "queues">, limit = 1000): Promise<{ queued: number; retried: number }> {
   const rows = await strandedAcquirerEvents(deps, limit);
   const queue = deps.queues.get(processDisputeJob.queue);
   const swept = { queued: 0, retried: 0 };

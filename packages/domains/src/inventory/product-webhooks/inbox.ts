@@ -19,14 +19,14 @@ export async function queueProductRefresh(queues: Queues, siteId: number, produc
 }
 
 /**
- * The product half of the outbox sweep: a `refresh` row still unprocessed
+ * The product half of the inbox sweep: a `refresh` row still unprocessed
  * past the grace period lost its job (Redis refused it, or the receiver
  * stopped between the two writes), and the storefronts do not redeliver a
  * webhook they were answered 503 for. Queues the refresh again (a no-op for
  * one that did reach Redis) and marks the row: a `refresh` row is processed
  * once its refresh is in Redis, whoever added it. Answers how many rows.
  */
-export async function sweepProductOutbox(deps: Pick<Connections, "prisma" | "queues">, limit = 1000): Promise<number> {
+export async function sweepProductInbox(deps: Pick<Connections, "prisma" | "queues">, limit = 1000): Promise<number> {
   const rows = await strandedProductEvents(deps, "refresh", limit);
   for (const row of rows) {
     // The receiver stored the row as a refresh because its JSON object names a product of a site.
