@@ -1,7 +1,7 @@
 // `pnpm train:urgency`: trains the built-in urgency model on the training
 // part of the labelled set (test/fixtures/urgency-labelled) and writes
-// packages/domains/src/ai/urgency-model.json, which is committed;
-// test/ai/urgency-rules.test.ts checks that it matches a re-training.
+// packages/domains/src/urgency/engine/model.json, which is committed;
+// test/urgency/urgency-rules.test.ts checks that it matches a re-training.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { TRAIN_TICKETS } from "../test/fixtures/urgency-labelled/index.ts";

@@ -1,10 +1,10 @@
 /**
  * Trains the built-in urgency model (docs/urgency-engine.md): a multinomial
- * logistic regression over TF-IDF term vectors (urgency-terms.ts), with an L2
+ * logistic regression over TF-IDF term vectors (packages/domains/src/urgency/engine/terms.ts), with an L2
  * penalty, fitted by L-BFGS from zero for a fixed number of steps at most: the
  * same tickets give the same model.
  */
-import { MODEL_LEVELS, termVector, urgencyTerms, type TermVector, type UrgencyLevel, type UrgencyModelData } from "@mw/domains/ai";
+import { MODEL_LEVELS, termVector, urgencyTerms, type TermVector, type UrgencyLevel, type UrgencyModelData } from "@mw/domains/urgency/engine";
 
 export interface TrainingTicket {
   subject: string;
@@ -139,7 +139,7 @@ export function trainUrgencyModel(tickets: TrainingTicket[], settings: TrainingS
   };
 }
 
-/** The text of packages/domains/src/ai/urgency-model.json for a model trained on `tickets` tickets. */
+/** The text of packages/domains/src/urgency/engine/model.json for a model trained on `tickets` tickets. */
 export function modelFile(model: UrgencyModelData, tickets: number): string {
   const header = { generated_by: "pnpm train:urgency (scripts/train-urgency.ts), from the training part of test/fixtures/urgency-labelled", training_tickets: tickets, settings: TRAINING, levels: MODEL_LEVELS };
   // One term a line: the file diffs by term when the set changes.
@@ -147,4 +147,4 @@ export function modelFile(model: UrgencyModelData, tickets: number): string {
   return `${JSON.stringify({ ...header, intercepts: model.intercepts }, null, 2).slice(0, -2)},\n  "terms": [\n${rows.join(",\n")}\n  ]\n}\n`;
 }
 
-export const MODEL_FILE = new URL("../../packages/domains/src/ai/urgency-model.json", import.meta.url);
+export const MODEL_FILE = new URL("../../packages/domains/src/urgency/engine/model.json", import.meta.url);

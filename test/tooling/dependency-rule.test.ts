@@ -65,12 +65,15 @@ describe("the dependency rule", () => {
     ]);
     expect(await boundaryErrors("packages/domains/src/inventory/product-webhooks/example.ts", 'export { syncEligible } from "../../sites/sync-eligibility.ts";\n')).toEqual([expect.stringMatching(/only through its index\.ts.*\.\.\/\.\.\/sites\/index\.ts/)]);
     expect(await boundaryErrors("packages/domains/src/orders/example.ts", 'export { createPrisma } from "../../../platform/src/db.ts";\n')).toEqual([expect.stringMatching(/imported by its name/)]);
+    // A part's index.ts is an entry; the files behind it are not.
+    expect(await boundaryErrors("packages/domains/src/ai/example.ts", 'export { levelOf } from "../urgency/engine/levels.ts";\n')).toEqual([expect.stringMatching(/only through its index\.ts.*\.\.\/urgency\/index\.ts/)]);
   });
 
   it("lets a domain import another domain's index.ts, by import, export ... from or import(), and its own files", async () => {
     const code = 'import { orderExportJob } from "../orders/index.ts";\nexport * from "../disputes/index.ts";\nimport { reportJob } from "./jobs.ts";\nexport const load = () => import("../orders/index.ts");\nexport const jobs = [orderExportJob, reportJob];\n';
     expect(await boundaryErrors("packages/domains/src/reports/example.ts", code)).toEqual([]);
     expect(await boundaryErrors("packages/domains/src/inventory/product-webhooks/example.ts", 'export { receiveProductWebhook } from "./receiver.ts";\nexport * from "../jobs.ts";\nexport * from "../../sites/index.ts";\n')).toEqual([]);
+    expect(await boundaryErrors("packages/domains/src/ai/example.ts", 'export { levelOf } from "../urgency/engine/index.ts";\n')).toEqual([]);
   });
 
   it("outside packages/domains, reaches a domain only through @mw/domains/<domain>, the platform through @mw/platform", async () => {

@@ -7,8 +7,7 @@ import { parseEmailReply } from "./email-reply.ts";
 import { EMBEDDING_DIMENSIONS, hashingEmbedding, LOCAL_EMBEDDING_MODEL, normalise } from "./hashing-embedding.ts";
 import { callModel, streamModel, type CallPolicy } from "./model-calls.ts";
 import { rewriteByRules } from "./rewrite-rules.ts";
-import { baseUrgency, finalUrgency, RESPONSE_TIMES, type BaseUrgency, type UrgencyResult } from "./urgency.ts";
-import { scoreByRules } from "./urgency-rules.ts";
+import { baseUrgency, type BaseUrgency, finalUrgency, RESPONSE_TIMES, scoreByRules, type UrgencyResult } from "../urgency/engine/index.ts";
 import { noteByRules, wordCount } from "./note-rules.ts";
 import { ANALYSIS_JSON_SCHEMA, analysisAnswer, analyseByRules, analysisPrompt, finalAnalysis, urgencyChain, type AnalysisAnswer, type TicketAnalysis, type TicketAnalysisInput } from "./ticket-analysis.ts";
 

@@ -2,8 +2,7 @@ import { z } from "zod";
 import { cleanHtml, truncateCodePoints } from "@mw/platform";
 import { parseEmailReply } from "./email-reply.ts";
 import { htmlToText } from "./html-to-text.ts";
-import { scoreByRules } from "./urgency-rules.ts";
-import { levelOf, RESPONSE_TIMES, VIP_POINTS, WORKAROUND_POINTS, type UrgencyLevel } from "./urgency.ts";
+import { levelOf, RESPONSE_TIMES, scoreByRules, type UrgencyLevel, VIP_POINTS, WORKAROUND_POINTS } from "../urgency/engine/index.ts";
 
 /** One thread entry as the analysis sends it (spec 2, 4.7 rule 2). */
 export interface AnalysisEntry {

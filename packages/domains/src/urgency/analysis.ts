@@ -1,5 +1,6 @@
 import { AppError, type Logger, truncateCodePoints } from "@mw/platform";
-import { entryMessage, levelOf, type AiService, type AnalysisEntry, type TicketAnalysis, type TicketAnalysisInput, type UrgencyLevel } from "../ai/index.ts";
+import { entryMessage, type AiService, type AnalysisEntry, type TicketAnalysis, type TicketAnalysisInput } from "../ai/index.ts";
+import { levelOf, type UrgencyLevel } from "./engine/index.ts";
 import { ticketWithThread, writeAnalysisFields } from "../tickets/index.ts";
 import { queueOwedAlerts } from "./alerts.ts";
 import { ALERT_CHANNELS } from "./jobs.ts";

@@ -6,3 +6,4 @@ export * from "./queue.ts";
 export * from "./reads.ts";
 export * from "./signal-intake.ts";
 export * from "./sweep.ts";
+export * from "./engine/index.ts";

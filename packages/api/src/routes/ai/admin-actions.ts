@@ -1,4 +1,4 @@
-import { URGENCY_LEVELS } from "@mw/domains/ai";
+import { URGENCY_LEVELS } from "@mw/domains/urgency";
 import { formBool } from "@mw/domains/managed-sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

@@ -1,4 +1,4 @@
-import { URGENCY_LEVELS } from "@mw/domains/ai";
+import { URGENCY_LEVELS } from "@mw/domains/urgency";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

@@ -1,8 +1,7 @@
 import express, { type Router } from "express";
 import { AppError } from "@mw/platform";
-import { URGENCY_LEVELS } from "@mw/domains/ai";
+import { listSnapshots, ticketDetail, URGENCY_LEVELS } from "@mw/domains/urgency";
 import { ticketThread } from "@mw/domains/tickets";
-import { listSnapshots, ticketDetail } from "@mw/domains/urgency";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { pageQuery } from "../../http/pagination.ts";

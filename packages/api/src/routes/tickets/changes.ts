@@ -1,4 +1,4 @@
-import { URGENCY_LEVELS } from "@mw/domains/ai";
+import { URGENCY_LEVELS } from "@mw/domains/urgency";
 import { changesAfter } from "@mw/domains/tickets";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";

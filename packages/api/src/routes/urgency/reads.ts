@@ -1,6 +1,5 @@
 import { errors } from "@mw/platform";
-import { URGENCY_LEVELS } from "@mw/domains/ai";
-import { listSnapshots, ticketDetail, urgencyQueueState } from "@mw/domains/urgency";
+import { listSnapshots, ticketDetail, URGENCY_LEVELS, urgencyQueueState } from "@mw/domains/urgency";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";

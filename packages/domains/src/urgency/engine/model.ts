@@ -1,13 +1,13 @@
-import { termBlock, urgencyTerms, type TermBlock } from "./urgency-terms.ts";
-import type { UrgencyLevel } from "./urgency.ts";
+import { termBlock, urgencyTerms, type TermBlock } from "./terms.ts";
+import type { UrgencyLevel } from "./levels.ts";
 
 /** The levels in the model's order, lowest first. */
 export const MODEL_LEVELS: UrgencyLevel[] = ["LOW", "MEDIUM", "HIGH", "CRITICAL"];
 
 /**
- * The built-in urgency model as shipped (urgency-model.json, made by `pnpm
+ * The built-in urgency model as shipped (model.json, made by `pnpm
  * train:urgency`): a multinomial logistic regression over the TF-IDF weights
- * of a ticket's terms (urgency-terms.ts), each block scaled to length 1.
+ * of a ticket's terms (terms.ts), each block scaled to length 1.
  */
 export interface UrgencyModelData {
   intercepts: number[];
@@ -63,7 +63,7 @@ export function scoreFromChances(chances: number[]): number {
   return 25 * level + Math.round((30 * above) / (chances[level]! + above));
 }
 
-/** urgency-model.json: the intercepts, then one row per term: the term, its IDF and its weights. */
+/** model.json: the intercepts, then one row per term: the term, its IDF and its weights. */
 export interface UrgencyModelFile {
   intercepts: number[];
   terms: Array<Array<string | number>>;

@@ -1,4 +1,4 @@
-import { READ_CHARS, words } from "./urgency-text.ts";
+import { READ_CHARS, words } from "./text.ts";
 
 /**
  * What the built-in urgency model reads in a ticket (docs/urgency-engine.md):

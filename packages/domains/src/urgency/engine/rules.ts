@@ -1,6 +1,6 @@
-import { WORKAROUND_POINTS, type BaseUrgency } from "./urgency.ts";
-import { namesWorkaround } from "./urgency-text.ts";
-import { MODEL_LEVELS, modelData, scoreFromChances, UrgencyModel, type UrgencyModelData, type UrgencyModelFile } from "./urgency-model.ts";
+import { WORKAROUND_POINTS, type BaseUrgency } from "./levels.ts";
+import { namesWorkaround } from "./text.ts";
+import { MODEL_LEVELS, modelData, scoreFromChances, UrgencyModel, type UrgencyModelData, type UrgencyModelFile } from "./model.ts";
 import { readFileSync } from "node:fs";
 
 /** The reasoning names at most this many terms: the ones that pushed most towards the level. */
@@ -49,8 +49,8 @@ export function urgencyScorer(data: UrgencyModelData): (subject: string, body: s
   };
 }
 
-/** urgency-model.json, made by `pnpm train:urgency` from the labelled set's training part; the build copies it beside the compiled module. */
-const MODEL_FILE = new URL("./urgency-model.json", import.meta.url);
+/** model.json, made by `pnpm train:urgency` from the labelled set's training part; the build copies it beside the compiled module. */
+const MODEL_FILE = new URL("./model.json", import.meta.url);
 
 let shipped: ReturnType<typeof urgencyScorer> | undefined;
 

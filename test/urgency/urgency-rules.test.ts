@@ -1,4 +1,4 @@
-import { finalUrgency, scoreByRules } from "@mw/domains/ai";
+import { finalUrgency, scoreByRules } from "@mw/domains/urgency/engine";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { MODEL_FILE, modelFile, trainUrgencyModel } from "../../scripts/urgency-model/train.ts";

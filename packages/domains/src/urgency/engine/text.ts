@@ -1,5 +1,5 @@
 /**
- * How the built-in urgency engine reads a ticket's words (urgency-terms.ts
+ * How the built-in urgency engine reads a ticket's words (terms.ts
  * builds the model's terms from them), and whether the sender names a
  * workaround (the spec's modifier). Words are found by one scan of the text,
  * so the time is linear in it and no pattern can backtrack.

@@ -1,0 +1,5 @@
+export * from "./levels.ts";
+export * from "./rules.ts";
+export * from "./text.ts";
+export * from "./model.ts";
+export * from "./terms.ts";
