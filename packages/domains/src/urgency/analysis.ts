@@ -1,4 +1,4 @@
-import { AppError, type Logger, truncateCodePoints } from "@mw/platform";
+import { AppError, type JobRun, truncateCodePoints } from "@mw/platform";
 import { entryMessage, type AiService, type AnalysisEntry, type TicketAnalysis, type TicketAnalysisInput } from "../ai/index.ts";
 import { levelOf, type UrgencyLevel } from "./engine/index.ts";
 import { ticketWithThread, writeAnalysisFields } from "../tickets/index.ts";
@@ -9,11 +9,8 @@ import { gateDelayMs, MAX_URGENCY_FAILURES, queueRow, recordAnalysisFailure, typ
 /** A failed run is tried again after this, as the cron's next minute would. */
 export const RETRY_AFTER_FAILURE_MS = 60_000;
 
-export interface AnalysisDeps extends QueueDeps {
+export interface AnalysisDeps extends QueueDeps, Pick<JobRun, "log" | "delay"> {
   ai: AiService;
-  log: Logger;
-  /** Puts the run back for later and ends it (a job puts itself back as delayed). */
-  delay(ms: number, reason: string): Promise<never>;
 }
 
 const LABELS = { M: "Message", R: "Response", N: "Note" } as const;

@@ -2,6 +2,7 @@ export * from "./failures.ts";
 export * from "./job-logs.ts";
 export * from "./job-index.ts";
 export * from "./job-ref.ts";
+export * from "./job-run.ts";
 export * from "./jobs.ts";
 export * from "./job-status.ts";
 export * from "./names.ts";

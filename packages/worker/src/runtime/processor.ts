@@ -1,18 +1,9 @@
-import { storedPayloadSchema, type Connections, type JobCatalog, type JobDefinition, type Logger, type PayloadOf, type PrismaClient, type Queues } from "@mw/platform";
+import { storedPayloadSchema, type Connections, type JobCatalog, type JobDefinition, type JobRun, type PayloadOf, type PrismaClient, type Queues } from "@mw/platform";
 import type { Job } from "bullmq";
 import type { z } from "zod";
 
-export interface JobContext extends Connections {
-  /** Logger carrying the job id (and queue), for every line the processor writes. */
-  log: Logger;
-  /** Reports how far a long job has got (shown in Bull Board); cheap to call in a loop. */
-  progress(done: number, total: number, note?: string): Promise<void>;
-  /**
-   * Puts the job back as delayed for `ms` and ends this run (it throws):
-   * the job runs again later with the same id and attempts.
-   */
-  delay(ms: number, reason: string): Promise<never>;
-}
+/** Everything a handler may hand on: the process's connections and this run's log, progress and delay. */
+export interface JobContext extends Connections, JobRun {}
 
 /** Processes one job whose payload has already been parsed against its definition's schema. */
 export type Processor<J extends JobDefinition = JobDefinition> = (job: Job, payload: PayloadOf<J>, ctx: JobContext) => Promise<unknown>;
