@@ -24,7 +24,7 @@ export interface Connections {
   replica: PrismaClient;
   /** The replica's reachability, for /readyz; undefined when no replica is set. */
   replicaState?: ReplicaState;
-  /** Driver pool for the hot paths only (order intake and the storefront order import, the acquirer webhook receiver, the dispute pipeline; see createSqlPool). */
+  /** Driver pool for the few hot paths that createSqlPool names; everything else goes through `prisma`. */
   sql: SqlPool;
   redis: RedisClient;
   /** Auto-pipelined connection for request-path counters and caches (rate limits, the urgency cache); never for BullMQ. */

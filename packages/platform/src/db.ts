@@ -129,7 +129,7 @@ export async function retryOnDeadlock<T>(transaction: () => Promise<T>, attempts
 export function createSqlPool(databaseUrl: string, settings: PoolSettings & { lockWaitSeconds?: number } = {}): SqlPool {
   let pool: mariadb.Pool | undefined;
   // Opened by the first query that needs it, as Prisma opens its own: a process that never
-  // stores an order, takes an acquirer webhook or processes a dispute holds no driver connection.
+  // takes one of those hot paths holds no driver connection.
   const open = () =>
     (pool ??= mariadb.createPool({
       ...poolConfig(databaseUrl, settings),
