@@ -5,7 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { createMerchant, disputeJobId } from "@mw/domains/disputes";
-import { createPrisma, createRedis, encryptSecret, Queues } from "@mw/platform";
+import { createPrisma, createRedis, Queues } from "@mw/platform";
+import { seedFraudSite, seedSales, seedWebhookEvents } from "../scripts/support/seed.ts";
 import { freshBenchEnvironment } from "./lib/database.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";
@@ -39,22 +40,13 @@ function saleDay(i: number): Date {
 }
 
 await createMerchant({ prisma }, encryptionKey, { mid: MID, security_key: GATEWAY_KEY });
-const site = await prisma.site.create({
-  data: { name: "Bench shop", platform: "storefront_a", site_url: "https://bench.example", fraud_team_id: "bench-team", fraud_api_key: encryptSecret(FRAUD_KEY, encryptionKey) },
-});
+const site = await seedFraudSite(prisma, encryptionKey, { name: "Bench shop", site_url: "https://bench.example", fraud_team_id: "bench-team", fraudKey: FRAUD_KEY });
 for (let i = 0; i < DISPUTES; i += 1) gateway.addTransaction(GATEWAY_KEY, { transaction_id: String(1_000_000 + i), authorization_code: `A${i}`, date: saleDay(i), order_id: `B-${i}` });
-await prisma.order.createMany({
-  data: Array.from({ length: DISPUTES }, (_, i) => ({
-    site_id: site.id,
-    number: `B-${i}`,
-    dateadded: saleDay(i),
-    payment_method: "pay_1",
-    contact_id: 27111,
-    shipping_agent_code: "FEDEX",
-    shipping_agent_service: "GROUND_HOME_DELIVERY",
-    payload_hash: "b".repeat(64),
-  })),
-});
+await seedSales(
+  prisma,
+  site.id,
+  Array.from({ length: DISPUTES }, (_, i) => ({ number: `B-${i}`, dateadded: saleDay(i), payload_hash: "b".repeat(64) })),
+);
 
 /** Stores one webhook row per dispute (already marked queued, so the sweeper leaves them alone) and adds their jobs, one attempt each. */
 async function seedRound(round: number): Promise<void> {
@@ -71,9 +63,10 @@ async function seedRound(round: number): Promise<void> {
       }),
     };
   });
-  await prisma.webhookEvent.createMany({
-    data: payloads.map(({ caseId, payload }) => ({ source: "acquirer", event_type: "dispute.created", event_id: `acquirer_case_${caseId}`, payload, payload_hash: "0".repeat(64) })),
-  });
+  await seedWebhookEvents(
+    prisma,
+    payloads.map(({ caseId, payload }) => ({ source: "acquirer", event_type: "dispute.created", event_id: `acquirer_case_${caseId}`, payload, payload_hash: "0".repeat(64) })),
+  );
   const rows = await prisma.webhookEvent.findMany({ where: { event_id: { startsWith: `acquirer_case_R${round}-` } }, select: { id: true, event_id: true } });
   await queue.addBulk(rows.map((row) => ({ name: "process-dispute", data: { webhook_id: row.id }, opts: { jobId: disputeJobId(row), attempts: 1 } })));
 }

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPrisma } from "@mw/platform";
 import { issueImageApiKey } from "@mw/domains/images";
+import { seedSerialNumbers } from "../scripts/support/seed.ts";
 import { fakeJpeg } from "../test/support/jpeg.ts";
 import { freshBenchEnvironment } from "./lib/database.ts";
 import { compareLoads, printComparison, runLoad } from "./lib/load.ts";
@@ -25,10 +26,7 @@ await mkdir(path.join(storageDir, "bench"), { recursive: true });
 for (let i = 0; i < IMAGES; i += 1) await writeFile(path.join(storageDir, "bench", `img-${i}.jpg`), fakeJpeg(IMAGE_BYTES, i + 1));
 const prisma = createPrisma(databaseUrl, { connectionLimit: 2 });
 // The whole random range filled, so every random pick is a hit; the images repeat every 50 ids.
-await prisma.$executeRawUnsafe(
-  `INSERT INTO serial_numbers (id, serial_number, date_of_sealing, image_key)
-   SELECT seq, CONCAT('BENCH-', seq), '2024-01-01 00:00:00', CONCAT('bench/img-', seq % ${IMAGES}, '.jpg') FROM seq_1_to_${SERIALS}`,
-);
+await seedSerialNumbers(prisma, SERIALS, "BENCH", `CONCAT('bench/img-', seq % ${IMAGES}, '.jpg')`);
 const { key } = await issueImageApiKey({ prisma }, "bench");
 await prisma.$disconnect();
 

@@ -3,6 +3,7 @@
 import { createPrisma } from "@mw/platform";
 import { issueSiteApiKey } from "@mw/domains/sites";
 import { upsertItems } from "@mw/domains/inventory";
+import { seedSite } from "../scripts/support/seed.ts";
 import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";
 import { orderBody } from "../test/support/fixtures.ts";
 import { compareLoads, printComparison, runLoad } from "./lib/load.ts";
@@ -16,7 +17,7 @@ const { env, databaseUrl } = await freshBenchEnvironment("orders", { PORT: "3901
 const prisma = createPrisma(databaseUrl, { connectionLimit: 2 });
 const skus = Array.from({ length: 200 }, (_, i) => `BENCH-${i}`);
 await upsertItems({ prisma }, skus.map((sku) => ({ sku, name: sku, price: 9.99, stock: 100 })));
-const site = await prisma.site.create({ data: { name: "Bench shop", platform: "storefront_a", site_url: "https://bench.example" } });
+const site = await seedSite(prisma, { name: "Bench shop", platform: "storefront_a", site_url: "https://bench.example" });
 const { key } = await issueSiteApiKey({ prisma }, site.id, "bench");
 await prisma.$disconnect();
 

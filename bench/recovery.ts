@@ -9,8 +9,9 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { acquirerEventId, createMerchant, disputeJobId, queueDispute } from "@mw/domains/disputes";
-import { createPrisma, createRedis, encryptSecret, Queues } from "@mw/platform";
+import { createPrisma, createRedis, Queues } from "@mw/platform";
 import { disputePayload } from "../scripts/chaos/traffic.ts";
+import { seedFraudSite, seedSales, seedWebhookEvent } from "../scripts/support/seed.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";
 import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";
@@ -35,13 +36,9 @@ const gateway = await new FakeGateway().start();
 const fraud = await new FakeFraud(new Map([[FRAUD_KEY, "bench-team"]])).start();
 
 await createMerchant({ prisma }, key, { mid: MID, security_key: GATEWAY_KEY });
-const site = await prisma.site.create({
-  data: { name: "Bench shop", platform: "storefront_a", site_url: "https://bench.example", fraud_team_id: "bench-team", fraud_api_key: encryptSecret(FRAUD_KEY, key) },
-});
+const site = await seedFraudSite(prisma, key, { name: "Bench shop", site_url: "https://bench.example", fraud_team_id: "bench-team", fraudKey: FRAUD_KEY });
 gateway.addTransaction(GATEWAY_KEY, { transaction_id: "3000001", authorization_code: "REC1", date: new Date(`${SALE_DATE}T12:00:00Z`), order_id: "R-1" });
-await prisma.order.create({
-  data: { site_id: site.id, number: "R-1", dateadded: new Date(`${SALE_DATE}T12:00:00Z`), payment_method: "pay_1", contact_id: 27111, shipping_agent_code: "FEDEX", shipping_agent_service: "GROUND_HOME_DELIVERY", payload_hash: "r".repeat(64) },
-});
+await seedSales(prisma, site.id, [{ number: "R-1", dateadded: new Date(`${SALE_DATE}T12:00:00Z`), payload_hash: "r".repeat(64) }]);
 
 // The first worker's gateway query is never answered: its job stays mid-flight until the kill.
 let killedAt: number | undefined;
@@ -60,8 +57,12 @@ const workers = await Promise.all([startWorker(workerEnv, nodeArgs), startWorker
 const rss = workers.map(sampleRss);
 try {
   const payload = disputePayload(CASE_ID, MID, "REC1", SALE_DATE);
-  const row = await prisma.webhookEvent.create({
-    data: { source: "acquirer", event_type: "dispute.created", event_id: acquirerEventId(JSON.parse(payload) as Record<string, unknown>), payload, payload_hash: "0".repeat(64) },
+  const row = await seedWebhookEvent(prisma, {
+    source: "acquirer",
+    event_type: "dispute.created",
+    event_id: acquirerEventId(JSON.parse(payload) as Record<string, unknown>),
+    payload,
+    payload_hash: "0".repeat(64),
   });
   await queueDispute(queues, row);
   const queue = queues.get("disputes");

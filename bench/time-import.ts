@@ -7,6 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createPrisma, createRedis, Queues } from "@mw/platform";
 import { OptionStore } from "@mw/domains/options";
 import { timeImportJob } from "@mw/domains/timetracking";
+import { seedTicket } from "../scripts/support/seed.ts";
 import { FakeHarvest } from "../test/fakes/harvest.ts";
 import { clearQueuePrefix, freshBenchEnvironment } from "./lib/database.ts";
 import { sampleRss, startProcess, stopProcess } from "./lib/processes.ts";
@@ -24,7 +25,7 @@ await new OptionStore(prisma, key).set({ "time_api.enabled": true, "time_api.syn
 for (let p = 0; p < PROJECTS; p += 1) {
   const project = harvest.addProject({ name: `Project ${p}`, budget: 100_000 });
   for (let e = 0; e < ENTRIES / PROJECTS; e += 1) harvest.addEntry(project, { hours: 0.25, notes: `Work ${e}` });
-  await prisma.ticket.create({ data: { id: p + 1, number: String(100_000 + p), subject: `Ticket ${p}`, status: "open", opened_at: new Date(), time_project_id: project.id } });
+  await seedTicket(prisma, { id: p + 1, number: String(100_000 + p), subject: `Ticket ${p}`, status: "open", opened_at: new Date(), time_project_id: project.id });
 }
 // The API answers the readiness probe; the worker does the work.
 const api = await startProcess("packages/api/src/main.ts", env, "http://127.0.0.1:3915/healthz");

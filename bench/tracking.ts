@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { createPrisma, createRedis, Queues, type PrismaClient } from "@mw/platform";
 import { sealCredentials } from "@mw/domains/sites";
 import type { Queue } from "bullmq";
+import { seedOrders, seedSite } from "../scripts/support/seed.ts";
 import { FakeErp } from "../test/fakes/erp.ts";
 import type { FakeRequest } from "../test/fakes/fake-server.ts";
 import { FakeStorefrontA } from "../test/fakes/storefront-a.ts";
@@ -29,9 +30,10 @@ const queue = queues.get("tracking");
 const [erp, fakeA, fakeB] = await Promise.all([new FakeErp(ERP_TOKEN).start(), new FakeStorefrontA().start(), new FakeStorefrontB().start()]);
 
 /** Our order rows (exported to the ERP) and one ERP shipment with a tracking number per storefront order. */
-async function seedOrders(db: PrismaClient, siteId: number, numbers: string[]): Promise<void> {
-  await db.order.createMany({
-    data: numbers.map((number) => ({
+async function seedExportedOrders(db: PrismaClient, siteId: number, numbers: string[]): Promise<void> {
+  await seedOrders(
+    db,
+    numbers.map((number) => ({
       site_id: siteId,
       number,
       dateadded: new Date(),
@@ -43,7 +45,7 @@ async function seedOrders(db: PrismaClient, siteId: number, numbers: string[]): 
       imported: 1,
       erp_sales_order_number: `SO-${siteId}-${number}`,
     })),
-  });
+  );
   for (const [i, number] of numbers.entries()) {
     erp.addShipment({
       orderNumber: `SO-${siteId}-${number}`,
@@ -57,36 +59,32 @@ async function seedOrders(db: PrismaClient, siteId: number, numbers: string[]): 
 
 async function siteA(): Promise<number> {
   const store = fakeA.addStore({ hash: "bench", accessToken: "bench-token", clientId: "bench-client", name: "Bench store" });
-  const site = await prisma.site.create({
-    data: {
-      name: "Bench BigCommerce",
-      platform: "storefront_a",
-      site_url: "https://bench.example",
-      api_base_url: fakeA.baseUrl("bench"),
-      api_credentials: sealCredentials({ client_id: store.clientId, access_token: store.accessToken }, key),
-      tracking_sync: true,
-      tracking_enabled: true,
-    },
+  const site = await seedSite(prisma, {
+    name: "Bench BigCommerce",
+    platform: "storefront_a",
+    site_url: "https://bench.example",
+    api_base_url: fakeA.baseUrl("bench"),
+    api_credentials: sealCredentials({ client_id: store.clientId, access_token: store.accessToken }, key),
+    tracking_sync: true,
+    tracking_enabled: true,
   });
   const orders = Array.from({ length: ORDERS }, () => store.addOrder({ lines: [{ sku: "BENCH-SKU", quantity: 1 }] }));
-  await seedOrders(prisma, site.id, orders.map((order) => String(order.id)));
+  await seedExportedOrders(prisma, site.id, orders.map((order) => String(order.id)));
   return site.id;
 }
 
 async function siteB(): Promise<number> {
   fakeB.shop.shipmentTracking = true;
-  const site = await prisma.site.create({
-    data: {
-      name: "Bench WooCommerce",
-      platform: "storefront_b",
-      site_url: fakeB.url,
-      api_credentials: sealCredentials({ client_id: fakeB.consumerKey, access_token: fakeB.consumerSecret }, key),
-      tracking_sync: true,
-      tracking_enabled: true,
-    },
+  const site = await seedSite(prisma, {
+    name: "Bench WooCommerce",
+    platform: "storefront_b",
+    site_url: fakeB.url,
+    api_credentials: sealCredentials({ client_id: fakeB.consumerKey, access_token: fakeB.consumerSecret }, key),
+    tracking_sync: true,
+    tracking_enabled: true,
   });
   const orders = Array.from({ length: ORDERS }, () => fakeB.shop.addOrder({ lines: [{ sku: "BENCH-SKU", quantity: 1 }] }));
-  await seedOrders(prisma, site.id, orders.map((order) => order.number));
+  await seedExportedOrders(prisma, site.id, orders.map((order) => order.number));
   return site.id;
 }
 

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createMerchant } from "@mw/domains/disputes";
-import { createPrisma, encryptSecret } from "@mw/platform";
+import { createPrisma } from "@mw/platform";
 import { FakeErp } from "../test/fakes/erp.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";
@@ -21,6 +21,7 @@ import { droppedJobs, type Acknowledged } from "./chaos/dropped.ts";
 import { acquirer, disputePayload, sendSpread, storefront } from "./chaos/traffic.ts";
 import { startRedisCluster, type LocalRedisCluster } from "./services/redis-cluster.ts";
 import { startRedisSentinel, type LocalRedisSentinel } from "./services/redis-sentinel.ts";
+import { seedFraudSite, seedSales } from "./support/seed.ts";
 
 const SCENARIOS = {
   single: ["worker-kill", "stall-twice", "redis-outage", "redis-empty", "db-outage"],
@@ -63,9 +64,7 @@ const dbProxy = await new TcpProxy(Number(database.port || 3306), database.hostn
 const apiPort = await freePort();
 
 await createMerchant({ prisma }, encryptionKey, { mid: MID, security_key: GATEWAY_KEY });
-const site = await prisma.site.create({
-  data: { name: "Chaos shop", platform: "storefront_a", site_url: "https://chaos.example", fraud_team_id: "chaos-team", fraud_api_key: encryptSecret(FRAUD_KEY, encryptionKey) },
-});
+const site = await seedFraudSite(prisma, encryptionKey, { name: "Chaos shop", site_url: "https://chaos.example", fraud_team_id: "chaos-team", fraudKey: FRAUD_KEY });
 await seedItems(prisma, ["SKU-A"]);
 const shop = await createSiteWithKey(prisma, { name: "Chaos storefront" });
 
@@ -113,15 +112,15 @@ const WORKER_READY = /"message":"schedules reconciled"/;
 async function seed(scenario: string, count: number): Promise<string[]> {
   scenarioIndex += 1;
   const bodies: string[] = [];
-  const orders = [];
+  const sales = [];
   for (let i = 0; i < count; i += 1) {
     const auth = `S${scenarioIndex}A${i}`;
     gateway.addTransaction(GATEWAY_KEY, { transaction_id: String(scenarioIndex * 100_000 + i), authorization_code: auth, date: new Date(`${SALE_DATE}T12:00:00Z`), order_id: `C-${scenarioIndex}-${i}` });
     // Exported long ago (imported 1): the sales behind the disputes, not orders for the order sweep to send.
-    orders.push({ site_id: site.id, number: `C-${scenarioIndex}-${i}`, imported: 1, dateadded: new Date(`${SALE_DATE}T12:00:00Z`), payment_method: "pay_1", contact_id: 27111, shipping_agent_code: "FEDEX", shipping_agent_service: "GROUND_HOME_DELIVERY", payload_hash: "c".repeat(64) });
+    sales.push({ number: `C-${scenarioIndex}-${i}`, imported: 1, dateadded: new Date(`${SALE_DATE}T12:00:00Z`), payload_hash: "c".repeat(64) });
     bodies.push(disputePayload(`${scenario}-${i}`, MID, auth, SALE_DATE));
   }
-  await prisma.order.createMany({ data: orders });
+  await seedSales(prisma, site.id, sales);
   return bodies;
 }
 

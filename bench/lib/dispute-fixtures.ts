@@ -3,9 +3,10 @@
 // orders; then backlogs of dispute webhooks queued against them.
 import { randomBytes } from "node:crypto";
 import { createMerchant, disputeJobId } from "@mw/domains/disputes";
-import { encryptSecret, type PrismaClient } from "@mw/platform";
+import type { PrismaClient } from "@mw/platform";
 import type { Queue } from "bullmq";
 import { disputePayload } from "../../scripts/chaos/traffic.ts";
+import { seedFraudSite, seedSales, seedWebhookEvents } from "../../scripts/support/seed.ts";
 import type { FakeGateway } from "../../test/fakes/gateway.ts";
 
 const MID = "4242";
@@ -27,24 +28,15 @@ function saleDay(i: number, perDay: number): Date {
 export async function seedDisputeWorld(prisma: PrismaClient, key: Buffer, gateway: FakeGateway, fraudKey: string, options: { sales: number; perDay: number }): Promise<DisputeWorld> {
   const gatewayKey = randomBytes(16).toString("hex");
   await createMerchant({ prisma }, key, { mid: MID, security_key: gatewayKey });
-  const site = await prisma.site.create({
-    data: { name: "Bench shop", platform: "storefront_a", site_url: "https://bench.example", fraud_team_id: "bench-team", fraud_api_key: encryptSecret(fraudKey, key) },
-  });
+  const site = await seedFraudSite(prisma, key, { name: "Bench shop", site_url: "https://bench.example", fraud_team_id: "bench-team", fraudKey });
   for (let i = 0; i < options.sales; i += 1) {
     gateway.addTransaction(gatewayKey, { transaction_id: String(1_000_000 + i), authorization_code: `A${i}`, date: saleDay(i, options.perDay), order_id: `B-${i}` });
   }
-  await prisma.order.createMany({
-    data: Array.from({ length: options.sales }, (_, i) => ({
-      site_id: site.id,
-      number: `B-${i}`,
-      dateadded: saleDay(i, options.perDay),
-      payment_method: "pay_1",
-      contact_id: 27111,
-      shipping_agent_code: "FEDEX",
-      shipping_agent_service: "GROUND_HOME_DELIVERY",
-      payload_hash: "b".repeat(64),
-    })),
-  });
+  await seedSales(
+    prisma,
+    site.id,
+    Array.from({ length: options.sales }, (_, i) => ({ number: `B-${i}`, dateadded: saleDay(i, options.perDay), payload_hash: "b".repeat(64) })),
+  );
   return { fraudKey, sales: options.sales };
 }
 
@@ -64,7 +56,7 @@ export async function queueDisputeBacklog(prisma: PrismaClient, queue: Queue, wo
     const caseId = `${tag}-${n}`;
     return { source: "acquirer", event_type: "dispute.created", event_id: `acquirer_case_${caseId}`, payload: disputeWebhookBody(world, caseId, n), payload_hash: "0".repeat(64) };
   });
-  await prisma.webhookEvent.createMany({ data: rows });
+  await seedWebhookEvents(prisma, rows);
   const stored = await prisma.webhookEvent.findMany({ where: { event_id: { startsWith: `acquirer_case_${tag}-` } }, select: { id: true, event_id: true } });
   const jobs = await queue.addBulk(stored.map((row) => ({ name: "process-dispute", data: { webhook_id: row.id }, opts: { jobId: disputeJobId(row), attempts: 1 } })));
   return jobs.map((job) => job.id!);
