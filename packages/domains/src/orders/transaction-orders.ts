@@ -1,26 +1,29 @@
 import { poolQuery, type SqlPool } from "@mw/platform";
+import { fraudCredentialsOf, type SiteFraudCredentials } from "../sites/index.ts";
 
 /** An order a gateway transaction may belong to, with its site's fraud-service credentials (the dispute pipeline submits with them). */
-export interface TransactionOrder {
+export interface TransactionOrder extends SiteFraudCredentials {
   number: string;
   trans_id: string | null;
-  site_id: number;
-  fraud_team_id: string | null;
-  fraud_api_key: string | null;
 }
 
 /**
  * Orders whose number is `byNumber` or whose trans_id is `byTransId` (a null
- * matches nothing), oldest first, at most 20: one round trip on the driver
- * pool, as the dispute pipeline reads (docs/decisions.md, "Dispute pipeline throughput").
+ * matches nothing), oldest first, at most 20, each with its site's credentials
+ * from the sites domain: on the driver pool, as the dispute pipeline reads
+ * (docs/decisions.md, "Dispute pipeline throughput").
  */
 export async function ordersForTransaction(deps: { sql: SqlPool }, byNumber: string | null, byTransId: string | null): Promise<TransactionOrder[]> {
-  return poolQuery<TransactionOrder[]>(
+  const orders = await poolQuery<{ number: string; trans_id: string | null; site_id: number }[]>(
     deps,
-    `SELECT o.number, o.trans_id, s.id AS site_id, s.fraud_team_id, s.fraud_api_key
-       FROM orders o JOIN sites s ON s.id = o.site_id
-      WHERE o.number = ? OR o.trans_id = ?
-      ORDER BY o.id LIMIT 20`,
+    `SELECT number, trans_id, site_id FROM orders
+      WHERE number = ? OR trans_id = ?
+      ORDER BY id LIMIT 20`,
     [byNumber, byTransId],
   );
+  const credentials = await fraudCredentialsOf(deps, orders.map((order) => order.site_id));
+  return orders.flatMap((order) => {
+    const site = credentials.get(order.site_id);
+    return site ? [{ number: order.number, trans_id: order.trans_id, ...site }] : [];
+  });
 }

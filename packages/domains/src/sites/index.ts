@@ -3,6 +3,7 @@ export * from "./carrier-mappings.ts";
 export * from "./connection.ts";
 export * from "./credential-failures.ts";
 export * from "./credentials.ts";
+export * from "./fraud-credentials.ts";
 export * from "./input.ts";
 export * from "./inventory-run-summary.ts";
 export * from "./site-list.ts";
