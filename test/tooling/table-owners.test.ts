@@ -92,7 +92,9 @@ function domainOf(path: string): string | undefined {
 }
 
 const ADAPTERS = [/^packages\/api\/src\/routes\//, /^packages\/api\/src\/cli\//, /^packages\/worker\/src\/jobs\//];
-const DATABASE_ACCESS = /\bprisma\b|\bPrismaClient\b|\bPrisma\.|\$queryRaw|\$executeRaw|\$transaction|\bSqlPool\b|\bsql\.(?:query|execute|batch|getConnection)\b/;
+// A use of the client (`prisma.order`, `ctx.prisma.$transaction`), not its name: an adapter names the
+// connections it hands its use case (`Pick<JobContext, "prisma" | ...>`, `{ prisma, log }`).
+const DATABASE_ACCESS = /\bprisma\s*[.[]|\bPrismaClient\b|\bPrisma\.|\$queryRaw|\$executeRaw|\$transaction|\bSqlPool\b|\bsql\.(?:query|execute|batch|getConnection)\b/;
 
 /** Code outside the owner that reads or writes a table: `<file>: <table> (owner <domain>)`. */
 function offencesOf(file: { path: string; text: string }): string[] {

@@ -11,3 +11,5 @@ export * from "./synced-skus.ts";
 export * from "./scheduled-syncs.ts";
 export * from "./sync-failures.ts";
 export * from "./test-syncs.ts";
+export * from "./sku-cleanup.ts";
+export * from "./sync/inventory-sync.ts";

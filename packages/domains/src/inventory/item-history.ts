@@ -1,5 +1,8 @@
-import { chunks, type Connections } from "@mw/platform";
+import { chunks, type Connections, type JobRun } from "@mw/platform";
 
+const DAY_MS = 86_400_000;
+/** Spec 1, section 8: item history is kept 3 days. */
+const HISTORY_DAYS = 3;
 const HISTORY_BATCH = 1000;
 const DELETE_BATCH = 5000;
 
@@ -26,4 +29,12 @@ export async function deleteItemHistoryBefore(deps: Pick<Connections, "prisma">,
     if (count < DELETE_BATCH) break;
   }
   return deleted;
+}
+
+/** `item-history-cleanup`, nightly (spec 1, section 8): item history older than 3 days goes. */
+export async function cleanUpItemHistory(deps: Pick<Connections, "prisma"> & Pick<JobRun, "log">) {
+  const cutoff = new Date(Date.now() - HISTORY_DAYS * DAY_MS);
+  const deleted = await deleteItemHistoryBefore(deps, cutoff);
+  deps.log.info("item history older than 3 days removed", { deleted, cutoff: cutoff.toISOString() });
+  return { deleted };
 }

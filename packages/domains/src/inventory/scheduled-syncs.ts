@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections, JobRun } from "@mw/platform";
 import { syncingSites } from "../sites/index.ts";
 import { inventorySyncJob, scheduledInventorySyncJobId, scheduledInventorySyncKey } from "./jobs.ts";
 
@@ -26,4 +26,11 @@ export async function queueScheduledInventorySyncs(deps: Pick<Connections, "pris
     syncs.push({ site_id: site.id, job_id: job.id! });
   }
   return { period_start: new Date(periodStart).toISOString(), syncs };
+}
+
+/** `inventory-sweep`: ERP stock changes reach the storefronts without anyone asking (a product webhook covers only storefront-side changes). */
+export async function sweepInventory(deps: Pick<Connections, "prisma" | "queues"> & Pick<JobRun, "log">) {
+  const result = await queueScheduledInventorySyncs(deps);
+  deps.log.info("scheduled full inventory syncs queued", { period_start: result.period_start, sites: result.syncs.length });
+  return result;
 }

@@ -33,6 +33,16 @@ const SYNC_JOBS = {
   },
 } as const;
 
+/**
+ * The queued job a per-site sync runs as: its id, kept on the run's row, and
+ * whether a failure ends it (no attempt follows), which is when the failure
+ * is recorded for operators rather than left to the retry.
+ */
+export interface SyncJob {
+  id: string | undefined;
+  ends(error: unknown): boolean;
+}
+
 /** Why a sync job did nothing: the site is gone, or no longer wants that sync. */
 export type SyncSkipped<K extends SyncKind> = { skipped: "site_not_found" | (typeof SYNC_JOBS)[K]["skipped"] };
 

@@ -34,3 +34,8 @@ export function endsJob(job: Job, error: unknown): boolean {
   if (deferralOf(job, error) !== null) return false;
   return isPermanent(error) || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
+
+/** The job as a per-site sync use case sees it: its id, and whether a failure ends it. */
+export function syncJobOf(job: Job): { id: string | undefined; ends(error: unknown): boolean } {
+  return { id: job.id, ends: (error) => endsJob(job, error) };
+}

@@ -25,7 +25,7 @@ const DAY_MS = 86_400_000;
  * the report row. Safe to run again: the same period gives the same object
  * key and the same row, both overwritten.
  */
-export async function runReport(job: Job, payload: PayloadOf<(typeof reportJobs)[ReportType]>, ctx: JobContext) {
+export async function runReport(job: Job, payload: PayloadOf<(typeof reportJobs)[ReportType]>, ctx: Pick<JobContext, "prisma" | "replica" | "storage" | "log" | "progress">) {
   const report = await findReport(ctx, payload.report_id);
   if (!report) throw AppError.permanent(`report ${payload.report_id} does not exist`, "report_not_found");
   const type = report.type as ReportType;
@@ -53,7 +53,7 @@ export async function runReport(job: Job, payload: PayloadOf<(typeof reportJobs)
 }
 
 /** Scheduled daily: every report for the UTC day before. */
-export async function reportsDaily(_job: Job, _payload: PayloadOf<typeof reportsDailyJob>, ctx: JobContext) {
+export async function reportsDaily(_job: Job, _payload: PayloadOf<typeof reportsDailyJob>, ctx: Pick<JobContext, "prisma" | "queues" | "log">) {
   const day = formatDay(new Date(Date.now() - DAY_MS));
   const queued = [];
   for (const type of DAILY_REPORT_TYPES) {

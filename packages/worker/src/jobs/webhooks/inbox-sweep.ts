@@ -11,7 +11,7 @@ import type { JobContext } from "../../runtime/processor.ts";
  * audit row and the enqueue), for dispute webhooks and product refreshes, and
  * retries dispute jobs that failed without a permanent verdict.
  */
-export async function inboxSweep(_job: Job, _payload: PayloadOf<typeof inboxSweepJob>, ctx: JobContext) {
+export async function inboxSweep(_job: Job, _payload: PayloadOf<typeof inboxSweepJob>, ctx: Pick<JobContext, "prisma" | "queues" | "log">) {
   const { queued, retried } = await sweepDisputeInbox(ctx);
   if (queued) ctx.log.warn("queued dispute webhooks that had been stored without a job", { queued });
   if (retried) ctx.log.warn("retried dispute webhooks whose job had failed without a permanent verdict", { retried });

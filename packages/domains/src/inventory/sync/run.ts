@@ -1,10 +1,12 @@
-import type { Logger } from "@mw/platform";
-import { recordItemHistory } from "@mw/domains/inventory";
+import type { Connections, JobRun, Logger } from "@mw/platform";
+import { recordItemHistory } from "../item-history.ts";
 import { ErpClient, erpNotConfigured } from "@mw/providers/erp";
 import type { InventoryCounts, Site } from "@mw/domains/sites";
-import type { JobContext } from "../../runtime/processor.ts";
 import { openInventoryStorefront } from "./open-storefront.ts";
 import type { StockChange, StockUnit } from "./storefront.ts";
+
+/** What an inventory run uses: the database, the ERP (its token is cached in Redis), and the job's progress. */
+export type InventoryRunDeps = Pick<Connections, "prisma" | "config" | "redis"> & Pick<JobRun, "progress">;
 
 export interface ItemFailure {
   sku: string;
@@ -25,7 +27,7 @@ export class InventoryRun {
 
   constructor(
     private readonly site: Site,
-    private readonly ctx: JobContext,
+    private readonly ctx: InventoryRunDeps,
     private readonly log: Logger,
     private readonly productIds: string[] | undefined,
   ) {}

@@ -1,8 +1,7 @@
-import { AppError, forEachLimited, groupBy, type Logger } from "@mw/platform";
+import { AppError, forEachLimited, groupBy, type Connections, type JobRun, type Logger } from "@mw/platform";
 import { markOrdersShipped, salesOrderNumbers } from "@mw/domains/orders";
 import { ErpClient, erpNotConfigured, type SalesShipment } from "@mw/providers/erp";
 import type { Site, TrackingCounts } from "@mw/domains/sites";
-import type { JobContext } from "../../runtime/processor.ts";
 import { carrierCodes, createdNothing, isRefusal } from "@mw/domains/sites";
 import {
   awaitsCompletion,
@@ -14,10 +13,13 @@ import {
   releaseClaim,
   retakeStaleClaim,
   type ShipmentRecordRow,
-} from "@mw/domains/tracking";
+} from "../shipment-records.ts";
 import { planTrackings, type PlannedTracking } from "./plan.ts";
 import { openTrackingStorefront } from "./open-storefront.ts";
 import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingStorefront } from "./storefront.ts";
+
+/** What a tracking run uses: the database, the ERP (its token is cached in Redis), and the job's progress. */
+export type TrackingRunDeps = Pick<Connections, "prisma" | "config" | "redis"> & Pick<JobRun, "progress">;
 
 /** What the run learnt of its orders before working them. */
 interface Known {
@@ -68,7 +70,7 @@ export class TrackingRun {
 
   constructor(
     private readonly site: Site,
-    private readonly ctx: JobContext,
+    private readonly ctx: TrackingRunDeps,
     private readonly log: Logger,
   ) {}
 
