@@ -9,6 +9,7 @@ import { FakeFraud } from "../fakes/fraud.ts";
 import { FakeGateway, type SeedTransaction } from "../fakes/gateway.ts";
 import { FakeSmtp } from "../fakes/smtp.ts";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
+import { createDisputedOrder } from "../support/fixtures.ts";
 import { logged, logLines, spawnEntry, type Spawned } from "../support/processes.ts";
 import { settled, until } from "../support/wait.ts";
 
@@ -93,12 +94,12 @@ beforeAll(async () => {
     data: { name: `Fraud shop ${RUN}`, platform: "storefront_a", site_url: "https://fraud.example", fraud_team_id: TEAM_ID, fraud_api_key: encryptSecret(FRAUD_KEY, key) },
   });
   const plainSite = await prisma.site.create({ data: { name: `Plain shop ${RUN}`, platform: "storefront_b", site_url: "https://plain.example" } });
-  await createOrder(fraudSite.id, ORDER_NUMBER, null);
-  await createOrder(plainSite.id, PLAIN_ORDER, PLAIN_TRANS_ID);
+  await createDisputedOrder(prisma, fraudSite.id, ORDER_NUMBER, null);
+  await createDisputedOrder(prisma, plainSite.id, PLAIN_ORDER, PLAIN_TRANS_ID);
   const revokedSite = await prisma.site.create({
     data: { name: `Revoked shop ${RUN}`, platform: "storefront_a", site_url: "https://revoked.example", fraud_team_id: TEAM_ID, fraud_api_key: encryptSecret("revoked-key", key) },
   });
-  await createOrder(revokedSite.id, REVOKED_ORDER, null);
+  await createDisputedOrder(prisma, revokedSite.id, REVOKED_ORDER, null);
 
   worker = spawnWorker();
   await worker.waitFor(logged("workers started"));
@@ -109,23 +110,6 @@ afterAll(async () => {
   await Promise.all([gateway.stop(), fraud.stop(), smtp.stop()]);
   await api.close();
 });
-
-async function createOrder(siteId: number, number: string, transId: string | null) {
-  await prisma.order.create({
-    data: {
-      site_id: siteId,
-      number,
-      trans_id: transId,
-      dateadded: new Date("2026-11-01T12:00:00Z"),
-      payment_method: "pay_1",
-      pay_1: "1",
-      contact_id: 27111,
-      shipping_agent_code: "FEDEX",
-      shipping_agent_service: "GROUND_HOME_DELIVERY",
-      payload_hash: "d".repeat(64),
-    },
-  });
-}
 
 let seq = 0;
 function nextCase(): string {

@@ -8,7 +8,7 @@ import path from "node:path";
 import { EgressGuard, type Resolver } from "@mw/platform";
 import { chatMessageJob, healthPingJob } from "@mw/domains/notifications";
 import { readWordPress } from "@mw/providers/wordpress";
-import { capture } from "@mw/worker/jobs/managed-sites/screenshot";
+import { capture } from "@mw/domains/managed-sites";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpSink } from "../fakes/http-sink.ts";
 import { FakeWordPress } from "../fakes/wordpress.ts";

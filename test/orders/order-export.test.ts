@@ -1,8 +1,8 @@
-import { createPrisma, createRedis, jobId, Queues, type PrismaClient, type RedisClient } from "@mw/platform";
+import { createLogger, createPrisma, createRedis, jobId, Queues, type PrismaClient, type RedisClient } from "@mw/platform";
 import { ErpClient, type SalesOrderInput } from "@mw/providers/erp";
 import { MAX_JOB_DEFERRALS } from "@mw/worker/runtime/attempts";
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
-import { orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJob, orderVerifyJobId } from "@mw/domains/orders";
+import { exportOrder, orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJob, orderVerifyJobId, verifyOrder } from "@mw/domains/orders";
 import type { Job, Queue } from "bullmq";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeErp } from "../fakes/erp.ts";
@@ -684,5 +684,38 @@ describe("order sweep scheduler", () => {
     const scheduled = await queue.getJobs(["waiting", "delayed", "prioritized"]);
     expect(scheduled.map((job) => job.name).filter((name) => name === "order-sweep")).toEqual(["order-sweep"]);
     for (const scheduler of await queue.getJobSchedulers()) await queue.removeJobScheduler(scheduler.key);
+  });
+});
+
+describe("the export and read-back use cases, in process", () => {
+  /** What the worker's handlers hand them: the connections they use and the job's log. */
+  function deps(env: Record<string, string>) {
+    const config = testConfig({ HTTP_TIMEOUT_MS: "2000", ...env });
+    return { prisma, redis, queues, config, log: createLogger("order-export-test", config) };
+  }
+
+  it("exports an order, queues its read-back, verifies it, and leaves it alone when asked again", async () => {
+    const order = await createOrder();
+    const erpDeps = deps({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
+
+    expect(await exportOrder(erpDeps, order.id, () => true)).toEqual({ erp_sales_order_number: "SO-100001" });
+    expect(JSON.parse(posts()[0]!.body)).toEqual(expectedSalesOrder());
+    expect((await queue.getJob(orderVerifyJobId(order.id)))?.data).toEqual({ order_id: order.id, order_number: ORDER_NUMBER, site_id: siteId });
+
+    expect(await verifyOrder(erpDeps, order.id)).toEqual({ verified: true, erp_sales_order_number: "SO-100001" });
+    expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ imported: 1, verified: 1, erp_sales_order_number: "SO-100001" });
+    expect(await exportOrder(erpDeps, order.id, () => true)).toEqual({ skipped: "already_exported", erp_sales_order_number: "SO-100001" });
+    expect(posts()).toHaveLength(1);
+  });
+
+  it("records a failure as a sync error only when it ends the job", async () => {
+    const order = await createOrder();
+    const unconfigured = deps({ ERP_BASE_URL: "", ERP_TOKEN: "" });
+
+    await expect(exportOrder(unconfigured, order.id, () => false)).rejects.toThrow("ERP is not configured: ERP_BASE_URL is unset");
+    expect(await prisma.syncError.count()).toBe(0);
+    await expect(exportOrder(unconfigured, order.id, () => true)).rejects.toThrow("ERP is not configured: ERP_BASE_URL is unset");
+    expect(await prisma.syncError.findMany()).toMatchObject([{ source: "erp_export", order_number: ORDER_NUMBER, message: "ERP is not configured: ERP_BASE_URL is unset" }]);
+    expect(erp.requests).toHaveLength(0);
   });
 });

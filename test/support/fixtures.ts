@@ -72,3 +72,21 @@ export async function postSite(apiUrl: string, authorization: string, overrides:
   if (res.status !== 201) throw new Error(`POST /sites answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { id: number }).id;
 }
+
+/** An order a dispute can be linked to: its number (and gateway transaction id) on a site, the rest what every order needs. */
+export async function createDisputedOrder(prisma: PrismaClient, siteId: number, number: string, transId: string | null = null): Promise<void> {
+  await prisma.order.create({
+    data: {
+      site_id: siteId,
+      number,
+      trans_id: transId,
+      dateadded: new Date("2026-11-01T12:00:00Z"),
+      payment_method: "pay_1",
+      pay_1: "1",
+      contact_id: 27111,
+      shipping_agent_code: "FEDEX",
+      shipping_agent_service: "GROUND_HOME_DELIVERY",
+      payload_hash: "d".repeat(64),
+    },
+  });
+}

@@ -13,3 +13,4 @@ export * from "./stored-case.ts";
 export * from "./jobs.ts";
 export * from "./lifecycle.ts";
 export * from "./trends.ts";
+export * from "./process-dispute.ts";

@@ -17,3 +17,7 @@ export * from "./storefront-import.ts";
 export * from "./lifecycle.ts";
 export * from "./trends.ts";
 export * from "./order-view.ts";
+export * from "./erp-export.ts";
+export * from "./erp-verify.ts";
+export * from "./site-order-import.ts";
+export * from "./order-volume-runs.ts";

@@ -1,8 +1,8 @@
-import { AppError, decryptSecret } from "@mw/platform";
-import { chooseTransaction, matchMessage, windowAround, type DisputeDetails, type TransactionMatch } from "@mw/domains/disputes";
+import { AppError, decryptSecret, type Config } from "@mw/platform";
 import { GatewayClient } from "@mw/providers/gateway";
-import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog } from "./action-log.ts";
+import type { DisputeDetails } from "./details.ts";
+import { chooseTransaction, matchMessage, windowAround, type TransactionMatch } from "./matching.ts";
 
 /**
  * Asks the merchant's gateway account for the transactions with the dispute's
@@ -11,18 +11,18 @@ import type { ActionLog } from "./action-log.ts";
  * account's encrypted security key (null: no account has the MID).
  */
 export async function matchTransaction(
-  ctx: JobContext,
+  config: Config,
   steps: ActionLog,
   details: DisputeDetails,
   storedKey: string | null,
 ): Promise<{ match: TransactionMatch; range: string }> {
   const { mid, authCode } = details;
   if (!storedKey) throw AppError.permanent(`No gateway account found for MID ${mid}`, "no_account");
-  const securityKey = decryptSecret(storedKey, ctx.config.ENCRYPTION_KEY);
+  const securityKey = decryptSecret(storedKey, config.ENCRYPTION_KEY);
   steps.info("account", `Gateway account found for MID ${mid}`);
 
   const window = windowAround(details.transactionDate);
-  const { scanned, matches } = await GatewayClient.fromConfig(ctx.config).findByAuthCode(securityKey, authCode, window);
+  const { scanned, matches } = await GatewayClient.fromConfig(config).findByAuthCode(securityKey, authCode, window);
   const range = `${window.start.toISOString()} to ${window.end.toISOString()}`;
   steps.info("gateway", `Gateway query ${range}: ${scanned} transactions, ${matches.length} with auth code ${authCode}`, { scanned, matched: matches.length });
 

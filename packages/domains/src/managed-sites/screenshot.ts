@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
-import { AppError, egressGuard, startEgressProxy, upstreamError, type Config, type EgressGuard, type PayloadOf } from "@mw/platform";
-import { NO_BROWSER, siteForJob, storeScreenshot, type screenshotJob } from "@mw/domains/managed-sites";
-import type { Job } from "bullmq";
-import type { JobContext } from "../../runtime/processor.ts";
+import { AppError, egressGuard, startEgressProxy, upstreamError, type Config, type Connections, type EgressGuard, type JobRun } from "@mw/platform";
+import { NO_BROWSER } from "./jobs.ts";
+import { siteForJob, storeScreenshot } from "./site-results.ts";
 
 const VIEWPORT = { width: 1366, height: 768 };
 
@@ -61,15 +60,15 @@ export async function capture(executablePath: string, url: string, timeoutMs: nu
 }
 
 /** take_screenshot (issue 16): the PNG stored under a key of its own job (a rerun overwrites it), named in the result and on the site. */
-export async function takeScreenshot(job: Job, payload: PayloadOf<typeof screenshotJob>, ctx: JobContext) {
-  const executablePath = browserPath(ctx.config);
-  const site = await siteForJob(ctx, payload.site_id);
-  await ctx.progress(0, 2, `opening ${site.url}`);
-  const shot = await capture(executablePath, site.url, ctx.config.SCREENSHOT_TIMEOUT_MS, egressGuard(ctx.config));
-  const key = `screenshots/site-${site.id}/${job.id ?? Date.now()}.png`;
-  await ctx.storage.put(key, shot.png, "image/png");
+export async function takeScreenshot(deps: Pick<Connections, "prisma" | "config" | "storage"> & Pick<JobRun, "progress">, siteId: number, jobId: string | undefined) {
+  const executablePath = browserPath(deps.config);
+  const site = await siteForJob(deps, siteId);
+  await deps.progress(0, 2, `opening ${site.url}`);
+  const shot = await capture(executablePath, site.url, deps.config.SCREENSHOT_TIMEOUT_MS, egressGuard(deps.config));
+  const key = `screenshots/site-${site.id}/${jobId ?? Date.now()}.png`;
+  await deps.storage.put(key, shot.png, "image/png");
   const takenAt = new Date();
-  await storeScreenshot(ctx, site.id, key, takenAt);
-  await ctx.progress(2, 2, "stored");
+  await storeScreenshot(deps, site.id, key, takenAt);
+  await deps.progress(2, 2, "stored");
   return { site_id: site.id, url: site.url, storage_key: key, bytes: shot.png.length, page_status: shot.status, loaded: shot.loaded, taken_at: takenAt.toISOString() };
 }

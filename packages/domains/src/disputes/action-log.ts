@@ -1,4 +1,4 @@
-import type { ActionLogEntry } from "@mw/domains/disputes";
+import type { ActionLogEntry } from "./chargeback.ts";
 
 /**
  * The chargeback's action log (spec 1, 2.5) and the attempt's step log (spec

@@ -1,9 +1,9 @@
-import { linkageStatement, type DisputeDetails } from "@mw/domains/disputes";
-import type { Statement } from "@mw/platform";
-import { ordersForTransaction } from "@mw/domains/orders";
+import type { Connections, Statement } from "@mw/platform";
+import { ordersForTransaction } from "../orders/index.ts";
 import type { GatewayTransaction } from "@mw/providers/gateway";
-import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog } from "./action-log.ts";
+import type { DisputeDetails } from "./details.ts";
+import { linkageStatement } from "./linkage.ts";
 
 export type OrderWithSite = { number: string; site: { id: number; fraud_team_id: string | null; fraud_api_key: string | null } };
 
@@ -13,13 +13,13 @@ export type OrderWithSite = { number: string; site: { id: number; fraud_team_id:
  * transaction (process-dispute). `relinking` says a linkage existed before.
  */
 export async function linkOrder(
-  ctx: JobContext,
+  deps: Pick<Connections, "sql">,
   steps: ActionLog,
   details: DisputeDetails,
   tx: GatewayTransaction,
   relinking: boolean,
 ): Promise<{ order: OrderWithSite | null; linkage: Statement }> {
-  const order = await findOrder(ctx, tx);
+  const order = await findOrder(deps, tx);
   steps.info("order", order ? `Order ${order.number} of site ${order.site.id} found` : `No order with number ${tx.order_id || "(none)"} or transaction id ${tx.transaction_id}`, {
     order_number: order?.number ?? null,
   });
@@ -32,11 +32,11 @@ export async function linkOrder(
  * transaction id is our trans_id. Order numbers are unique per site only, so
  * an order matching both wins over one matching the number alone.
  */
-async function findOrder(ctx: JobContext, tx: GatewayTransaction): Promise<OrderWithSite | null> {
+async function findOrder(deps: Pick<Connections, "sql">, tx: GatewayTransaction): Promise<OrderWithSite | null> {
   const byNumber = tx.order_id && tx.order_id.length <= 20 ? tx.order_id : null;
   const byTransId = tx.transaction_id.length <= 20 ? tx.transaction_id : null;
   if (byNumber === null && byTransId === null) return null;
-  const orders = await ordersForTransaction(ctx, byNumber, byTransId);
+  const orders = await ordersForTransaction(deps, byNumber, byTransId);
   const rank = (order: { number: string; trans_id: string | null }) =>
     (order.number === tx.order_id ? 0 : 2) + (order.trans_id === tx.transaction_id ? 0 : 1);
   const best = orders.sort((a, b) => rank(a) - rank(b))[0];

@@ -1,21 +1,11 @@
 import { isIP } from "node:net";
 import { connect, type PeerCertificate } from "node:tls";
-import { AppError, egressGuard, egressRefusalIn, formatDay, forEachLimited, upstreamError, type EgressGuard, type PayloadOf } from "@mw/platform";
-import {
-  activeHttpsSites,
-  daysFromNow,
-  daysLeft,
-  siteForJob,
-  SSL_ALERT_DAYS,
-  sslAlertJobId,
-  storeCertificate,
-  type ManagedSiteRow,
-  type sslCheckAllJob,
-  type sslCheckJob,
-} from "@mw/domains/managed-sites";
-import { alertEmailJob } from "@mw/domains/notifications";
-import type { Job } from "bullmq";
-import type { JobContext } from "../../runtime/processor.ts";
+import { AppError, egressGuard, egressRefusalIn, formatDay, forEachLimited, upstreamError, type Connections, type EgressGuard, type JobRun } from "@mw/platform";
+import { alertEmailJob } from "../notifications/index.ts";
+import { daysFromNow, daysLeft } from "./expiry.ts";
+import { SSL_ALERT_DAYS, sslAlertJobId } from "./jobs.ts";
+import { activeHttpsSites, siteForJob, storeCertificate } from "./site-results.ts";
+import type { ManagedSiteRow } from "./sites.ts";
 
 /** Sites whose certificates one sweep checks at once. */
 const SWEEP_CONCURRENCY = 5;
@@ -89,19 +79,19 @@ export function probeCertificate(siteUrl: string, timeoutMs: number, egress: Egr
 }
 
 /** Checks one site and stores issuer, expiry and when it was checked on its row (a rerun overwrites them). */
-async function checkSite(ctx: JobContext, site: ManagedSiteRow): Promise<Certificate> {
+async function checkSite(deps: Pick<Connections, "prisma" | "config">, site: ManagedSiteRow): Promise<Certificate> {
   if (!site.url.startsWith("https://")) throw AppError.permanent(`Site ${site.id} (${site.url}) is not served over https: it has no certificate to check.`, "not_https");
-  const cert = await probeCertificate(site.url, ctx.config.HTTP_TIMEOUT_MS, egressGuard(ctx.config));
-  await storeCertificate(ctx, site.id, cert);
+  const cert = await probeCertificate(site.url, deps.config.HTTP_TIMEOUT_MS, egressGuard(deps.config));
+  await storeCertificate(deps, site.id, cert);
   return cert;
 }
 
 /** check_ssl {id}. */
-export async function checkSsl(_job: Job, payload: PayloadOf<typeof sslCheckJob>, ctx: JobContext) {
-  const site = await siteForJob(ctx, payload.site_id);
-  await ctx.progress(0, 1, `TLS handshake with ${site.url}`);
-  const cert = await checkSite(ctx, site);
-  await ctx.progress(1, 1, `${cert.days_left} days left`);
+export async function checkSiteCertificate(deps: Pick<Connections, "prisma" | "config"> & Pick<JobRun, "progress">, siteId: number) {
+  const site = await siteForJob(deps, siteId);
+  await deps.progress(0, 1, `TLS handshake with ${site.url}`);
+  const cert = await checkSite(deps, site);
+  await deps.progress(1, 1, `${cert.days_left} days left`);
   return { site_id: site.id, url: site.url, ...cert };
 }
 
@@ -126,27 +116,27 @@ function alertFor(site: ManagedSiteRow, cert: Certificate) {
  * certificate expiring within SSL_ALERT_DAYS gets an alert e-mail, once per
  * site per day (its job id), however often the sweep runs.
  */
-export async function checkAllSsl(_job: Job, _payload: PayloadOf<typeof sslCheckAllJob>, ctx: JobContext) {
-  const sites = await activeHttpsSites(ctx);
+export async function checkAllCertificates(deps: Pick<Connections, "prisma" | "config" | "queues"> & Pick<JobRun, "log" | "progress">) {
+  const sites = await activeHttpsSites(deps);
   const day = formatDay(new Date());
   const failed: { site_id: number; url: string; error: string }[] = [];
   const expiring: { site_id: number; url: string; days_left: number; expires_at: string }[] = [];
   let done = 0;
-  await ctx.progress(0, sites.length, "checking certificates");
+  await deps.progress(0, sites.length, "checking certificates");
   await forEachLimited(sites, SWEEP_CONCURRENCY, async (site) => {
     try {
-      const cert = await checkSite(ctx, site);
+      const cert = await checkSite(deps, site);
       if (new Date(cert.expires_at) <= daysFromNow(SSL_ALERT_DAYS)) {
         expiring.push({ site_id: site.id, url: site.url, days_left: cert.days_left, expires_at: cert.expires_at });
-        await ctx.queues.add(alertEmailJob, alertFor(site, cert), { jobId: sslAlertJobId(site.id, day) });
+        await deps.queues.add(alertEmailJob, alertFor(site, cert), { jobId: sslAlertJobId(site.id, day) });
       }
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       failed.push({ site_id: site.id, url: site.url, error: error.message });
-      ctx.log.warn("certificate check failed", { site_id: site.id, url: site.url, error: error.message });
+      deps.log.warn("certificate check failed", { site_id: site.id, url: site.url, error: error.message });
     }
     done += 1;
-    await ctx.progress(done, sites.length, site.url);
+    await deps.progress(done, sites.length, site.url);
   });
   return { checked: sites.length - failed.length, failed, expiring };
 }

@@ -1,10 +1,9 @@
-import { AppError, decryptSecret } from "@mw/platform";
-import type { DisputeDetails } from "@mw/domains/disputes";
+import { AppError, decryptSecret, type Config } from "@mw/platform";
 import { FraudClient, type FraudSubmission } from "@mw/providers/fraud";
 import type { GatewayTransaction } from "@mw/providers/gateway";
-import type { JobContext } from "../../runtime/processor.ts";
 import type { ActionLog } from "./action-log.ts";
-import type { OrderWithSite } from "./linkage.ts";
+import type { DisputeDetails } from "./details.ts";
+import type { OrderWithSite } from "./order-linkage.ts";
 
 type FraudResult = "submitted" | "already_submitted" | "skipped";
 
@@ -15,7 +14,7 @@ type FraudResult = "submitted" | "already_submitted" | "skipped";
  * not thrown, so the chargeback is still stored with it in its log.
  */
 export async function notifyFraudService(
-  ctx: JobContext,
+  config: Config,
   steps: ActionLog,
   details: DisputeDetails,
   tx: GatewayTransaction,
@@ -37,8 +36,8 @@ export async function notifyFraudService(
     return skipped;
   }
   try {
-    const apiKey = readSiteKey(envelope, siteId, ctx.config.ENCRYPTION_KEY);
-    const submission = await FraudClient.fromConfig(ctx.config).submitChargeback({ teamId, apiKey }, chargebackEvent(details, tx, order.number));
+    const apiKey = readSiteKey(envelope, siteId, config.ENCRYPTION_KEY);
+    const submission = await FraudClient.fromConfig(config).submitChargeback({ teamId, apiKey }, chargebackEvent(details, tx, order.number));
     steps.info(
       "fraud",
       submission.alreadySubmitted ? `Fraud service already held chargeback ${details.caseId} (409); counted as submitted` : `Chargeback ${details.caseId} submitted to the fraud service`,

@@ -1,8 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { AppError, createHttpClient, egressGuard, upstreamCall, type EgressGuard, type PayloadOf } from "@mw/platform";
-import { siteForJob, storeAudit, type siteAuditJob } from "@mw/domains/managed-sites";
-import type { Job } from "bullmq";
-import type { JobContext } from "../../runtime/processor.ts";
+import { AppError, createHttpClient, egressGuard, upstreamCall, type Connections, type EgressGuard, type JobRun } from "@mw/platform";
+import { siteForJob, storeAudit } from "./site-results.ts";
 
 const MAX_REDIRECTS = 10;
 
@@ -89,11 +87,11 @@ export async function auditUrl(url: string, timeoutMs: number, egress: EgressGua
 }
 
 /** run_audit (issue 16): the audit of the site's URL, stored as its `last_audit`; a rerun replaces it. */
-export async function runAudit(_job: Job, payload: PayloadOf<typeof siteAuditJob>, ctx: JobContext) {
-  const site = await siteForJob(ctx, payload.site_id);
-  await ctx.progress(0, 1, `requesting ${site.url}`);
-  const audit = await auditUrl(site.url, ctx.config.HTTP_TIMEOUT_MS, egressGuard(ctx.config));
-  await storeAudit(ctx, site.id, audit);
-  await ctx.progress(1, 1, `${audit.status} in ${audit.total_ms} ms`);
+export async function auditSite(deps: Pick<Connections, "prisma" | "config"> & Pick<JobRun, "progress">, siteId: number) {
+  const site = await siteForJob(deps, siteId);
+  await deps.progress(0, 1, `requesting ${site.url}`);
+  const audit = await auditUrl(site.url, deps.config.HTTP_TIMEOUT_MS, egressGuard(deps.config));
+  await storeAudit(deps, site.id, audit);
+  await deps.progress(1, 1, `${audit.status} in ${audit.total_ms} ms`);
   return { site_id: site.id, ...audit };
 }

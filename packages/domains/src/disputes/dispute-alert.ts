@@ -1,4 +1,4 @@
-import type { DisputeDetails } from "@mw/domains/disputes";
+import type { DisputeDetails } from "./details.ts";
 import type { GatewayTransaction } from "@mw/providers/gateway";
 
 /** Candidates listed in the alert e-mail; the rest is counted. */
