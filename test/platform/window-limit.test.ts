@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { overWindowLimit } from "@mw/api/http/window-limit";
+import { overWindowLimit } from "@mw/api/auth/window-limit";
 import { createRedis } from "@mw/platform";
 import { afterAll, describe, expect, it } from "vitest";
 

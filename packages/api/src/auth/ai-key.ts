@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from "express";
 import { AppError, safeEqual } from "@mw/platform";
 import { resolvePrincipal } from "./authenticate.ts";
 import type { AppContext } from "../context.ts";
-import { overWindowLimit } from "../http/window-limit.ts";
+import { overWindowLimit } from "./window-limit.ts";
 
 function unauthorized(): AppError {
   return new AppError(401, "unauthorized", "A valid ai-security-key header is required.");
@@ -13,7 +13,7 @@ function unauthorized(): AppError {
  * `ai_security_key` option; with the option unset every key is refused.
  * `sessions` lets a logged-in user with the session nonce in too (rewrite).
  */
-export function aiCaller(ctx: AppContext, options: { sessions: boolean }): RequestHandler {
+export function aiCaller(ctx: Pick<AppContext, "config" | "options" | "prisma" | "redis" | "sessions">, options: { sessions: boolean }): RequestHandler {
   return async (req, _res, next) => {
     const sent = req.get("ai-security-key");
     if (sent !== undefined) {
@@ -48,7 +48,7 @@ export function clientAddress(req: Request): string {
  * figures are run-time options, which express-rate-limit fixes when the
  * limiter is built.
  */
-export function aiRateLimit(ctx: AppContext): RequestHandler {
+export function aiRateLimit(ctx: Pick<AppContext, "config" | "hotRedis" | "options">): RequestHandler {
   return async (req, res, next) => {
     const [limit, windowSeconds] = await Promise.all([ctx.options.get("ai_rate_limit"), ctx.options.get("ai_rate_window")]);
     const key = `${ctx.config.QUEUE_PREFIX}:ai:rate:${clientAddress(req)}:${windowSeconds}`;

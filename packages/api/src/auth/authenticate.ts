@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { safeEqual, errors } from "@mw/platform";
 import { resumeSession, verifyAppPassword, verifyTicketStaff, type Capability, type Principal } from "@mw/domains/identity";
 import type { AppContext } from "../context.ts";
-import { signedBodySha256 } from "../http/json-body.ts";
+import { signedBodySha256 } from "./signed-body.ts";
 import { readSessionCookie } from "./cookies.ts";
 
 function basicCredentials(req: Request): { login: string; password: string } | null {
@@ -50,7 +50,7 @@ const TICKET_STAFF_ROOT = "/scp/ajax.php/";
  * signing secret (`X-Ticket-Staff`, see ticket-staff.ts); only on the staff
  * AJAX root. A replayed signature is 401, the other refusals 403.
  */
-async function ticketSystemStaff(ctx: AppContext, req: Request, header: string, options: AuthOptions): Promise<Principal> {
+async function ticketSystemStaff(ctx: Pick<AppContext, "config" | "prisma" | "redis">, req: Request, header: string, options: AuthOptions): Promise<Principal> {
   if (!req.originalUrl.startsWith(TICKET_STAFF_ROOT)) throw refusal(options, "X-Ticket-Staff is not accepted here.");
   const verified = await verifyTicketStaff(ctx, header, { method: req.method, path: req.originalUrl, bodySha256: signedBodySha256(req) });
   if (verified.outcome === "replayed") throw errors.unauthorized(verified.reason);
@@ -59,7 +59,7 @@ async function ticketSystemStaff(ctx: AppContext, req: Request, header: string, 
 }
 
 /** Who the request is, from HTTP Basic (application password), the ticket system's signed agent, or a session cookie; null when anonymous. */
-export async function resolvePrincipal(ctx: AppContext, req: Request, options: AuthOptions): Promise<Principal | null> {
+export async function resolvePrincipal(ctx: Pick<AppContext, "config" | "prisma" | "redis" | "sessions">, req: Request, options: AuthOptions): Promise<Principal | null> {
   const ticketStaff = req.get("x-ticket-staff");
   if (ticketStaff !== undefined) return ticketSystemStaff(ctx, req, ticketStaff, options);
   const basic = basicCredentials(req);
@@ -90,7 +90,7 @@ export async function resolvePrincipal(ctx: AppContext, req: Request, options: A
  * session that has since ended (logout, expiry, a new password) ends it too.
  * Other credentials were checked when the request came in.
  */
-export async function stillSignedIn(ctx: AppContext, req: Request, principal: Principal): Promise<boolean> {
+export async function stillSignedIn(ctx: Pick<AppContext, "prisma" | "sessions">, req: Request, principal: Principal): Promise<boolean> {
   if (principal.via !== "session") return true;
   const sessionId = readSessionCookie(req);
   return sessionId !== undefined && (await resumeSession(ctx, sessionId)) !== null;
@@ -114,7 +114,7 @@ export function principalOf(res: Response): Principal {
  * a list; any principal when null): 403 rest_forbidden otherwise (401 with a challenge where
  * `refuseWith` asks for it and no credentials were good).
  */
-export function requireCapability(ctx: AppContext, capability: Capability | Capability[] | null, options: AuthOptions = { requireNonce: true }): RequestHandler {
+export function requireCapability(ctx: Pick<AppContext, "config" | "prisma" | "redis" | "sessions">, capability: Capability | Capability[] | null, options: AuthOptions = { requireNonce: true }): RequestHandler {
   const accepted = capability === null ? null : [capability].flat();
   return async (req, res, next) => {
     const principal = await resolvePrincipal(ctx, req, options);

@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import { AppError, errors, safeEqual, type Config } from "@mw/platform";
 import type { AppContext } from "../context.ts";
-import { overWindowLimit } from "../http/window-limit.ts";
+import { overWindowLimit } from "./window-limit.ts";
 
 /**
  * Whether a scheduled endpoint may say why a run failed and name sites: only
@@ -21,7 +21,7 @@ export function cronAnswersInDetail(config: Pick<Config, "CRON_TOKEN">): boolean
  * `Authorization: Bearer <CRON_TOKEN>`. The header, not a query parameter:
  * a URL ends up in access logs and proxies' histories.
  */
-export function cronCaller(ctx: AppContext): RequestHandler[] {
+export function cronCaller(ctx: Pick<AppContext, "config" | "hotRedis">): RequestHandler[] {
   const { config } = ctx;
   const handlers: RequestHandler[] = [];
   const perMinute = config.SCHEDULED_RATE_LIMIT_PER_MINUTE;

@@ -11,7 +11,7 @@ function presentedKey(req: Request): string | undefined {
 }
 
 /** Per-site API key (`Authorization: Bearer` or `X-API-Key`); the key alone fixes the site (spec 1, 4.1 rule 1). */
-export function requireSiteKey(ctx: AppContext): RequestHandler {
+export function requireSiteKey(ctx: Pick<AppContext, "siteKeys">): RequestHandler {
   return async (req, res, next) => {
     const key = presentedKey(req);
     const principal = key ? await ctx.siteKeys.verify(key) : null;

@@ -68,7 +68,7 @@ function invalidInput(error: z.ZodError, input: Record<string, unknown>): AppErr
 export class AdminAjax {
   private readonly actions = new Map<string, AdminAction>();
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: Pick<AppContext, "config" | "prisma" | "redis" | "sessions">) {}
 
   register(actions: AdminAction[]): void {
     for (const action of actions) {

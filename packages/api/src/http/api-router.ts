@@ -100,7 +100,7 @@ export class ApiRouter {
   readonly router: Router = express.Router();
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: Pick<AppContext, "config" | "hotRedis" | "options" | "prisma" | "redis" | "sessions" | "siteKeys">,
     private readonly registry: OpenAPIRegistry,
     private readonly mountPath: string,
   ) {}

@@ -23,7 +23,7 @@ async function fromDatabase<T extends { ok: boolean; error?: string }>(reachable
   return withTimeout(read(), CHECK_TIMEOUT_MS).catch(() => ({ ok: false as const, error: unreadable }));
 }
 
-export function healthRoutes(ctx: AppContext, metrics: Metrics): Router {
+export function healthRoutes(ctx: Pick<AppContext, "config" | "prisma" | "queues" | "redis" | "replicaState">, metrics: Metrics): Router {
   const router = express.Router();
   router.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });

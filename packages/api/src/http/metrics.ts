@@ -18,7 +18,7 @@ export class Metrics {
   readonly registry = new client.Registry();
   private readonly httpDuration: client.Histogram<"method" | "route" | "status">;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: Pick<AppContext, "config" | "prisma" | "queues" | "redis">) {
     client.collectDefaultMetrics({ register: this.registry, prefix: "mw_" });
     this.httpDuration = new client.Histogram({
       name: "mw_http_request_duration_seconds",

@@ -18,7 +18,7 @@ export const scheduledQueued = z.object({ success: z.literal(true), job_id: z.st
  * the reason goes to the log.
  */
 export async function runScheduled(
-  ctx: AppContext,
+  ctx: Pick<AppContext, "config" | "queues">,
   req: Request,
   res: Response,
   job: JobDefinition,

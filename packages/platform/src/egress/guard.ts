@@ -3,7 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import type { Duplex } from "node:stream";
-import type { Config } from "../config.ts";
+import type { Config } from "../config/config.ts";
 import { addressRefusal } from "./addresses.ts";
 
 export interface ResolvedAddress {

@@ -1,9 +1,9 @@
 import type DailyRotateFile from "winston-daily-rotate-file";
 import Transport from "winston-transport";
-import type { Config } from "../config.ts";
-import { writableDir, type Logger } from "../logger.ts";
-import { QUEUE_NAMES } from "../queues/names.ts";
-import { rotatingFile } from "../rotating-file.ts";
+import type { Config } from "../config/config.ts";
+import { writableDir, type Logger } from "../logging/logger.ts";
+import { QUEUE_NAMES } from "../config/queue-names.ts";
+import { rotatingFile } from "../logging/rotating-file.ts";
 import { queueLogDir } from "./files.ts";
 
 /**

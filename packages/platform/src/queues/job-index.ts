@@ -1,5 +1,5 @@
 import { jobRef, parseJobRef } from "./job-ref.ts";
-import type { QueueName } from "./names.ts";
+import type { QueueName } from "../config/queue-names.ts";
 import type { Queues } from "./queues.ts";
 
 /** How long an index entry outlives its last addition: longer than the queues keep finished jobs. */

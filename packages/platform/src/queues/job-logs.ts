@@ -1,8 +1,8 @@
 import type { Job } from "bullmq";
 import Transport from "winston-transport";
-import type { Logger } from "../logger.ts";
-import { LuaScript } from "../lua-script.ts";
-import type { QueueName } from "./names.ts";
+import type { Logger } from "../logging/logger.ts";
+import { LuaScript } from "../redis/lua-script.ts";
+import type { QueueName } from "../config/queue-names.ts";
 import type { Queues } from "./queues.ts";
 
 /** Fields every line of a job carries already: the Logs tab is the job's own page. */

@@ -1,4 +1,4 @@
-import { QUEUE_NAMES, type QueueName } from "./names.ts";
+import { QUEUE_NAMES, type QueueName } from "../config/queue-names.ts";
 
 /**
  * How an admin action names a job it started, for get_job: `<queue>:<job id>`.

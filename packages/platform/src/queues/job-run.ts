@@ -1,4 +1,4 @@
-import type { Logger } from "../logger.ts";
+import type { Logger } from "../logging/logger.ts";
 
 /**
  * What a running job hands the domain use case it calls: its logger (the job

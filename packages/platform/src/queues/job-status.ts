@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import type { QueueName } from "./names.ts";
+import type { QueueName } from "../config/queue-names.ts";
 import type { Queues } from "./queues.ts";
 
 /** Where Bull Board is mounted; a job's page is boardJobPath's. */

@@ -1,7 +1,7 @@
 import type { JobsOptions } from "bullmq";
 import { z } from "zod";
-import type { Config } from "../config.ts";
-import type { QueueName } from "./names.ts";
+import type { Config } from "../config/config.ts";
+import type { QueueName } from "../config/queue-names.ts";
 
 /** The settings that hold a periodic job's cron pattern, so a deployment may change when it runs. */
 export type ScheduleSetting = "TIME_SYNC_SCHEDULE" | "MILESTONES_SCHEDULE" | "KNOWLEDGE_REFRESH_SCHEDULE";

@@ -1,5 +1,5 @@
 import type { JobsOptions } from "bullmq";
-import type { QueueName } from "./names.ts";
+import type { QueueName } from "../config/queue-names.ts";
 
 const DAY = 24 * 3600;
 

@@ -1,10 +1,10 @@
 import { Queue, type JobsOptions } from "bullmq";
 import { Cluster } from "ioredis";
-import type { RedisClient } from "../redis.ts";
+import type { RedisClient } from "../redis/redis.ts";
 import type { z } from "zod";
-import { withTimeout } from "../time.ts";
+import { withTimeout } from "../core/time.ts";
 import type { JobDefinition } from "./jobs.ts";
-import { QUEUE_NAMES, type QueueName } from "./names.ts";
+import { QUEUE_NAMES, type QueueName } from "../config/queue-names.ts";
 import { QUEUE_JOB_OPTIONS } from "./options.ts";
 import { ReplicaAck, type ReplicaAckOptions } from "./replica-ack.ts";
 

@@ -1,5 +1,5 @@
-import { Batcher, type BatchItem } from "../batcher.ts";
-import type { RedisClient } from "../redis.ts";
+import { Batcher, type BatchItem } from "../core/batcher.ts";
+import type { RedisClient } from "../redis/redis.ts";
 
 export interface ReplicaAckOptions {
   /** Replicas that must hold a write; 0 asks for none. */

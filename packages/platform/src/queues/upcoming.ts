@@ -1,5 +1,5 @@
-import type { RedisClient } from "../redis.ts";
-import { QUEUE_NAMES, type QueueName } from "./names.ts";
+import type { RedisClient } from "../redis/redis.ts";
+import { QUEUE_NAMES, type QueueName } from "../config/queue-names.ts";
 import { delayedRunTime } from "./job-status.ts";
 import type { Queues } from "./queues.ts";
 

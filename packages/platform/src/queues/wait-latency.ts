@@ -1,6 +1,6 @@
 import type { Job } from "bullmq";
-import { LuaScript } from "../lua-script.ts";
-import type { QueueName } from "./names.ts";
+import { LuaScript } from "../redis/lua-script.ts";
+import type { QueueName } from "../config/queue-names.ts";
 import type { Queues } from "./queues.ts";
 
 /**

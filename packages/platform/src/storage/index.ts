@@ -1,4 +1,4 @@
-import type { Config } from "../config.ts";
+import type { Config } from "../config/config.ts";
 import { LocalStorage } from "./local.ts";
 import { S3Storage } from "./s3.ts";
 import type { ObjectStorage } from "./types.ts";

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
-import type { Config } from "../config.ts";
-import { USER_AGENT } from "../version.ts";
+import type { Config } from "../config/config.ts";
+import { USER_AGENT } from "../core/version.ts";
 import { isValidKey, storageErrors, type ObjectStorage, type StoredObject } from "./types.ts";
 
 type S3Settings = Pick<Config, "S3_ENDPOINT" | "S3_BUCKET" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "HTTP_TIMEOUT_MS">;

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { AppError } from "../errors.ts";
+import { AppError } from "../core/errors.ts";
 
 /** An object opened for reading: its bytes as a stream, and what HTTP caching needs. */
 export interface StoredObject {

@@ -16,7 +16,7 @@ const urgency = z.object({
 });
 
 /** Spec 2, 4.4 AI group: the dashboard's way into the AI service (design 10.8: answered in the request, with its timeouts). */
-export function aiActions(ctx: AppContext): AdminAction[] {
+export function aiActions(ctx: Pick<AppContext, "ai">): AdminAction[] {
   return [
     adminAction({
       name: "test_ticket_urgency",

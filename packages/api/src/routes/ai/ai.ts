@@ -15,7 +15,7 @@ const urgencyBody = z.object({ subject: z.string().max(1000), body: z.string().m
 const parseBody = z.object({ email_body: text });
 
 /** The AI service's three operations (spec 2, 4.1), under {REST_ROOT}/ai. */
-export function aiRoutes(api: ApiRouter, ctx: AppContext): void {
+export function aiRoutes(api: ApiRouter, ctx: Pick<AppContext, "ai">): void {
   api.route({
     method: "post",
     path: "/ai/rewrite",

@@ -31,7 +31,7 @@ const view = z.object({ success: z.literal(true), settings: z.record(z.string(),
 const changes = z.object(Object.fromEntries(Object.entries(OPTIONS).map(([name, option]) => [name, option.schema.nullable().optional().describe(option.description)])));
 
 /** The AI settings of spec 2, 2.2 for manage_options users; secrets are written here and read back only as `<name>_set`. */
-export function aiSettingsRoutes(api: ApiRouter, ctx: AppContext): void {
+export function aiSettingsRoutes(api: ApiRouter, ctx: Pick<AppContext, "logger" | "options">): void {
   api.route({
     method: "get",
     path: "/ai/settings",

@@ -11,7 +11,7 @@ const TICKET_NUMBER = /^[\w-]{1,32}$/;
  * assistant's staff AJAX (conversations, and the chat's server-sent events).
  * `?ticket=` opens it about one ticket ("this ticket"), `?c=` on a conversation.
  */
-export function chatPages(ctx: AppContext): Router {
+export function chatPages(ctx: Pick<AppContext, "prisma" | "sessions">): Router {
   const router = express.Router();
 
   router.get("/chat", signedIn(ctx, ["staff", "manage_options"]), async (req, res) => {

@@ -7,7 +7,7 @@ import { sameOriginPath } from "../../http/same-origin-path.ts";
 import { CONSOLE_PATH, holds, renderPage, type Viewer } from "./render.ts";
 
 /** The signed-in user of a console request: the session cookie only (the console is for browsers). */
-export async function viewerOf(ctx: AppContext, req: Request): Promise<Viewer | null> {
+export async function viewerOf(ctx: Pick<AppContext, "prisma" | "sessions">, req: Request): Promise<Viewer | null> {
   const sessionId = readSessionCookie(req);
   return sessionId ? resumeSession(ctx, sessionId) : null;
 }
@@ -26,7 +26,7 @@ export function safeNext(next: unknown): string {
  * every form posts the session nonce. Without a session a browser is sent to
  * sign in; a user without the capability gets a page saying which one.
  */
-export function signedIn(ctx: AppContext, allowed: readonly Capability[] | null): RequestHandler {
+export function signedIn(ctx: Pick<AppContext, "prisma" | "sessions">, allowed: readonly Capability[] | null): RequestHandler {
   return async (req, res, next) => {
     const found = await viewerOf(ctx, req);
     if (!found) {

@@ -11,7 +11,7 @@ import { signInPages } from "./sign-in-pages.ts";
 import { ticketPages } from "./tickets.ts";
 
 /** What a person sees when a console request fails: the message when it is ours to show, never a stack. */
-function errorPage(ctx: AppContext): ErrorRequestHandler {
+function errorPage(ctx: Pick<AppContext, "logger">): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (res.headersSent) {
       next(error);
@@ -33,7 +33,7 @@ function errorPage(ctx: AppContext): ErrorRequestHandler {
 }
 
 /** The staff and operator console (design 10.7): server-rendered pages under /console. */
-export function consoleRoutes(ctx: AppContext): Router {
+export function consoleRoutes(ctx: Pick<AppContext, "config" | "logger" | "options" | "prisma" | "queues" | "redis" | "replica" | "sessions">): Router {
   const router = express.Router();
   router.use(
     `${CONSOLE_PATH}/assets`,

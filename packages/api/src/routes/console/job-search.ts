@@ -23,7 +23,7 @@ interface Candidate {
  * use, and the job index for ids no builder derives (a dispute's replays):
  * an exact lookup per id, never a scan of a queue's jobs.
  */
-async function candidates(ctx: AppContext, kind: KeyKind, key: string): Promise<Candidate[]> {
+async function candidates(ctx: Pick<AppContext, "prisma" | "queues">, kind: KeyKind, key: string): Promise<Candidate[]> {
   if (kind === "order") {
     const orders = await ordersByNumber(ctx, key);
     return orders.flatMap((order) => [
@@ -71,7 +71,7 @@ function found(job: Job, queue: QueueName, state: string, siteNames: Map<number,
 }
 
 /** The jobs of an order number, a dispute case or a ticket number that the queues still hold, with their state. */
-export async function findJobsByKey(ctx: AppContext, kind: KeyKind, key: string): Promise<FoundJob[]> {
+export async function findJobsByKey(ctx: Pick<AppContext, "prisma" | "queues">, kind: KeyKind, key: string): Promise<FoundJob[]> {
   const jobs = await Promise.all(
     (await candidates(ctx, kind, key)).map(async ({ queue, id }) => {
       const job = await ctx.queues.get(queue).getJob(id);

@@ -6,7 +6,7 @@ import { signedIn, viewer } from "./guard.ts";
 import { CONSOLE_PATH, renderPage } from "./render.ts";
 
 /** Spec 2, 6: a staff member's notifications (the bell links here), and marking them read. */
-export function notificationPages(ctx: AppContext): Router {
+export function notificationPages(ctx: Pick<AppContext, "prisma" | "sessions">): Router {
   const router = express.Router();
   const staff = signedIn(ctx, ["staff", "manage_options"]);
 

@@ -1,12 +1,11 @@
 import express, { type Router } from "express";
 import { z } from "zod";
-import { errors } from "@mw/platform";
+import { BOARD_PATH, errors } from "@mw/platform";
 import { disputeByCase } from "@mw/domains/disputes";
 import { dismissOperatorAlert, resendOperatorAlert, undeliveredOperatorAlerts } from "@mw/domains/notifications";
 import { orderLifecyclesByNumber, systemStats } from "@mw/domains/orders";
 import type { AppContext } from "../../context.ts";
 import { JOB_STATES, jobCountsByQueue } from "../../http/metrics.ts";
-import { BOARD_PATH } from "../queue/board.ts";
 import { signedIn, viewer } from "./guard.ts";
 import { findJobsByKey, KEY_KINDS, type KeyKind } from "./job-search.ts";
 import { CONSOLE_PATH, renderPage } from "./render.ts";
@@ -20,7 +19,7 @@ const search = z.object({
 const alertAction = z.object({ id: z.coerce.number().int().positive(), action: z.enum(["resend", "dismiss"]) });
 
 /** The operators' page: alerts that reached nobody, /stats, the queues by state (the /metrics source), links, jobs and lifecycles by business key, and the trends. */
-export function operationsPages(ctx: AppContext): Router {
+export function operationsPages(ctx: Pick<AppContext, "config" | "logger" | "prisma" | "queues" | "replica" | "sessions">): Router {
   const router = express.Router();
   const operators = signedIn(ctx, ["manage_middleware"]);
 

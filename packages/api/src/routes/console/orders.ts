@@ -18,7 +18,7 @@ const filters = z.object({
 });
 
 /** The admin order viewer (spec 1, 4.4) for operators: GET /orders and GET /orders/{id}'s answers, each order's lifecycle first. */
-export function orderPages(ctx: AppContext): Router {
+export function orderPages(ctx: Pick<AppContext, "prisma" | "queues" | "replica" | "sessions">): Router {
   const router = express.Router();
   const operators = signedIn(ctx, ["manage_middleware"]);
 

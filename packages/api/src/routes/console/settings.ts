@@ -5,7 +5,7 @@ import { CONSOLE_PATH, renderPage } from "./render.ts";
 import { fieldsByGroup, readSettingsForm } from "./settings-form.ts";
 
 /** Spec 2, 2.2 and 2.3: the AI, ticket-system and time-tracking settings, for manage_options. */
-export function settingsPages(ctx: AppContext): Router {
+export function settingsPages(ctx: Pick<AppContext, "logger" | "options" | "prisma" | "sessions">): Router {
   const router = express.Router();
   const admins = signedIn(ctx, ["manage_options"]);
 

@@ -13,7 +13,7 @@ function field(req: Request, name: string): string {
 }
 
 /** Sign in with a plain form (works without scripts), sign out, and the console's start page. */
-export function signInPages(ctx: AppContext): Router {
+export function signInPages(ctx: Pick<AppContext, "config" | "logger" | "prisma" | "redis" | "sessions">): Router {
   const router = express.Router();
 
   router.get("/login", async (req, res) => {

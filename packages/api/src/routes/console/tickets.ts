@@ -16,7 +16,7 @@ const filters = z.object({
 });
 
 /** Spec 2, 4.7.5: the urgency snapshots (newest first, by ticket number and level) and a ticket's page. */
-export function ticketPages(ctx: AppContext): Router {
+export function ticketPages(ctx: Pick<AppContext, "options" | "prisma" | "sessions">): Router {
   const router = express.Router();
   const readers = signedIn(ctx, ["staff", "manage_options"]);
 

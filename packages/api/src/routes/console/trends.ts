@@ -14,7 +14,7 @@ const WEEK_HOURS = 7 * 24;
  * each linked to the REST list behind it (the counts use those lists' own
  * filters, so they agree).
  */
-export async function operationsTrends(ctx: AppContext, nonce: string, now = new Date()) {
+export async function operationsTrends(ctx: Pick<AppContext, "config" | "queues" | "replica">, nonce: string, now = new Date()) {
   const hours = lastHours(now, DAY_HOURS);
   const day = windowStart(now, DAY_HOURS);
   const week = windowStart(now, WEEK_HOURS);

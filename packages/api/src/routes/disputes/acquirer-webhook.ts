@@ -34,7 +34,7 @@ export function rawWebhookBody(limit: string): RequestHandler {
  * through scriptSafeSendCommand: its own SCRIPT LOAD would reach one cluster
  * node and its EVALSHA another.
  */
-function perIpLimit(ctx: AppContext): RequestHandler | null {
+function perIpLimit(ctx: Pick<AppContext, "config" | "redis">): RequestHandler | null {
   const perMinute = ctx.config.WEBHOOK_RATE_LIMIT_PER_MINUTE;
   if (perMinute === 0) return null;
   const sendCommand = scriptSafeSendCommand(ctx.redis);
@@ -51,7 +51,7 @@ function perIpLimit(ctx: AppContext): RequestHandler | null {
   });
 }
 
-export function acquirerWebhookRoutes(api: ApiRouter, ctx: AppContext): void {
+export function acquirerWebhookRoutes(api: ApiRouter, ctx: Pick<AppContext, "config" | "logger" | "prisma" | "queues" | "redis" | "sql">): void {
   const limiter = perIpLimit(ctx);
   if (limiter) api.router.post(ACQUIRER_WEBHOOK_PATH, limiter);
   api.route({

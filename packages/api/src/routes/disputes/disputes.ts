@@ -182,7 +182,7 @@ const disputeExample = {
 };
 
 /** Dispute replay and the read side of received disputes, linkages and chargebacks (spec 1, 4.6; design section 9). */
-export function disputeRoutes(api: ApiRouter, ctx: AppContext): void {
+export function disputeRoutes(api: ApiRouter, ctx: Pick<AppContext, "logger" | "prisma" | "queues" | "replica">): void {
   api.route({
     method: "get",
     path: "/disputes",

@@ -23,7 +23,7 @@ function view(row: MerchantView): z.infer<typeof merchantRow> {
 }
 
 /** Acquirer merchant ids and their gateway security keys (stored encrypted, never returned). */
-export function merchantRoutes(api: ApiRouter, ctx: AppContext): void {
+export function merchantRoutes(api: ApiRouter, ctx: Pick<AppContext, "config" | "logger" | "prisma">): void {
   const key = ctx.config.ENCRYPTION_KEY;
 
   api.route({

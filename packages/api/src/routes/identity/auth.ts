@@ -7,7 +7,7 @@ import { startSession } from "./sign-in.ts";
 
 const principalBody = z.object({ id: z.number().int(), login: z.string(), capabilities: z.array(z.string()) });
 
-export function authRoutes(api: ApiRouter, ctx: AppContext): void {
+export function authRoutes(api: ApiRouter, ctx: Pick<AppContext, "config" | "logger" | "prisma" | "redis" | "sessions">): void {
   api.route({
     method: "post",
     path: "/auth/login",

@@ -1,5 +1,5 @@
+import { BOARD_PATH } from "@mw/platform";
 import type { DomainRoutes } from "../../http/domain-routes.ts";
-import { BOARD_PATH } from "../queue/board.ts";
 import { authRoutes } from "./auth.ts";
 import { loginPageRoutes } from "./login-page.ts";
 

@@ -84,7 +84,7 @@ export function isPageNavigation(req: Request): boolean {
 }
 
 /** The sign-in page for browser users: a session cookie instead of an application password in a Basic prompt. */
-export function loginPageRoutes(ctx: AppContext, fallback: string): Router {
+export function loginPageRoutes(ctx: Pick<AppContext, "config">, fallback: string): Router {
   const router = express.Router();
   const send = (res: express.Response, type: string, body: string) => {
     res.set({ "Content-Security-Policy": CSP, "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" }).type(type).send(body);

@@ -8,7 +8,7 @@ import type { AppContext } from "../../context.ts";
  * One way to start a browser session (REST login and the console's form): sets the cookie.
  * Throws 429 rate_limited (Retry-After set) or 403 for a wrong login or password.
  */
-export async function startSession(ctx: AppContext, req: Request, res: Response, login: string, password: string): Promise<{ principal: Principal; nonce: string }> {
+export async function startSession(ctx: Pick<AppContext, "config" | "logger" | "prisma" | "redis" | "sessions">, req: Request, res: Response, login: string, password: string): Promise<{ principal: Principal; nonce: string }> {
   const result = await signIn(ctx, { login, password, ip: req.ip ?? "unknown" });
   if (result.outcome === "throttled") {
     res.set("Retry-After", String(result.retryAfter));

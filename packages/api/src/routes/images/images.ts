@@ -24,7 +24,7 @@ function queryString(req: Request, name: string): string {
 }
 
 /** Opens the image in storage, turning storage failures into the spec's two 404 texts. */
-async function openImage(ctx: AppContext, key: string): Promise<StoredObject> {
+async function openImage(ctx: Pick<AppContext, "storage">, key: string): Promise<StoredObject> {
   try {
     return await ctx.storage.get(key);
   } catch (error) {
@@ -33,7 +33,7 @@ async function openImage(ctx: AppContext, key: string): Promise<StoredObject> {
 }
 
 /** The image API (spec 1, 4.9), mounted at `/api`; errors are `{error}` with the spec's texts. */
-export function imageRoutes(api: ApiRouter, ctx: AppContext): void {
+export function imageRoutes(api: ApiRouter, ctx: Pick<AppContext, "logger" | "prisma" | "storage">): void {
   api.route({
     method: "get",
     path: "/image",

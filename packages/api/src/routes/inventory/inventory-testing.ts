@@ -18,7 +18,7 @@ function siteSelector(value: unknown): number | "all" {
 }
 
 /** POST /testing/inventory/sync (spec 1, 4.8): full inventory-sync jobs by hand. */
-export function inventoryTestingRoutes(api: ApiRouter, ctx: AppContext): void {
+export function inventoryTestingRoutes(api: ApiRouter, ctx: Pick<AppContext, "logger" | "prisma" | "queues">): void {
   api.route({
     method: "post",
     path: "/testing/inventory/sync",

@@ -17,7 +17,7 @@ const itemRow = z.object({
 const pageExample = { total: 1, page: 1, per_page: 20, total_pages: 1 };
 
 /** The item catalogue the ERP owns; order intake checks SKUs against it. */
-export function itemRoutes(api: ApiRouter, ctx: AppContext): void {
+export function itemRoutes(api: ApiRouter, ctx: Pick<AppContext, "logger" | "prisma">): void {
   api.route({
     method: "post",
     path: "/items",

@@ -21,7 +21,7 @@ const STORED: Record<ProductEventOutcome, string> = {
   sync_off: "Webhook received; the site does not sync inventory, so nothing was queued.",
 };
 
-export function productWebhookRoutes(api: ApiRouter, ctx: AppContext): void {
+export function productWebhookRoutes(api: ApiRouter, ctx: Pick<AppContext, "config" | "logger" | "prisma" | "queues">): void {
   api.route({
     method: "post",
     path: "/webhooks/products/:site_id",

@@ -9,7 +9,7 @@ import { knowledgeOf } from "./knowledge-of.ts";
 const queued = z.object({ job_id: z.string(), queued: z.boolean() });
 
 /** Spec 2, 4.4 "Vector index": test the connection, sync every source or one site (jobs, followed with get_job), the index's stats. */
-export function knowledgeActions(ctx: AppContext): AdminAction[] {
+export function knowledgeActions(ctx: Pick<AppContext, "ai" | "config" | "logger" | "options" | "prisma" | "queues">): AdminAction[] {
   const knowledge = knowledgeOf(ctx);
   return [
     adminAction({

@@ -55,7 +55,7 @@ function sse(res: Response, event: Record<string, unknown>): void {
 }
 
 /** Spec 2, 4.6 under the staff AJAX root: the assistant's chat stream, conversations, status and re-embedding. */
-export function assistantRoutes(api: ApiRouter, ctx: AppContext): void {
+export function assistantRoutes(api: ApiRouter, ctx: Pick<AppContext, "ai" | "config" | "logger" | "options" | "prisma" | "queues" | "redis">): void {
   api.route({
     method: "post",
     path: "/ai-assistant/chat",

@@ -45,7 +45,7 @@ function deleteAction(name: string, group: string, summary: string, exampleId: n
 }
 
 /** Spec 2, 4.4: the Sites, Costs, Licenses and Reports groups, and search_sites (design 10.6, 10.8). */
-export function managedSitesActions(ctx: AppContext): AdminAction[] {
+export function managedSitesActions(ctx: Pick<AppContext, "config" | "prisma" | "queues" | "replica">): AdminAction[] {
   const sites = new ManagedSites(ctx);
   const costs = new Costs(ctx);
   const licenses = new Licenses(ctx);

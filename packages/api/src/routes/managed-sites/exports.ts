@@ -20,7 +20,7 @@ function answer(name: string, columns: string[], rows: (string | number)[][], do
 }
 
 /** export_sites and export_plugins (spec 2, 4.4 Reports): site and plugin text neutralised against spreadsheet formulas. */
-export function exportActions(ctx: AppContext): AdminAction[] {
+export function exportActions(ctx: Pick<AppContext, "replica">): AdminAction[] {
   return [
     adminAction({
       name: "export_sites",

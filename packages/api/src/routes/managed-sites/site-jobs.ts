@@ -37,7 +37,7 @@ const notConfigured = (code: string, message: string) => new AppError(503, code,
  * Board). What can be known without calling out (the site, its credentials,
  * the server's configuration) is refused here, before any job exists.
  */
-export function siteJobActions(ctx: AppContext): AdminAction[] {
+export function siteJobActions(ctx: Pick<AppContext, "config" | "prisma" | "queues">): AdminAction[] {
   const sites = new ManagedSites(ctx);
   const key = ctx.config.ENCRYPTION_KEY;
   const queue = (job: JobDefinition, site: ManagedSiteRow, extra: Record<string, unknown> = {}, dedupe: (string | number)[] = [site.id]) =>

@@ -22,7 +22,7 @@ function resumeFrom(req: Request): number | null {
 }
 
 /** Spec 2, 6 browser notifications, under the staff AJAX root (design 10.1: session + nonce, or an application password). */
-export function staffNotificationRoutes(api: ApiRouter, ctx: AppContext): void {
+export function staffNotificationRoutes(api: ApiRouter, ctx: Pick<AppContext, "config" | "logger" | "prisma" | "redis" | "sessions">): void {
   api.route({
     method: "get",
     path: "/notifications/stream",

@@ -10,7 +10,7 @@ const answer = z.object({ success: z.boolean(), order_number: z.string(), messag
 const exampleBilling = { first_name: "Ada", last_name: "Lovelace", address1: "1 Analytical Way", city: "Springfield", state: "IL", postal_code: "62701", country: "US", email: "ada@example.com", phone: "555-0100" };
 
 /** POST /external/orders (spec 1, 4.1): the intake (receiveOrder) and its answers. */
-export function externalOrderRoutes(api: ApiRouter, ctx: AppContext): void {
+export function externalOrderRoutes(api: ApiRouter, ctx: Pick<AppContext, "config" | "knownSkus" | "logger" | "prisma" | "queues" | "sql">): void {
   api.route({
     method: "post",
     path: "/external/orders",

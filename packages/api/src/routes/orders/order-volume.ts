@@ -12,7 +12,7 @@ const result = z.object({
 });
 
 /** Spec 2, 4.2 order-volume tests: the cron trigger (public POST unless CRON_TOKEN is set). */
-export function orderVolumeRoutes(api: ApiRouter, ctx: AppContext): void {
+export function orderVolumeRoutes(api: ApiRouter, ctx: Pick<AppContext, "config" | "queues">): void {
   const inDetail = cronAnswersInDetail(ctx.config);
   api.route({
     method: "post",

@@ -104,7 +104,7 @@ const exampleOrder = {
 const exampleAddress = { first_name: "Ada", last_name: "Lovelace", company: null, address1: "1 Analytical Way", address2: null, city: "Springfield", state: "IL", postal_code: "62701", country: "US", phone: "555-0100", email: "ada@example.com" };
 
 /** The admin order viewer (spec 1, 4.4). */
-export function orderRoutes(api: ApiRouter, ctx: AppContext): void {
+export function orderRoutes(api: ApiRouter, ctx: Pick<AppContext, "prisma" | "queues" | "replica">): void {
   api.route({
     method: "get",
     path: "/orders",

@@ -14,7 +14,7 @@ const stats = z.object({
 });
 
 /** GET /stats (spec 1, 4.3). */
-export function statsRoutes(api: ApiRouter, ctx: AppContext): void {
+export function statsRoutes(api: ApiRouter, ctx: Pick<AppContext, "replica">): void {
   api.route({
     method: "get",
     path: "/stats",

@@ -15,7 +15,7 @@ function storedFile(result: unknown): { key: string; filename: string; content_t
 }
 
 /** Design 10.8: what became of a job an admin action started (get_job), and its file. */
-export function jobActions(ctx: AppContext): AdminAction[] {
+export function jobActions(ctx: Pick<AppContext, "queues" | "storage">): AdminAction[] {
   return [
     adminAction({
       name: "get_job",

@@ -9,8 +9,6 @@ import { requireCapability, resolvePrincipal } from "../../auth/authenticate.ts"
 import type { AppContext } from "../../context.ts";
 import { isPageNavigation, LOGIN_PATH } from "../identity/login-page.ts";
 
-export { BOARD_PATH };
-
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** True when the browser says the request comes from a page of this very host (Origin, else Referer). */
@@ -39,7 +37,7 @@ const offlinePage: RequestHandler = (_req, res, next) => {
 };
 
 /** A browser with no session goes to the sign-in page; scripts keep the Basic challenge. */
-function signInFirst(ctx: AppContext): RequestHandler {
+function signInFirst(ctx: Pick<AppContext, "config" | "prisma" | "redis" | "sessions">): RequestHandler {
   return async (req, res, next) => {
     if (isPageNavigation(req) && !req.headers.authorization && !(await resolvePrincipal(ctx, req, { requireNonce: false }))) {
       res.redirect(303, `${LOGIN_PATH}?next=${encodeURIComponent(req.originalUrl)}`);
@@ -72,7 +70,7 @@ const refuseJobData: BoardHooks = {
  * the browser reports it, or carry the nonce; the SameSite=Strict cookie alone
  * let any same-site tool or a cookie-replaying client through.
  */
-export function boardRoutes(ctx: AppContext): Router {
+export function boardRoutes(ctx: Pick<AppContext, "config" | "prisma" | "queues" | "redis" | "sessions">): Router {
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(BOARD_PATH);
   createBullBoard({

@@ -14,7 +14,7 @@ export function siteOf(job: Job): number | null {
 }
 
 /** The names of the sites these jobs concern, for their descriptions. */
-export function siteNamesOf(ctx: AppContext, jobs: Job[]): Promise<Map<number, string>> {
+export function siteNamesOf(ctx: Pick<AppContext, "prisma">, jobs: Job[]): Promise<Map<number, string>> {
   return siteNames(ctx, jobs.map(siteOf).filter((id): id is number => id !== null));
 }
 

@@ -53,7 +53,7 @@ function summarise(job: Job, queue: QueueName, status: Status, siteNames: Map<nu
 }
 
 /** Scripts' view of the queues (operators use Bull Board): list jobs by queue and status, process one now. */
-export function queueRoutes(api: ApiRouter, ctx: AppContext): void {
+export function queueRoutes(api: ApiRouter, ctx: Pick<AppContext, "logger" | "prisma" | "queues">): void {
   queueProcessRoute(api, ctx);
   api.route({
     method: "get",
@@ -116,7 +116,7 @@ const PROCESS: Record<Processable, (job: Job) => Promise<void>> = {
 };
 
 /** Finds a job by id in whichever queue holds it (ids are meaningful keys like `dispute.acquirer_case_77`). */
-async function findJob(ctx: AppContext, id: string): Promise<{ job: Job; queue: QueueName } | null> {
+async function findJob(ctx: Pick<AppContext, "queues">, id: string): Promise<{ job: Job; queue: QueueName } | null> {
   for (const queue of QUEUE_NAMES) {
     const job = await ctx.queues.get(queue).getJob(id);
     if (job) return { job, queue };
@@ -124,7 +124,7 @@ async function findJob(ctx: AppContext, id: string): Promise<{ job: Job; queue: 
   return null;
 }
 
-function queueProcessRoute(api: ApiRouter, ctx: AppContext): void {
+function queueProcessRoute(api: ApiRouter, ctx: Pick<AppContext, "logger" | "queues">): void {
   api.route({
     method: "post",
     path: "/queue/:id/process",

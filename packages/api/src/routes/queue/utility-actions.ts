@@ -20,7 +20,7 @@ const logLine = z.object({
 });
 
 /** Spec 2, 4.4 Utilities and design 10.8: the queue log files (LOG_DIR/queues) and what runs next. */
-export function queueUtilityActions(ctx: AppContext): AdminAction[] {
+export function queueUtilityActions(ctx: Pick<AppContext, "config" | "queues" | "redis">): AdminAction[] {
   const dir = queueLogDir(ctx.config.LOG_DIR);
   return [
     adminAction({

@@ -70,7 +70,7 @@ const exampleReport = {
 };
 
 /** Report jobs (reports queue): queue one, list them, download the CSV. */
-export function reportRoutes(api: ApiRouter, ctx: AppContext): void {
+export function reportRoutes(api: ApiRouter, ctx: Pick<AppContext, "logger" | "prisma" | "queues" | "storage">): void {
   api.route({
     method: "post",
     path: "/reports",

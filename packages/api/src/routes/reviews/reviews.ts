@@ -18,14 +18,14 @@ const reviewRow = z.object({
   created_at: z.string(),
 });
 
-async function requireItem(ctx: AppContext, id: number): Promise<void> {
+async function requireItem(ctx: Pick<AppContext, "prisma">, id: number): Promise<void> {
   if (!(await itemExists(ctx, id))) throw errors.notFound("Item not found.");
 }
 
 const exampleReview = { id: 3, author: "Grace H.", rating: 5, title: "Fits well", body: "Soft and true to size.", date_published: "2026-11-18", created_at: "2026-11-20 10:15:00" };
 
 /** Reviews per item and the schema.org markup they feed (spec 1, 4.4). */
-export function reviewRoutes(api: ApiRouter, ctx: AppContext): void {
+export function reviewRoutes(api: ApiRouter, ctx: Pick<AppContext, "prisma">): void {
   api.route({
     method: "get",
     path: "/items/:id/schema-markup",

@@ -20,7 +20,7 @@ const exampleAt = "2026-11-20 10:15:00";
 const exampleKey = { id: 4, label: "ERP", key_prefix: "mwk_8Glfzdpi", created_at: exampleAt, last_used_at: null, revoked_at: null };
 
 /** Per-site API keys for order intake (spec 1, section 5): shown once, stored as SHA-256, revoked at once. */
-export function apiKeyRoutes(api: ApiRouter, ctx: AppContext): void {
+export function apiKeyRoutes(api: ApiRouter, ctx: Pick<AppContext, "invalidation" | "logger" | "prisma">): void {
   api.route({
     method: "post",
     path: "/sites/:id/api-keys",

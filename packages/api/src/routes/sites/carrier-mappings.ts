@@ -23,7 +23,7 @@ const carrierMappingBody = z.object({
 const exampleMapping = { id: 6, platform: "storefront_a", erp_carrier_code: "UPS", platform_carrier_code: "ups" };
 
 /** The ERP carrier code to platform carrier code mappings the tracking sync uses. */
-export function carrierMappingRoutes(api: ApiRouter, ctx: AppContext): void {
+export function carrierMappingRoutes(api: ApiRouter, ctx: Pick<AppContext, "logger" | "prisma">): void {
   api.route({
     method: "get",
     path: "/carrier-mappings",

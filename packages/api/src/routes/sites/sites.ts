@@ -81,7 +81,7 @@ const exampleSite = {
 };
 
 /** Sites (spec 1, 4.2). */
-export function siteRoutes(api: ApiRouter, ctx: AppContext): void {
+export function siteRoutes(api: ApiRouter, ctx: Pick<AppContext, "config" | "invalidation" | "logger" | "prisma" | "queues">): void {
   const key = ctx.config.ENCRYPTION_KEY;
   const writes = { ...ctx, siteSchedules: SITE_SCHEDULES };
 

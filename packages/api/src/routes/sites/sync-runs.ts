@@ -39,7 +39,7 @@ const exampleRun = {
 };
 
 /** Every sync run (tracking, inventory, order import) with its outcome. */
-export function syncRunRoutes(api: ApiRouter, ctx: AppContext): void {
+export function syncRunRoutes(api: ApiRouter, ctx: Pick<AppContext, "queues" | "replica">): void {
   api.route({
     method: "get",
     path: "/sync-runs",

@@ -22,7 +22,7 @@ const fields = z.object({
 });
 
 /** Design 10.8: what flows back to the ticket system's custom fields (docs/ticket-bridge.md). */
-export function ticketChangesRoutes(api: ApiRouter, ctx: AppContext): void {
+export function ticketChangesRoutes(api: ApiRouter, ctx: Pick<AppContext, "prisma">): void {
   api.route({
     method: "get",
     path: "/tickets/v1/changes",

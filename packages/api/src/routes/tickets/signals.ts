@@ -16,7 +16,7 @@ const accepted = z.object({
 });
 
 /** Design 10.1: the ticket system's signals, idempotent by its ids. */
-export function ticketSignalRoutes(api: ApiRouter, ctx: AppContext): void {
+export function ticketSignalRoutes(api: ApiRouter, ctx: Pick<AppContext, "options" | "prisma" | "queues">): void {
   api.route({
     method: "post",
     path: "/tickets/v1/signals",

@@ -6,7 +6,7 @@ import type { ApiRouter } from "../../http/api-router.ts";
 import { runScheduled, scheduledAsyncQuery, scheduledQueued } from "../../http/scheduled-run.ts";
 
 /** Spec 2, 4.2: the time-tracking cron triggers (public POSTs unless CRON_TOKEN is set). */
-export function scheduledTimeRoutes(api: ApiRouter, ctx: AppContext): void {
+export function scheduledTimeRoutes(api: ApiRouter, ctx: Pick<AppContext, "config" | "queues">): void {
   const showReason = cronAnswersInDetail(ctx.config);
   api.route({
     method: "post",

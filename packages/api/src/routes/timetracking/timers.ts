@@ -20,7 +20,7 @@ const submitBody = z.union([
 ]);
 
 /** Spec 2, 4.5: a staff member's timers and entries, with their own Harvest token (design 10.8). */
-export function timerRoutes(api: ApiRouter, ctx: AppContext): void {
+export function timerRoutes(api: ApiRouter, ctx: Pick<AppContext, "ai" | "config" | "options" | "prisma" | "queues" | "redis">): void {
   const deps: TimeDeps = ctx;
   const staff = async (res: Response) => {
     await requireTimeTracking(ctx.options);

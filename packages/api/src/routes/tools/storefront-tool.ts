@@ -54,7 +54,7 @@ const orderParams = siteParams.extend({ number: z.string().trim().min(1).max(64)
 
 const pushed = z.object({ success: z.literal(true), order_number: z.string(), counts: trackingRunCounts });
 
-export function storefrontToolRoutes(api: ApiRouter, ctx: AppContext, lookups: StorefrontLookups): void {
+export function storefrontToolRoutes(api: ApiRouter, ctx: Pick<AppContext, "config" | "prisma" | "queues">, lookups: StorefrontLookups): void {
   const { platform } = lookups;
   const config: Config = { ...ctx.config, STOREFRONT_RATE_LIMIT_MAX_WAIT_MS: Math.min(ctx.config.STOREFRONT_RATE_LIMIT_MAX_WAIT_MS, LOOKUP_RATE_LIMIT_WAIT_MS) };
   const exampleSite = { site_id: 1, platform };

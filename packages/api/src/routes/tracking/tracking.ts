@@ -33,7 +33,7 @@ const statusSchema = z.object({
 const queuedExample = { success: true, queued: [{ site_id: 1, job_id: "tracking-sync.1.manual.1795535133854" }] };
 
 /** Manual tracking syncs and a site's tracking state (spec 1, 4.7). */
-export function trackingRoutes(api: ApiRouter, ctx: AppContext): void {
+export function trackingRoutes(api: ApiRouter, ctx: Pick<AppContext, "logger" | "prisma" | "queues">): void {
   api.route({
     method: "post",
     path: "/tracking/sync/:site_id",

@@ -67,7 +67,7 @@ const snapshotExample = {
   created: "2026-11-20T09:21:04.120Z",
 };
 
-async function snapshotPage(ctx: AppContext, query: z.output<typeof snapshotQuery>) {
+async function snapshotPage(ctx: Pick<AppContext, "prisma">, query: z.output<typeof snapshotQuery>) {
   const { snapshots, total } = await listSnapshots(ctx, {
     ...query,
     from: query.from ? new Date(query.from) : undefined,
@@ -77,7 +77,7 @@ async function snapshotPage(ctx: AppContext, query: z.output<typeof snapshotQuer
 }
 
 /** Spec 2, 4.7.5 under the staff AJAX root: the snapshot page of the ticket system's staff panel (its plugin forwards it). */
-export function urgencyStaffRoutes(api: ApiRouter, ctx: AppContext): void {
+export function urgencyStaffRoutes(api: ApiRouter, ctx: Pick<AppContext, "prisma">): void {
   api.route({
     method: "get",
     path: "/urgency/snapshots",
@@ -92,7 +92,7 @@ export function urgencyStaffRoutes(api: ApiRouter, ctx: AppContext): void {
 }
 
 /** Spec 2, 4.7.5 and design 10.3: the urgency read side, for staff and administrators. */
-export function urgencyReadRoutes(api: ApiRouter, ctx: AppContext): void {
+export function urgencyReadRoutes(api: ApiRouter, ctx: Pick<AppContext, "prisma">): void {
   api.route({
     method: "get",
     path: "/tickets/v1/snapshots",

@@ -5,7 +5,7 @@ import type { ApiRouter } from "../../../http/api-router.ts";
 import { storefrontToolRoutes, type StockUnit } from "../storefront-tool.ts";
 
 /** Toolshed tool storefront_a (BigCommerce): order lookup, SKU stock lookup, tracking re-push. */
-export function registerRoutes(api: ApiRouter, ctx: AppContext): void {
+export function registerRoutes(api: ApiRouter, ctx: Pick<AppContext, "config" | "prisma" | "queues">): void {
   storefrontToolRoutes(api, ctx, {
     platform: "storefront_a",
     async findOrder(site, config, number) {

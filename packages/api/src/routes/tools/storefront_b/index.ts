@@ -4,7 +4,7 @@ import type { ApiRouter } from "../../../http/api-router.ts";
 import { storefrontToolRoutes } from "../storefront-tool.ts";
 
 /** Toolshed tool storefront_b (WooCommerce): order lookup, SKU stock lookup, tracking re-push. */
-export function registerRoutes(api: ApiRouter, ctx: AppContext): void {
+export function registerRoutes(api: ApiRouter, ctx: Pick<AppContext, "config" | "prisma" | "queues">): void {
   storefrontToolRoutes(api, ctx, {
     platform: "storefront_b",
     async findOrder(site, config, number) {

@@ -1,8 +1,8 @@
 import mariadb from "mariadb";
-import type { Config } from "./config.ts";
-import { createRedis } from "./redis.ts";
-import { topologyProblem, watchProbe } from "./redis-probe.ts";
-import { describeRedisTarget, parseRedisUrl, RedisUrlError, type RedisTarget } from "./redis-url.ts";
+import type { Config } from "../config/config.ts";
+import { createRedis } from "../redis/redis.ts";
+import { topologyProblem, watchProbe } from "../redis/redis-probe.ts";
+import { describeRedisTarget, parseRedisUrl, RedisUrlError, type RedisTarget } from "../config/redis-url.ts";
 
 /** A service the platform cannot start without, explained in one line, and the exit code to use. */
 export interface ServiceProblem {

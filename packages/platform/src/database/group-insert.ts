@@ -1,5 +1,5 @@
 import mariadb from "mariadb";
-import { Batcher, type BatchItem, type GroupOptions } from "./batcher.ts";
+import { Batcher, type BatchItem, type GroupOptions } from "../core/batcher.ts";
 import type { SqlPool } from "./db.ts";
 
 type Params = unknown[];

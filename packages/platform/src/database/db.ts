@@ -1,10 +1,10 @@
 import { PrismaMariaDb } from "@prisma/adapter-mariadb";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import mariadb from "mariadb";
-import { Prisma, PrismaClient } from "./generated/prisma/client.ts";
+import { Prisma, PrismaClient } from "../generated/prisma/client.ts";
 
-export type { PrismaClient } from "./generated/prisma/client.ts";
-export { Prisma } from "./generated/prisma/client.ts";
+export type { PrismaClient } from "../generated/prisma/client.ts";
+export { Prisma } from "../generated/prisma/client.ts";
 
 /**
  * How a pool reaches the database and how long anything may wait on it. A

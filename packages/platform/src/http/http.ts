@@ -2,9 +2,9 @@ import http, { type IncomingHttpHeaders } from "node:http";
 import https from "node:https";
 import got, { HTTPError, RequestError, type ExtendOptions, type Got, type Response } from "got";
 import type { z } from "zod";
-import { EgressGuard, egressRefusalIn, guardOfLookup, type EgressRefused } from "./egress/guard.ts";
-import { AppError, errors } from "./errors.ts";
-import { USER_AGENT } from "./version.ts";
+import { EgressGuard, egressRefusalIn, guardOfLookup, type EgressRefused } from "../egress/guard.ts";
+import { AppError, errors } from "../core/errors.ts";
+import { USER_AGENT } from "../core/version.ts";
 
 export interface HttpClientOptions {
   baseUrl?: string;

@@ -1,9 +1,9 @@
 import { EventEmitter } from "node:events";
 import { Cluster } from "ioredis";
 import type { RedisClient } from "./redis.ts";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../logging/logger.ts";
 import { pingEveryMaster } from "./redis-ready.ts";
-import { describeRedisTarget, parseRedisUrl } from "./redis-url.ts";
+import { describeRedisTarget, parseRedisUrl } from "../config/redis-url.ts";
 
 const CONNECTION_ERRORS = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "EPIPE"]);
 

@@ -1,5 +1,5 @@
 import type { RedisClient } from "./redis.ts";
-import { describeHosts, describeRedisTarget, type RedisTarget } from "./redis-url.ts";
+import { describeHosts, describeRedisTarget, type RedisTarget } from "../config/redis-url.ts";
 
 /**
  * What a one-shot connection attempt saw go wrong. A cluster reports only

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { HTTPError, type Response } from "got";
-import { AppError, errors } from "./errors.ts";
+import { AppError, errors } from "../core/errors.ts";
 import { upstreamError, type UpstreamDetailReader } from "./http.ts";
 
 /**

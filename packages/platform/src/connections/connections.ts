@@ -1,15 +1,15 @@
-import type { RedisClient } from "./redis.ts";
-import type { Config } from "./config.ts";
-import { createSqlPool, poolConfig, SharedPoolAdapterFactory, type SqlPool } from "./db.ts";
-import { PrismaClient } from "./generated/prisma/client.ts";
-import { createLogger, type Logger } from "./logger.ts";
-import { Queues } from "./queues/queues.ts";
-import { Invalidation } from "./invalidation.ts";
-import { createRedis } from "./redis.ts";
-import { RedisOutage } from "./redis-outage.ts";
-import { createReplicaPrisma, type ReplicaState } from "./replica.ts";
-import { subscriberFactory } from "./redis-subscriber.ts";
-import { createStorage, type ObjectStorage } from "./storage/index.ts";
+import type { RedisClient } from "../redis/redis.ts";
+import type { Config } from "../config/config.ts";
+import { createSqlPool, poolConfig, SharedPoolAdapterFactory, type SqlPool } from "../database/db.ts";
+import { PrismaClient } from "../generated/prisma/client.ts";
+import { createLogger, type Logger } from "../logging/logger.ts";
+import { Queues } from "../queues/queues.ts";
+import { Invalidation } from "../redis/invalidation.ts";
+import { createRedis } from "../redis/redis.ts";
+import { RedisOutage } from "../redis/redis-outage.ts";
+import { createReplicaPrisma, type ReplicaState } from "../database/replica.ts";
+import { subscriberFactory } from "../redis/redis-subscriber.ts";
+import { createStorage, type ObjectStorage } from "../storage/index.ts";
 
 /** What every process (API, worker, CLI) talks to, opened once and closed together. */
 export interface Connections {

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "./db.ts";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../logging/logger.ts";
 
 /**
  * Tells a database outage from a failing query, so an outage costs one warning

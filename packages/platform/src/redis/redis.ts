@@ -1,5 +1,5 @@
 import { Cluster, Redis, type RedisOptions } from "ioredis";
-import { parseRedisUrl } from "./redis-url.ts";
+import { parseRedisUrl } from "../config/redis-url.ts";
 
 /** What every Redis connection of the platform is: one node (directly or found through Sentinel), or a cluster. */
 export type RedisClient = Redis | Cluster;

@@ -1,6 +1,6 @@
 import { Cluster, Redis } from "ioredis";
 import { createRedis, type RedisClient } from "./redis.ts";
-import { parseRedisUrl, type RedisHost } from "./redis-url.ts";
+import { parseRedisUrl, type RedisHost } from "../config/redis-url.ts";
 
 /** Opens the connection a process SUBSCRIBEs on; called again whenever the last one has ended for good. */
 export type SubscriberFactory = () => RedisClient;

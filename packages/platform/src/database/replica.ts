@@ -1,9 +1,9 @@
 import { PrismaMariaDb } from "@prisma/adapter-mariadb";
 import type { IsolationLevel, SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery } from "@prisma/driver-adapter-utils";
 import mariadb from "mariadb";
-import { PrismaClient } from "./generated/prisma/client.ts";
+import { PrismaClient } from "../generated/prisma/client.ts";
 import { connectionConfig, poolConfig, type PoolSettings } from "./db.ts";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../logging/logger.ts";
 
 /** How long a probe of the replica waits for a connection: the probe decides whether a read falls back, so it must not hang. */
 const PROBE_CONNECT_TIMEOUT_MS = 2000;

@@ -1,6 +1,6 @@
 import { Cluster, type Redis } from "ioredis";
 import type { RedisClient } from "./redis.ts";
-import { withTimeout } from "./time.ts";
+import { withTimeout } from "../core/time.ts";
 
 function refreshedSlots(cluster: Cluster): Promise<void> {
   return new Promise((resolve, reject) => cluster.refreshSlotsCache((error) => (error ? reject(error) : resolve())));

@@ -1,7 +1,7 @@
 import { accessSync, constants, mkdirSync } from "node:fs";
 import path from "node:path";
 import winston from "winston";
-import type { Config } from "./config.ts";
+import type { Config } from "../config/config.ts";
 import { prettyFormat } from "./log-format.ts";
 import { redact } from "./redact.ts";
 import { rotatingFile } from "./rotating-file.ts";

@@ -1,9 +1,9 @@
-import type { Config } from "./config.ts";
+import type { Config } from "../config/config.ts";
 import type { Connections } from "./connections.ts";
-import { createPrisma } from "./db.ts";
-import { createLogger, type Logger } from "./logger.ts";
-import { Queues } from "./queues/queues.ts";
-import { createRedis, type RedisClient } from "./redis.ts";
+import { createPrisma } from "../database/db.ts";
+import { createLogger, type Logger } from "../logging/logger.ts";
+import { Queues } from "../queues/queues.ts";
+import { createRedis, type RedisClient } from "../redis/redis.ts";
 
 /** What a `pnpm cli` command may use: the configuration, the database, a logger, and the queues (read by the `*:show` commands). */
 export type CliConnections = Pick<Connections, "config" | "prisma" | "logger" | "queues">;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 
 const rootPackage = JSON.parse(
-  readFileSync(new URL("../../../package.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../../../package.json", import.meta.url), "utf8"),
 ) as { version: string };
 
 /** Release number (major.minor.patch) of the platform. */

@@ -1,5 +1,5 @@
-import type { RedisClient } from "./redis.ts";
-import { LuaScript } from "./lua-script.ts";
+import type { RedisClient } from "../redis/redis.ts";
+import { LuaScript } from "../redis/lua-script.ts";
 
 /**
  * Job durations are observed in worker processes but served by the API's

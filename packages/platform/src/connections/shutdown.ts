@@ -1,4 +1,4 @@
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../logging/logger.ts";
 
 /** How often a process checks that the process that started it is still there. */
 const PARENT_CHECK_MS = 1000;

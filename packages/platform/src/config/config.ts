@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { QUEUE_NAMES, type QueueName } from "./queues/names.ts";
+import { QUEUE_NAMES, type QueueName } from "./queue-names.ts";
 import { parseRedisUrl, RedisUrlError } from "./redis-url.ts";
 import { parseTrustProxy } from "./trust-proxy.ts";
 
-const ROOT_ENV_FILE = fileURLToPath(new URL("../../../.env", import.meta.url));
+const ROOT_ENV_FILE = fileURLToPath(new URL("../../../../.env", import.meta.url));
 
 const bool = z
   .enum(["true", "false", "1", "0", "yes", "no"])

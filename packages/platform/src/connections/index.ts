@@ -1,0 +1,4 @@
+export * from "./connections.ts";
+export * from "./cli-connections.ts";
+export * from "./preflight.ts";
+export * from "./shutdown.ts";

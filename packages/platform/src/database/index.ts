@@ -1,0 +1,5 @@
+export * from "./db.ts";
+export * from "./db-outage.ts";
+export * from "./group-insert.ts";
+export * from "./replica.ts";
+export * from "./sql.ts";
