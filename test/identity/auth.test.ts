@@ -203,6 +203,24 @@ describe("login throttle", () => {
     expect((await attempt(await userWithPassword("another good password"), "another good password")).status).toBe(200);
   });
 
+  it("counts parallel guesses one each: 40 at once for one user, then the right password, is refused until the window passes", async () => {
+    const login = await userWithPassword("the right password");
+    const guesses = await Promise.all(Array.from({ length: 40 }, () => attempt(login, "wrong")));
+    const statuses = guesses.map((guess) => guess.status);
+    expect(statuses.filter((status) => status === 403)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(37);
+    const refused = await attempt(login, "the right password");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThan(50);
+  });
+
+  it("counts parallel guesses from one address one each, across logins", async () => {
+    const victim = await userWithPassword("victim password");
+    const guesses = await Promise.all(Array.from({ length: 20 }, () => attempt(uniqueLogin("guess"), "guess")));
+    expect(guesses.filter((guess) => guess.status === 403)).toHaveLength(6);
+    expect((await attempt(victim, "victim password")).status).toBe(429);
+  });
+
   it("refuses every login from an address after its failures across logins", async () => {
     const victim = await userWithPassword("victim password");
     for (let i = 0; i < 6; i += 1) expect((await attempt(uniqueLogin("guess"), "guess")).status).toBe(403);
