@@ -3,6 +3,7 @@ import { AppError, egressGuard, startEgressProxy, upstreamError, type Config, ty
 import { NO_BROWSER, siteForJob, storeScreenshot, type screenshotJob } from "@mw/domains/managed-sites";
 import type { Job } from "bullmq";
 import type { JobContext } from "../../runtime/processor.ts";
+import { ensureNoWebrtcUdp, WEBRTC_NO_UDP_ARGS } from "./webrtc-udp.ts";
 
 const VIEWPORT = { width: 1366, height: 768 };
 
@@ -17,10 +18,11 @@ export function browserPath(config: Pick<Config, "CHROME_PATH">): string {
  * Chromium's switches. Its sandbox cannot start where the worker runs as
  * root, so every request it makes (the page, its redirects and
  * subresources, loopback included) goes through the egress guard's proxy;
- * WebRTC may not send UDP around it (docs/security.md).
+ * WebRTC may not send UDP around it, which each worker checks before its
+ * first page (docs/security.md).
  */
 function browserArgs(proxyUrl: string): string[] {
-  return ["--no-sandbox", `--proxy-server=${proxyUrl}`, "--proxy-bypass-list=<-loopback>", "--force-webrtc-ip-handling-policy=disable_non_proxied_udp"];
+  return ["--no-sandbox", `--proxy-server=${proxyUrl}`, "--proxy-bypass-list=<-loopback>", ...WEBRTC_NO_UDP_ARGS];
 }
 
 /**
@@ -43,6 +45,7 @@ export async function capture(executablePath: string, url: string, timeoutMs: nu
     throw error;
   });
   try {
+    await ensureNoWebrtcUdp(executablePath, browser);
     const page = await browser.newPage({ viewport: VIEWPORT });
     const answerWithin = Math.min(timeoutMs / 2, left());
     const response = await page.goto(url, { waitUntil: "commit", timeout: answerWithin }).catch((error: Error) => {
