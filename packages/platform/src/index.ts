@@ -1,3 +1,4 @@
+export * from "./address-allow.ts";
 export * from "./batcher.ts";
 export * from "./cli-connections.ts";
 export * from "./collections.ts";
