@@ -33,6 +33,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   options: "options",
   organisations: "tickets",
   staff: "tickets",
+  staff_recipient_changes: "tickets",
   tickets: "tickets",
   ticket_entries: "tickets",
   ticket_changes: "tickets",

@@ -54,6 +54,7 @@ export function ticketSignalRoutes(api: ApiRouter, ctx: AppContext): void {
       const signal = readSpec2(ticketSignal, req.body);
       const { backfill } = readSpec2(delivery, req.body);
       const outcome = await receiveTicketSignal(ctx, signal, { analyse: !backfill });
+      if (outcome.recipients) ctx.logger.warn("staff directory signal changed alert recipients", { signal: signal.signal, staff_id: "staff" in signal ? signal.staff.id : null, changes: outcome.recipients, remote_addr: req.ip });
       res.status(outcome.queued ? 202 : 200);
       return { success: true as const, signal: signal.signal, changed: outcome.changed, queued: outcome.queued };
     },
