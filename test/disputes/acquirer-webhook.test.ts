@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { sweepDisputeInbox } from "@mw/domains/disputes";
+import { configSchema } from "@mw/platform";
+import { acquirerSignature, sweepDisputeInbox } from "@mw/domains/disputes";
 import { inboxSweepJob } from "@mw/domains/webhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closedPort, startApi, type TestApi } from "../support/api.ts";
@@ -273,8 +274,67 @@ describe("outbox: a crash between the audit row and the enqueue", () => {
   });
 });
 
+describe("over-long members", () => {
+  it.each([
+    ["api_response.case_id", () => dispute({ api_response: JSON.stringify({ case_id: "C".repeat(5000) }) }), 64],
+    ["api_response.case_number", () => dispute({ api_response: JSON.stringify({ case_number: "N".repeat(65) }) }), 64],
+    ["event_type", () => dispute({ event_type: "e".repeat(101) }), 100],
+    ["timestamp", () => dispute({ timestamp: "2".repeat(65) }), 64],
+    ["account_id", () => dispute({ account_id: "1".repeat(65) }), 64],
+  ])("answers 400 naming %s, before the database", async (member, payload, max) => {
+    const body = payload();
+    const before = await api.ctx.prisma.webhookEvent.count();
+    const res = await deliver(body);
+    expect(res).toMatchObject({ status: 400, body: { code: "rest_invalid_param", message: `Invalid parameter(s): ${member}`, data: { status: 400, params: { [member]: expect.stringContaining(`longer than ${max} characters`) } } } });
+    expect(await api.ctx.prisma.webhookEvent.count()).toBe(before);
+  });
+
+  it("takes members at their longest", async () => {
+    const longest = dispute({ api_response: JSON.stringify({ case_id: `${caseId()}-`.padEnd(64, "x"), case_number: "N".repeat(64) }), event_type: "e".repeat(100) });
+    expect((await deliver(longest)).status).toBe(202);
+  });
+});
+
+describe("the acquirer's signature (ACQUIRER_SIGNING_KEY)", () => {
+  const KEY = "nmi-signing-key-0123456789abcdef";
+  let signedApi: TestApi;
+  beforeAll(async () => {
+    signedApi = await startApi({ ACQUIRER_SIGNING_KEY: KEY });
+  });
+  afterAll(() => signedApi.close());
+
+  async function post(raw: string, signature?: string) {
+    const res = await fetch(`${signedApi.url}${URL_PATH}`, { method: "POST", headers: { "content-type": "application/json", ...(signature !== undefined && { "webhook-signature": signature }) }, body: raw });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+  const stored = (payload: Record<string, unknown>) => signedApi.ctx.prisma.webhookEvent.count({ where: { event_id: eventIdOf(payload) } });
+
+  it("refuses an unsigned or wrongly signed delivery with 401 and stores nothing", async () => {
+    const payload = dispute();
+    const raw = JSON.stringify(payload);
+    const refused = { status: 401, body: { code: "rest_forbidden", message: "Invalid or missing webhook signature.", data: { status: 401 } } };
+    expect(await post(raw)).toEqual(refused);
+    expect(await post(raw, `t=abc123,s=${acquirerSignature("another key", "abc123", Buffer.from(raw))}`)).toEqual(refused);
+    expect(await post(raw, `t=abc123,s=${acquirerSignature(KEY, "abc123", Buffer.from(`${raw} `))}`)).toEqual(refused);
+    expect(await post(raw, acquirerSignature(KEY, "abc123", Buffer.from(raw)))).toEqual(refused);
+    expect(await stored(payload)).toBe(0);
+  });
+
+  it("accepts a delivery signed as NMI signs: t=<nonce>,s=<HMAC-SHA256 of nonce.body>", async () => {
+    const payload = dispute();
+    const raw = JSON.stringify(payload);
+    const nonce = "f3c1e9a2b7d84c15";
+    expect((await post(raw, `t=${nonce},s=${acquirerSignature(KEY, nonce, Buffer.from(raw))}`)).status).toBe(202);
+    expect(await stored(payload)).toBe(1);
+  });
+});
+
 describe("per-IP rate limiting", () => {
-  it("is off by default and, when configured, answers 429 past the limit", async () => {
+  it("is on by default, generously, and answers 429 past the limit", async () => {
+    expect(configSchema.shape.WEBHOOK_RATE_LIMIT_PER_MINUTE.parse(undefined)).toBe(300);
+    // The other tests' deliveries were counted too, under their far larger limit.
+    const counted = await api.ctx.redis.keys(`${api.ctx.config.QUEUE_PREFIX}:ratelimit:acquirer:*`);
+    if (counted.length) await api.ctx.redis.del(...counted);
     const limited = await startApi({ WEBHOOK_RATE_LIMIT_PER_MINUTE: "3" });
     try {
       const post = () => fetch(`${limited.url}${URL_PATH}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(dispute()) });

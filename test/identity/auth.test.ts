@@ -203,6 +203,41 @@ describe("login throttle", () => {
     expect((await attempt(await userWithPassword("another good password"), "another good password")).status).toBe(200);
   });
 
+  it("counts parallel guesses one each: 40 at once for one user, then the right password, is refused until the window passes", async () => {
+    const login = await userWithPassword("the right password");
+    const guesses = await Promise.all(Array.from({ length: 40 }, () => attempt(login, "wrong")));
+    const statuses = guesses.map((guess) => guess.status);
+    expect(statuses.filter((status) => status === 403)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(37);
+    const refused = await attempt(login, "the right password");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThan(50);
+  });
+
+  it("lets the right password in again once the window of the parallel guesses has passed", async () => {
+    const short = await startApi({ LOGIN_FAILURES_PER_LOGIN: "3", LOGIN_FAILURES_PER_IP: "100", LOGIN_FAILURE_WINDOW_SECONDS: "2" });
+    try {
+      const login = uniqueLogin("window");
+      await createUser(short.ctx, { login, capabilities: ["staff"] });
+      await setLoginPassword(short.ctx, login, "the right password");
+      const post = (password: string) => fetch(`${short.url}/middleware/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ login, password }) }).then((res) => res.status);
+      const statuses = await Promise.all(Array.from({ length: 40 }, () => post("wrong")));
+      expect(statuses.filter((status) => status === 403)).toHaveLength(3);
+      expect(await post("the right password")).toBe(429);
+      await new Promise((done) => setTimeout(done, 2500));
+      expect(await post("the right password")).toBe(200);
+    } finally {
+      await short.close();
+    }
+  });
+
+  it("counts parallel guesses from one address one each, across logins", async () => {
+    const victim = await userWithPassword("victim password");
+    const guesses = await Promise.all(Array.from({ length: 20 }, () => attempt(uniqueLogin("guess"), "guess")));
+    expect(guesses.filter((guess) => guess.status === 403)).toHaveLength(6);
+    expect((await attempt(victim, "victim password")).status).toBe(429);
+  });
+
   it("refuses every login from an address after its failures across logins", async () => {
     const victim = await userWithPassword("victim password");
     for (let i = 0; i < 6; i += 1) expect((await attempt(uniqueLogin("guess"), "guess")).status).toBe(403);

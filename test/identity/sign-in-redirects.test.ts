@@ -4,8 +4,10 @@ import { startApi, uniqueLogin, type TestApi } from "../support/api.ts";
 
 // After signing in, a browser goes to `next`: only ever a page of this
 // platform. Each of these would take it to evil.example once the URL parser
-// has dropped the tab or newline, or folded the backslash.
-const ELSEWHERE = ["/\t/evil.example", "/\n/evil.example", "//evil.example", "/\\evil.example", "/\t\\evil.example/x", "https://evil.example/", "javascript:alert(1)", ""];
+// has dropped the tab or newline, folded the backslash, or resolved the dot
+// segments away (`/.//evil.example` is `//evil.example`).
+const DOT_SEGMENTS = ["/.//evil.example/landed", "/./\\evil.example", "/a/..//evil.example", "/%2e//evil.example", "/x/.././/evil.example"];
+const ELSEWHERE = [...DOT_SEGMENTS, "/\t/evil.example", "/\n/evil.example", "//evil.example", "/\\evil.example", "/\t\\evil.example/x", "https://evil.example/", "javascript:alert(1)", ""];
 
 let api: TestApi;
 let login: string;
@@ -50,5 +52,20 @@ describe("next after signing in", () => {
     expect(await consoleSignIn("/console/snapshots?level=HIGH")).toBe("/console/snapshots?level=HIGH");
     const form = await (await fetch(`${api.url}/console/login?next=${encodeURIComponent("/\t/evil.example")}`)).text();
     expect(form).toContain('<input type="hidden" name="next" value="/console">');
+  });
+
+  it("a signed-in browser sent to the console's sign-in page goes only to a path of this platform", async () => {
+    const res = await fetch(`${api.url}/console/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: api.url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ login, password: PASSWORD, next: "/console" }).toString(),
+    });
+    const cookie = res.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+    for (const next of DOT_SEGMENTS) {
+      const again = await fetch(`${api.url}/console/login?next=${encodeURIComponent(next)}`, { redirect: "manual", headers: { cookie } });
+      expect(again.status, JSON.stringify(next)).toBe(303);
+      expect(again.headers.get("location"), JSON.stringify(next)).toBe("/console");
+    }
   });
 });

@@ -96,6 +96,69 @@ describe("which addresses are refused", () => {
     for (const address of ["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111", "::ffff:93.184.216.34"]) expect([address, addressRefusal(address)]).toEqual([address, null]);
   });
 
+  // The IANA IPv4 and IPv6 Special-Purpose Address Registries (as of 2025), one address of each entry that is not
+  // globally reachable, and the deprecated IPv6 ranges that still reach local networks.
+  const SPECIAL_PURPOSE: [registry: string, address: string][] = [
+    ["0.0.0.0/8 this network", "0.1.2.3"],
+    ["10.0.0.0/8 private", "10.0.0.1"],
+    ["100.64.0.0/10 shared (CGNAT)", "100.127.255.254"],
+    ["127.0.0.0/8 loopback", "127.0.0.2"],
+    ["169.254.0.0/16 link-local", "169.254.0.1"],
+    ["172.16.0.0/12 private", "172.31.255.255"],
+    ["192.0.0.0/24 IETF protocol assignments", "192.0.0.8"],
+    ["192.0.2.0/24 documentation", "192.0.2.1"],
+    ["192.88.99.0/24 6to4 relay anycast (deprecated)", "192.88.99.1"],
+    ["192.168.0.0/16 private", "192.168.0.1"],
+    ["198.18.0.0/15 benchmarking", "198.19.0.1"],
+    ["198.51.100.0/24 documentation", "198.51.100.7"],
+    ["203.0.113.0/24 documentation", "203.0.113.9"],
+    ["240.0.0.0/4 reserved", "250.0.0.1"],
+    ["255.255.255.255/32 broadcast", "255.255.255.255"],
+    ["::1/128 loopback", "::1"],
+    ["::/128 unspecified", "::"],
+    ["::ffff:0:0/96 IPv4-mapped", "::ffff:10.0.0.1"],
+    ["64:ff9b::/96 IPv4-IPv6 translation", "64:ff9b::7f00:1"],
+    ["64:ff9b:1::/48 IPv4-IPv6 translation, local use", "64:ff9b:1::a00:1"],
+    ["64:ff9b:1::/48, with a public IPv4 address in it", "64:ff9b:1::808:808"],
+    ["100::/64 discard-only", "100::1"],
+    ["100:0:0:1::/64 dummy prefix", "100:0:0:1::1"],
+    ["2001::/23 IETF protocol assignments", "2001:1::1"],
+    ["2001::/32 Teredo", "2001:0:4136:e378:8000:63bf:3fff:fdd2"],
+    ["2001:2::/48 benchmarking", "2001:2::1"],
+    ["2001:db8::/32 documentation", "2001:db8::1"],
+    ["2002::/16 6to4, with 127.0.0.1 in it", "2002:7f00:1::1"],
+    ["3fff::/20 documentation", "3fff::1"],
+    ["5f00::/16 SRv6 SIDs", "5f00::1"],
+    ["fc00::/7 unique local", "fc00::1"],
+    ["fe80::/10 link-local", "fe80::1"],
+    ["fec0::/10 site-local (deprecated)", "fec0::1"],
+    ["::/96 IPv4-compatible (deprecated), as the URL parser writes [::127.0.0.1]", "::7f00:1"],
+    ["::/96 IPv4-compatible, written with its IPv4 address", "::10.0.0.1"],
+    ["::/96 IPv4-compatible, with a public IPv4 address in it", "::8.8.8.8"],
+    ["::ffff:0:0:0/96 IPv4-translated (RFC 6145)", "::ffff:0:a9fe:a9fe"],
+    ["ff00::/8 multicast", "ff05::2"],
+  ];
+
+  it.each(SPECIAL_PURPOSE)("refuses %s (%s)", (_registry, address) => {
+    expect(addressRefusal(address)).not.toBeNull();
+  });
+
+  it("refuses each IPv6 form that carries a private or local IPv4 address, and names it as the IPv4 address where it is judged by it", () => {
+    const words = {
+      "::ffff:127.0.0.1": "a loopback address",
+      "::ffff:0:127.0.0.1": "a loopback address",
+      "64:ff9b::c0a8:101": "a private address",
+      "::7f00:1": "an IPv4-compatible address (deprecated; it carries an IPv4 address)",
+      "64:ff9b:1::a9fe:a9fe": "a local-use NAT64 address (it translates to an IPv4 address of the local network)",
+      "fec0::1": "a site-local (private IPv6) address",
+    };
+    for (const [address, why] of Object.entries(words)) expect([address, addressRefusal(address)]).toEqual([address, why]);
+  });
+
+  it("refuses a URL naming [::127.0.0.1] before any connection", async () => {
+    await expect(guard.checkDestination(new URL("http://[::127.0.0.1]:8080/"))).rejects.toMatchObject({ message: expect.stringContaining("IPv4-compatible") });
+  });
+
   it("answers a socket's lookup with exactly the addresses it checked, and refuses a name with any internal address among its answers", async () => {
     const lookup = (hostname: string, options: { all?: boolean; family?: number }) =>
       new Promise((done, fail) => guard.lookup(hostname, options, (error, address, family) => (error ? fail(error) : done(options.all ? address : { address, family }))));

@@ -1,10 +1,11 @@
 import express from "express";
-import { AppError, createLogger, QUEUE_NAMES } from "@mw/platform";
+import { AppError, createLogger, parseConfig, QUEUE_NAMES } from "@mw/platform";
 import { SCHEDULED_JOBS } from "@mw/domains/schedules";
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorHandler } from "@mw/api/http/error-handler";
 import { startApi, type TestApi } from "../support/api.ts";
+import { testEnv } from "../support/env.ts";
 
 let api: TestApi;
 beforeAll(async () => {
@@ -162,6 +163,30 @@ describe("health, readiness, metrics, OpenAPI", () => {
     } finally {
       await guarded.close();
     }
+  });
+
+  it("in production without METRICS_TOKEN, answers /metrics only to the addresses of METRICS_ALLOW (loopback by default)", async () => {
+    const production = { NODE_ENV: "production", REQUIRE_HTTPS: "false" };
+    const local = await startApi(production);
+    try {
+      expect((await fetch(`${local.url}/metrics`)).status).toBe(200);
+    } finally {
+      await local.close();
+    }
+    const elsewhere = await startApi({ ...production, METRICS_ALLOW: "10.0.0.0/8, 192.0.2.7" });
+    try {
+      const refused = await fetch(`${elsewhere.url}/metrics`);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({ code: "rest_forbidden", message: "/metrics answers only the addresses of METRICS_ALLOW, or a caller with METRICS_TOKEN.", data: { status: 403 } });
+    } finally {
+      await elsewhere.close();
+    }
+    // Outside production it stays open, as before.
+    expect((await fetch(`${api.url}/metrics`)).status).toBe(200);
+  });
+
+  it("refuses a METRICS_ALLOW that is not addresses", () => {
+    expect(() => parseConfig({ ...testEnv(), METRICS_ALLOW: "everyone" })).toThrow(/METRICS_ALLOW: "everyone" is not an IP address/);
   });
 
   it("serves an OpenAPI 3.1 document built from the route schemas, and a docs page", async () => {

@@ -46,6 +46,8 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     ALLOW_PRIVATE_URLS: "true",
     // The same for the scheduled endpoints' per-address limit; its own test sets a small one.
     SCHEDULED_RATE_LIMIT_PER_MINUTE: "100000",
+    // And for the acquirer webhook's, on by default; its own test sets a small one.
+    WEBHOOK_RATE_LIMIT_PER_MINUTE: "100000",
     // The platform's own hourly and daily runs (time sync, milestones, document refresh) would call the
     // fakes in the middle of other tests; their own test sets short patterns. 1 January, 00:00 UTC: never in a run.
     TIME_SYNC_SCHEDULE: "0 0 1 1 *",

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { checkTicketStaff, rotateTicketBridgeSecret, ticketStaffSignature } from "@mw/domains/identity";
+import { checkTicketStaff, claimTicketStaffSignature, rotateTicketBridgeSecret, ticketStaffSignature } from "@mw/domains/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeHarvest } from "../fakes/harvest.ts";
 import { restCall, startApi, userWith, type TestApi } from "../support/api.ts";
@@ -122,6 +122,24 @@ describe("staff AJAX for an agent the ticket system signs for", () => {
     const header = signed(staff.staffId, "GET", STATUS);
     expect((await call("GET", STATUS, header)).status).toBe(200);
     expect(await call("GET", STATUS, header)).toEqual({ status: 401, body: { success: false, data: "X-Ticket-Staff was already used: each signed request is accepted once." } });
+  });
+
+  it("remembers a used signature for longer than it passes the time check", async () => {
+    const request = { method: "GET", path: STATUS, bodySha256: sha256("") };
+    // The real time a signature dated 30 s ahead passes, read at whole seconds
+    // as the check reads the clock: from the first second it is not too far
+    // ahead to the end of the last second it is not too old.
+    const time = 1_800_000_000;
+    const once = nonce();
+    const header = `7:${time}:${once}:${ticketStaffSignature(secret, 7, time, once, request)}`;
+    const passing = Array.from({ length: 400 }, (_, i) => time - 200 + i).filter((at) => checkTicketStaff(header, secret, request, at).ok);
+    const passesForMs = (passing.at(-1)! + 1 - passing[0]!) * 1000;
+    expect(passesForMs).toBe(151_000);
+    const signature = `replay-memory-${once}`;
+    expect(await claimTicketStaffSignature(api.ctx, signature)).toBe(true);
+    const remembersForMs = await api.ctx.redis.pttl(`${api.ctx.config.QUEUE_PREFIX}:ticket-staff:used:${signature}`);
+    expect(remembersForMs).toBeGreaterThan(passesForMs);
+    expect(await claimTicketStaffSignature(api.ctx, signature)).toBe(false);
   });
 
   it("signs the body: another body under a valid header is refused", async () => {

@@ -1,3 +1,4 @@
+import { redact } from "@mw/platform";
 import { describe, expect, it } from "vitest";
 import { adversarialTexts, TEXT_FUNCTIONS } from "../fixtures/adversarial-text.ts";
 
@@ -24,6 +25,29 @@ describe("text handling in linear time", () => {
   it.each(Object.entries(TEXT_FUNCTIONS))("%s answers every shape up to 1 MB within the bound", (_name, read) => {
     for (const size of SIZES) {
       for (const [shape, text] of Object.entries(adversarialTexts(size))) expect(cpuMs(() => read(text)), `${shape}, ${size} characters`).toBeLessThan(BOUND_MS);
+    }
+  });
+});
+
+/*
+ * The log redaction reads every logged error's message and stack, which may quote request text. Its search for
+ * secret-named `name: "value"` members scanned a long word from each of its characters (16 KB in 60 ms, so about 4 s
+ * at 128 KB), and an unclosed value from each opening inside it.
+ */
+const REDACTION_SHAPES: Record<string, (length: number) => string> = {
+  "one long word": (length) => "a".repeat(length),
+  "a long word with a secret's name in it, no colon": (length) => "password".repeat(length / 8),
+  "a long hyphenated name": (length) => "x-".repeat(length / 2),
+  "openings of values that never close": (length) => 'a:"\\"'.repeat(length / 5),
+  "a secret-named member whose value never closes": (length) => `password: "${"\\".repeat(length / 2)}`,
+  "colons before spaces": (length) => `a:${" ".repeat(length)}`,
+};
+
+describe("log redaction in linear time", () => {
+  it.each(Object.entries(REDACTION_SHAPES))("redacts an error holding %s, up to 1 MB, within the bound", (_shape, make) => {
+    for (const size of SIZES) {
+      const error = new Error(make(size));
+      expect(cpuMs(() => redact(error)), `${size} characters`).toBeLessThan(BOUND_MS);
     }
   });
 });

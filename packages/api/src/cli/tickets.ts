@@ -55,7 +55,7 @@ async function importSignals(deps: CliDeps, file: string, analyse: boolean): Pro
         process.stderr.write(`line ${summary.lines}: ${issue.path.join(".") || "line"}: ${issue.message}, skipped\n`);
         continue;
       }
-      const outcome = await receiveTicketSignal(intake, parsed.data, { analyse });
+      const outcome = await receiveTicketSignal(intake, parsed.data, { analyse, source: "tickets:import" });
       if (outcome.changed) summary.applied += 1;
       else summary.unchanged += 1;
       if (outcome.queued && outcome.analyse) analysed.add(outcome.analyse.ticket_id);

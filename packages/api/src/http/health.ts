@@ -1,9 +1,10 @@
 import express, { type Router } from "express";
-import { errors, pingEveryMaster, safeEqual, withTimeout } from "@mw/platform";
+import { pingEveryMaster, withTimeout } from "@mw/platform";
 import { alertsCheck } from "@mw/domains/notifications";
 import { missingSchedules } from "@mw/domains/schedules";
 import { credentialsCheck } from "@mw/domains/sites";
 import type { AppContext } from "../context.ts";
+import { metricsAccess } from "./metrics-access.ts";
 import type { Metrics } from "./metrics.ts";
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -50,12 +51,9 @@ export function healthRoutes(ctx: Pick<AppContext, "config" | "prisma" | "queues
     const status = !ready ? "unavailable" : schedules.ok && alerts.ok && credentials.ok && (replica?.ok ?? true) ? "ready" : "degraded";
     res.status(ready ? 200 : 503).json({ status, checks: { database, redis, schedules, alerts, credentials, ...(replica ? { replica } : {}) } });
   });
+  const mayReadMetrics = metricsAccess(ctx.config);
   router.get("/metrics", async (req, res) => {
-    const token = ctx.config.METRICS_TOKEN;
-    if (token && !safeEqual(req.headers.authorization ?? "", `Bearer ${token}`)) {
-      res.set("WWW-Authenticate", 'Bearer realm="metrics"');
-      throw errors.unauthorized("A metrics token is required.");
-    }
+    mayReadMetrics(req, res);
     res.type(metrics.registry.contentType).send(await metrics.render());
   });
   return router;

@@ -8,6 +8,9 @@ const OWN_ORIGIN = "http://platform.invalid";
  * prefix checks miss what the parser drops or folds (`/\t/host` loses its
  * tab and becomes `//host`; `/\host` turns into `//host`). The answer is the
  * resolved path, query and fragment, so the browser gets what was checked.
+ * A resolved path that starts `//` or `/\` is refused too: dot segments
+ * resolve away (`/.//host` becomes `//host`), and the browser reads what is
+ * left as another host.
  */
 export function sameOriginPath(next: unknown): string | null {
   if (typeof next !== "string" || !next.startsWith("/")) return null;
@@ -17,5 +20,6 @@ export function sameOriginPath(next: unknown): string | null {
   } catch {
     return null;
   }
-  return url.origin === OWN_ORIGIN ? `${url.pathname}${url.search}${url.hash}` : null;
+  if (url.origin !== OWN_ORIGIN || /^\/[/\\]/.test(url.pathname)) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
 }

@@ -1,3 +1,4 @@
+export * from "./acquirer-signature.ts";
 export * from "./case-reads.ts";
 export * from "./chargeback.ts";
 export * from "./details.ts";

@@ -1,9 +1,12 @@
-import { type Connections, isUniqueViolation, sha256Hex, truncateCodePoints } from "@mw/platform";
+import { type Config, type Connections, errors, isUniqueViolation, sha256Hex, truncateCodePoints } from "@mw/platform";
 import { findWebhookEvent, parseWebhookPayload, storeAcquirerEvent, webhookDbError as dbError, webhookQueueError as queueError } from "../webhooks/index.ts";
+import { acquirerSignatureValid } from "./acquirer-signature.ts";
 import { acquirerEventId } from "./event-id.ts";
+import { checkAcquirerFieldLengths } from "./field-limits.ts";
 import { queueDispute } from "./inbox.ts";
 
 type Deps = Pick<Connections, "prisma" | "sql" | "queues" | "logger">;
+type ReceiveDeps = Deps & { config: Pick<Config, "ACQUIRER_SIGNING_KEY"> };
 
 /** What became of a delivery: stored and its job queued, or a repeat of an event already stored. */
 export type AcquirerDelivery = { outcome: "queued"; webhookId: number } | { outcome: "already_received" };
@@ -12,11 +15,19 @@ export type AcquirerDelivery = { outcome: "queued"; webhookId: number } | { outc
  * POST /webhooks/acquirer (spec 1, 4.5) with the outbox of design section 3:
  * the audit row is committed first, then its job is added. A crash between
  * the two leaves an unprocessed row without a job, which the sweeper (and a
- * redelivery of the event) queues.
+ * redelivery of the event) queues. With ACQUIRER_SIGNING_KEY set, a delivery
+ * without a valid `Webhook-Signature` is refused first (401), and members too
+ * long for their columns next (400): neither reaches the database.
  */
-export async function receiveAcquirerWebhook(deps: Deps, raw: Buffer, remoteAddr: string | undefined): Promise<AcquirerDelivery> {
+export async function receiveAcquirerWebhook(deps: ReceiveDeps, raw: Buffer, remoteAddr: string | undefined, signature: string | undefined): Promise<AcquirerDelivery> {
+  const signingKey = deps.config.ACQUIRER_SIGNING_KEY;
+  if (signingKey && !acquirerSignatureValid(signingKey, signature, raw)) {
+    deps.logger.warn("acquirer webhook refused", { reason: signature ? "wrong signature" : "no signature", remote_addr: remoteAddr });
+    throw errors.unauthorized("Invalid or missing webhook signature.");
+  }
   const text = raw.toString("utf8");
   const payload = parseWebhookPayload(text);
+  checkAcquirerFieldLengths(payload);
   const eventId = acquirerEventId(payload);
   const eventType = typeof payload.event_type === "string" ? truncateCodePoints(payload.event_type, 100) : null;
   let id: number;

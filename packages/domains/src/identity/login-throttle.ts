@@ -1,4 +1,4 @@
-import { type RedisClient, sha256Hex } from "@mw/platform";
+import { LuaScript, type RedisClient, sha256Hex } from "@mw/platform";
 
 export interface LoginLimits {
   perLogin: number;
@@ -22,11 +22,38 @@ export function collatedLogin(login: string): string {
 export type LoginSubject = { userId: number } | { login: string };
 
 /**
- * Failed password logins counted in Redis (shared by every API process), per
+ * Takes one attempt's place in a count, atomically: refused (minus the seconds
+ * left, at least 1) when the count is at its limit, else counted, the window
+ * starting with its first attempt. Reading the count and adding to it in one
+ * step is what makes parallel guesses count one each.
+ */
+const RESERVE = new LuaScript(
+  `local count = tonumber(redis.call("GET", KEYS[1]) or "0")
+if count >= tonumber(ARGV[1]) then return -math.max(redis.call("TTL", KEYS[1]), 1) end
+count = redis.call("INCR", KEYS[1])
+redis.call("EXPIRE", KEYS[1], ARGV[2], "NX")
+return count`,
+  1,
+);
+
+/** Gives a place back, never below 0 nor to a count that has lapsed (DECR would make one without a window). */
+const RELEASE = new LuaScript(
+  `local count = tonumber(redis.call("GET", KEYS[1]) or "0")
+if count > 0 then redis.call("DECR", KEYS[1]) end
+return 0`,
+  1,
+);
+
+export type LoginReservation = { ok: true } | { ok: false; retryAfter: number };
+
+/**
+ * Password login attempts counted in Redis (shared by every API process), per
  * subject (the user the login reaches, however it is spelt) and per client
- * address, over a fixed window that starts with the first failure. Past
- * either limit, logins are refused, even with the right password, until the
- * window ends; a successful login clears its subject's count.
+ * address, over a fixed window that starts with the first attempt. Each
+ * attempt takes its place before the password is checked (reserve): past
+ * either limit it is refused at once, even with the right password, until the
+ * window ends. A failed attempt keeps its place; a successful one clears its
+ * subject's count and gives its place in the address's count back.
  */
 export class LoginThrottle {
   constructor(
@@ -41,40 +68,32 @@ export class LoginThrottle {
     return [`${this.prefix}:login-failures:${who}`, `${this.prefix}:login-failures:ip:${ip}`];
   }
 
+  /** Seconds to wait (a positive number) or 0 when `key` took the attempt. */
+  private async take(key: string, limit: number): Promise<number> {
+    const reply = Number(await RESERVE.run(this.redis, key, limit, this.limits.windowSeconds));
+    return reply < 0 ? -reply : 0;
+  }
+
   /**
-   * One count and its time to live, read together. The two counts are read
-   * apart: on a Redis Cluster a login's key and an address's key may sit on
-   * different nodes, where one MULTI cannot reach both.
+   * One attempt's place in both counts, or how long to wait. The two keys are
+   * reserved one after the other, each in one step: on a Redis Cluster a
+   * login's key and an address's key may sit on different nodes, where one
+   * script cannot reach both. When the address refuses, the login's place is
+   * given back, so a refused attempt counts against neither.
    */
-  private async count(key: string): Promise<{ count: number; ttl: number }> {
-    const replies = (await this.redis.multi().get(key).ttl(key).exec()) ?? [];
-    const [count, ttl] = replies.map(([error, value]) => {
-      if (error) throw error;
-      return Number(value ?? 0);
-    });
-    return { count: count ?? 0, ttl: ttl ?? 0 };
-  }
-
-  /** Seconds until a login may be tried again, or 0 when it may be tried now. */
-  async retryAfter(subject: LoginSubject, ip: string): Promise<number> {
+  async reserve(subject: LoginSubject, ip: string): Promise<LoginReservation> {
     const [loginKey, ipKey] = this.keys(subject, ip);
-    const [byLogin, byIp] = await Promise.all([this.count(loginKey), this.count(ipKey)]);
-    const waits = [];
-    if (byLogin.count >= this.limits.perLogin) waits.push(byLogin.ttl);
-    if (byIp.count >= this.limits.perIp) waits.push(byIp.ttl);
-    return waits.length ? Math.max(1, ...waits) : 0;
+    const byLogin = await this.take(loginKey, this.limits.perLogin);
+    if (byLogin) return { ok: false, retryAfter: byLogin };
+    const byIp = await this.take(ipKey, this.limits.perIp);
+    if (!byIp) return { ok: true };
+    await RELEASE.run(this.redis, loginKey);
+    return { ok: false, retryAfter: byIp };
   }
 
-  /** Each key counted in a MULTI of its own (one slot each): its window starts with its first failure. */
-  async failed(subject: LoginSubject, ip: string): Promise<void> {
-    await Promise.all(
-      this.keys(subject, ip).map(async (key) => {
-        for (const [error] of (await this.redis.multi().incr(key).expire(key, this.limits.windowSeconds, "NX").exec()) ?? []) if (error) throw error;
-      }),
-    );
-  }
-
+  /** After the right password: the subject's count is cleared and the address's place given back. */
   async succeeded(subject: LoginSubject, ip: string): Promise<void> {
-    await this.redis.del(this.keys(subject, ip)[0]);
+    const [loginKey, ipKey] = this.keys(subject, ip);
+    await Promise.all([this.redis.del(loginKey), RELEASE.run(this.redis, ipKey)]);
   }
 }

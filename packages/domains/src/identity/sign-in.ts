@@ -17,7 +17,8 @@ export interface SignInDeps extends Pick<Connections, "prisma" | "redis" | "logg
 
 /**
  * Starts a browser session with the user's own password (the REST login and
- * the console's form): the throttle first, then the password, then the session.
+ * the console's form): a place in the throttle's counts first, then the
+ * password, then the session.
  * The throttle counts by the user the login reaches, so another spelling the
  * database takes for the same login ("Opt", "opt ", "ópt") shares its count.
  */
@@ -31,13 +32,11 @@ export async function signIn(deps: SignInDeps, attempt: { login: string; passwor
   });
   const user = await findLoginUser(deps, login);
   const subject: LoginSubject = user ? { userId: user.id } : { login };
-  const wait = await throttle.retryAfter(subject, ip);
-  if (wait) return { outcome: "throttled", retryAfter: wait };
+  // The place is taken before the password is checked, so parallel guesses each count.
+  const reservation = await throttle.reserve(subject, ip);
+  if (!reservation.ok) return { outcome: "throttled", retryAfter: reservation.retryAfter };
   const match = await verifyLoginPassword(user, password);
-  if (!match) {
-    await throttle.failed(subject, ip);
-    return { outcome: "refused" };
-  }
+  if (!match) return { outcome: "refused" };
   const { principal } = match;
   await throttle.succeeded(subject, ip);
   const { sessionId, nonce } = await deps.sessions.create(principal.userId, match.passwordStamp);

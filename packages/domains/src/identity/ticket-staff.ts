@@ -51,13 +51,23 @@ export function checkTicketStaff(header: string, secret: string, request: Signed
 }
 
 /**
+ * How long a used signature is remembered. The time check counts whole
+ * seconds at both ends, so a signature first used 30 s ahead passes for up to
+ * 151 s of real time (30 + 120 + the second it is read in); the margin covers
+ * API processes whose clocks differ by up to that much, each of which may
+ * claim it at its own edge of the window.
+ */
+const REPLAY_CLOCK_MARGIN_SECONDS = 30;
+export const TICKET_STAFF_REPLAY_MEMORY_SECONDS = TICKET_STAFF_MAX_FUTURE_SECONDS + TICKET_STAFF_MAX_AGE_SECONDS + 1 + REPLAY_CLOCK_MARGIN_SECONDS;
+
+/**
  * Records a valid signature as used: true the first time, false for a
- * replay. The key lives as long as the signature could pass the time check
- * (its time is at most 30 s ahead and 120 s behind), so every replay finds it.
+ * replay. The key outlives the time the signature could pass the time check,
+ * so every replay finds it.
  */
 export async function claimTicketStaffSignature({ redis, config }: Pick<Connections, "redis" | "config">, signature: string): Promise<boolean> {
   const key = `${config.QUEUE_PREFIX}:ticket-staff:used:${signature}`;
-  return (await redis.set(key, "1", "EX", TICKET_STAFF_MAX_AGE_SECONDS + TICKET_STAFF_MAX_FUTURE_SECONDS, "NX")) === "OK";
+  return (await redis.set(key, "1", "EX", TICKET_STAFF_REPLAY_MEMORY_SECONDS, "NX")) === "OK";
 }
 
 /**

@@ -10,5 +10,6 @@ export * from "./wordpress-sync.ts";
 export * from "./site-audit.ts";
 export * from "./certificate-check.ts";
 export * from "./screenshot.ts";
+export * from "./webrtc-udp.ts";
 export * from "./cdn-purge.ts";
 export * from "./index-check.ts";

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { AppError, egressGuard, startEgressProxy, upstreamError, type Config, type Connections, type EgressGuard, type JobRun } from "@mw/platform";
 import { NO_BROWSER } from "./jobs.ts";
 import { siteForJob, storeScreenshot } from "./site-results.ts";
+import { ensureNoWebrtcUdp, WEBRTC_NO_UDP_ARGS } from "./webrtc-udp.ts";
 
 const VIEWPORT = { width: 1366, height: 768 };
 
@@ -16,10 +17,11 @@ export function browserPath(config: Pick<Config, "CHROME_PATH">): string {
  * Chromium's switches. Its sandbox cannot start where the worker runs as
  * root, so every request it makes (the page, its redirects and
  * subresources, loopback included) goes through the egress guard's proxy;
- * WebRTC may not send UDP around it (docs/security.md).
+ * WebRTC may not send UDP around it, which each worker checks before its
+ * first page (docs/security.md).
  */
 function browserArgs(proxyUrl: string): string[] {
-  return ["--no-sandbox", `--proxy-server=${proxyUrl}`, "--proxy-bypass-list=<-loopback>", "--force-webrtc-ip-handling-policy=disable_non_proxied_udp"];
+  return ["--no-sandbox", `--proxy-server=${proxyUrl}`, "--proxy-bypass-list=<-loopback>", ...WEBRTC_NO_UDP_ARGS];
 }
 
 /**
@@ -42,6 +44,7 @@ export async function capture(executablePath: string, url: string, timeoutMs: nu
     throw error;
   });
   try {
+    await ensureNoWebrtcUdp(executablePath, browser);
     const page = await browser.newPage({ viewport: VIEWPORT });
     const answerWithin = Math.min(timeoutMs / 2, left());
     const response = await page.goto(url, { waitUntil: "commit", timeout: answerWithin }).catch((error: Error) => {

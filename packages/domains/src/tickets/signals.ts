@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type Connections, isUniqueViolation, type Prisma, truncateCodePoints } from "@mw/platform";
+import { type RecipientChanges, recipientChanges, recordRecipientChange, type SignalSource } from "./recipient-changes.ts";
 
 /** The client or a transaction: a signal is stored with its urgency queue row in one commit. */
 type Db = Prisma.TransactionClient;
@@ -68,6 +69,8 @@ export interface SignalOutcome {
   changed: boolean;
   /** The ticket whose new thread entry asks for an analysis (spec 2, 6). */
   analyse?: { ticket_id: number; entry_type: "M" | "R" | "N"; staff_id: number | null };
+  /** A staff.updated signal that moved where alerts go: each changed field (recorded, see recordRecipientChange). */
+  recipients?: RecipientChanges;
 }
 
 /**
@@ -146,7 +149,7 @@ async function storeTicket(prisma: Db, ticket: TicketBody): Promise<boolean> {
  * Applies one signal to the mirror, idempotently by the ticket system's ids:
  * a redelivered signal changes nothing, and a thread entry is stored once.
  */
-export async function applySignal(prisma: Db, signal: TicketSignal): Promise<SignalOutcome> {
+export async function applySignal(prisma: Db, signal: TicketSignal, source: SignalSource = "signal"): Promise<SignalOutcome> {
   if (signal.signal === "staff.updated") {
     const { id: staffId, ...staff } = signal.staff;
     const columns = { ...staff, email: staff.email ?? null, phone: staff.phone ?? null, department_id: staff.department_id ?? null };
@@ -156,7 +159,10 @@ export async function applySignal(prisma: Db, signal: TicketSignal): Promise<Sig
       () => prisma.staff.create({ data: { id: staffId, ...columns } }),
       () => prisma.staff.updateMany({ where: { id: staffId }, data: columns }),
     );
-    return { changed: true };
+    const recipients = recipientChanges(stored, columns);
+    if (Object.keys(recipients).length === 0) return { changed: true };
+    await recordRecipientChange(prisma, { id: staffId, name: columns.name }, recipients, source, signal);
+    return { changed: true, recipients };
   }
   const ticketChanged = await storeTicket(prisma, signal.ticket);
   if (signal.signal !== "threadentry.created") return { changed: ticketChanged };
@@ -184,5 +190,5 @@ export async function applySignal(prisma: Db, signal: TicketSignal): Promise<Sig
 
 /** A staff directory record (`pnpm cli staff:import`), applied as a `staff.updated` signal; answers whether anything stored changed. */
 export async function applyStaffRecord({ prisma }: Pick<Connections, "prisma">, staff: z.output<typeof staffSignalBody>): Promise<boolean> {
-  return (await applySignal(prisma, { signal: "staff.updated", staff })).changed;
+  return (await applySignal(prisma, { signal: "staff.updated", staff }, "staff:import")).changed;
 }

@@ -1,5 +1,5 @@
 import { retryOnDeadlock } from "@mw/platform";
-import { applySignal, type SignalOutcome, type TicketSignal } from "../tickets/index.ts";
+import { applySignal, type SignalOutcome, type SignalSource, type TicketSignal } from "../tickets/index.ts";
 import { queueTimeFollowUps } from "../timetracking/index.ts";
 import { applyUrgencyLimit, markAnalysisOwed, queueAnalysisJob, type QueueDeps } from "./queue.ts";
 
@@ -12,10 +12,10 @@ import { applyUrgencyLimit, markAnalysisOwed, queueAnalysisJob, type QueueDeps }
  * tracking, which both read the mirror. Without `analyse` (a backfill that
  * asks for none) no analysis is owed.
  */
-export async function receiveTicketSignal(deps: QueueDeps, signal: TicketSignal, { analyse = true }: { analyse?: boolean } = {}): Promise<SignalOutcome & { queued: boolean }> {
+export async function receiveTicketSignal(deps: QueueDeps, signal: TicketSignal, { analyse = true, source = "signal" }: { analyse?: boolean; source?: SignalSource } = {}): Promise<SignalOutcome & { queued: boolean }> {
   const { outcome, analysedAt } = await retryOnDeadlock(() =>
     deps.prisma.$transaction(async (tx) => {
-      const applied = await applySignal(tx, signal);
+      const applied = await applySignal(tx, signal, source);
       return { outcome: applied, analysedAt: analyse && applied.analyse ? await markAnalysisOwed(tx, applied.analyse.ticket_id) : null };
     }),
   );

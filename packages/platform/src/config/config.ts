@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { QUEUE_NAMES, type QueueName } from "./queue-names.ts";
 import { parseRedisUrl, RedisUrlError } from "./redis-url.ts";
-import { parseTrustProxy } from "./trust-proxy.ts";
+import { parseAddressList, parseTrustProxy } from "./trust-proxy.ts";
 
 const ROOT_ENV_FILE = fileURLToPath(new URL("../../../../.env", import.meta.url));
 
@@ -40,6 +40,16 @@ const trustProxy = z.string().transform((value, ctx) => {
     return z.NEVER;
   }
   return parsed.trust;
+});
+
+/** Client addresses and CIDR ranges (METRICS_ALLOW), with TRUST_PROXY's names for ranges. */
+const addressList = z.string().transform((value, ctx) => {
+  const parsed = parseAddressList(value);
+  if ("problem" in parsed) {
+    ctx.addIssue({ code: "custom", message: `${parsed.problem}; give addresses, CIDR ranges, loopback, linklocal or uniquelocal` });
+    return z.NEVER;
+  }
+  return parsed.entries;
 });
 
 const queueList = z
@@ -163,14 +173,18 @@ export const configSchema = z.object({
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   /** A database connection silent this long (a hung query or server) is closed and its request fails. */
   DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
-  /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); unset, it is open. */
+  /** When set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); unset, it is open, except with NODE_ENV=production (METRICS_ALLOW). */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /** With NODE_ENV=production and no METRICS_TOKEN, the client addresses /metrics answers (403 to others). */
+  METRICS_ALLOW: addressList.default(["loopback"]),
   /** Failed /auth/login attempts per login, and per client address, within the window; past either, 429 until the window ends. */
   LOGIN_FAILURES_PER_LOGIN: z.coerce.number().int().min(1).default(5),
   LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
-  /** Acquirer webhook deliveries allowed per client IP per minute; 0 turns the limit off (the spec enforces none). */
-  WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
+  /** Acquirer webhook deliveries allowed per client IP per minute; 0 turns the limit off. Generous: an acquirer sends a few a minute. */
+  WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(300),
+  /** The acquirer's webhook signing key: when set, a delivery needs a valid `Webhook-Signature` (NMI's), else 401 and nothing stored. */
+  ACQUIRER_SIGNING_KEY: z.string().trim().min(1).optional(),
   /** Carrier code of orders that name none (spec 1, 2.1 `<DEFAULT_CARRIER_CODE>`). */
   DEFAULT_CARRIER_CODE: z.string().trim().min(1).max(20).default("FEDEX"),
   // External systems (design section 9): unset means the feature reports itself unconfigured.

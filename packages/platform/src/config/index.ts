@@ -1,3 +1,4 @@
+export * from "./address-allow.ts";
 export * from "./config.ts";
 export * from "./queue-names.ts";
 export * from "./redis-url.ts";

@@ -27,6 +27,13 @@ function addressProblem(entry: string): string | null {
   return `"${entry}" has a bad prefix length (0-${bits})`;
 }
 
+/** A comma-separated list of addresses, CIDR ranges and range names (METRICS_ALLOW), or what is wrong with it. */
+export function parseAddressList(value: string): { entries: string[] } | { problem: string } {
+  const entries = value.split(",").map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  const problem = entries.length === 0 ? "is empty" : entries.map(addressProblem).find((found) => found !== null);
+  return problem ? { problem } : { entries };
+}
+
 /**
  * Reads TRUST_PROXY: `false`/`0` (the default), a hop count (`1` for one
  * proxy), or a comma-separated list of addresses and CIDR ranges. `true`
@@ -41,10 +48,9 @@ export function parseTrustProxy(value: string): { trust: TrustProxy } | { proble
     const hops = Number(text);
     return hops <= MAX_HOPS ? { trust: hops } : { problem: `at most ${MAX_HOPS} proxy hops` };
   }
-  const entries = text.split(",").map((entry) => entry.trim()).filter(Boolean);
-  const problem = entries.length === 0 ? "is empty" : entries.map(addressProblem).find((found) => found !== null);
-  if (problem) return { problem: `${problem}; give a hop count (e.g. 1), the proxies' addresses or CIDR ranges, or false` };
-  return { trust: entries };
+  const list = parseAddressList(text);
+  if ("problem" in list) return { problem: `${list.problem}; give a hop count (e.g. 1), the proxies' addresses or CIDR ranges, or false` };
+  return { trust: list.entries };
 }
 
 /** The one-line warning for a TRUST_PROXY that still says `true`, or null. */

@@ -1,4 +1,5 @@
 import ipaddr from "ipaddr.js";
+import { canonicalAddress, specialIpv6Refusal } from "./special-ranges.ts";
 
 /** The ranges of ipaddr.js that are refused, in words for the error message; everything but global unicast is. */
 const RANGE_WORDS: Record<string, string> = {
@@ -21,16 +22,17 @@ const EMBEDS_IPV4 = new Set(["ipv4Mapped", "rfc6145", "rfc6052"]);
  * private (RFC 1918), carrier-grade NAT, link-local (cloud metadata at
  * 169.254.169.254), unique local IPv6, unspecified, multicast and the reserved
  * ranges are refused, IPv4 inside IPv6 (`::ffff:127.0.0.1`, NAT64) by its IPv4
- * address. Text that is not an address is refused too.
+ * address, and the IPv6 ranges ipaddr.js does not know (special-ranges.ts).
+ * Text that is not an address is refused too.
  */
 export function addressRefusal(address: string): string | null {
   if (!ipaddr.isValid(address)) return "not an IP address";
-  let parsed = ipaddr.parse(address);
+  let parsed = ipaddr.parse(canonicalAddress(address));
   if (parsed.kind() === "ipv6" && EMBEDS_IPV4.has(parsed.range())) {
     const bytes = (parsed as ipaddr.IPv6).toByteArray().slice(12);
     parsed = new ipaddr.IPv4(bytes);
   }
   const range = parsed.range();
-  if (range === "unicast") return null;
+  if (range === "unicast") return parsed.kind() === "ipv6" ? specialIpv6Refusal(parsed as ipaddr.IPv6) : null;
   return RANGE_WORDS[range] ?? "a reserved address";
 }

@@ -10,11 +10,47 @@ const SECRET_TEXT: [RegExp, string][] = [
 
 export const REDACTED = "[REDACTED]";
 
-/** Prisma's validation errors print the data they were given as `name: "value"` lines, secrets included. */
-const SECRET_MEMBER = new RegExp(String.raw`\b(\w*(?:${SECRET_KEY.source})\w*):\s*"(?:[^"\\]|\\.)*"`, "gi");
+/**
+ * The opening of a `name: "value"` member, as Prisma's validation errors
+ * print the data they were given, secrets included. A name is matched from
+ * the start of its run only, so a long run is read once, not from each of its
+ * characters; whether it is a secret's is SECRET_KEY's to say.
+ */
+const MEMBER_OPENING = /(?<![\w-])([\w-]+):\s*"/g;
+
+/** Where the JSON-style string that starts at `start` ends (past its closing quote), or -1 when it does not. */
+function quotedEnd(text: string, start: number): number {
+  for (let at = start; at < text.length; at += 1) {
+    if (text[at] === "\\") at += 1;
+    else if (text[at] === '"') return at + 1;
+  }
+  return -1;
+}
+
+/**
+ * Each secret-named member's value replaced, in one pass: a value is read
+ * from its opening quote to its closing one once. A value that never closes
+ * ends the pass, as every later opening lies inside it and would not close
+ * either.
+ */
+function redactSecretMembers(text: string): string {
+  let out = "";
+  let copied = 0;
+  MEMBER_OPENING.lastIndex = 0;
+  for (let opening = MEMBER_OPENING.exec(text); opening; opening = MEMBER_OPENING.exec(text)) {
+    const end = quotedEnd(text, MEMBER_OPENING.lastIndex);
+    if (end < 0) break;
+    if (SECRET_KEY.test(opening[1]!)) {
+      out += `${text.slice(copied, opening.index)}${opening[1]}: "${REDACTED}"`;
+      copied = end;
+    }
+    MEMBER_OPENING.lastIndex = end;
+  }
+  return out + text.slice(copied);
+}
 
 function redactErrorText(text: string): string {
-  return redactText(text).replace(SECRET_MEMBER, `$1: "${REDACTED}"`);
+  return redactSecretMembers(redactText(text));
 }
 
 /** Every pattern above needs one of these; most logged text has none, and skips the three scans. */

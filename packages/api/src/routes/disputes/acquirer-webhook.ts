@@ -2,7 +2,7 @@ import express, { type RequestHandler } from "express";
 import { rateLimit } from "express-rate-limit";
 import { RedisStore, type RedisReply } from "rate-limit-redis";
 import { AppError, scriptSafeSendCommand } from "@mw/platform";
-import { receiveAcquirerWebhook } from "@mw/domains/disputes";
+import { ACQUIRER_SIGNATURE_HEADER, receiveAcquirerWebhook } from "@mw/domains/disputes";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -29,12 +29,12 @@ export function rawWebhookBody(limit: string): RequestHandler {
 }
 
 /**
- * Optional per-IP limit (spec: none enforced by the service, so off unless
- * configured), counted in Redis across API processes. The store's scripts go
+ * Per-IP limit (WEBHOOK_RATE_LIMIT_PER_MINUTE, generous by default; 0 turns
+ * it off), counted in Redis across API processes. The store's scripts go
  * through scriptSafeSendCommand: its own SCRIPT LOAD would reach one cluster
  * node and its EVALSHA another.
  */
-function perIpLimit(ctx: Pick<AppContext, "config" | "redis">): RequestHandler | null {
+function perIpLimit(ctx: Pick<AppContext, "config" | "logger" | "redis">): RequestHandler | null {
   const perMinute = ctx.config.WEBHOOK_RATE_LIMIT_PER_MINUTE;
   if (perMinute === 0) return null;
   const sendCommand = scriptSafeSendCommand(ctx.redis);
@@ -48,6 +48,12 @@ function perIpLimit(ctx: Pick<AppContext, "config" | "redis">): RequestHandler |
       sendCommand: (command: string, ...args: string[]) => sendCommand(command, ...args) as Promise<RedisReply>,
     }),
     handler: (_req, _res, next) => next(new AppError(429, "rate_limited", "Too many webhook deliveries from this address; retry later.")),
+    // A Redis that cannot count must not cost a dispute: the delivery is stored and left to the sweeper, as before the limit.
+    passOnStoreError: true,
+    logger: {
+      error: (error, message) => ctx.logger.warn("acquirer webhook rate limit not counted", { error, message }),
+      warn: (error, message) => ctx.logger.warn("acquirer webhook rate limit", { error, message }),
+    },
   });
 }
 
@@ -57,7 +63,7 @@ export function acquirerWebhookRoutes(api: ApiRouter, ctx: Pick<AppContext, "con
   api.route({
     method: "post",
     path: ACQUIRER_WEBHOOK_PATH,
-    summary: "Receive an acquirer dispute event (public); matching happens later in the disputes queue",
+    summary: "Receive an acquirer dispute event (public, or signed when ACQUIRER_SIGNING_KEY is set); matching happens later in the disputes queue",
     tag: "disputes",
     access: "public",
     documentBody: acquirerPayload,
@@ -67,7 +73,9 @@ export function acquirerWebhookRoutes(api: ApiRouter, ctx: Pick<AppContext, "con
         schema: z.object({ success: z.literal(true), message: z.string(), webhook_id: z.number().int() }),
       },
       200: { description: "This event was already received; nothing stored again", schema: z.object({ success: z.literal(true), message: z.string() }) },
-      400: { description: "empty_payload or invalid_json" },
+      400: { description: "empty_payload or invalid_json; rest_invalid_param naming each member longer than its column (api_response.case_id, event_type, ...)" },
+      401: { description: "rest_forbidden: ACQUIRER_SIGNING_KEY is set and the Webhook-Signature header is missing or wrong; nothing stored" },
+      429: { description: "rate_limited: more than WEBHOOK_RATE_LIMIT_PER_MINUTE deliveries from this address in a minute" },
       500: { description: "db_error" },
       503: { description: "queue_unavailable: stored, not yet queued; retrying is safe" },
     },
@@ -84,7 +92,7 @@ export function acquirerWebhookRoutes(api: ApiRouter, ctx: Pick<AppContext, "con
     },
     handler: async (_input, req, res) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const delivery = await receiveAcquirerWebhook(ctx, raw, req.ip);
+      const delivery = await receiveAcquirerWebhook(ctx, raw, req.ip, req.get(ACQUIRER_SIGNATURE_HEADER));
       if (delivery.outcome === "already_received") return { success: true as const, message: "Event already received." };
       res.status(202);
       return { success: true as const, message: "Webhook received and queued for processing.", webhook_id: delivery.webhookId };

@@ -16,7 +16,7 @@ const accepted = z.object({
 });
 
 /** Design 10.1: the ticket system's signals, idempotent by its ids. */
-export function ticketSignalRoutes(api: ApiRouter, ctx: Pick<AppContext, "options" | "prisma" | "queues">): void {
+export function ticketSignalRoutes(api: ApiRouter, ctx: Pick<AppContext, "logger" | "options" | "prisma" | "queues">): void {
   api.route({
     method: "post",
     path: "/tickets/v1/signals",
@@ -54,6 +54,7 @@ export function ticketSignalRoutes(api: ApiRouter, ctx: Pick<AppContext, "option
       const signal = readSpec2(ticketSignal, req.body);
       const { backfill } = readSpec2(delivery, req.body);
       const outcome = await receiveTicketSignal(ctx, signal, { analyse: !backfill });
+      if (outcome.recipients) ctx.logger.warn("staff directory signal changed alert recipients", { signal: signal.signal, staff_id: "staff" in signal ? signal.staff.id : null, changes: outcome.recipients, remote_addr: req.ip });
       res.status(outcome.queued ? 202 : 200);
       return { success: true as const, signal: signal.signal, changed: outcome.changed, queued: outcome.queued };
     },
