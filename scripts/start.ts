@@ -1,5 +1,5 @@
 // `pnpm start`: make sure MariaDB and Redis answer (starting local ones when
-// the URLs point here and nothing listens, creating the database user in a
+// the URLs are the local defaults and nothing listens, creating the database user in a
 // local MariaDB that lacks it), migrate, then run the API (with Bull Board) and
 // one worker until Ctrl-C.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -17,7 +17,7 @@ if (envFile.wroteKey) console.log("wrote a new ENCRYPTION_KEY to .env (0600): ba
 const config = getConfigOrExit("api");
 let local: LocalServices;
 try {
-  local = await startLocalServices({ databaseUrl: config.DATABASE_URL, redisUrl: config.REDIS_URL });
+  local = await startLocalServices({ databaseUrl: config.DATABASE_URL, redisUrl: config.REDIS_URL, onlyAtDefaultAddress: true });
 } catch (error) {
   console.error((error as Error).message);
   process.exit(error instanceof LocalServicesError ? error.exitCode : 69); // EX_UNAVAILABLE

@@ -30,16 +30,41 @@ export class LocalServicesError extends Error {
   }
 }
 
+type Kind = "database" | "redis";
+
+/** The ports of the documented defaults (docs/configuration.md): mysql://…@127.0.0.1:3306, redis://127.0.0.1:6379. */
+const DEFAULT_PORTS: Record<Kind, number> = { database: 3306, redis: 6379 };
+const SERVER_NAMES: Record<Kind, string> = { database: "MariaDB", redis: "Redis" };
+const VARIABLES: Record<Kind, string> = { database: "DATABASE_URL", redis: "REDIS_URL" };
+const EX_UNAVAILABLE = 69;
+
 /**
  * True when the URL points at this machine and nothing listens there: ours to start.
  * Only a single Redis node is started this way; Sentinel and Cluster URLs name
  * topologies that `pnpm services --redis-sentinel` / `--redis-cluster` start.
  */
-export async function wantsLocal(kind: "database" | "redis", url: string): Promise<boolean> {
+export async function wantsLocal(kind: Kind, url: string): Promise<boolean> {
   const host = kind === "database" ? new URL(url).hostname : singleRedisHost(url);
   if (host === undefined || !LOCAL_HOSTS.has(host)) return false;
   const problem = kind === "database" ? await checkDatabase(url, { database: false }) : await checkRedis(url);
   return problem?.nothingListens ?? false;
+}
+
+/**
+ * A local URL on another port than the default is a setting for a server that
+ * should be running there (a second instance, a tunnel): a fresh empty one
+ * started in its place would take the configured queues' jobs against an empty
+ * database. The line names the setting and the address, never the password.
+ */
+function notAtDefault(kind: Kind, url: string): LocalServicesError | undefined {
+  const parsed = new URL(url);
+  const port = Number(parsed.port || DEFAULT_PORTS[kind]);
+  if (port === DEFAULT_PORTS[kind]) return undefined;
+  const user = parsed.username ? ` (${decodeURIComponent(parsed.username)})` : "";
+  return new LocalServicesError(
+    `${VARIABLES[kind]}: nothing answers at ${parsed.hostname}:${port}${user}; pnpm start starts a local ${SERVER_NAMES[kind]} only for the default address ${parsed.hostname}:${DEFAULT_PORTS[kind]}`,
+    EX_UNAVAILABLE,
+  );
 }
 
 function singleRedisHost(url: string): string | undefined {
@@ -113,8 +138,10 @@ async function startRedis(redisUrl: string, dataDir: string): Promise<ChildProce
  * Starts whichever of the two has nothing answering at its local URL, and
  * creates the database user in a local server that refuses it; stop() ends
  * what it started. Throws LocalServicesError when neither works.
+ * `onlyAtDefaultAddress` (`pnpm start`) starts one only at its default port,
+ * and throws (exit 69) for a local URL on another port where nothing answers.
  */
-export async function startLocalServices(options: { databaseUrl: string; redisUrl: string; dataDir?: string }): Promise<LocalServices> {
+export async function startLocalServices(options: { databaseUrl: string; redisUrl: string; dataDir?: string; onlyAtDefaultAddress?: boolean }): Promise<LocalServices> {
   const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
   const children: ChildProcess[] = [];
   const started: string[] = [];
@@ -123,13 +150,20 @@ export async function startLocalServices(options: { databaseUrl: string; redisUr
     await Promise.all(children.map(stopChild));
   };
   try {
-    if (await wantsLocal("database", options.databaseUrl)) {
-      children.push(await startMariaDb(options.databaseUrl, dataDir));
-      started.push(`MariaDB on 127.0.0.1:${new URL(options.databaseUrl).port || 3306} (data in ${path.join(dataDir, "mariadb")})`);
+    const database = await wantsLocal("database", options.databaseUrl);
+    const redis = await wantsLocal("redis", options.redisUrl);
+    // Refused before anything starts, so nothing is started only to be stopped again.
+    if (options.onlyAtDefaultAddress) {
+      const refused = (database && notAtDefault("database", options.databaseUrl)) || (redis && notAtDefault("redis", options.redisUrl));
+      if (refused) throw refused;
     }
-    if (await wantsLocal("redis", options.redisUrl)) {
+    if (database) {
+      children.push(await startMariaDb(options.databaseUrl, dataDir));
+      started.push(`MariaDB on 127.0.0.1:${new URL(options.databaseUrl).port || DEFAULT_PORTS.database} (data in ${path.join(dataDir, "mariadb")})`);
+    }
+    if (redis) {
       children.push(await startRedis(options.redisUrl, dataDir));
-      started.push(`Redis on 127.0.0.1:${new URL(options.redisUrl).port || 6379}`);
+      started.push(`Redis on 127.0.0.1:${new URL(options.redisUrl).port || DEFAULT_PORTS.redis}`);
     }
     const user = await provideDatabaseUser(options.databaseUrl, { dataDir });
     if (user && "problem" in user) throw new LocalServicesError(user.problem.line, user.problem.exitCode);

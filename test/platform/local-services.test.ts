@@ -32,6 +32,34 @@ describe("local services (pnpm services)", () => {
     }
   }, 90_000);
 
+  it("for pnpm start, starts nothing for a local URL on another port than the default: one line names the setting and the address", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "mw-services-"));
+    const databasePort = await closedPort();
+    const redisPort = await closedPort();
+    try {
+      // Whatever did start is stopped again, so a failure leaves no server behind.
+      const outcome = (options: Parameters<typeof startLocalServices>[0]) =>
+        startLocalServices(options).then(
+          async (services) => (await services.stop(), services),
+          (error: unknown) => error,
+        );
+      expect(await outcome({ databaseUrl: `mysql://shop:s3cret@127.0.0.1:${databasePort}/mw`, redisUrl: testEnv().REDIS_URL!, dataDir, onlyAtDefaultAddress: true })).toMatchObject({
+        exitCode: 69,
+        message: `DATABASE_URL: nothing answers at 127.0.0.1:${databasePort} (shop); pnpm start starts a local MariaDB only for the default address 127.0.0.1:3306`,
+      });
+      expect(await outcome({ databaseUrl: testBaseDatabaseUrl(), redisUrl: `redis://localhost:${redisPort}`, dataDir, onlyAtDefaultAddress: true })).toMatchObject({
+        exitCode: 69,
+        message: `REDIS_URL: nothing answers at localhost:${redisPort}; pnpm start starts a local Redis only for the default address localhost:6379`,
+      });
+      expect(await checkDatabase(`mysql://shop:s3cret@127.0.0.1:${databasePort}/mw`, { database: false })).toMatchObject({ nothingListens: true });
+      expect(await checkRedis(`redis://localhost:${redisPort}`)).toMatchObject({ nothingListens: true });
+      // The defaults, answering here, are used as they are.
+      expect((await startLocalServices({ databaseUrl: testBaseDatabaseUrl(), redisUrl: testEnv().REDIS_URL!, dataDir, onlyAtDefaultAddress: true })).started).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("leaves a URL that points at another machine alone", async () => {
     const services = await startLocalServices({ databaseUrl: "mysql://mw:mw@192.0.2.1:3306/mw", redisUrl: "redis://192.0.2.1:6379", dataDir: tmpdir() });
     expect(services.started).toEqual([]);

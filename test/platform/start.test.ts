@@ -56,4 +56,31 @@ describe("pnpm start", () => {
       }
     }
   }, 90_000);
+
+  it("starts no MariaDB for a DATABASE_URL on another port where nothing answers: exit 69 and one line naming it", async () => {
+    const port = await closedPort();
+    const child = spawn("pnpm", ["start"], {
+      cwd: ROOT,
+      detached: true,
+      env: { ...process.env, ...testEnv(), DATABASE_URL: `mysql://mw:never-printed@127.0.0.1:${port}/mw`, PORT: String(await closedPort()) },
+    });
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<string>((resolve) => child.on("exit", (code, signal) => resolve(`${code ?? signal}`)));
+    try {
+      const code = await Promise.race([exited, new Promise<string>((resolve) => setTimeout(() => resolve("still running"), 30_000))]);
+      expect(code, output).toBe("69");
+      expect(output.split("\n").filter((line) => line.includes("DATABASE_URL"))).toEqual([
+        `DATABASE_URL: nothing answers at 127.0.0.1:${port} (mw); pnpm start starts a local MariaDB only for the default address 127.0.0.1:3306`,
+      ]);
+      expect(output).not.toMatch(/never-printed|started MariaDB/);
+    } finally {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // The whole group has exited.
+      }
+    }
+  }, 60_000);
 });

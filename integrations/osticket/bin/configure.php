@@ -4,7 +4,7 @@
  *
  *   php integrations/osticket/bin/configure.php OSTICKET_ROOT --url PLATFORM_URL --key SECURITY_KEY
  *       (--platform-cli 'COMMAND' | --staff-secret-stdin) [--rest-root /x] [--timeout 1] [--pause 60]
- *       [--backfill-days N]
+ *       [--staff-timeout 3] [--backfill-days N]
  *   php integrations/osticket/bin/configure.php OSTICKET_ROOT --sync [--backfill-days N]
  *
  * Copies the plugin to OSTICKET_ROOT/include/plugins/platform-bridge, installs
@@ -75,7 +75,7 @@ function syncPlatform(?PlatformClient $client, ?string $backfillDays): int {
 
 $args = array_slice($argv, 1);
 $root = null;
-$options = array('url' => null, 'key' => null, 'rest-root' => '', 'timeout' => '1', 'pause' => '60', 'platform-cli' => null, 'backfill-days' => null);
+$options = array('url' => null, 'key' => null, 'rest-root' => '', 'timeout' => '1', 'pause' => '60', 'staff-timeout' => '3', 'platform-cli' => null, 'backfill-days' => null);
 $flags = array('staff-secret-stdin' => false, 'sync' => false);
 for ($i = 0; $i < count($args); $i++) {
     if (str_starts_with($args[$i], '--')) {
@@ -92,7 +92,7 @@ for ($i = 0; $i < count($args); $i++) {
         fail("unexpected argument: {$args[$i]}");
     }
 }
-$usage = 'usage: configure.php OSTICKET_ROOT --url PLATFORM_URL --key SECURITY_KEY (--platform-cli COMMAND | --staff-secret-stdin) [--rest-root PATH] [--timeout SECONDS] [--pause SECONDS] [--backfill-days N]'
+$usage = 'usage: configure.php OSTICKET_ROOT --url PLATFORM_URL --key SECURITY_KEY (--platform-cli COMMAND | --staff-secret-stdin) [--rest-root PATH] [--timeout SECONDS] [--pause SECONDS] [--staff-timeout SECONDS] [--backfill-days N]'
     ."\n   or: configure.php OSTICKET_ROOT --sync [--backfill-days N]";
 if ($options['backfill-days'] !== null && !preg_match('/^[1-9]\d{0,4}$/', $options['backfill-days'])) fail('--backfill-days must be a whole number of days (1 or more)');
 if ($flags['sync']) {
@@ -109,7 +109,7 @@ if ($flags['sync']) {
     exit(syncPlatform(PlatformClient::fromConfig($instance->getConfig()), $options['backfill-days']));
 }
 if (!$root || !$options['url'] || !$options['key'] || ($options['platform-cli'] === null) === !$flags['staff-secret-stdin']) fail($usage);
-foreach (array('timeout', 'pause') as $name) {
+foreach (array('timeout', 'pause', 'staff-timeout') as $name) {
     if (!is_numeric($options[$name]) || (float) $options[$name] <= 0) fail("--$name must be a number of seconds above 0");
 }
 if (!preg_match('#^https?://[^/\s]+(/[^\s]*)?$#', $options['url'])) fail("--url must be an http(s) URL: {$options['url']}");
@@ -173,6 +173,7 @@ $values = array(
     'staff_secret' => $piped ?? newSecretFrom($options['platform-cli']),
     'send_timeout' => $options['timeout'],
     'breaker_seconds' => $options['pause'],
+    'staff_timeout' => $options['staff-timeout'],
 );
 foreach ($values as $name => $value) {
     // set() answers the value itself, so an empty one cannot tell success: read every value back instead.

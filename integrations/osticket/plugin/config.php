@@ -38,6 +38,12 @@ class PlatformBridgeConfig extends PluginConfig {
                 'default' => '1',
                 'configuration' => array('size' => 5, 'length' => 5, 'validator' => 'number'),
             )),
+            'staff_timeout' => new TextboxField(array(
+                'label' => 'Staff page timeout (seconds)',
+                'hint' => 'How long the alert bell, the snapshots, the time panel and the assistant wait for the platform (1 to 30; the assistant\'s answer may then stream for minutes). When it does not answer, staff pages stop asking for the pause below',
+                'default' => '3',
+                'configuration' => array('size' => 5, 'length' => 5, 'validator' => 'number'),
+            )),
             'breaker_seconds' => new TextboxField(array(
                 'label' => 'Pause after a failure (seconds)',
                 'hint' => 'After a send times out or fails, requests leave their signals to cron for this long; then one request tries again',

@@ -17,6 +17,8 @@ const ADMIN_STAFF_ID = 1;
 const HISTORY = 200;
 /** The send timeout the tests configure: a request that waited for a send would take at least this long. */
 const SEND_TIMEOUT_MS = 5_000;
+/** The staff pages' timeout the tests leave at its default (configure.php --staff-timeout). */
+const STAFF_TIMEOUT_MS = 3_000;
 /** osTicket's API ticket creation as the client measured it, per platform state (printed at the end, for the README). */
 const figures: Record<"up" | "hung" | "down", number[]> = { up: [], hung: [], down: [] };
 let history: Awaited<ReturnType<OsTicket["seedHistory"]>>;
@@ -283,6 +285,49 @@ describe("osTicket with the platform bridge", () => {
     ]);
     expect(await desk.breakerOpenUntil()).toBe(0);
   }, 60_000);
+
+  it("with the platform hung (SIGSTOP), a staff request gives up after the staff timeout; then 20 at once answer in under 1 s each that the platform is not answering, and osTicket's own pages stay quick", async () => {
+    /** A staff AJAX call as staff.js makes it, timed from the browser's side. */
+    const staffCall = async (path: string) => {
+      const started = performance.now();
+      const res = await agent.request(`/scp/ajax.php${path}`, { headers: { "x-requested-with": "XMLHttpRequest" } });
+      const body = (await res.json()) as { success: boolean; data: unknown };
+      return { status: res.status, body, ms: performance.now() - started };
+    };
+    expect(await desk.breakerOpenUntil()).toBe(0);
+    platform.child.kill("SIGSTOP");
+    try {
+      // The bell's poll: the platform accepts the connection (the kernel does) but never answers.
+      const first = await staffCall("/notifications");
+      expect(first.ms).toBeGreaterThanOrEqual(STAFF_TIMEOUT_MS - 100);
+      expect(first.ms).toBeLessThan(STAFF_TIMEOUT_MS + 3_000);
+      expect(first).toMatchObject({ status: 504, body: { success: false, data: expect.stringMatching(/^The platform is not answering \(Operation timed out after \d+ milliseconds/) } });
+      expect(await desk.breakerOpenUntil()).toBeGreaterThan(unixNow());
+
+      // Every tab's bell, the snapshots, the time panel and the assistant at once: none waits for the platform.
+      const paths = ["/notifications", "/urgency/snapshots", "/timetracking/status", "/ai-assistant/conversations"];
+      const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => staffCall(paths[i % paths.length]!)));
+      for (const answer of burst) {
+        expect(answer).toMatchObject({ status: 503, body: { success: false, data: expect.stringMatching(/^The platform is not answering: staff pages ask it again in \d+ s\.$/) } });
+        expect(answer.ms).toBeLessThan(1_000);
+      }
+      const script = await agent.request("/scp/ajax.php/platform-bridge/time-panel.js");
+      expect(script.status).toBe(502);
+      expect(await script.text()).toContain("could not be loaded");
+      // The PHP workers are free: osTicket's own pages answer as usual.
+      const started = performance.now();
+      const page = await agent.request("/scp/tickets.php");
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("</html>");
+      expect(performance.now() - started).toBeLessThan(2_000);
+    } finally {
+      platform.child.kill("SIGCONT");
+    }
+    // After the pause, the next staff request tries (half-open) and, answered, closes the breaker for signals too.
+    await desk.setBreakerOpenUntil(unixNow() - 1);
+    expect(await staffCall("/timetracking/status")).toMatchObject({ status: 200, body: { success: true } });
+    expect(await desk.breakerOpenUntil()).toBe(0);
+  }, 180_000);
 
   it("forwards a staff member edited in osTicket to the staff directory; the agent's timetracking/status answers through osTicket", async () => {
     const profile = await agent.page("/scp/profile.php");

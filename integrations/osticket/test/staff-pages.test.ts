@@ -38,8 +38,8 @@ beforeAll(async () => {
   desk = new OsTicket();
   [browser] = await Promise.all([launchBrowser(), desk.install()]);
   await desk.startIdsAt(20_000_000 + (Date.now() % 1_000_000) * 10);
-  // A generous send timeout: on a busy machine a slow answer would open the breaker and leave the signals to cron.
-  expect(await desk.configure(api.url, SECURITY_KEY, ["--timeout", "10"])).toMatch(/Platform bridge installed/);
+  // Generous timeouts: on a busy machine a slow answer would open the breaker and leave the signals to cron, or the staff pages without answers.
+  expect(await desk.configure(api.url, SECURITY_KEY, ["--timeout", "10", "--staff-timeout", "10"])).toMatch(/Platform bridge installed/);
 }, 600_000);
 
 afterAll(async () => {

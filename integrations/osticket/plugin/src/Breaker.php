@@ -7,6 +7,8 @@
  * their signals to cron. When the pause is over, one request tries again
  * (half-open): it is taken atomically, so a burst of requests sends one try,
  * not one each. A success anywhere, cron's included, closes it again.
+ * Staff pages' calls to the platform (PlatformStaffProxy) use it too: an
+ * agent's tab that polls the bell must not hold a PHP worker on a hung platform.
  */
 class PlatformBreaker {
     const STATE = 'breaker_open_until';
@@ -31,9 +33,23 @@ class PlatformBreaker {
 
     /** What the last sends showed: the platform unavailable opens it, an answer from it closes it. */
     function record(PlatformOutbox $outbox): void {
-        if ($outbox->unavailable) {
+        $this->saw($outbox->unavailable, $outbox->reached);
+    }
+
+    /** A staff page's call (PlatformStaffProxy): no answer opens it, any answer closes it. */
+    function recordAnswer(PlatformAnswer $answer): void {
+        $this->saw($answer->notAnswering(), !$answer->notAnswering());
+    }
+
+    /** Seconds until the next try, for telling an agent when to look again. */
+    function remaining(): int {
+        return max(0, (int) PlatformBridgeSchema::getState(self::STATE, '0') - time());
+    }
+
+    private function saw(bool $unavailable, bool $reached): void {
+        if ($unavailable) {
             PlatformBridgeSchema::setState(self::STATE, (string) (time() + $this->seconds));
-        } elseif ($outbox->reached && PlatformBridgeSchema::getState(self::STATE, '0') !== '0') {
+        } elseif ($reached && PlatformBridgeSchema::getState(self::STATE, '0') !== '0') {
             PlatformBridgeSchema::setState(self::STATE, '0');
         }
     }

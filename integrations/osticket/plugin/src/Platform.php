@@ -11,6 +11,11 @@ class PlatformAnswer {
         return $this->status === 0 || $this->status >= 500 || in_array($this->status, array(408, 429), true);
     }
 
+    /** No answer in time or no connection, or a gateway saying the platform behind it is not there: what opens the breaker for staff pages. */
+    function notAnswering(): bool {
+        return $this->status === 0 || in_array($this->status, array(502, 503, 504), true);
+    }
+
     function json(): ?array {
         $data = json_decode($this->body, true);
         return is_array($data) ? $data : null;
@@ -57,8 +62,12 @@ class PlatformClient {
      * Any call; `$onChunk` receives the body as it arrives instead of it being
      * kept (the chat stream). Staff calls carry a signed identity instead of
      * the key (`$withKey` false): the key itself never leaves for them.
+     * `$connect` bounds the connection (2 s at most by default); `$firstByte`
+     * the wait for the answer's status line, for a stream whose `$timeout` is
+     * long: a platform that accepts connections but is hung (stopped, stuck)
+     * is given up on after it, not after the whole stream's time.
      */
-    function call(string $method, string $url, array $headers, ?string $body, float $timeout, ?callable $onHeaders = null, ?callable $onChunk = null, bool $withKey = true): PlatformAnswer {
+    function call(string $method, string $url, array $headers, ?string $body, float $timeout, ?callable $onHeaders = null, ?callable $onChunk = null, bool $withKey = true, ?float $connect = null, ?float $firstByte = null): PlatformAnswer {
         $curl = curl_init($url);
         if ($withKey) $headers[] = 'ai-security-key: '.$this->key;
         $headers[] = 'accept: application/json, text/event-stream';
@@ -66,7 +75,7 @@ class PlatformClient {
             CURLOPT_CUSTOMREQUEST => $method,
             CURLOPT_HTTPHEADER => $headers,
             CURLOPT_RETURNTRANSFER => $onChunk === null,
-            CURLOPT_CONNECTTIMEOUT_MS => (int) min(2000, $timeout * 1000),
+            CURLOPT_CONNECTTIMEOUT_MS => (int) (min($connect ?? 2.0, $timeout) * 1000),
             CURLOPT_TIMEOUT_MS => (int) ($timeout * 1000),
             CURLOPT_FOLLOWLOCATION => false,
             CURLOPT_NOSIGNAL => true,
@@ -84,9 +93,19 @@ class PlatformClient {
                 return strlen($chunk);
             });
         }
+        $waited = false;
+        if ($firstByte !== null && $firstByte < $timeout) {
+            $started = microtime(true);
+            curl_setopt($curl, CURLOPT_NOPROGRESS, false);
+            // libcurl calls this at least once a second, also while nothing arrives; non-zero aborts.
+            curl_setopt($curl, CURLOPT_XFERINFOFUNCTION, function ($c) use ($started, $firstByte, &$waited) {
+                $waited = curl_getinfo($c, CURLINFO_RESPONSE_CODE) === 0 && microtime(true) - $started > $firstByte;
+                return $waited ? 1 : 0;
+            });
+        }
         $result = curl_exec($curl);
         $status = (int) curl_getinfo($curl, CURLINFO_RESPONSE_CODE);
-        $error = $result === false ? curl_error($curl) : '';
+        $error = $result === false ? ($waited ? sprintf('no answer within %g s', $firstByte) : curl_error($curl)) : '';
         curl_close($curl);
         return new PlatformAnswer($result === false ? 0 : $status, is_string($result) ? $result : '', $error);
     }

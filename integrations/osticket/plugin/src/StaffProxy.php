@@ -10,6 +10,14 @@
  */
 class PlatformStaffProxy {
     const VERSION = '1.0.0';
+    /** The setting "Staff page timeout" when unset: a staff request's whole answer. */
+    const DEFAULT_TIMEOUT = 3.0;
+    /** Connecting, for every staff request: the platform is near (a refused or lost connection shows at once). */
+    const CONNECT_TIMEOUT = 1.0;
+    /** The assistant's answer streams for minutes; its first byte comes once the platform has retrieved the context. */
+    const CHAT_TIMEOUT = 300.0;
+    const CHAT_FIRST_BYTE = 15.0;
+    const NOT_ANSWERING = 'The platform is not answering';
 
     function __construct(private $config) {}
 
@@ -45,6 +53,7 @@ class PlatformStaffProxy {
         $client = PlatformClient::fromConfig($this->config);
         if (!$client) self::answer(503, 'The platform bridge is not configured.');
         if ($client->staffSecret() === '') self::answer(503, 'The platform bridge has no agent signing secret: run its bin/configure.php again (see its README, "Upgrading").');
+        $breaker = $this->breakerAllowing();
         $query = $_GET;
         unset($query['_method']);
         $path = "/scp/ajax.php/$area".($rest === '' ? '' : "/$rest").($query ? '?'.http_build_query($query) : '');
@@ -59,8 +68,10 @@ class PlatformStaffProxy {
         $started = false;
         $status = 0;
         $type = 'application/json';
+        $chat = $area === 'ai-assistant' && $rest === 'chat';
+        $timeout = self::timeout($this->config);
         $answer = $client->call($method, $client->url($path), $headers, $body === '' ? null : $body,
-            $area === 'ai-assistant' ? 300.0 : 30.0,
+            $chat ? self::CHAT_TIMEOUT : $timeout,
             function ($line) use (&$status, &$type) {
                 if (preg_match('#^HTTP/\S+\s+(\d{3})#', $line, $m)) $status = (int) $m[1];
                 elseif (stripos($line, 'content-type:') === 0) $type = trim(substr($line, 13));
@@ -75,12 +86,31 @@ class PlatformStaffProxy {
                 }
                 echo $chunk;
                 flush();
-            }, false);
+            }, false, self::CONNECT_TIMEOUT, $chat ? max($timeout, self::CHAT_FIRST_BYTE) : null);
+        // A stream that began had its answer, however it ended.
+        $breaker->recordAnswer($started ? new PlatformAnswer(200, '') : $answer);
         if (!$started) {
-            if ($answer->status === 0) self::answer(502, 'The platform could not be reached: '.$answer->error);
+            if ($answer->status === 0) self::answer(504, self::NOT_ANSWERING.' ('.$answer->error.'). Staff pages stop asking it for a while.');
             http_response_code($answer->status);
         }
         exit;
+    }
+
+    /** The configured "Staff page timeout" (seconds), within 1 to 30. */
+    static function timeout($config): float {
+        $seconds = (float) $config->get('staff_timeout');
+        return $seconds > 0 ? min(max($seconds, 1.0), 30.0) : self::DEFAULT_TIMEOUT;
+    }
+
+    /**
+     * The breaker signals use, asked before a staff call: while the platform
+     * did not answer lately, the agent hears so at once and the PHP worker is
+     * free again, instead of every tab's bell poll waiting out a timeout.
+     */
+    private function breakerAllowing(): PlatformBreaker {
+        $breaker = PlatformBreaker::fromConfig($this->config);
+        if (!$breaker->allows()) self::answer(503, sprintf('%s: staff pages ask it again in %d s.', self::NOT_ANSWERING, max(1, $breaker->remaining())));
+        return $breaker;
     }
 
     private static function answer(int $status, string $message): void {
@@ -96,7 +126,9 @@ class PlatformStaffProxy {
      */
     function script(): void {
         $client = PlatformClient::fromConfig($this->config);
-        $answer = $client ? $client->call('GET', $client->url('/console/assets/time-panel.js'), array(), null, 5.0, null, null, false) : null;
+        $breaker = PlatformBreaker::fromConfig($this->config);
+        $answer = $client && $breaker->allows() ? $client->call('GET', $client->url('/console/assets/time-panel.js'), array(), null, self::timeout($this->config), null, null, false, self::CONNECT_TIMEOUT) : null;
+        if ($answer) $breaker->recordAnswer($answer);
         header('Content-Type: application/javascript; charset=utf-8');
         if (!$answer || !$answer->ok()) {
             http_response_code(502);
