@@ -4,8 +4,9 @@ import { MAX_WORKERS } from "./test/support/workers.ts";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "packages/*/src/**/*.test.ts"],
-    // Run by `pnpm test:cluster` (vitest.cluster.config.ts) against a cluster and a Sentinel group of their own.
-    exclude: [...configDefaults.exclude, "test/cluster/**"],
+    // Run by `pnpm test:cluster` (vitest.cluster.config.ts) against a cluster and a Sentinel group of their own,
+    // and by `pnpm test:system` (vitest.system.config.ts): the whole platform installed, built and started.
+    exclude: [...configDefaults.exclude, "test/cluster/**", "test/system/**"],
     globalSetup: ["test/support/global-setup.ts"],
     setupFiles: ["test/support/setup.ts"],
     pool: "forks",

@@ -1,7 +1,7 @@
 import { issueImageApiKey } from "@mw/domains/images";
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
-import { runCli as cli } from "../support/processes.ts";
+import { runCli as cli, runCliProcess } from "../support/processes.ts";
 
 let api: TestApi;
 beforeAll(async () => {
@@ -188,4 +188,23 @@ describe("pnpm cli review:add", () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("rating");
   }, 180_000);
+});
+
+describe("pnpm cli as its own process", () => {
+  it("prints one line of JSON and exits 0, and exits 64 on an unknown command (the other tests run it in process)", async () => {
+    const shown = await runCliProcess("options:get", "urgency_max_per_run");
+    expect([shown.code, shown.stdout.trim().split("\n").length], shown.stderr).toEqual([0, 1]);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ name: "urgency_max_per_run" });
+    const unknown = await runCliProcess("no:such-command");
+    expect([unknown.code, unknown.stderr]).toEqual([64, expect.stringContaining('unknown command "no:such-command"')]);
+  });
+
+  it("--help lists every command with its summary, and COMMAND --help its arguments and options", async () => {
+    const help = await cli("--help");
+    expect(help.code).toBe(0);
+    for (const line of ["user:create  create a user", "dispute:show  where a received dispute is"]) expect(help.stderr).toContain(line);
+    const one = await cli("user:grant", "--help");
+    expect([one.code, one.stderr]).toEqual([0, expect.stringContaining("usage: pnpm cli user:grant LOGIN CAPABILITY... [options]")]);
+    expect(one.stderr).toContain("--staff-id VALUE");
+  });
 });

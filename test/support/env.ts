@@ -1,3 +1,5 @@
+import { configSchema } from "../../packages/platform/src/config.ts";
+
 // Every vitest worker gets its own database and BullMQ prefix, so test files
 // run in parallel without seeing each other (design section 8). Names carry
 // the run's id (the main vitest process id, set by global-setup), so two runs
@@ -27,9 +29,17 @@ export function testQueuePrefix(suffix = slot(), run = runId()): string {
   return `mwtest${run}_${suffix}`;
 }
 
-/** The environment a test process (and any child process it spawns) runs with. */
+/**
+ * Every platform setting empty: empty counts as unset, and `.env` fills in only
+ * variables that are not set at all, so neither the checkout's `.env` nor the
+ * caller's shell (an ERP_TOKEN after the README's quick start, say) reaches a test.
+ */
+const NO_SETTINGS = Object.fromEntries(Object.keys(configSchema.shape).map((name) => [name, ""]));
+
+/** The environment a test process (and any child process it spawns) runs with: the settings below and no other. */
 export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
   return {
+    ...NO_SETTINGS,
     NODE_ENV: "test",
     DATABASE_URL: testDatabaseUrl(),
     REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",

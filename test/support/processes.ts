@@ -80,8 +80,23 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** `pnpm cli ARGS` as its own process: how it exited, and what it printed on stdout and stderr apart. */
-export async function runCli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `pnpm cli ARGS` run in this process (as the command line runs it): its exit code, and what it printed on stdout and stderr apart. */
+export async function runCli(...args: string[]): Promise<CliRun> {
+  const { main } = await import("../../packages/api/src/cli/main.ts");
+  let stdout = "";
+  let stderr = "";
+  const code = await main(args, { out: (text) => (stdout += `${text}\n`), err: (text) => (stderr += `${text}\n`) });
+  return { code, stdout, stderr };
+}
+
+/** `pnpm cli ARGS` as its own process, for what only a process shows (its start, its exit, its environment). */
+export async function runCliProcess(...args: string[]): Promise<CliRun> {
   const run = spawnEntry("packages/api/src/cli/main.ts", args);
   let stdout = "";
   let stderr = "";

@@ -3,7 +3,7 @@ import { checkTicketStaff, claimTicketStaffSignature, rotateTicketBridgeSecret, 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeHarvest } from "../fakes/harvest.ts";
 import { restCall, startApi, userWith, type TestApi } from "../support/api.ts";
-import { spawnEntry } from "../support/processes.ts";
+import { runCli } from "../support/processes.ts";
 import { newTicketId, SECURITY_KEY } from "../support/tickets.ts";
 import { connectStaff, enableTimeTracking, staffMember, TIME_OPTIONS } from "../support/timetracking.ts";
 
@@ -40,16 +40,8 @@ async function call(method: string, path: string, header: string, body?: string)
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-async function cliSecret(): Promise<{ code: number | null; stdout: string }> {
-  const run = spawnEntry("packages/api/src/cli/main.ts", ["ticket-bridge:secret"]);
-  let stdout = "";
-  run.child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  const { code } = await run.exited();
-  return { code, stdout };
-}
-
 async function newSecretFromCli(): Promise<string> {
-  const { code, stdout } = await cliSecret();
+  const { code, stdout } = await runCli("ticket-bridge:secret");
   expect(code).toBe(0);
   return (JSON.parse(stdout) as { ticket_bridge_secret: string }).ticket_bridge_secret;
 }

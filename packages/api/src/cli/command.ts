@@ -3,9 +3,8 @@ import type { CliConnections } from "@mw/platform";
 /** What a command's `run` gets: the configuration, the database and a logger (cli/main.ts opens them once per run). */
 export type CliDeps = CliConnections;
 
-/** One `pnpm cli` command: its help text, its arguments and what it does. */
+/** One `pnpm cli` command: its arguments, its options and what it does (its summary is in registry.ts). */
 export interface Command {
-  summary: string;
   /** Positional arguments, all required, e.g. the file of items:import; a `variadic` last one takes one or more values. */
   arguments?: { name: string; description: string; variadic?: boolean }[];
   options: Record<string, { type: "string" | "boolean"; required?: boolean; description: string }>;

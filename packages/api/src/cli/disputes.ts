@@ -4,7 +4,6 @@ import type { Command } from "./command.ts";
 
 export const merchantCommands: Record<string, Command> = {
   "merchant:add": {
-    summary: "add a merchant account: acquirer MID to payment-gateway security key (stored encrypted)",
     options: {
       mid: { type: "string", required: true, description: "acquirer merchant id (leading zeros are dropped, as the acquirer does)" },
       "security-key": { type: "string", required: true, description: "the gateway security key" },
@@ -21,7 +20,6 @@ export const merchantCommands: Record<string, Command> = {
 
 export const disputeCommands: Record<string, Command> = {
   "dispute:show": {
-    summary: "where a received dispute is: processing state and outcome, why, attempts, last error, next attempt, its newest job (replays included)",
     arguments: [{ name: "CASE", description: "the acquirer's case id" }],
     options: {},
     async run(deps, _values, [caseId]) {

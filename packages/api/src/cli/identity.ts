@@ -26,7 +26,6 @@ async function passwordFrom(values: Record<string, string | boolean | undefined>
 
 export const userCommands: Record<string, Command> = {
   "user:create": {
-    summary: "create a user; prints its application password once",
     options: {
       login: { type: "string", required: true, description: "login name" },
       capabilities: { type: "string", required: true, description: "comma-separated: manage_middleware, manage_options, staff" },
@@ -44,7 +43,6 @@ export const userCommands: Record<string, Command> = {
     },
   },
   "user:grant": {
-    summary: "give an existing user one or more capabilities; effective on its next request",
     arguments: [
       { name: "LOGIN", description: "login name" },
       { name: "CAPABILITY", description: "manage_middleware, manage_options or staff (several separated by spaces or commas)", variadic: true },
@@ -55,7 +53,6 @@ export const userCommands: Record<string, Command> = {
     },
   },
   "user:revoke": {
-    summary: "take one or more capabilities from a user; effective on its next request",
     arguments: [
       { name: "LOGIN", description: "login name" },
       { name: "CAPABILITY", description: "manage_middleware, manage_options or staff (several separated by spaces or commas)", variadic: true },
@@ -66,7 +63,6 @@ export const userCommands: Record<string, Command> = {
     },
   },
   "user:password": {
-    summary: "set the login password used by POST /auth/login (generated and printed once, or read from stdin)",
     options: {
       login: { type: "string", required: true, description: "login name" },
       stdin: { type: "boolean", description: "read the password from standard input instead of generating one" },
@@ -78,7 +74,6 @@ export const userCommands: Record<string, Command> = {
     },
   },
   "user:app-password": {
-    summary: "issue another application password; printed once",
     options: {
       login: { type: "string", required: true, description: "login name" },
       name: { type: "string", required: true, description: "what the password is for" },
@@ -89,7 +84,6 @@ export const userCommands: Record<string, Command> = {
     },
   },
   "user:revoke-app-password": {
-    summary: "revoke application passwords by id or by name; effective on the next request",
     options: {
       login: { type: "string", required: true, description: "login name" },
       id: { type: "string", description: "application password id" },
@@ -110,7 +104,6 @@ export const userCommands: Record<string, Command> = {
 
 export const ticketBridgeCommands: Record<string, Command> = {
   "ticket-bridge:secret": {
-    summary: "create or replace the ticket system's agent signing secret (X-Ticket-Staff); printed once, for the plugin's bin/configure.php, which runs this",
     options: {},
     async run(deps) {
       return { ticket_bridge_secret: await rotateTicketBridgeSecret(deps) };

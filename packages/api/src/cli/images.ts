@@ -4,7 +4,6 @@ import type { Command } from "./command.ts";
 
 export const imageKeyCommands: Record<string, Command> = {
   "image-key:create": {
-    summary: "issue a key for the image API (/api/image, /api/image-random); printed once, only its hash is kept",
     options: { label: { type: "string", required: true, description: "who or what the key is for" } },
     async run(deps, values) {
       const label = String(values.label).trim();
@@ -13,7 +12,6 @@ export const imageKeyCommands: Record<string, Command> = {
     },
   },
   "image-key:revoke": {
-    summary: "revoke an image-API key for good; effective on the next request",
     options: { id: { type: "string", required: true, description: "the key's id (printed by image-key:create)" } },
     async run(deps, values) {
       const id = Number(values.id);

@@ -28,7 +28,6 @@ async function readItems(file: string): Promise<ItemInput[]> {
 
 export const itemCommands: Record<string, Command> = {
   "items:import": {
-    summary: "create or update catalogue items from a CSV file (columns sku,name,price,stock)",
     arguments: [{ name: "FILE.csv", description: "path of the CSV file" }],
     options: {},
     async run(deps, _values, [file]) {

@@ -7,7 +7,6 @@ const DOCUMENT_SOURCES = ["wiki", "docs", "brand"] as const;
 
 export const knowledgeCommands: Record<string, Command> = {
   "knowledge:add": {
-    summary: "add (or replace) a wiki article, documentation page or brand description in the assistant's index, from a file or URL; embedded by a worker",
     arguments: [{ name: "PATH_OR_URL", description: "a Markdown, text or HTML file, or an http(s) URL" }],
     options: {
       source: { type: "string", required: true, description: "wiki (docs-<id>), docs (<path-slug>) or brand (<domain>)" },

@@ -1,20 +1,16 @@
 // `pnpm cli <command> [--options]`: operator bootstrap commands. Each prints one line of JSON.
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { AppError, getConfigOrExit, openCliConnections } from "@mw/platform";
 import type { Command } from "./command.ts";
-import { licenseCommands } from "./managed-sites.ts";
-import { disputeCommands, merchantCommands } from "./disputes.ts";
-import { imageKeyCommands } from "./images.ts";
-import { itemCommands } from "./inventory.ts";
-import { knowledgeCommands } from "./knowledge.ts";
-import { optionCommands } from "./options.ts";
-import { orderCommands } from "./orders.ts";
-import { reviewCommands } from "./reviews.ts";
-import { staffCommands, ticketCommands } from "./tickets.ts";
-import { timeCommands } from "./timetracking.ts";
-import { ticketBridgeCommands, userCommands } from "./identity.ts";
+import { COMMANDS } from "./registry.ts";
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...ticketBridgeCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands, ...orderCommands, ...disputeCommands };
+/** Where the CLI writes: the process's stdout and stderr, or a test's buffers when it runs in process. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const processIo: CliIo = { out: (text) => console.log(text), err: (text) => console.error(text) };
 
 const argumentName = (argument: NonNullable<Command["arguments"]>[number]) => `${argument.name}${argument.variadic ? "..." : ""}`;
 
@@ -23,25 +19,35 @@ function argumentsFit(expected: NonNullable<Command["arguments"]>, given: number
   return expected.at(-1)?.variadic ? given >= expected.length : given === expected.length;
 }
 
+/** Every command with its summary: help without loading any command's module. */
 function usage(): string {
-  const lines = ["usage: pnpm cli <command> [options]", ""];
-  for (const [name, command] of Object.entries(COMMANDS)) {
-    const positional = command.arguments ?? [];
-    lines.push(`  ${[name, ...positional.map(argumentName)].join(" ")}  ${command.summary}`);
-    for (const argument of positional) lines.push(`      ${argumentName(argument)}  ${argument.description} (required)`);
-    for (const [option, spec] of Object.entries(command.options)) {
-      lines.push(`      --${option}${spec.type === "string" ? " VALUE" : ""}  ${spec.description}${spec.required ? " (required)" : ""}`);
-    }
+  const lines = ["usage: pnpm cli <command> [options]", "       pnpm cli <command> --help  (its arguments and options)", ""];
+  for (const [name, { summary }] of Object.entries(COMMANDS)) lines.push(`  ${name}  ${summary}`);
+  return lines.join("\n");
+}
+
+function commandUsage(name: string, command: Command): string {
+  const positional = command.arguments ?? [];
+  const lines = [`usage: pnpm cli ${[name, ...positional.map(argumentName)].join(" ")} [options]`, `  ${COMMANDS[name]!.summary}`];
+  for (const argument of positional) lines.push(`      ${argumentName(argument)}  ${argument.description} (required)`);
+  for (const [option, spec] of Object.entries(command.options)) {
+    lines.push(`      --${option}${spec.type === "string" ? " VALUE" : ""}  ${spec.description}${spec.required ? " (required)" : ""}`);
   }
   return lines.join("\n");
 }
 
-async function main(): Promise<number> {
-  const [name, ...rest] = process.argv.slice(2);
-  const command = name ? COMMANDS[name] : undefined;
-  if (!command) {
-    console.error(name && name !== "--help" ? `unknown command "${name}"\n\n${usage()}` : usage());
+/** Runs one command line (without the program name); resolves to the exit code. */
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  const registered = name && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!registered) {
+    io.err(name && name !== "--help" ? `unknown command "${name}"\n\n${usage()}` : usage());
     return name === "--help" ? 0 : 64;
+  }
+  const command = await registered.load();
+  if (rest.length === 1 && rest[0] === "--help" && !("help" in command.options)) {
+    io.err(commandUsage(name!, command));
+    return 0;
   }
   let values: Record<string, string | boolean | undefined>;
   let positionals: string[];
@@ -53,30 +59,32 @@ async function main(): Promise<number> {
       strict: true,
     }));
   } catch (error) {
-    console.error(`${(error as Error).message}\n\n${usage()}`);
+    io.err(`${(error as Error).message}\n\n${commandUsage(name!, command)}`);
     return 64;
   }
   const missing = Object.entries(command.options).filter(([key, spec]) => spec.required && values[key] === undefined);
   const expected = command.arguments ?? [];
   if (!argumentsFit(expected, positionals.length)) {
-    console.error(`${name} takes ${expected.length ? expected.map(argumentName).join(" ") : "no arguments"}\n\n${usage()}`);
+    io.err(`${name} takes ${expected.length ? expected.map(argumentName).join(" ") : "no arguments"}\n\n${commandUsage(name!, command)}`);
     return 64;
   }
   if (missing.length) {
-    console.error(`missing --${missing.map(([key]) => key).join(", --")}\n\n${usage()}`);
+    io.err(`missing --${missing.map(([key]) => key).join(", --")}\n\n${commandUsage(name!, command)}`);
     return 64;
   }
+  const { AppError, getConfigOrExit, openCliConnections } = await import("@mw/platform");
   const connections = openCliConnections(getConfigOrExit("cli"));
   try {
-    console.log(JSON.stringify(await command.run(connections, values, positionals)));
+    io.out(JSON.stringify(await command.run(connections, values, positionals)));
     return 0;
   } catch (error) {
     const message = error instanceof AppError || error instanceof Error ? error.message : String(error);
-    console.error(JSON.stringify({ error: message }));
+    io.err(JSON.stringify({ error: message }));
     return 1;
   } finally {
     await connections.close();
   }
 }
 
-process.exitCode = await main();
+// Run as `pnpm cli`; imported (by the tests), it only exports main.
+if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) process.exitCode = await main(process.argv.slice(2));

@@ -16,8 +16,6 @@ function licenseFields(record: Record<string, string>) {
 
 export const licenseCommands: Record<string, Command> = {
   "licenses:import": {
-    summary:
-      "create or update licenses from a CSV file (product,license_key,seats,expires_on,cost_id,notes); a row with a product and key already stored updates that license, so a second import changes nothing; bad rows are reported and skipped",
     arguments: [{ name: "FILE.csv", description: "a header row, then one license per line; expires_on as YYYY-MM-DD, cost_id an existing cost's id (may be empty)" }],
     options: {},
     async run(deps, _values, [file]) {

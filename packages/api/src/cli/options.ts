@@ -12,7 +12,6 @@ function parseValue(text: string): unknown {
 
 export const optionCommands: Record<string, Command> = {
   "options:set": {
-    summary: "set a run-time option (secrets are stored encrypted; null returns it to its default)",
     arguments: [
       { name: "NAME", description: `one of ${Object.keys(OPTIONS).join(", ")}` },
       { name: "VALUE", description: "parsed as JSON when it parses, else taken as text" },
@@ -24,7 +23,6 @@ export const optionCommands: Record<string, Command> = {
     },
   },
   "options:get": {
-    summary: "show a run-time option (a secret shows only whether it is set)",
     arguments: [{ name: "NAME", description: "the option's name" }],
     options: {},
     async run(deps, _values, [name]) {

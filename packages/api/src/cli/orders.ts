@@ -4,7 +4,6 @@ import type { Command } from "./command.ts";
 
 export const orderCommands: Record<string, Command> = {
   "order:show": {
-    summary: "where an order is in its life: export and read-back state, why, attempts, last error, next attempt, its job (one entry per site with that number)",
     arguments: [{ name: "NUMBER", description: "the order number" }],
     options: {},
     async run(deps, _values, [number]) {

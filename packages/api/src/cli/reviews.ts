@@ -5,7 +5,6 @@ import type { Command } from "./command.ts";
 
 export const reviewCommands: Record<string, Command> = {
   "review:add": {
-    summary: "add a customer review to a catalogue item (published in GET /items/{id}/schema-markup)",
     options: {
       sku: { type: "string", required: true, description: "the item's SKU" },
       author: { type: "string", required: true, description: "the reviewer's name" },

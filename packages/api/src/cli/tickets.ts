@@ -88,7 +88,6 @@ function staffRecord(record: Record<string, string>) {
 
 export const ticketCommands: Record<string, Command> = {
   "tickets:import": {
-    summary: "backfill tickets, thread entries and staff from a JSON Lines file of ticket-system signals (bad lines are reported and skipped)",
     arguments: [{ name: "FILE.jsonl", description: "one signal per line, as POST /tickets/v1/signals takes it" }],
     options: { analyse: { type: "boolean", description: "queue one urgency analysis for each ticket that received entries" } },
     async run(deps, values, [file]) {
@@ -99,7 +98,6 @@ export const ticketCommands: Record<string, Command> = {
 
 export const staffCommands: Record<string, Command> = {
   "staff:import": {
-    summary: "create or update the staff directory from a CSV file (id,name,email,phone,department_id,is_project_manager,is_department_manager); bad rows are reported and skipped",
     arguments: [{ name: "FILE.csv", description: "a header row, then one staff member per line; id is the ticket system's staff id" }],
     options: {},
     async run(deps, _values, [file]) {

@@ -5,7 +5,6 @@ import type { Command } from "./command.ts";
 
 export const timeCommands: Record<string, Command> = {
   "time:import": {
-    summary: "run the Harvest time import now (as the 15-minute schedule does): entries, hours used, budgets, over-budget locks",
     options: {},
     async run(deps) {
       const redis = createRedis(deps.config.REDIS_URL, { name: "mw-cli" });
