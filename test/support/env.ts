@@ -1,4 +1,4 @@
-import { configSchema } from "../../packages/platform/src/config.ts";
+import { configSchema } from "../../packages/platform/src/config/config.ts";
 
 // Every vitest worker gets its own database and BullMQ prefix, so test files
 // run in parallel without seeing each other (design section 8). Names carry
