@@ -65,6 +65,7 @@ describe("the dependency rule", () => {
     ]);
     expect(await boundaryErrors("packages/domains/src/inventory/product-webhooks/example.ts", 'export { syncEligible } from "../../sites/sync-eligibility.ts";\n')).toEqual([expect.stringMatching(/only through its index\.ts.*\.\.\/\.\.\/sites\/index\.ts/)]);
     expect(await boundaryErrors("packages/domains/src/orders/example.ts", 'export { createPrisma } from "../../../platform/src/db.ts";\n')).toEqual([expect.stringMatching(/imported by its name/)]);
+    expect(await boundaryErrors("packages/domains/src/tracking/example.ts", 'export { findSite } from "@mw/domains/sites";\n')).toEqual([expect.stringMatching(/relative path to its index\.ts/)]);
     // A part's index.ts is an entry; the files behind it are not.
     expect(await boundaryErrors("packages/domains/src/ai/example.ts", 'export { levelOf } from "../urgency/engine/levels.ts";\n')).toEqual([expect.stringMatching(/only through its index\.ts.*\.\.\/urgency\/index\.ts/)]);
   });

@@ -1,5 +1,5 @@
 import { AppError, type Connections, type JobRun } from "@mw/platform";
-import { markLastRun, startSiteSync, type SyncJob } from "@mw/domains/sites";
+import { markLastRun, startSiteSync, type SyncJob } from "../../sites/index.ts";
 import { recordInventorySyncFailure } from "../sync-failures.ts";
 import { InventoryRun, type InventoryRunDeps } from "./run.ts";
 

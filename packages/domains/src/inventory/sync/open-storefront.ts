@@ -1,6 +1,5 @@
-import { storefrontAClientFor, storefrontBClientFor } from "@mw/domains/sites";
+import { storefrontAClientFor, storefrontBClientFor, type Site } from "../../sites/index.ts";
 import { type Config } from "@mw/platform";
-import type { Site } from "@mw/domains/sites";
 import { StorefrontAInventory } from "./storefront-a.ts";
 import { StorefrontBInventory } from "./storefront-b.ts";
 import type { InventoryStorefront } from "./storefront.ts";

@@ -1,7 +1,7 @@
 import type { Connections, JobRun, Logger } from "@mw/platform";
 import { recordItemHistory } from "../item-history.ts";
 import { ErpClient, erpNotConfigured } from "@mw/providers/erp";
-import type { InventoryCounts, Site } from "@mw/domains/sites";
+import type { InventoryCounts, Site } from "../../sites/index.ts";
 import { openInventoryStorefront } from "./open-storefront.ts";
 import type { StockChange, StockUnit } from "./storefront.ts";
 

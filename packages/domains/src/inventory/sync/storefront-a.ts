@@ -1,6 +1,6 @@
 import { chunks, type AppError } from "@mw/platform";
 import { type StorefrontAClient, MAX_ADJUSTMENT_ITEMS, type StorefrontAProduct } from "@mw/providers/storefront-a";
-import { isRefusal } from "@mw/domains/sites";
+import { isRefusal } from "../../sites/index.ts";
 import type { Catalogue, InventoryStorefront, PushResult, StockChange, StockUnit } from "./storefront.ts";
 
 /** Products tracked per product are set by product id, variants by variant id (BigCommerce refuses the other way round). */

@@ -1,6 +1,5 @@
-import { storefrontAClientFor, storefrontBClientFor } from "@mw/domains/sites";
+import { storefrontAClientFor, storefrontBClientFor, type Site } from "../../sites/index.ts";
 import { type Config, type Logger } from "@mw/platform";
-import type { Site } from "@mw/domains/sites";
 import { StorefrontATracking } from "./storefront-a.ts";
 import { hasShipmentTracking, StorefrontBTracking } from "./storefront-b.ts";
 import type { TrackingOrder, TrackingSettings, TrackingStorefront } from "./storefront.ts";

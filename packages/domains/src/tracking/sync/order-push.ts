@@ -1,5 +1,5 @@
 import { AppError, type JobRun } from "@mw/platform";
-import { findSite, trackingSyncEnabled } from "@mw/domains/sites";
+import { findSite, trackingSyncEnabled } from "../../sites/index.ts";
 import type { TrackingOrderPushResult } from "../jobs.ts";
 import { TrackingRun, type TrackingRunDeps } from "./run.ts";
 

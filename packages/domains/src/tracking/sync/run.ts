@@ -1,8 +1,7 @@
 import { AppError, forEachLimited, groupBy, type Connections, type JobRun, type Logger } from "@mw/platform";
-import { markOrdersShipped, salesOrderNumbers } from "@mw/domains/orders";
+import { markOrdersShipped, salesOrderNumbers } from "../../orders/index.ts";
 import { ErpClient, erpNotConfigured, type SalesShipment } from "@mw/providers/erp";
-import type { Site, TrackingCounts } from "@mw/domains/sites";
-import { carrierCodes, createdNothing, isRefusal } from "@mw/domains/sites";
+import { carrierCodes, createdNothing, isRefusal, type Site, type TrackingCounts } from "../../sites/index.ts";
 import {
   awaitsCompletion,
   claimTrackingNumber,

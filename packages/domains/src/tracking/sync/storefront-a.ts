@@ -1,6 +1,6 @@
 import { forEachLimited, type AppError } from "@mw/platform";
 import { type StorefrontAClient, ORDER_STATUS, type StorefrontAOrder, type StorefrontAShipment } from "@mw/providers/storefront-a";
-import { isRefusal, orderProblem, partlyPosted } from "@mw/domains/sites";
+import { isRefusal, orderProblem, partlyPosted } from "../../sites/index.ts";
 import type { PlannedTracking } from "./plan.ts";
 import { ORDERS_AT_ONCE, type TrackingOrder, type TrackingSettings, type TrackingStorefront } from "./storefront.ts";
 import { normaliseTrackingNumber } from "./tracking-numbers.ts";

@@ -1,7 +1,7 @@
 import { chunks, type AppError, type Logger } from "@mw/platform";
 import { type StorefrontBClient, MAX_BATCH_ITEMS, SHIPMENT_TRACKING_PLUGIN, TRACKING_ITEMS_META, trackingItem, wooStatuses, type StorefrontBOrder } from "@mw/providers/storefront-b";
 import { z } from "zod";
-import { batchRefusal } from "@mw/domains/sites";
+import { batchRefusal } from "../../sites/index.ts";
 import type { PlannedTracking } from "./plan.ts";
 import type { TrackingOrder, TrackingSettings, TrackingStorefront } from "./storefront.ts";
 import { normaliseTrackingNumber } from "./tracking-numbers.ts";

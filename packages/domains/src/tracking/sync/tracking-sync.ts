@@ -1,6 +1,6 @@
 import { AppError, type Connections, type JobRun, type Logger } from "@mw/platform";
-import { healthPingJob } from "@mw/domains/notifications";
-import { startSiteSync, type Site, type SyncJob } from "@mw/domains/sites";
+import { healthPingJob } from "../../notifications/index.ts";
+import { startSiteSync, type Site, type SyncJob } from "../../sites/index.ts";
 import { trackingHealthPingJobId } from "../jobs.ts";
 import { recordTrackingFailures } from "../sync-failures.ts";
 import { TrackingRun, type OrderFailure, type TrackingRunDeps } from "./run.ts";

@@ -1,4 +1,5 @@
 import { cleanUpCatalogueSkus, cleanUpItemHistory, runInventorySync, type inventorySkuCleanupJob, type inventorySyncJob, type itemHistoryCleanupJob } from "@mw/domains/inventory";
+import { skusOfPendingOrders } from "@mw/domains/orders";
 import type { PayloadOf } from "@mw/platform";
 import type { Job } from "bullmq";
 import { syncJobOf } from "../../runtime/attempts.ts";
@@ -11,7 +12,7 @@ export async function inventorySync(job: Job, payload: PayloadOf<typeof inventor
 
 /** `inventory-sku-cleanup`: catalogue items the ERP no longer has go. */
 export async function inventorySkuCleanup(_job: Job, _payload: PayloadOf<typeof inventorySkuCleanupJob>, { prisma, config, redis, invalidation, log }: Pick<JobContext, "prisma" | "config" | "redis" | "invalidation" | "log">) {
-  return cleanUpCatalogueSkus({ prisma, config, redis, invalidation, log });
+  return cleanUpCatalogueSkus({ prisma, config, redis, invalidation, log, stillOrdered: (skus) => skusOfPendingOrders({ prisma }, skus) });
 }
 
 /** `item-history-cleanup`: item history older than 3 days goes. */
