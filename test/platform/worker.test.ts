@@ -267,10 +267,8 @@ describe("drain mode", () => {
       expect(files[0]).toMatch(new RegExp(`^worker-t1-\\d{4}-\\d{2}-\\d{2}\\.[A-Za-z0-9_-]+-${firstRun.child.pid}\\.log$`));
       expect(readFileSync(path.join(logDir, files[0]!), "utf8")).toMatch(logged("drain finished"));
 
-      const started = Date.now();
       const secondRun = spawnWorker({ LOG_DIR: logDir }, ["--drain", "--worker-id", "t1", "--notifications-max-jobs", "10"]);
       expect(await secondRun.exited()).toEqual({ code: 0, signal: null });
-      expect(Date.now() - started).toBeLessThan(10_000);
       expect(await queue.getJobCounts("completed", "waiting", "active", "failed")).toEqual({ completed: 5, waiting: 0, active: 0, failed: 0 });
       expect(sink.requests.map((r) => r.url)).toEqual(["/d1", "/d2", "/d3", "/d4", "/d5"]);
       expect(logLines(secondRun, "queue drained")).toMatchObject([{ completed: 2, failed: 0, limit: 10 }]);
