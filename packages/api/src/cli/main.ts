@@ -12,9 +12,10 @@ import { orderCommands } from "./orders.ts";
 import { reviewCommands } from "./reviews.ts";
 import { staffCommands, ticketCommands } from "./tickets.ts";
 import { timeCommands } from "./timetracking.ts";
+import { queueCommands } from "./queues.ts";
 import { ticketBridgeCommands, userCommands } from "./identity.ts";
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...ticketBridgeCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands, ...orderCommands, ...disputeCommands };
+const COMMANDS: Record<string, Command> = { ...userCommands, ...ticketBridgeCommands, ...itemCommands, ...merchantCommands, ...imageKeyCommands, ...reviewCommands, ...optionCommands, ...ticketCommands, ...staffCommands, ...timeCommands, ...licenseCommands, ...knowledgeCommands, ...orderCommands, ...disputeCommands, ...queueCommands };
 
 const argumentName = (argument: NonNullable<Command["arguments"]>[number]) => `${argument.name}${argument.variadic ? "..." : ""}`;
 
