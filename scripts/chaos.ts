@@ -1,8 +1,8 @@
 // `pnpm chaos [scenario ...]`: runs the platform (API + worker, real
 // processes) against a scratch database, a Redis of its own and fakes of the
 // payment gateway, the fraud service and the ERP, sends acquirer dispute
-// webhooks (and, in the Redis failover scenarios, storefront orders) while a
-// fault happens, and prints per scenario and kind how many were sent,
+// webhooks (and, in the Redis failover and wrong-database scenarios, storefront
+// orders) while a fault happens, and prints per scenario and kind how many were sent,
 // accepted, processed, duplicated and lost. Exits 1 when any scenario lost or
 // duplicated one. Needs MariaDB and redis-server; all scenarios take about
 // ten minutes, and naming some runs only those.
@@ -19,12 +19,13 @@ import { dropDatabase, migrate } from "./migrations/apply.ts";
 import { ChaosRedis, freePort, masterOfQueue, PlatformProcess, TcpProxy } from "./chaos/harness.ts";
 import { droppedJobs, type Acknowledged } from "./chaos/dropped.ts";
 import { acquirer, disputePayload, sendSpread, storefront } from "./chaos/traffic.ts";
+import { failedJobs, runWorkerOnOtherDatabase, type Refusal } from "./chaos/wrong-database.ts";
 import { startRedisCluster, type LocalRedisCluster } from "./services/redis-cluster.ts";
 import { startRedisSentinel, type LocalRedisSentinel } from "./services/redis-sentinel.ts";
 import { seedFraudSite, seedSales } from "./support/seed.ts";
 
 const SCENARIOS = {
-  single: ["worker-kill", "stall-twice", "redis-outage", "redis-empty", "db-outage"],
+  single: ["worker-kill", "stall-twice", "redis-outage", "redis-empty", "db-outage", "wrong-database"],
   sentinel: ["sentinel-failover", "unreplicated-failover"],
   cluster: ["cluster-master-kill"],
 } as const;
@@ -263,6 +264,8 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = FA
 const results: Tally[] = [];
 /** Scenarios during which the API or the worker exited without being asked to. */
 const crashed: string[] = [];
+/** Scenarios whose fault the platform should have refused and did not (wrong-database), each with why. */
+const unrefused: string[] = [];
 /** Runs the wanted scenarios of one Redis topology: starts it, then API and worker on it; stops all three after. */
 async function group(names: readonly string[], start: () => Promise<() => Promise<void>>, scenarios: (name: string) => Promise<void>): Promise<void> {
   if (!names.some(wanted)) return;
@@ -348,6 +351,30 @@ try {
             })),
           );
           break;
+        case "wrong-database": {
+          // A worker on another database (an empty one, as a mistyped DATABASE_URL reaches) with this Redis and
+          // QUEUE_PREFIX while orders arrive: it must exit 78 with one line and fail none of the prefix's jobs.
+          const otherUrl = `${databaseUrl}_other`;
+          await dropDatabase(otherUrl);
+          await migrate(otherUrl);
+          const failedBefore = await failedJobs(redisUrl, PREFIX, ["orders", "disputes", "webhooks"]);
+          let refusal: Refusal = { code: null, lines: [] };
+          results.push(
+            ...(await run(
+              name,
+              async () => {
+                await sleep(2000);
+                refusal = await runWorkerOnOtherDatabase(environment(), otherUrl);
+              },
+              { orders: true },
+            )),
+          );
+          const failed = (await failedJobs(redisUrl, PREFIX, ["orders", "disputes", "webhooks"])) - failedBefore;
+          console.log(`${name.padEnd(22)} refused: exit ${refusal.code}, failed ${failed}; it said: ${refusal.lines.join(" / ")}`);
+          if (refusal.code !== 78 || refusal.lines.length !== 1 || failed !== 0) unrefused.push(`${name} (exit ${refusal.code}, ${refusal.lines.length} lines, failed ${failed})`);
+          await dropDatabase(otherUrl);
+          break;
+        }
         case "db-outage":
           results.push(
             ...(await run(name, async () => {
@@ -481,6 +508,7 @@ try {
 const failed = [
   ...results.filter((result) => result.lost !== 0 || result.duplicated !== 0 || result.accepted !== result.sent).map((result) => `${result.scenario} ${result.kind}`),
   ...crashed.map((scenario) => `${scenario} (a platform process exited on its own)`),
+  ...unrefused,
 ];
 if (failed.length) console.error(`FAILED: ${failed.join(", ")} (the processes' output: ${LOG_DIR}/api.out, ${LOG_DIR}/worker.out)`);
 process.exit(failed.length ? 1 : 0);

@@ -1,4 +1,4 @@
-import { createRedis, errors, jobRef, Queues } from "@mw/platform";
+import { errors, jobRef } from "@mw/platform";
 import { embedDocumentJob, embedDocumentJobId, importDocument, type DocumentSource } from "@mw/domains/knowledge";
 import type { Command } from "./command.ts";
 import { inputFile } from "./input-file.ts";
@@ -19,15 +19,8 @@ export const knowledgeCommands: Record<string, Command> = {
       // A local file is checked here for a one-line answer; the document keeps the name as given (the docs source's id is its slug).
       if (!/^https?:\/\//i.test(location)) inputFile(location);
       const document = await importDocument(deps, { source: source as DocumentSource, location, title: values.title as string | undefined });
-      const redis = createRedis(deps.config.REDIS_URL, { name: "mw-cli" });
-      const queues = new Queues(redis, deps.config.QUEUE_PREFIX);
-      try {
-        const job = await queues.add(embedDocumentJob, { document_id: document.id }, { jobId: embedDocumentJobId(document.id, document.updated_at) });
-        return { document_id: document.id, vector_id: document.vector_id, source, title: document.title, chars: document.content.length, job_id: jobRef("knowledge", job.id!) };
-      } finally {
-        await queues.close();
-        await redis.quit();
-      }
+      const job = await deps.queues.add(embedDocumentJob, { document_id: document.id }, { jobId: embedDocumentJobId(document.id, document.updated_at) });
+      return { document_id: document.id, vector_id: document.vector_id, source, title: document.title, chars: document.content.length, job_id: jobRef("knowledge", job.id!) };
     },
   },
 };

@@ -93,4 +93,8 @@ export const COMMANDS: Record<string, RegisteredCommand> = {
     summary: "where a received dispute is: processing state and outcome, why, attempts, last error, next attempt, its newest job (replays included)",
     load: async () => (await import("./disputes.ts")).disputeCommands["dispute:show"]!,
   },
+  "queues:adopt": {
+    summary: "move QUEUE_PREFIX to the database DATABASE_URL names, after a deliberate move of the database (says what it changes; --yes makes the change)",
+    load: async () => (await import("./queues.ts")).queueCommands["queues:adopt"]!,
+  },
 };

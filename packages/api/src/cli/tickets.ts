@@ -1,6 +1,5 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { createRedis, Queues } from "@mw/platform";
 import { openOptionStore } from "@mw/domains/options";
 import { applyStaffRecord, staffSignalBody, ticketSignal } from "@mw/domains/tickets";
 import { receiveTicketSignal } from "@mw/domains/urgency";
@@ -31,42 +30,35 @@ interface ImportSummary {
 async function importSignals(deps: CliDeps, file: string, analyse: boolean): Promise<ImportSummary> {
   const summary: ImportSummary = { success: true, lines: 0, applied: 0, unchanged: 0, skipped: 0, analyses_queued: 0 };
   const analysed = new Set<number>();
-  const redis = createRedis(deps.config.REDIS_URL, { name: "mw-cli" });
-  const queues = new Queues(redis, deps.config.QUEUE_PREFIX);
-  const intake = { ...deps, queues, options: openOptionStore(deps) };
-  try {
-    const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
-    let reported = Date.now();
-    for await (const line of lines) {
-      summary.lines += 1;
-      if (!line.trim()) continue;
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch {
-        summary.skipped += 1;
-        process.stderr.write(`line ${summary.lines}: not JSON, skipped\n`);
-        continue;
-      }
-      const parsed = ticketSignal.safeParse(json);
-      if (!parsed.success) {
-        summary.skipped += 1;
-        const issue = parsed.error.issues[0]!;
-        process.stderr.write(`line ${summary.lines}: ${issue.path.join(".") || "line"}: ${issue.message}, skipped\n`);
-        continue;
-      }
-      const outcome = await receiveTicketSignal(intake, parsed.data, { analyse, source: "tickets:import" });
-      if (outcome.changed) summary.applied += 1;
-      else summary.unchanged += 1;
-      if (outcome.queued && outcome.analyse) analysed.add(outcome.analyse.ticket_id);
-      if (Date.now() - reported >= PROGRESS_EVERY_MS) {
-        reported = Date.now();
-        process.stderr.write(`${summary.lines} lines read: ${summary.applied} applied, ${summary.unchanged} unchanged, ${summary.skipped} skipped\n`);
-      }
+  const intake = { ...deps, options: openOptionStore(deps) };
+  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+  let reported = Date.now();
+  for await (const line of lines) {
+    summary.lines += 1;
+    if (!line.trim()) continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      summary.skipped += 1;
+      process.stderr.write(`line ${summary.lines}: not JSON, skipped\n`);
+      continue;
     }
-  } finally {
-    await queues.close();
-    await redis.quit();
+    const parsed = ticketSignal.safeParse(json);
+    if (!parsed.success) {
+      summary.skipped += 1;
+      const issue = parsed.error.issues[0]!;
+      process.stderr.write(`line ${summary.lines}: ${issue.path.join(".") || "line"}: ${issue.message}, skipped\n`);
+      continue;
+    }
+    const outcome = await receiveTicketSignal(intake, parsed.data, { analyse, source: "tickets:import" });
+    if (outcome.changed) summary.applied += 1;
+    else summary.unchanged += 1;
+    if (outcome.queued && outcome.analyse) analysed.add(outcome.analyse.ticket_id);
+    if (Date.now() - reported >= PROGRESS_EVERY_MS) {
+      reported = Date.now();
+      process.stderr.write(`${summary.lines} lines read: ${summary.applied} applied, ${summary.unchanged} unchanged, ${summary.skipped} skipped\n`);
+    }
   }
   summary.analyses_queued = analysed.size;
   return summary;

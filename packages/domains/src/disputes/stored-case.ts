@@ -1,4 +1,4 @@
-import { AppError, poolQuery, type SqlPool, type Statement, writeTogether } from "@mw/platform";
+import { AppError, missingRow, poolQuery, type Config, type SqlPool, type Statement, writeTogether } from "@mw/platform";
 import { readWebhookEvent, webhookOutcomeStatement } from "../webhooks/index.ts";
 import type { DisputeDetails } from "./details.ts";
 import type { DisputeOutcome } from "./outcomes.ts";
@@ -11,10 +11,14 @@ export interface DisputeWebhook {
   payload: string;
 }
 
-/** The job's webhook row. Anything but a stored acquirer delivery can never be processed, so that fails permanently. */
-export async function loadDisputeWebhook(deps: { sql: SqlPool }, webhookId: number): Promise<DisputeWebhook> {
+/**
+ * The job's webhook row. A row of another source can never be processed, so that fails permanently; a
+ * missing row is retried like any failure, its reason naming the database looked in (missingRow).
+ */
+export async function loadDisputeWebhook(deps: { sql: SqlPool; config: Pick<Config, "DATABASE_URL"> }, webhookId: number): Promise<DisputeWebhook> {
   const webhook = await readWebhookEvent(deps, webhookId);
-  if (webhook?.source !== "acquirer") throw AppError.permanent(`webhook ${webhookId} is not a stored acquirer dispute`, "dispute_not_found");
+  if (!webhook) throw missingRow(`webhook ${webhookId}`, deps.config, "dispute_not_found");
+  if (webhook.source !== "acquirer") throw AppError.permanent(`webhook ${webhookId} is not a stored acquirer dispute`, "dispute_not_found");
   return { id: webhook.id, payload: webhook.payload };
 }
 

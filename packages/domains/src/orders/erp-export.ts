@@ -1,4 +1,4 @@
-import { AppError, retryUnlessFailedForGood, type Connections, type JobRun, type Logger } from "@mw/platform";
+import { missingRow, retryUnlessFailedForGood, type Connections, type JobRun, type Logger } from "@mw/platform";
 import { ErpClient, erpNotConfigured, ERP_NOT_CONFIGURED, isDuplicateSalesOrder, type SalesOrderInput } from "@mw/providers/erp";
 import { recordSyncError } from "../sites/index.ts";
 import { toSalesOrder } from "./erp-sales-order.ts";
@@ -22,7 +22,7 @@ export async function exportOrder(
   endsJob: (error: unknown) => boolean,
 ) {
   const order = await findOrderWithDetails(deps, orderId);
-  if (!order) throw AppError.permanent(`order ${orderId} does not exist`, "order_not_found");
+  if (!order) throw missingRow(`order ${orderId}`, deps.config, "order_not_found");
   const log = deps.log.child({ order_id: order.id, order_number: order.number, site_id: order.site_id });
   if (order.imported === 1) {
     log.info("order already exported, nothing to do", { erp_sales_order_number: order.erp_sales_order_number });

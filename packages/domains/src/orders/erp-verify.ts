@@ -1,4 +1,4 @@
-import { AppError, type Connections, type JobRun } from "@mw/platform";
+import { missingRow, type Connections, type JobRun } from "@mw/platform";
 import { ErpClient, erpNotConfigured, type SalesOrder, type SalesOrderInput, type SalesOrderLine } from "@mw/providers/erp";
 import { recordSyncErrorOnce } from "../sites/index.ts";
 import { toSalesOrder } from "./erp-sales-order.ts";
@@ -48,7 +48,7 @@ function differences(sent: SalesOrderInput, held: { order: SalesOrder; lines: Sa
  */
 export async function verifyOrder(deps: Pick<Connections, "prisma" | "redis" | "config"> & Pick<JobRun, "log">, orderId: number) {
   const order = await findOrderWithDetails(deps, orderId);
-  if (!order) throw AppError.permanent(`order ${orderId} does not exist`, "order_not_found");
+  if (!order) throw missingRow(`order ${orderId}`, deps.config, "order_not_found");
   const log = deps.log.child({ order_id: order.id, order_number: order.number, site_id: order.site_id });
   if (order.verified === 1) {
     log.info("order already verified, nothing to do");

@@ -4,6 +4,7 @@ import { createPrisma } from "../database/db.ts";
 import { createLogger, type Logger } from "../logging/logger.ts";
 import { Queues } from "../queues/queues.ts";
 import { createRedis, type RedisClient } from "../redis/redis.ts";
+import { pairingOrExit } from "./pairing.ts";
 
 /** What a `pnpm cli` command may use: the configuration, the database, a logger, and the queues (read by the `*:show` commands). */
 export type CliConnections = Pick<Connections, "config" | "prisma" | "logger" | "queues">;
@@ -26,7 +27,8 @@ export function openCliConnections(config: Config): CliConnections & { close(): 
     },
     get queues() {
       redis ??= createRedis(config.REDIS_URL, { name: "mw-cli" });
-      return (queues ??= new Queues(redis, config.QUEUE_PREFIX));
+      // A command adds jobs only once the prefix is this database's (pairing.ts), as the API and worker start.
+      return (queues ??= new Queues(redis, config.QUEUE_PREFIX, undefined, () => pairingOrExit(config)));
     },
     async close() {
       logger?.close();

@@ -2,3 +2,4 @@ export * from "./connections.ts";
 export * from "./cli-connections.ts";
 export * from "./preflight.ts";
 export * from "./shutdown.ts";
+export * from "./pairing.ts";

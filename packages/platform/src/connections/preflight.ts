@@ -3,6 +3,7 @@ import type { Config } from "../config/config.ts";
 import { createRedis } from "../redis/redis.ts";
 import { topologyProblem, watchProbe } from "../redis/redis-probe.ts";
 import { describeRedisTarget, parseRedisUrl, RedisUrlError, type RedisTarget } from "../config/redis-url.ts";
+import { pairingOrExit } from "./pairing.ts";
 
 /** A service the platform cannot start without, explained in one line, and the exit code to use. */
 export interface ServiceProblem {
@@ -143,16 +144,19 @@ export async function checkServices(config: Pick<Config, "DATABASE_URL" | "REDIS
 }
 
 /**
- * Start-up gate for every process: prints one line per problem and exits, or returns once both answer.
+ * Start-up gate for every process: prints one line per problem and exits, or returns once both answer
+ * and (with `database`) QUEUE_PREFIX belongs to this database (pairing.ts).
  * An unreachable read replica is a warning line, not a problem: its reads use the primary until it answers.
  */
-export async function servicesOrExit(config: Pick<Config, "DATABASE_URL" | "REDIS_URL" | "DATABASE_REPLICA_URL">, options: { database: boolean }): Promise<void> {
+export async function servicesOrExit(config: Pick<Config, "DATABASE_URL" | "REDIS_URL" | "DATABASE_REPLICA_URL" | "QUEUE_PREFIX">, options: { database: boolean }): Promise<void> {
   const [problems, replica] = await Promise.all([
     checkServices(config, options),
     config.DATABASE_REPLICA_URL ? checkDatabase(config.DATABASE_REPLICA_URL, { database: false, variable: "DATABASE_REPLICA_URL" }) : undefined,
   ]);
   if (replica) console.error(`${replica.line} Starting anyway: reads that tolerate lag use the primary until the replica answers.`);
-  if (problems.length === 0) return;
-  for (const problem of problems) console.error(problem.line);
-  process.exit(problems[0]!.exitCode);
+  if (problems.length) {
+    for (const problem of problems) console.error(problem.line);
+    process.exit(problems[0]!.exitCode);
+  }
+  if (options.database) await pairingOrExit(config);
 }

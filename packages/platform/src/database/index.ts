@@ -3,3 +3,4 @@ export * from "./db-outage.ts";
 export * from "./group-insert.ts";
 export * from "./replica.ts";
 export * from "./sql.ts";
+export * from "./identity.ts";

@@ -42,6 +42,7 @@ export function queueKeyPrefix(prefix: string, queue: string, cluster: boolean):
 export class Queues {
   private readonly open = new Map<QueueName, Queue>();
   private readonly replicaAck: ReplicaAck;
+  private paired: Promise<void> | undefined;
 
   constructor(
     /** The Redis connection the queues share (also for small coordination keys beside them, like run-and-wait's lock). */
@@ -49,6 +50,11 @@ export class Queues {
     readonly prefix: string,
     /** Replicas each added job must reach before `add` resolves (REDIS_WAIT_REPLICAS); none unless given. */
     replication: ReplicaAckOptions = { replicas: 0, timeoutMs: 0 },
+    /**
+     * Awaited once before the first job is added, by a process that did not check the prefix's
+     * database at start (a `pnpm cli` command opens the queues only when it uses them).
+     */
+    private readonly beforeFirstAdd?: () => Promise<void>,
   ) {
     this.replicaAck = new ReplicaAck(connection, replication);
   }
@@ -80,6 +86,7 @@ export class Queues {
    * (a failover after the caller answered its client must not lose the job).
    */
   async add<Schema extends z.ZodType>(job: JobDefinition<Schema>, data: z.input<Schema>, options: JobsOptions = {}) {
+    if (this.beforeFirstAdd) await (this.paired ??= this.beforeFirstAdd());
     const queue = this.get(job.queue);
     const payload = job.payload.parse(data);
     const added = async () => {

@@ -1,5 +1,5 @@
 import type { reportJobs, reportsDailyJob } from "@mw/domains/reports";
-import { AppError, formatDay, type PayloadOf } from "@mw/platform";
+import { AppError, formatDay, missingRow, type PayloadOf } from "@mw/platform";
 import {
   DAILY_REPORT_TYPES,
   findReport,
@@ -25,9 +25,9 @@ const DAY_MS = 86_400_000;
  * the report row. Safe to run again: the same period gives the same object
  * key and the same row, both overwritten.
  */
-export async function runReport(job: Job, payload: PayloadOf<(typeof reportJobs)[ReportType]>, ctx: Pick<JobContext, "prisma" | "replica" | "storage" | "log" | "progress">) {
+export async function runReport(job: Job, payload: PayloadOf<(typeof reportJobs)[ReportType]>, ctx: Pick<JobContext, "prisma" | "replica" | "storage" | "config" | "log" | "progress">) {
   const report = await findReport(ctx, payload.report_id);
-  if (!report) throw AppError.permanent(`report ${payload.report_id} does not exist`, "report_not_found");
+  if (!report) throw missingRow(`report ${payload.report_id}`, ctx.config, "report_not_found");
   const type = report.type as ReportType;
   if (type !== job.name || !REPORT_TYPES.includes(type)) throw AppError.permanent(`report ${report.id} is a ${report.type} report, not ${job.name}`, "report_mismatch");
   const period = reportPeriod.parse(report.params);
