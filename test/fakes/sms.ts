@@ -21,6 +21,8 @@ export class FakeSms extends FakeServer {
   readonly sent: SentSms[] = [];
   /** Answers the next N sends with 429 20429 (Twilio's "too many requests"). */
   failNext = 0;
+  /** Numbers answered 400 21610, as Twilio does a recipient who unsubscribed. */
+  readonly refuse = new Set<string>();
 
   constructor(
     readonly accountSid: string,
@@ -44,6 +46,7 @@ export class FakeSms extends FakeServer {
     const form = new URLSearchParams(request.body);
     const to = form.get("To") ?? "";
     if (!/^\+[1-9]\d{6,14}$/.test(to)) return this.error(400, 21211, `The 'To' number ${to} is not a valid phone number.`);
+    if (this.refuse.has(to)) return this.error(400, 21610, "Attempt to send to unsubscribed recipient");
     const body = form.get("Body") ?? "";
     if (!body) return this.error(400, 21602, "Message body is required.");
     if (body.length > 1600) return this.error(400, 21617, "The concatenated message body exceeds the 1600 character limit.");

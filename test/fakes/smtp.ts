@@ -48,6 +48,8 @@ export class FakeSmtp {
   url = "";
   /** With `security`: the certificate file a client trusts (NODE_EXTRA_CA_CERTS). */
   readonly caFile: string | undefined;
+  /** Recipients refused at RCPT TO with 550, as a server does an address it does not know. */
+  readonly refuse = new Set<string>();
   private readonly server: SMTPServer;
 
   constructor(private readonly security?: SmtpSecurity) {
@@ -66,6 +68,10 @@ export class FakeSmtp {
           }
         : { authOptional: true, disabledCommands: ["STARTTLS"] }),
       logger: false,
+      onRcptTo: (address, _session, callback) => {
+        if (!this.refuse.has(address.address)) return callback();
+        callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown`), { responseCode: 550 }));
+      },
       onData: (stream, session, callback) => this.keep(stream, session, callback),
     });
   }

@@ -92,7 +92,13 @@ export async function resendOperatorAlert(deps: { prisma: PrismaClient; queues: 
   const claimed = await deps.prisma.operatorAlert.updateMany({ where: { id, status: "undelivered" }, data: { status: "pending", resolved_by: by } });
   if (!claimed.count) return "not_undelivered";
   const row = await deps.prisma.operatorAlert.findUniqueOrThrow({ where: { id } });
-  await deps.queues.add(alertEmailJob, { key: row.alert_key, subject: truncate(row.subject, 200), text: row.text }, { jobId: operatorAlertJobId(row.alert_key, Date.now()) });
+  try {
+    await deps.queues.add(alertEmailJob, { key: row.alert_key, subject: truncate(row.subject, 200), text: row.text }, { jobId: operatorAlertJobId(row.alert_key, Date.now()) });
+  } catch (error) {
+    // Left pending, no job would ever deliver it and it would drop off the list: it stays undelivered, saying why.
+    await deps.prisma.operatorAlert.update({ where: { id }, data: { status: "undelivered", last_error: truncate(`resend could not be queued: ${errorMessage(error)}`, 500) } });
+    throw error;
+  }
   return "queued";
 }
 

@@ -1,4 +1,4 @@
-import type { PrismaClient, Queues } from "@mw/platform";
+import { retryUnlessFailedForGood, type PrismaClient, type Queues } from "@mw/platform";
 import { criticalAlertJob, criticalAlertJobId, type AlertChannel } from "./jobs.ts";
 
 /** Alerts younger than this are still being queued by their run. */
@@ -12,7 +12,9 @@ const ALERT_GRACE_MS = 60_000;
 export async function queueOwedAlerts(deps: { prisma: PrismaClient; queues: Queues }, ticketId: number): Promise<number> {
   const owed = await deps.prisma.aiHistory.findMany({ where: { ticket_id: ticketId, event: "critical_alert", sent_at: null }, select: { channel: true } });
   for (const { channel } of owed) {
-    await deps.queues.add(criticalAlertJob, { ticket_id: ticketId, channel: channel as AlertChannel }, { jobId: criticalAlertJobId(ticketId, channel as AlertChannel) });
+    const jobId = criticalAlertJobId(ticketId, channel as AlertChannel);
+    // A failed job kept under the same id would make the add a no-op: it goes back to the queue instead.
+    if ((await retryUnlessFailedForGood(deps.queues.get(criticalAlertJob.queue), jobId)) === "missing") await deps.queues.add(criticalAlertJob, { ticket_id: ticketId, channel: channel as AlertChannel }, { jobId });
   }
   return owed.length;
 }

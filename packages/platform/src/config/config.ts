@@ -203,6 +203,10 @@ export const configSchema = z.object({
   MAIL_FROM: z.string().optional(),
   /** The operators' address (with SMTP_URL): alerts whose own recipients or channel are missing come here, and to CHAT_WEBHOOK_URL. */
   ALERT_EMAIL_TO: z.string().optional(),
+  /** Attempts per recipient of an alert's e-mail, SMS, browser or chat delivery before it becomes an operator alert. */
+  ALERT_DELIVERY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  /** The wait before an alert delivery's second attempt, doubling for each one after. */
+  ALERT_DELIVERY_BACKOFF_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   AI_BASE_URL: z.url().default("https://generativelanguage.googleapis.com"),
   AI_API_KEY: z.string().optional(),
   /** Each provider request's time limit. */

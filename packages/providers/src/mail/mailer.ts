@@ -16,12 +16,15 @@ export interface MailMessage {
  * and an idle socket are bounded by HTTP_TIMEOUT_MS rather than nodemailer's
  * minutes, so a dead server fails the job and BullMQ retries it.
  */
-export async function sendMail(config: MailConfig & { SMTP_URL: string }, message: MailMessage): Promise<{ message_id: string; accepted: string[] }> {
+export async function sendMail(config: MailConfig & { SMTP_URL: string }, message: MailMessage): Promise<{ message_id: string; accepted: string[]; rejected: { recipient: string; reason: string }[] }> {
   const timeout = config.HTTP_TIMEOUT_MS;
   const transport = nodemailer.createTransport({ url: config.SMTP_URL, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
   try {
     const info = await transport.sendMail({ from: config.MAIL_FROM ?? `Middleware <middleware@${hostname()}>`, ...message });
-    return { message_id: info.messageId, accepted: info.accepted.map(String) };
+    // A server refusing some recipients takes the message for the others; who was refused, and why, is the caller's to record.
+    const reasons = new Map((info.rejectedErrors ?? []).map((error) => [String(error.recipient), error.response ?? error.message]));
+    const rejected = info.rejected.map(String).map((recipient) => ({ recipient, reason: `SMTP server refused the recipient: ${reasons.get(recipient) ?? "no reason given"}` }));
+    return { message_id: info.messageId, accepted: info.accepted.map(String), rejected };
   } catch (error) {
     throw mailError(error);
   } finally {
