@@ -66,7 +66,7 @@ async function main(): Promise<number> {
     console.error(`missing --${missing.map(([key]) => key).join(", --")}\n\n${usage()}`);
     return 64;
   }
-  const connections = openCliConnections(getConfigOrExit("cli"));
+  const connections = await openCliConnections(getConfigOrExit("cli"));
   try {
     console.log(JSON.stringify(await command.run(connections, values, positionals)));
     return 0;
