@@ -134,6 +134,7 @@ console.log(`
   Bull Board is up after ${seconds()} s.
 
   Bull Board  ${base}/admin/queues      (sign in: admin / ${password})
+  Console     ${base}/console           (sign in: admin / ${password}; an administrator: every page)
   Console     ${base}/console           (sign in: sam / ${samPassword}; a staff member)
   API docs    ${base}/docs
   REST API    ${base}/middleware/v1   (HTTP Basic: admin / ${admin.application_password})

@@ -3,10 +3,12 @@
 // local MariaDB that lacks it), migrate, then run the API (with Bull Board) and
 // one worker until Ctrl-C.
 import { spawn, type ChildProcess } from "node:child_process";
-import { checkServices, getConfigOrExit } from "@mw/platform";
+import { checkServices, createPrisma, getConfigOrExit } from "@mw/platform";
+import { administratorExists } from "@mw/domains/identity";
 import { migrate } from "./migrations/apply.ts";
 import { LocalServicesError, startLocalServices, type LocalServices } from "./services/local.ts";
 import { ensureEncryptionKey } from "./support/env-file.ts";
+import { startBanner } from "./support/start-banner.ts";
 import { WORKER_NODE_FLAGS } from "../packages/worker/src/runtime/node-flags.ts";
 
 // A first run on a new machine gets its own encryption key, kept in .env (never committed, owner-only).
@@ -71,13 +73,6 @@ process.on("SIGINT", () => void stop(0));
 process.on("SIGTERM", () => void stop(0));
 await Promise.all([run("api", "packages/api/src/main.ts"), run("worker", "packages/worker/src/main.ts", WORKER_NODE_FLAGS)]);
 
-const base = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
-console.log(`
-  API         ${base}${config.API_ROOT}
-  Bull Board  ${base}/admin/queues
-  API docs    ${base}/docs
-  Health      ${base}/readyz
-
-  Create an admin (prints an application password for HTTP Basic, once):
-    pnpm cli user:create --login admin --capabilities manage_middleware,manage_options
-`);
+const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 1 });
+const administrator = await administratorExists({ prisma }).finally(() => prisma.$disconnect());
+console.log(startBanner(config, administrator));

@@ -80,4 +80,22 @@ describe("Bull Board in a real browser", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/login?next=${encodeURIComponent("/admin/queues/queue/orders?status=failed")}`);
   });
+
+  it("shows a signed-in staff member without manage_middleware a page naming it; JSON clients keep the JSON error", async () => {
+    const login = uniqueLogin("staffonly");
+    await createUser(api.ctx, { login, capabilities: ["staff"] });
+    await setLoginPassword(api.ctx, login, "correct horse battery");
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${api.url}/login?next=/admin/queues`);
+    await page.fill("#login-name", login);
+    await page.fill("#password", "correct horse battery");
+    const [answer] = await Promise.all([page.waitForResponse((res) => new URL(res.url()).pathname === "/admin/queues"), page.click("button[type=submit]")]);
+    expect(answer.status()).toBe(403);
+    expect(await page.textContent("#lacking")).toMatch(/needs the capability manage_middleware, which your user .+ does not hold/);
+    const json = await context.request.get(`${api.url}/admin/queues`, { headers: { accept: "application/json" } });
+    expect(json.status()).toBe(403);
+    expect(json.headers()["content-type"]).toMatch(/^application\/json/);
+    await context.close();
+  }, 60_000);
 });

@@ -63,6 +63,25 @@ describe("start-up failures: one line naming what to fix", () => {
     expect(logLines(worker, "workers started")).toEqual([]);
   });
 
+  it("pnpm cli runs the same check: one line naming DATABASE_URL or REDIS_URL, no driver error, exit 69 or 78", async () => {
+    const port = await closedPort();
+    const closedDatabase = new URL(testDatabaseUrl());
+    closedDatabase.port = String(port);
+    const cli = (env: Record<string, string>) => spawnEntry("packages/api/src/cli/main.ts", ["order:show", "1"], env);
+    const [unreachable, refused, noRedis] = [cli({ DATABASE_URL: closedDatabase.toString() }), cli({ DATABASE_URL: withPassword(testDatabaseUrl(), "not-the-password") }), cli({ REDIS_URL: `redis://127.0.0.1:${port}` })];
+    expect(await unreachable.exited()).toEqual({ code: 69, signal: null });
+    expect(plainLines(unreachable)).toEqual([
+      `Cannot reach the database at 127.0.0.1:${port} (DATABASE_URL): connection refused (nothing listens there). Start MariaDB or MySQL there (\`pnpm services\` runs a local one) or set DATABASE_URL.`,
+    ]);
+    expect(await refused.exited()).toEqual({ code: 78, signal: null });
+    expect(plainLines(refused)).toEqual([expect.stringMatching(/^The database at 127\.0\.0\.1:\d+ refused user "mw" \(DATABASE_URL\): wrong password/)]);
+    expect(await noRedis.exited()).toEqual({ code: 69, signal: null });
+    expect(plainLines(noRedis)).toEqual([
+      `Cannot reach Redis at 127.0.0.1:${port} (REDIS_URL): connection refused (nothing listens there). Start Redis there (\`pnpm services\` runs a local one) or set REDIS_URL.`,
+    ]);
+    for (const run of [unreachable, refused, noRedis]) expect(run.output()).not.toMatch(/not-the-password|pool timeout|Prisma|\n\s{4}at /);
+  });
+
   it("pnpm start prints the problem and no banner when the database cannot be reached", async () => {
     // 127.0.0.2 is this machine but not an address `pnpm start` would start a local MariaDB for.
     const url = new URL(testDatabaseUrl());

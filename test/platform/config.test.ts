@@ -1,4 +1,4 @@
-import { ConfigError, parseConfig, trustProxyDeprecation } from "@mw/platform";
+import { ConfigError, configSchema, parseConfig, trustProxyDeprecation } from "@mw/platform";
 import { describe, expect, it } from "vitest";
 import { testEnv } from "../support/env.ts";
 import { logged, spawnEntry } from "../support/processes.ts";
@@ -85,6 +85,29 @@ describe("configuration", () => {
     expect(trustProxyDeprecation({ TRUST_PROXY: "1" })).toBeNull();
     expect(problems({ ENCRYPTION_KEY: KEY, TRUST_PROXY: "everyone" })).toEqual([expect.stringMatching(/^TRUST_PROXY: "everyone" is not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal; give a hop count/)]);
     expect(problems({ ENCRYPTION_KEY: KEY, TRUST_PROXY: "10.0.0.0/33" })).toEqual([expect.stringMatching(/^TRUST_PROXY: "10.0.0.0\/33" has a bad prefix length \(0-32\)/)]);
+  });
+
+  it("checks the scheme of every URL setting, naming the setting and not the URL", () => {
+    const urlSettings = Object.keys(configSchema.shape).filter((name) => name.endsWith("_URL"));
+    expect(urlSettings.length).toBeGreaterThan(15);
+    for (const name of urlSettings) {
+      const found = problems({ ENCRYPTION_KEY: KEY, [name]: "htps://user:secret@host.example/api" });
+      expect(found.filter((problem) => problem.startsWith(`${name}: `)), name).toHaveLength(1);
+      expect(found.join("\n"), name).not.toContain("secret");
+    }
+    expect(problems({ ENCRYPTION_KEY: KEY, ERP_BASE_URL: "htps://erp.example" })).toEqual(["ERP_BASE_URL: must be a http:// or https:// URL"]);
+    expect(problems({ ENCRYPTION_KEY: KEY, SMTP_URL: "https://mail.example" })).toEqual(["SMTP_URL: must be a smtp:// or smtps:// URL"]);
+    expect(problems({ ENCRYPTION_KEY: KEY, PINECONE_HOST: "ftp://kb.example", S3_ENDPOINT: "minio:9000", S3_BUCKET: "b" })).toEqual([
+      "PINECONE_HOST: must be a http:// or https:// URL",
+      "S3_ENDPOINT: must be a http:// or https:// URL",
+    ]);
+    expect(problems({ ENCRYPTION_KEY: KEY, ERP_BASE_URL: "http://127.0.0.1:9000", SMTP_URL: "smtps://u:p@mail.example:465", PUBLIC_URL: "https://ops.example" })).toEqual([]);
+  });
+
+  it("stops the API at start-up naming a URL setting of the wrong scheme", async () => {
+    const api = spawnEntry("packages/api/src/main.ts", [], { ERP_BASE_URL: "htps://erp.example" });
+    expect((await api.exited()).code).toBe(78);
+    expect(api.output()).toMatch(/Invalid configuration:\n\s+- ERP_BASE_URL: must be a http:\/\/ or https:\/\/ URL/);
   });
 
   it("stops the API at start-up with a message naming the variable", async () => {

@@ -1,9 +1,11 @@
 import { spawn } from "node:child_process";
-import { createRedis, Queues } from "@mw/platform";
+import { createPrisma, createRedis, parseConfig, Queues } from "@mw/platform";
+import { createUser } from "@mw/domains/identity";
 import { healthPingJob } from "@mw/domains/notifications";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpSink } from "../fakes/http-sink.ts";
-import { closedPort } from "../support/api.ts";
+import { startBanner } from "../../scripts/support/start-banner.ts";
+import { closedPort, uniqueLogin } from "../support/api.ts";
 import { testEnv } from "../support/env.ts";
 import { ROOT } from "../support/processes.ts";
 import { settled, until } from "../support/wait.ts";
@@ -25,7 +27,16 @@ afterAll(async () => {
 });
 
 describe("pnpm start", () => {
+  it("says to create an admin only while no user holds manage_options or manage_middleware", () => {
+    const config = parseConfig({ ENCRYPTION_KEY: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0", PORT: "3456" });
+    expect(startBanner(config, false)).toContain("Create an admin (prints an application password for HTTP Basic, once):\n    pnpm cli user:create --login admin --capabilities manage_middleware,manage_options");
+    expect(startBanner(config, true)).not.toContain("Create an admin");
+    expect(startBanner(config, true)).toContain("    export API=http://localhost:3456\n");
+  });
+
   it("drains the job in flight on one Ctrl-C and exits 0", async () => {
+    const prisma = createPrisma(process.env.DATABASE_URL!);
+    await createUser({ prisma }, { login: uniqueLogin("admin"), capabilities: ["manage_options"] }).finally(() => prisma.$disconnect());
     const port = await closedPort();
     const child = spawn("pnpm", ["start"], {
       cwd: ROOT,
@@ -38,6 +49,11 @@ describe("pnpm start", () => {
     const exited = new Promise<string>((resolve) => child.on("exit", (code, signal) => resolve(`${code ?? signal}`)));
     try {
       await until(() => /"message":"workers started"/.test(output) && /"message":"api listening"/.test(output), () => `the platform to start:\n${output}`, 45_000);
+      // The banner: the console, the line for a second terminal at the port in use, and no "Create an admin" once one exists.
+      await until(() => output.includes("export API="), () => `the banner:\n${output}`);
+      expect(output).toContain(`  Console     http://localhost:${port}/console\n`);
+      expect(output).toContain(`    export API=http://localhost:${port}\n`);
+      expect(output).not.toContain("Create an admin");
       sink.delayMs = 3000;
       const job = await queues.add(healthPingJob, { url: sink.url });
       await until(() => sink.requests.length === 1, () => "the health ping to be in flight");

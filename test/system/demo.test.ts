@@ -32,6 +32,12 @@ async function checkRun(child: ChildProcess, out: () => string, exited: Promise<
   expect(signedIn.status).toBe(200);
   expect(signedIn.page).toContain("<h1>Urgency snapshots</h1>");
   expect(signedIn.page).toContain(`<span class="login">${login}</span>`);
+  // The administrator's console login opens every section.
+  const adminLine = /Console +http:\/\/127\.0\.0\.1:\d+\/console +\(sign in: (\S+) \/ (\S+); an administrator: every page\)/.exec(out());
+  expect(adminLine, out()).not.toBeNull();
+  const administrator = await consoleSignIn(base!, adminLine![1]!, adminLine![2]!);
+  expect(administrator.status).toBe(200);
+  for (const section of ["snapshots", "chat", "settings", "operations", "orders"]) expect(administrator.page).toContain(`href="/console/${section}"`);
 
   const code = await exited;
   const output = out();

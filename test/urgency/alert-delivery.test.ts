@@ -71,7 +71,7 @@ describe("CRITICAL alert deliveries", () => {
     expect(mailsTo(second.email!)).toHaveLength(1);
     const history = await historyOf(id, "email");
     expect(history.sent_at).not.toBeNull();
-    expect((history.detail as Record<string, Record<string, string>>).failed[first.email!]).toContain("User unknown");
+    expect((history.detail as Record<string, Record<string, string>>).failed![first.email!]).toContain("User unknown");
 
     const alert = await api.ctx.prisma.operatorAlert.findUniqueOrThrow({ where: { alert_key: `critical-alert.${id}.e-mail.${first.email}` } });
     expect(alert.status).toBe("undelivered");

@@ -73,7 +73,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     return 64;
   }
   const { AppError, getConfigOrExit, openCliConnections } = await import("@mw/platform");
-  const connections = openCliConnections(getConfigOrExit("cli"));
+  const connections = await openCliConnections(getConfigOrExit("cli"));
   try {
     io.out(JSON.stringify(await command.run(connections, values, positionals)));
     return 0;

@@ -192,3 +192,12 @@ export async function sessionPrincipal({ prisma }: Pick<Connections, "prisma">, 
   if (!user?.password_hash || typeof session.password !== "string" || !safeEqual(session.password, passwordStamp(user.password_hash))) return null;
   return toPrincipal(user, "session");
 }
+
+const ADMINISTERING: readonly Capability[] = ["manage_options", "manage_middleware"];
+
+/** Whether anyone may administer the platform yet: a user holding manage_options or manage_middleware. */
+export async function administratorExists({ prisma }: Pick<Connections, "prisma">): Promise<boolean> {
+  // `contains` narrows the rows; the parse tells a capability from a longer name containing it.
+  const holders = await prisma.user.findMany({ where: { OR: ADMINISTERING.map((capability) => ({ capabilities: { contains: capability } })) }, select: { capabilities: true } });
+  return holders.some((user) => parseCapabilities(user.capabilities).some((capability) => ADMINISTERING.includes(capability)));
+}

@@ -11,7 +11,15 @@ const bool = z
   .enum(["true", "false", "1", "0", "yes", "no"])
   .transform((v) => v === "true" || v === "1" || v === "yes");
 
-const optionalUrl = z.url().optional();
+/**
+ * A URL of one of the schemes a setting's client speaks: a typo such as `htps://` stops start-up
+ * naming the setting, rather than failing every call later. The message never repeats the URL (it may hold a password).
+ */
+function urlWithScheme(...schemes: string[]) {
+  return z.url({ protocol: new RegExp(`^(${schemes.join("|")})$`), error: `must be a ${schemes.map((scheme) => `${scheme}://`).join(" or ")} URL` });
+}
+const httpUrl = urlWithScheme("http", "https");
+const optionalUrl = httpUrl.optional();
 
 /** A cron pattern as BullMQ's job schedulers take it: five fields, or six with seconds first. */
 const cronPattern = z
@@ -199,7 +207,7 @@ export const configSchema = z.object({
   GATEWAY_QUERY_URL: optionalUrl,
   /** The fraud service's API root (Signifyd's is https://api.signifyd.com); unset, chargeback submissions fail as "not configured". */
   FRAUD_API_URL: optionalUrl,
-  SMTP_URL: optionalUrl,
+  SMTP_URL: urlWithScheme("smtp", "smtps").optional(),
   MAIL_FROM: z.string().optional(),
   /** The operators' address (with SMTP_URL): alerts whose own recipients or channel are missing come here, and to CHAT_WEBHOOK_URL. */
   ALERT_EMAIL_TO: z.string().optional(),
@@ -207,7 +215,7 @@ export const configSchema = z.object({
   ALERT_DELIVERY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   /** The wait before an alert delivery's second attempt, doubling for each one after. */
   ALERT_DELIVERY_BACKOFF_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
-  AI_BASE_URL: z.url().default("https://generativelanguage.googleapis.com"),
+  AI_BASE_URL: httpUrl.default("https://generativelanguage.googleapis.com"),
   AI_API_KEY: z.string().optional(),
   /** Each provider request's time limit. */
   AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
@@ -224,8 +232,8 @@ export const configSchema = z.object({
   /** The ticket system's base URL, for links in the assistant's answers (e.g. https://desk.example); unset gives relative links. */
   TICKET_SYSTEM_URL: optionalUrl,
   /** Harvest's OAuth host and API (design 10.4); fakes stand in for both in tests. */
-  HARVEST_ID_URL: z.url().default("https://id.getharvest.com"),
-  HARVEST_API_URL: z.url().default("https://api.harvestapp.com"),
+  HARVEST_ID_URL: httpUrl.default("https://id.getharvest.com"),
+  HARVEST_API_URL: httpUrl.default("https://api.harvestapp.com"),
   /** Spec 2, 8: the pause between provider calls of /time_sync (10 s); tests shorten it. */
   TIME_SYNC_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /**
@@ -248,7 +256,7 @@ export const configSchema = z.object({
   /** Milestone alerts and operator alerts: a Slack or Google Chat incoming webhook (`{text}`); unset sends milestone alerts to ALERT_EMAIL_TO. */
   CHAT_WEBHOOK_URL: optionalUrl,
   /** Twilio's Messages API or one speaking it (CRITICAL alert SMS); unset SID, token or sender skips SMS. */
-  SMS_API_URL: z.url().default("https://api.twilio.com"),
+  SMS_API_URL: httpUrl.default("https://api.twilio.com"),
   SMS_ACCOUNT_SID: z.string().optional(),
   SMS_AUTH_TOKEN: z.string().optional(),
   /** E.164 sender number, or a Messaging Service SID (MG...). */

@@ -1,5 +1,6 @@
 import type { Config } from "../config/config.ts";
 import type { Connections } from "./connections.ts";
+import { checkServices, exitOnProblems } from "./preflight.ts";
 import { createPrisma } from "../database/db.ts";
 import { createLogger, type Logger } from "../logging/logger.ts";
 import { Queues } from "../queues/queues.ts";
@@ -12,9 +13,13 @@ export type CliConnections = Pick<Connections, "config" | "prisma" | "logger" | 
 /**
  * The connections of one `pnpm cli` run: a small database pool (one command,
  * one operator), and a logger and Redis opened only when a command uses them,
- * so a command that does not leaves no log file behind and needs no Redis.
+ * so a command that does not leaves no log file behind. First, the check of
+ * `pnpm start`: an unusable database or Redis (several commands queue jobs)
+ * stops the run with one line naming the setting, and its exit code, rather
+ * than a driver's error or a wait on reconnects.
  */
-export function openCliConnections(config: Config): CliConnections & { close(): Promise<void> } {
+export async function openCliConnections(config: Config): Promise<CliConnections & { close(): Promise<void> }> {
+  exitOnProblems(...(await checkServices(config, { database: true })));
   const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 2 });
   let logger: Logger | undefined;
   let redis: RedisClient | undefined;

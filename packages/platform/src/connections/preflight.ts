@@ -154,9 +154,14 @@ export async function servicesOrExit(config: Pick<Config, "DATABASE_URL" | "REDI
     config.DATABASE_REPLICA_URL ? checkDatabase(config.DATABASE_REPLICA_URL, { database: false, variable: "DATABASE_REPLICA_URL" }) : undefined,
   ]);
   if (replica) console.error(`${replica.line} Starting anyway: reads that tolerate lag use the primary until the replica answers.`);
-  if (problems.length) {
-    for (const problem of problems) console.error(problem.line);
-    process.exit(problems[0]!.exitCode);
-  }
+  exitOnProblems(...problems);
   if (options.database) await pairingOrExit(config);
+}
+
+/** Prints one line per problem found and exits with the first one's code; returns when there is none. */
+export function exitOnProblems(...problems: (ServiceProblem | undefined)[]): void {
+  const found = problems.filter((problem): problem is ServiceProblem => problem !== undefined);
+  if (found.length === 0) return;
+  for (const problem of found) console.error(problem.line);
+  process.exit(found[0]!.exitCode);
 }

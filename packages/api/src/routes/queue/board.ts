@@ -5,8 +5,11 @@ import { ExpressAdapter } from "@bull-board/express";
 import type { Request, RequestHandler, Router } from "express";
 import express from "express";
 import { BOARD_PATH } from "@mw/platform";
+import type { Capability } from "@mw/domains/identity";
 import { requireCapability, resolvePrincipal } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
+import { viewerOf } from "../console/guard.ts";
+import { holds, renderPage } from "../console/render.ts";
 import { isPageNavigation, LOGIN_PATH } from "../identity/login-page.ts";
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -36,11 +39,24 @@ const offlinePage: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** A browser with no session goes to the sign-in page; scripts keep the Basic challenge. */
-function signInFirst(ctx: Pick<AppContext, "config" | "prisma" | "redis" | "sessions">): RequestHandler {
+const BOARD_CAPABILITIES: readonly Capability[] = ["manage_middleware"];
+
+/**
+ * A browser with no session goes to the sign-in page, and a signed-in user without the
+ * capability gets the console's page naming it; scripts keep the Basic challenge and the JSON error.
+ */
+function pagesForBrowsers(ctx: Pick<AppContext, "config" | "prisma" | "redis" | "sessions">): RequestHandler {
   return async (req, res, next) => {
-    if (isPageNavigation(req) && !req.headers.authorization && !(await resolvePrincipal(ctx, req, { requireNonce: false }))) {
+    if (!isPageNavigation(req) || req.headers.authorization) return next();
+    const principal = await resolvePrincipal(ctx, req, { requireNonce: false });
+    if (!principal) {
       res.redirect(303, `${LOGIN_PATH}?next=${encodeURIComponent(req.originalUrl)}`);
+      return;
+    }
+    const session = holds(principal, BOARD_CAPABILITIES) ? null : await viewerOf(ctx, req);
+    if (session) {
+      res.locals.viewer = session;
+      renderPage(res, "lacking", { title: "Not allowed", allowed: BOARD_CAPABILITIES }, 403);
       return;
     }
     next();
@@ -85,8 +101,8 @@ export function boardRoutes(ctx: Pick<AppContext, "config" | "prisma" | "queues"
       res.locals.route = `${BOARD_PATH}/*`;
       next();
     },
-    signInFirst(ctx),
-    requireCapability(ctx, "manage_middleware", { requireNonce: (req) => !READS.has(req.method) && !sameOrigin(req), refuseWith: "challenge" }),
+    pagesForBrowsers(ctx),
+    requireCapability(ctx, [...BOARD_CAPABILITIES], { requireNonce: (req) => !READS.has(req.method) && !sameOrigin(req), refuseWith: "challenge" }),
     offlinePage,
     serverAdapter.getRouter(),
   );
