@@ -192,7 +192,7 @@ function actionSteps(actionLog: string): string[] {
 
 describe("GatewayClient against the NMI Query API", () => {
   it("posts the key and the window in the form body, parses a single transaction as a list, and matches the auth code", async () => {
-    const client = GatewayClient.fromConfig({ GATEWAY_QUERY_URL: gateway.url, HTTP_TIMEOUT_MS: 2000 });
+    const client = GatewayClient.fromConfig({ GATEWAY_QUERY_URL: gateway.url, HTTP_TIMEOUT_MS: 2000, GATEWAY_QUERY_MAX_PAGES: 20 });
     const tx = `${RUN}0100`;
     seed(tx, { date: new Date("2026-06-10T08:00:00Z"), card: MASTERCARD, authorization_code: "0123" });
     seed(`${RUN}0101`, { date: new Date("2026-06-10T09:00:00Z"), card: VISA, authorization_code: "0124" });
@@ -219,6 +219,8 @@ describe("GatewayClient against the NMI Query API", () => {
       security_key: GATEWAY_KEY,
       start_date: "20260610000000",
       end_date: "20260610235959",
+      result_limit: "1000",
+      page_number: "0",
     });
     expect(await client.findByAuthCode(GATEWAY_KEY, " 0124 ", window)).toMatchObject({ scanned: 2, matches: [{ transaction_id: `${RUN}0101` }] });
     // A code the answer escapes is compared after parsing.
@@ -227,7 +229,7 @@ describe("GatewayClient against the NMI Query API", () => {
   });
 
   it("turns <error_response> into a permanent error that does not repeat the key", async () => {
-    const client = GatewayClient.fromConfig({ GATEWAY_QUERY_URL: gateway.url, HTTP_TIMEOUT_MS: 2000 });
+    const client = GatewayClient.fromConfig({ GATEWAY_QUERY_URL: gateway.url, HTTP_TIMEOUT_MS: 2000, GATEWAY_QUERY_MAX_PAGES: 20 });
     const error = await client.findByAuthCode(REFUSED_KEY, "0123", { start: new Date(), end: new Date() }).catch((e: unknown) => e as Error & { permanent: boolean });
     expect(error).toMatchObject({ message: "payment gateway refused the query: Authentication Failed", permanent: true });
     expect(JSON.stringify(error)).not.toContain(REFUSED_KEY);

@@ -16,6 +16,8 @@ export interface SeedTransaction {
 }
 
 const PATH = "/api/query.php";
+/** The rows an answer without `result_limit` is cut off after, as a real gateway's is. */
+export const UNPAGED_LIMIT = 1000;
 const builder = new XMLBuilder({ format: true, ignoreAttributes: true });
 
 /**
@@ -23,8 +25,10 @@ const builder = new XMLBuilder({ format: true, ignoreAttributes: true });
  * transactions per security key, the `start_date`/`end_date` window
  * (`YYYYMMDDhhmmss`, UTC) applied to action dates, `cc_number` (full or last
  * four) and the XML answer with NMI's element names and order, including
- * `<error_response>` with HTTP 200 for a bad key or parameter. Every request
- * is recorded; keys in `hanging` get no answer at all.
+ * `<error_response>` with HTTP 200 for a bad key or parameter. Paged as NMI
+ * pages: `result_limit` rows from `page_number` (from 0); an unpaged answer
+ * is cut off after UNPAGED_LIMIT rows. Every request is recorded; keys in
+ * `hanging` get no answer at all.
  */
 export class FakeGateway extends FakeServer {
   private readonly accounts = new Map<string, Record<string, unknown>[]>();
@@ -66,16 +70,23 @@ export class FakeGateway extends FakeServer {
       if (value !== null && !/^\d{14}$/.test(value)) return xml({ error_response: `Invalid ${name} format` });
     }
     const card = form.get("cc_number");
+    const limit = form.get("result_limit");
+    const page = form.get("page_number");
+    for (const [name, value] of [["result_limit", limit], ["page_number", page]] as const) {
+      if (value !== null && !/^\d+$/.test(value)) return xml({ error_response: `Invalid ${name}` });
+    }
+    const pageSize = limit === null ? UNPAGED_LIMIT : Number(limit);
+    const from = pageSize * Number(page ?? 0);
     const built = this.answers.get(key) ?? new Map<string, FakeReply>();
     this.answers.set(key, built);
-    const query = JSON.stringify([start, end, card]);
+    const query = JSON.stringify([start, end, card, pageSize, from]);
     let answer = built.get(query);
     if (!answer) {
       const matching = transactions.filter((tx) => {
         const dates = (tx.action as { date: string }[]).map((action) => action.date);
         const inWindow = dates.some((date) => (!start || date >= start) && (!end || date <= end));
         return inWindow && (!card || String(tx.cc_number).slice(-4) === card.slice(-4));
-      });
+      }).slice(from, from + pageSize);
       const reply = xml(matching.length ? { transaction: matching } : "");
       answer = { ...reply, body: Buffer.from(reply.body as string) };
       built.set(query, answer);

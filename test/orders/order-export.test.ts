@@ -2,7 +2,8 @@ import { createLogger, createPrisma, createRedis, jobId, Queues, type PrismaClie
 import { ErpClient, type SalesOrderInput } from "@mw/providers/erp";
 import { MAX_JOB_DEFERRALS } from "@mw/worker/runtime/attempts";
 import { ensureSchedules } from "@mw/worker/runtime/schedules";
-import { exportOrder, orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJob, orderVerifyJobId, verifyOrder } from "@mw/domains/orders";
+import { operatorAlertJobId } from "@mw/domains/notifications";
+import { exportOrder, orderDetailView, orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJob, orderVerifyJobId, verifyOrder } from "@mw/domains/orders";
 import type { Job, Queue } from "bullmq";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeErp } from "../fakes/erp.ts";
@@ -628,6 +629,55 @@ describe("order export with OAuth client credentials", () => {
     expect(apiCalls().filter((request) => request.status === 429)).toHaveLength(1);
     expect(logLines(worker, "job delayed"), worker.output()).toMatchObject([{ delay_ms: 2000 }]);
     expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ imported: 1, failed_at: null });
+  });
+
+  it("keeps orders waiting, not failed, while the ERP's token endpoint refuses the client credentials (invalid_client): one operator alert, exported once they are right", async () => {
+    await stopWorker(worker);
+    const oauth = { ERP_BASE_URL: erp.url, ERP_TOKEN_URL: erp.tokenUrl, ERP_CLIENT_ID: erp.clientId, ERP_SCOPE: erp.scope };
+    worker = spawnWorker({ ...oauth, ERP_CLIENT_SECRET: "a-mistyped-secret" });
+    await worker.waitFor(logged("workers started"));
+    const alertId = operatorAlertJobId("erp-client-credentials");
+    await (await queues.get("notifications").getJob(alertId))?.remove();
+    await prisma.operatorAlert.deleteMany({ where: { alert_key: "erp-client-credentials" } });
+    const orders = [await createOrder("C-1"), await createOrder("C-2")];
+
+    for (const order of orders) expect(await (await settled(queue, await exportJob(order.id, { attempts: 1 }), worker)).getState()).toBe("failed");
+    for (const order of orders) {
+      expect(await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ imported: 0, failed_at: null });
+      expect(await orderDetailView({ prisma, queues }, order.id)).toMatchObject({ state: "pending", state_reason: expect.stringContaining("Waiting for the ERP to accept the platform's client credentials") });
+    }
+    const alert = async () => (await queues.get("notifications").getJob(alertId))?.data ?? (await prisma.operatorAlert.findUnique({ where: { alert_key: "erp-client-credentials" } }));
+    await until(async () => Boolean(await alert()), () => "the operator alert");
+    expect(await alert()).toMatchObject({ subject: "Order exports wait: the ERP refused the platform's client credentials", text: expect.stringContaining("ERP_CLIENT_SECRET") });
+
+    await stopWorker(worker);
+    // Old enough for the sweep, which leaves the youngest to the intake.
+    await prisma.order.updateMany({ where: { id: { in: orders.map((order) => order.id) } }, data: { created_at: new Date(Date.now() - 2 * 60_000) } });
+    worker = spawnWorker({ ...oauth, ERP_CLIENT_SECRET: erp.clientSecret });
+    await worker.waitFor(logged("workers started"));
+    await settled(queue, await queues.add(orderSweepJob, {}), worker);
+    await until(async () => (await prisma.order.count({ where: { id: { in: orders.map((order) => order.id) }, imported: 1 } })) === 2, () => "both exports to go through");
+  });
+
+  it("shows an order held back by the ERP's Retry-After as held back, why, and when the next attempt is, not as merely queued", async () => {
+    erp.rateLimited = 1;
+    erp.retryAfterSeconds = 120;
+    const order = await createOrder("L-3");
+    const job = await exportJob(order.id, { attempts: 1 });
+    const view = () => orderDetailView({ prisma, queues }, order.id);
+    await until(async () => (await job.getState()) === "delayed", () => "the export to be put back for the ERP's Retry-After");
+
+    const held = await view();
+    expect(held).toMatchObject({
+      state: "pending",
+      state_reason: "Held back by the ERP until the next attempt: ERP answered HTTP 429: Too many requests reached. Please retry later.",
+      job_state: "delayed",
+    });
+    const next = Date.parse(`${held!.next_attempt_at!.replace(" ", "T")}Z`);
+    expect(next).toBeGreaterThan(Date.now() + 100_000);
+    expect(next).toBeLessThanOrEqual(Date.now() + 120_000);
+    // Not left for a later test's worker to export.
+    await job.remove();
   });
 
   it("stops waiting for an ERP that answers 429 for ever: past the deferral bound each 429 uses up an attempt, and the job fails with it", async () => {

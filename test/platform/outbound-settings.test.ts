@@ -25,7 +25,7 @@ describe("outbound URLs from the environment", () => {
   });
 
   it("say 'not configured' and which variable to set when unset, as the ERP does", async () => {
-    expect(() => GatewayClient.fromConfig({ GATEWAY_QUERY_URL: undefined, HTTP_TIMEOUT_MS: 2000 })).toThrow(
+    expect(() => GatewayClient.fromConfig({ GATEWAY_QUERY_URL: undefined, HTTP_TIMEOUT_MS: 2000, GATEWAY_QUERY_MAX_PAGES: 20 })).toThrow(
       expect.objectContaining({ code: "gateway_not_configured", permanent: true, message: "payment gateway is not configured: GATEWAY_QUERY_URL is unset (set it in .env or the environment and restart the worker)" }),
     );
     expect(() => FraudClient.fromConfig({ FRAUD_API_URL: undefined, HTTP_TIMEOUT_MS: 2000 })).toThrow(
@@ -41,7 +41,7 @@ describe("outbound URLs from the environment", () => {
       code: "upstream_unreachable",
       message: `ERP request failed: ECONNREFUSED, connection refused (nothing listens there) at http://127.0.0.1:${port} (ERP_BASE_URL): check ERP_BASE_URL and that the ERP is up`,
     });
-    const gateway = GatewayClient.fromConfig({ GATEWAY_QUERY_URL: `http://127.0.0.1:${port}/api/query.php`, HTTP_TIMEOUT_MS: 2000 });
+    const gateway = GatewayClient.fromConfig({ GATEWAY_QUERY_URL: `http://127.0.0.1:${port}/api/query.php`, HTTP_TIMEOUT_MS: 2000, GATEWAY_QUERY_MAX_PAGES: 20 });
     await expect(gateway.findByAuthCode("key", "0123", { start: new Date(), end: new Date() })).rejects.toMatchObject({
       message: `payment gateway request failed: ECONNREFUSED, connection refused (nothing listens there) at http://127.0.0.1:${port} (GATEWAY_QUERY_URL): check GATEWAY_QUERY_URL and that the payment gateway is up`,
     });

@@ -1,4 +1,5 @@
 import { createUser } from "@mw/domains/identity";
+import { operatorAlertJobId } from "@mw/domains/notifications";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeHarvest } from "../fakes/harvest.ts";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
@@ -120,6 +121,48 @@ describe("Harvest OAuth for staff (spec 2, 4.5 rule 3)", () => {
     await connect(authorization);
     expect((await ajax("GET", "status", authorization)).body).toMatchObject({ success: true, data: { connected: true, user: { name: "Sam Staff" } } });
     expect(await api.ctx.prisma.staffOauthConnection.findUniqueOrThrow({ where: { staff_id: staffId } })).toMatchObject({ broken_at: null, broken_reason: null });
+  });
+
+  it("marks a connection whose access token Harvest stopped accepting (a 401 on an API call) reconnect at once: status, next action and one notification say so", async () => {
+    const { staffId, authorization } = await staffMember();
+    await connect(authorization);
+    // Revoked at Harvest: the token is refused long before it would expire.
+    harvest.accessTokens.clear();
+
+    const status = await ajax("GET", "status", authorization);
+    expect(status.body).toEqual({ success: true, data: { connected: false, reconnect: true, reason: expect.stringContaining("invalid_token") } });
+    expect(await api.ctx.prisma.staffOauthConnection.findUniqueOrThrow({ where: { staff_id: staffId } })).toMatchObject({ broken_at: expect.any(Date) });
+    const next = await ajax("GET", "timer/1", authorization);
+    expect(next).toMatchObject({ status: 403, body: { success: false, data: expect.stringContaining("Reconnect to Harvest") } });
+    const notifications = await fetch(`${api.url}/scp/ajax.php/notifications`, { headers: { authorization } }).then((res) => res.json() as Promise<{ data: { notifications: { kind: string; body: string }[] } }>);
+    expect(notifications.data.notifications.filter((notification) => notification.kind === "harvest_reconnect")).toEqual([
+      expect.objectContaining({ body: expect.stringContaining("Harvest no longer accepts its access token") }),
+    ]);
+  });
+
+  it("raises one operator alert when Harvest refuses the platform's app credentials (invalid_client) at refresh, and keeps every agent's tokens", async () => {
+    const staff = [await staffMember(), await staffMember()];
+    for (const { staffId, authorization } of staff) {
+      await connect(authorization);
+      await api.ctx.prisma.staffOauthConnection.update({ where: { staff_id: staffId }, data: { token_expires_at: new Date(Date.now() + 60_000) } });
+    }
+    const notifications = api.ctx.queues.get("notifications");
+    await (await notifications.getJob(operatorAlertJobId("harvest-app-credentials")))?.remove();
+    await api.ctx.options.set({ "time_api.client_secret": "a-mistyped-secret" });
+
+    for (const { authorization } of [...staff, ...staff]) {
+      const answer = await ajax("GET", "status", authorization);
+      expect(answer).toMatchObject({ status: 503, body: { success: false, data: expect.stringContaining("Harvest refused the platform's app settings") } });
+    }
+    for (const { staffId } of staff) {
+      expect(await api.ctx.prisma.staffOauthConnection.findUniqueOrThrow({ where: { staff_id: staffId } })).toMatchObject({ broken_at: null, broken_reason: null });
+    }
+    const alerts = (await notifications.getJobs(["waiting", "delayed", "prioritized", "active", "completed", "failed"])).filter((job) => job.id === operatorAlertJobId("harvest-app-credentials"));
+    expect(alerts).toEqual([expect.objectContaining({ data: expect.objectContaining({ subject: "Time tracking stopped: Harvest refused the platform's app credentials", text: expect.stringContaining("time_api.client_secret") }) })]);
+
+    // The settings put right: the kept tokens renew on the agents' next action, nobody reconnects.
+    await api.ctx.options.set({ "time_api.client_secret": harvest.clientSecret });
+    for (const { authorization } of staff) expect((await ajax("GET", "status", authorization)).body).toMatchObject({ success: true, data: { connected: true } });
   });
 
   it("answers Time tracking is disabled while time_api.enabled is off, and names missing settings", async () => {

@@ -1,5 +1,6 @@
-import { missingRow, retryUnlessFailedForGood, type Connections, type JobRun, type Logger } from "@mw/platform";
-import { ErpClient, erpNotConfigured, ERP_NOT_CONFIGURED, isDuplicateSalesOrder, type SalesOrderInput } from "@mw/providers/erp";
+import { AppError, missingRow, retryUnlessFailedForGood, type Connections, type JobRun, type Logger } from "@mw/platform";
+import { ErpClient, erpNotConfigured, ERP_NOT_CONFIGURED, isDuplicateSalesOrder, isErpClientRefusal, type SalesOrderInput } from "@mw/providers/erp";
+import { raiseOperatorAlert } from "../notifications/index.ts";
 import { recordSyncError } from "../sites/index.ts";
 import { toSalesOrder } from "./erp-sales-order.ts";
 import { findOrderWithDetails, markOrderExported, markOrderFailed, ordersAwaitingExport } from "./export-state.ts";
@@ -39,17 +40,36 @@ export async function exportOrder(
     await queueVerification(deps, order);
     return { erp_sales_order_number: number };
   } catch (error) {
+    const clientRefused = isErpClientRefusal(error);
+    if (clientRefused) {
+      // Not the order's fault: retried, and after its attempts the sweep's next round tries again.
+      (error as AppError).permanent = false;
+      await refusedClientAlert(deps, error as AppError);
+    }
     // Earlier attempts are retried; operators hear about a failure once, when it ends the job.
     if (endsJob(error)) {
       const message = (error as Error).message;
       await Promise.all([
         recordSyncError(deps, { source: "erp_export", order_number: order.number, site_id: order.site_id, message }),
-        // An export refused for want of an ERP is skipped, not failed: the sweep exports it once ERP_BASE_URL is set.
-        message === ERP_NOT_CONFIGURED ? null : markOrderFailed(deps, order.id, message),
+        // An export refused for want of an ERP, or of its client credentials, waits rather than fails: the sweep exports it once they are set right.
+        message === ERP_NOT_CONFIGURED || clientRefused ? null : markOrderFailed(deps, order.id, message),
       ]).catch((recordError: unknown) => log.error("could not record the export failure", { error: (recordError as Error).message }));
     }
     throw error;
   }
+}
+
+/** One operator alert (keyed: every refused export raises the same one) while the ERP's token endpoint refuses the client credentials. */
+function refusedClientAlert(deps: Pick<Connections, "queues">, error: AppError): Promise<void> {
+  return raiseOperatorAlert(deps, {
+    key: "erp-client-credentials",
+    subject: "Order exports wait: the ERP refused the platform's client credentials",
+    text: [
+      `The ERP's token endpoint refused the platform's client credentials: ${error.message}`,
+      "ERP_CLIENT_ID or ERP_CLIENT_SECRET (or ERP_SCOPE) is wrong: put it right and restart the worker.",
+      "No order is failed for it: they wait, and the order sweep exports them once the ERP takes the credentials.",
+    ].join("\n\n"),
+  });
 }
 
 async function findOrCreateSalesOrder(erp: ErpClient, body: SalesOrderInput, log: Logger): Promise<string> {

@@ -1,5 +1,5 @@
 import { formatDateTime, jobFields, jobStatus, type Connections, type JobStatus } from "@mw/platform";
-import { ERP_NOT_CONFIGURED } from "@mw/providers/erp";
+import { ERP_NOT_CONFIGURED, isErpClientRefusalReason } from "@mw/providers/erp";
 import { orderExportJob, orderExportJobId, orderVerifyJob, orderVerifyJobId } from "./jobs.ts";
 
 /**
@@ -50,6 +50,9 @@ function notExported(job: JobStatus | null): Pick<OrderLifecycle, "state" | "rea
   if (job.state === "failed" && job.failed_reason === ERP_NOT_CONFIGURED) {
     return { state: "skipped", reason: `${ERP_NOT_CONFIGURED}; the order sweep exports it once the ERP is configured` };
   }
+  if (job.state === "failed" && isErpClientRefusalReason(job.failed_reason)) {
+    return { state: "pending", reason: `Waiting for the ERP to accept the platform's client credentials (${job.failed_reason}); the order sweep exports it once they are put right` };
+  }
   if (job.state === "failed") return { state: "failed", reason: job.failed_reason };
   return { state: "pending", reason: "Queued for export" };
 }
@@ -66,6 +69,10 @@ export async function orderLifecycle(deps: Pick<Connections, "queues">, order: L
   else if (order.failed_at) where = { state: "failed", reason: order.failure };
   else if (order.imported === 1) where = { state: "exported", reason: "Awaiting the read-back from the ERP" };
   else where = notExported(exporting);
+  // Held back by the ERP (Retry-After): not a failure, and not merely queued either.
+  if (job?.deferred_reason && (where.state === "pending" || where.state === "retrying" || where.state === "exported")) {
+    where = { state: where.state, reason: `Held back by the ERP until the next attempt: ${job.deferred_reason}` };
+  }
   return {
     ...where,
     next_attempt_at: job?.state === "delayed" ? job.next_attempt_at : null,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { AppError, decryptSecret, encryptSecret, randomToken, safeEqual, sha256Hex } from "@mw/platform";
 import type { HarvestAuth, HarvestTokens } from "@mw/providers/harvest";
-import { notifyStaff } from "../notifications/index.ts";
+import { notifyStaff, raiseOperatorAlert } from "../notifications/index.ts";
 import { harvestClient, oauthApp, type TimeDeps } from "./settings.ts";
 
 /** Spec 2, 4.5 rule 3: a token expiring within this is refreshed before use. */
@@ -129,7 +129,13 @@ export async function connectionStatus(deps: TimeDeps, staffId: number) {
     return brokenStatus(row?.broken_reason ?? null);
   }
   if (!auth) return { connected: false };
-  const me = await (await harvestClient(deps)).me(auth);
+  const harvest = await harvestClient(deps);
+  const me = await asConnectedStaff(deps, staffId, () => harvest.me(auth)).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === RECONNECT_CODE) return null;
+    throw error;
+  });
+  // Just marked "reconnect": answered as every broken connection is.
+  if (!me) return connectionStatus(deps, staffId);
   const row = await deps.prisma.staffOauthConnection.findUniqueOrThrow({ where: { staff_id: staffId } });
   return { connected: true, user: { id: me.id, name: [me.first_name, me.last_name].filter(Boolean).join(" "), email: me.email ?? null }, account_id: row.account_id, token_expires_at: row.token_expires_at.toISOString() };
 }
@@ -144,26 +150,54 @@ const expiring = (row: { token_expires_at: Date }) => row.token_expires_at.getTi
 /** The error every call with a broken connection gets, instead of another refresh Harvest would refuse again. */
 export const RECONNECT_CODE = "harvest_reconnect";
 
-function reconnectError(): AppError {
-  return new AppError(403, RECONNECT_CODE, "Your Harvest connection stopped working (Harvest refused to renew it). Reconnect to Harvest to track time.");
+/** Why a connection broke, in the words of the staff member's notification and refusals. */
+const RENEWAL_REFUSED = "Harvest refused to renew it";
+const TOKEN_REFUSED = "Harvest no longer accepts its access token";
+
+function reconnectError(why = RENEWAL_REFUSED): AppError {
+  return new AppError(403, RECONNECT_CODE, `Your Harvest connection stopped working (${why}). Reconnect to Harvest to track time.`);
 }
 
+const upstreamStatus = (error: unknown) => (error instanceof AppError ? error.upstream?.status : undefined);
+
 /**
- * Whether the token endpoint refused the refresh for good: OAuth answers 400
- * (`invalid_grant`: the refresh token was revoked, spent or is unknown) or
- * 401 (`invalid_client`). Another try with the same token cannot succeed,
- * unlike an outage or a 429, which pass.
+ * Whether the token endpoint refused the staff member's refresh token for
+ * good: OAuth answers 400 (`invalid_grant`: revoked, spent or unknown).
+ * Another try with the same token cannot succeed, unlike an outage or a 429,
+ * which pass. A 401 there is `invalid_client`: the platform's app is refused,
+ * not the staff member's token (appRefused).
  */
 function refusedForGood(error: unknown): error is AppError {
-  const status = error instanceof AppError ? error.upstream?.status : undefined;
-  return status === 400 || status === 401;
+  return upstreamStatus(error) === 400;
+}
+
+/** The key of the one operator alert while Harvest refuses the platform's app credentials. */
+const APP_REFUSED_ALERT = "harvest-app-credentials";
+
+/**
+ * `invalid_client` at refresh: the app's client id or secret (time_api.client_id,
+ * time_api.client_secret) is wrong, for every staff member at once. Their tokens
+ * are kept (they are fine, and mending the settings makes them work again); the
+ * operators get one alert, and the call fails as a temporary outage.
+ */
+async function appRefused(deps: TimeDeps, error: AppError): Promise<AppError> {
+  await raiseOperatorAlert(deps, {
+    key: APP_REFUSED_ALERT,
+    subject: "Time tracking stopped: Harvest refused the platform's app credentials",
+    text: [
+      `Harvest's token endpoint refused the platform's OAuth app (${error.message}).`,
+      "The Harvest app settings are wrong: check time_api.client_id and time_api.client_secret against the app at Harvest (Developers, OAuth2 applications).",
+      "Agents' connections are kept: once the settings are right, their tokens renew on their next action, nobody needs to reconnect.",
+    ].join("\n\n"),
+  });
+  return new AppError(503, "harvest_app_refused", "Harvest refused the platform's app settings; the operators have been told. Your connection is kept: try again once they are put right.");
 }
 
 /**
  * Marks the connection broken and tells the staff member, once: only the
  * call that flips it notifies (one notification per breakage).
  */
-async function markBroken(deps: TimeDeps, staffId: number, reason: string): Promise<void> {
+async function markBroken(deps: TimeDeps, staffId: number, reason: string, why = RENEWAL_REFUSED): Promise<void> {
   const { count } = await deps.prisma.staffOauthConnection.updateMany({ where: { staff_id: staffId, broken_at: null }, data: { broken_at: new Date(), broken_reason: reason.slice(0, 255) } });
   if (count === 0) return;
   await notifyStaff(deps, [
@@ -172,9 +206,25 @@ async function markBroken(deps: TimeDeps, staffId: number, reason: string): Prom
       ticket_id: null,
       kind: RECONNECT_CODE,
       title: "Reconnect to Harvest",
-      body: `Harvest refused to renew your connection (${reason}). Time cannot be tracked until you reconnect: open a ticket's time panel and press Reconnect to Harvest.`,
+      body: `Your Harvest connection stopped working: ${why} (${reason}). Time cannot be tracked until you reconnect: open a ticket's time panel and press Reconnect to Harvest.`,
     },
   ]);
+}
+
+/**
+ * Runs a Harvest API call made with the staff member's token. A 401 means
+ * Harvest no longer accepts the token (revoked at Harvest, the user removed):
+ * the connection is marked "reconnect" at once, as a refused refresh marks it,
+ * instead of failing every action until the token would have expired.
+ */
+export async function asConnectedStaff<T>(deps: TimeDeps, staffId: number, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (upstreamStatus(error) !== 401) throw error;
+    await markBroken(deps, staffId, (error as Error).message, TOKEN_REFUSED);
+    throw reconnectError(TOKEN_REFUSED);
+  }
 }
 
 /**
@@ -202,6 +252,7 @@ export async function staffHarvestAuth(deps: TimeDeps, staffId: number): Promise
           const tokens = await (await harvestClient(deps))
             .refresh({ clientId: app.clientId, clientSecret: app.clientSecret, refreshToken: decryptSecret(current.refresh_token, deps.config.ENCRYPTION_KEY) })
             .catch(async (error: unknown) => {
+              if (upstreamStatus(error) === 401) throw await appRefused(deps, error as AppError);
               if (!refusedForGood(error)) throw error;
               await markBroken(deps, staffId, error.message);
               throw reconnectError();

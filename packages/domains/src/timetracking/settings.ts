@@ -1,4 +1,4 @@
-import { AppError, type Config, type PrismaClient, type RedisClient } from "@mw/platform";
+import { AppError, type Config, type PrismaClient, type Queues, type RedisClient } from "@mw/platform";
 import type { OptionStore } from "../options/index.ts";
 import { HarvestClient, type HarvestAuth } from "@mw/providers/harvest";
 
@@ -6,6 +6,8 @@ import { HarvestClient, type HarvestAuth } from "@mw/providers/harvest";
 export interface TimeDeps {
   prisma: PrismaClient;
   redis: RedisClient;
+  /** For the operator alert when Harvest refuses the platform's own app credentials. */
+  queues: Queues;
   options: OptionStore;
   config: Pick<Config, "HARVEST_ID_URL" | "HARVEST_API_URL" | "HTTP_TIMEOUT_MS" | "QUEUE_PREFIX" | "ENCRYPTION_KEY" | "PUBLIC_URL">;
 }

@@ -2,7 +2,7 @@ import { AppError } from "@mw/platform";
 import { htmlToText } from "../ai/index.ts";
 import { staffMember, threadEntry, ticketById, type Ticket } from "../tickets/index.ts";
 import type { HarvestAuth, HarvestTimeEntry } from "@mw/providers/harvest";
-import { staffHarvestAuth } from "./connections.ts";
+import { asConnectedStaff, staffHarvestAuth } from "./connections.ts";
 import { lockOwner } from "./locks.ts";
 import { harvestClient, syncAuth, type TimeDeps } from "./settings.ts";
 
@@ -59,14 +59,16 @@ async function ownLog(deps: TimeDeps, staffId: number, entryId: number) {
  * time-log row with is_running 1. A staff member's timer already running on
  * the ticket is answered instead of a second one.
  */
-export async function startTimer(deps: TimeDeps, staffId: number, input: { ticket_id: number; task_id?: number; notes?: string }) {
-  const { projectId, auth } = await ticketAndAuth(deps, staffId, input.ticket_id);
-  const harvest = await harvestClient(deps);
-  const running = await deps.prisma.timeLog.findFirst({ where: { staff_id: staffId, ticket_id: input.ticket_id, is_running: true } });
-  if (running) return { started: false, ...entryView(await harvest.timeEntry(auth, Number(running.provider_entry_id))) };
-  const entry = await harvest.createTimeEntry(auth, { project_id: projectId, task_id: await taskFor(deps, input.task_id), spent_date: today(), ...(input.notes && { notes: input.notes }) });
-  await deps.prisma.timeLog.create({ data: { ticket_id: input.ticket_id, staff_id: staffId, provider_entry_id: BigInt(entry.id), notes: input.notes ?? null, is_running: true } });
-  return { started: true, ...entryView(entry) };
+export function startTimer(deps: TimeDeps, staffId: number, input: { ticket_id: number; task_id?: number; notes?: string }) {
+  return asConnectedStaff(deps, staffId, async () => {
+    const { projectId, auth } = await ticketAndAuth(deps, staffId, input.ticket_id);
+    const harvest = await harvestClient(deps);
+    const running = await deps.prisma.timeLog.findFirst({ where: { staff_id: staffId, ticket_id: input.ticket_id, is_running: true } });
+    if (running) return { started: false, ...entryView(await harvest.timeEntry(auth, Number(running.provider_entry_id))) };
+    const entry = await harvest.createTimeEntry(auth, { project_id: projectId, task_id: await taskFor(deps, input.task_id), spent_date: today(), ...(input.notes && { notes: input.notes }) });
+    await deps.prisma.timeLog.create({ data: { ticket_id: input.ticket_id, staff_id: staffId, provider_entry_id: BigInt(entry.id), notes: input.notes ?? null, is_running: true } });
+    return { started: true, ...entryView(entry) };
+  });
 }
 
 /** Stops the timer at Harvest (an entry already stopped there is read instead) and records its hours. */
@@ -76,26 +78,32 @@ async function stopAtHarvest(deps: TimeDeps, auth: HarvestAuth, entryId: number)
   return current.is_running ? harvest.stopTimeEntry(auth, entryId) : current;
 }
 
-export async function stopTimer(deps: TimeDeps, staffId: number, entryId: number) {
-  await ownLog(deps, staffId, entryId);
-  const entry = await stopAtHarvest(deps, await connected(deps, staffId), entryId);
-  await deps.prisma.timeLog.update({ where: { provider_entry_id: BigInt(entryId) }, data: { is_running: false, hours: entry.hours.toFixed(2) } });
-  return entryView(entry);
+export function stopTimer(deps: TimeDeps, staffId: number, entryId: number) {
+  return asConnectedStaff(deps, staffId, async () => {
+    await ownLog(deps, staffId, entryId);
+    const entry = await stopAtHarvest(deps, await connected(deps, staffId), entryId);
+    await deps.prisma.timeLog.update({ where: { provider_entry_id: BigInt(entryId) }, data: { is_running: false, hours: entry.hours.toFixed(2) } });
+    return entryView(entry);
+  });
 }
 
-export async function updateTimerNotes(deps: TimeDeps, staffId: number, entryId: number, notes: string, aiOptimized: boolean) {
-  await ownLog(deps, staffId, entryId);
-  const entry = await (await harvestClient(deps)).updateTimeEntry(await connected(deps, staffId), entryId, { notes });
-  await deps.prisma.timeLog.update({ where: { provider_entry_id: BigInt(entryId) }, data: { notes, ai_optimized: aiOptimized } });
-  return entryView(entry);
+export function updateTimerNotes(deps: TimeDeps, staffId: number, entryId: number, notes: string, aiOptimized: boolean) {
+  return asConnectedStaff(deps, staffId, async () => {
+    await ownLog(deps, staffId, entryId);
+    const entry = await (await harvestClient(deps)).updateTimeEntry(await connected(deps, staffId), entryId, { notes });
+    await deps.prisma.timeLog.update({ where: { provider_entry_id: BigInt(entryId) }, data: { notes, ai_optimized: aiOptimized } });
+    return entryView(entry);
+  });
 }
 
 /** Spec 2, 4.5: is a timer of this staff member running on the project? Harvest's answer, which a timer started elsewhere also shows. */
-export async function runningTimer(deps: TimeDeps, staffId: number, projectId: number) {
-  const auth = await connected(deps, staffId);
-  const row = await deps.prisma.staffOauthConnection.findUniqueOrThrow({ where: { staff_id: staffId } });
-  const [entry] = await (await harvestClient(deps)).timeEntries(auth, { project_id: projectId, user_id: row.provider_user_id, is_running: true });
-  return entry ? { running: true, ...entryView(entry) } : { running: false };
+export function runningTimer(deps: TimeDeps, staffId: number, projectId: number) {
+  return asConnectedStaff(deps, staffId, async () => {
+    const auth = await connected(deps, staffId);
+    const row = await deps.prisma.staffOauthConnection.findUniqueOrThrow({ where: { staff_id: staffId } });
+    const [entry] = await (await harvestClient(deps)).timeEntries(auth, { project_id: projectId, user_id: row.provider_user_id, is_running: true });
+    return entry ? { running: true, ...entryView(entry) } : { running: false };
+  });
 }
 
 export type SubmitInput = { ticket_id: number; notes: string; ai_optimized?: boolean; thread_entry_id?: number } & ({ entry_id: number } | { hours: number; task_id?: number; spent_date?: string });
@@ -105,25 +113,27 @@ export type SubmitInput = { ticket_id: number; notes: string; ai_optimized?: boo
  * finalise; with hours, create the completed entry and finalise. Either way
  * the time-log row ends with is_running 0 and the hours Harvest holds.
  */
-export async function submitTime(deps: TimeDeps, staffId: number, input: SubmitInput) {
-  const harvest = await harvestClient(deps);
-  const finalise = { notes: input.notes, ai_optimized: input.ai_optimized ?? false, thread_entry_id: input.thread_entry_id ?? null, is_running: false };
-  if ("entry_id" in input) {
-    const log = await ownLog(deps, staffId, input.entry_id);
-    if (log.ticket_id !== input.ticket_id) throw refused(`Time entry ${input.entry_id} belongs to another ticket.`);
-    const ticket = await ticketById(deps, log.ticket_id);
-    if (!ticket) throw refused(`No ticket ${log.ticket_id}.`, 404);
-    await requireUnlockedFor(deps, ticket, staffId);
-    const auth = await connected(deps, staffId);
-    await stopAtHarvest(deps, auth, input.entry_id);
-    const entry = await harvest.updateTimeEntry(auth, input.entry_id, { notes: input.notes });
-    await deps.prisma.timeLog.update({ where: { id: log.id }, data: { ...finalise, hours: entry.hours.toFixed(2) } });
+export function submitTime(deps: TimeDeps, staffId: number, input: SubmitInput) {
+  return asConnectedStaff(deps, staffId, async () => {
+    const harvest = await harvestClient(deps);
+    const finalise = { notes: input.notes, ai_optimized: input.ai_optimized ?? false, thread_entry_id: input.thread_entry_id ?? null, is_running: false };
+    if ("entry_id" in input) {
+      const log = await ownLog(deps, staffId, input.entry_id);
+      if (log.ticket_id !== input.ticket_id) throw refused(`Time entry ${input.entry_id} belongs to another ticket.`);
+      const ticket = await ticketById(deps, log.ticket_id);
+      if (!ticket) throw refused(`No ticket ${log.ticket_id}.`, 404);
+      await requireUnlockedFor(deps, ticket, staffId);
+      const auth = await connected(deps, staffId);
+      await stopAtHarvest(deps, auth, input.entry_id);
+      const entry = await harvest.updateTimeEntry(auth, input.entry_id, { notes: input.notes });
+      await deps.prisma.timeLog.update({ where: { id: log.id }, data: { ...finalise, hours: entry.hours.toFixed(2) } });
+      return entryView(entry);
+    }
+    const { projectId, auth } = await ticketAndAuth(deps, staffId, input.ticket_id);
+    const entry = await harvest.createTimeEntry(auth, { project_id: projectId, task_id: await taskFor(deps, input.task_id), spent_date: input.spent_date ?? today(), hours: input.hours, notes: input.notes });
+    await deps.prisma.timeLog.create({ data: { ticket_id: input.ticket_id, staff_id: staffId, provider_entry_id: BigInt(entry.id), hours: entry.hours.toFixed(2), ...finalise } });
     return entryView(entry);
-  }
-  const { projectId, auth } = await ticketAndAuth(deps, staffId, input.ticket_id);
-  const entry = await harvest.createTimeEntry(auth, { project_id: projectId, task_id: await taskFor(deps, input.task_id), spent_date: input.spent_date ?? today(), hours: input.hours, notes: input.notes });
-  await deps.prisma.timeLog.create({ data: { ticket_id: input.ticket_id, staff_id: staffId, provider_entry_id: BigInt(entry.id), hours: entry.hours.toFixed(2), ...finalise } });
-  return entryView(entry);
+  });
 }
 
 /** A thread entry's text (HTML read as text); empty when the mirror does not have the entry. */
@@ -142,11 +152,13 @@ async function entryText(deps: TimeDeps, entryId: number): Promise<string> {
 export async function stopTimerForReply(deps: TimeDeps, input: { ticket_id: number; staff_id: number; thread_entry_id: number }) {
   const log = await deps.prisma.timeLog.findFirst({ where: { ticket_id: input.ticket_id, staff_id: input.staff_id, is_running: true } });
   if (!log) return { stopped: false as const };
-  const auth = await connected(deps, input.staff_id);
   const entryId = Number(log.provider_entry_id);
-  await stopAtHarvest(deps, auth, entryId);
   const notes = log.notes || (await entryText(deps, input.thread_entry_id)).replace(/\s+/g, " ").trim().slice(0, 2000) || null;
-  const entry = notes ? await (await harvestClient(deps)).updateTimeEntry(auth, entryId, { notes }) : await (await harvestClient(deps)).timeEntry(auth, entryId);
+  const entry = await asConnectedStaff(deps, input.staff_id, async () => {
+    const auth = await connected(deps, input.staff_id);
+    await stopAtHarvest(deps, auth, entryId);
+    return notes ? (await harvestClient(deps)).updateTimeEntry(auth, entryId, { notes }) : (await harvestClient(deps)).timeEntry(auth, entryId);
+  });
   await deps.prisma.timeLog.update({ where: { id: log.id }, data: { is_running: false, hours: entry.hours.toFixed(2), notes, thread_entry_id: input.thread_entry_id } });
   return { stopped: true as const, ...entryView(entry) };
 }
@@ -167,7 +179,7 @@ export async function optimizeLoggedNote(deps: TimeDeps, optimize: (text: string
   if (!log || log.ai_optimized || !log.notes || log.is_running) return { skipped: "nothing_to_optimise" };
   const optimised = await optimize(log.notes);
   if (optimised.engine !== "model") return { skipped: "no_ai_provider" };
-  await (await harvestClient(deps)).updateTimeEntry(await connected(deps, log.staff_id), entryId, { notes: optimised.note });
+  await asConnectedStaff(deps, log.staff_id, async () => (await harvestClient(deps)).updateTimeEntry(await connected(deps, log.staff_id), entryId, { notes: optimised.note }));
   await deps.prisma.timeLog.update({ where: { id: log.id }, data: { notes: optimised.note, ai_optimized: true } });
   return { entry_id: entryId, note: optimised.note };
 }

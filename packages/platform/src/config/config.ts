@@ -205,6 +205,8 @@ export const configSchema = z.object({
   ERP_SCOPE: z.string().optional(),
   /** The payment gateway's query API (NMI's is https://secure.nmi.com/api/query.php); unset, disputes fail as "not configured" rather than reach a real gateway by default. */
   GATEWAY_QUERY_URL: optionalUrl,
+  /** Pages of 1,000 transactions a dispute's gateway query reads at most; an answer with more fails the dispute, saying so, rather than match on part of it. */
+  GATEWAY_QUERY_MAX_PAGES: z.coerce.number().int().min(1).max(1000).default(20),
   /** The fraud service's API root (Signifyd's is https://api.signifyd.com); unset, chargeback submissions fail as "not configured". */
   FRAUD_API_URL: optionalUrl,
   SMTP_URL: urlWithScheme("smtp", "smtps").optional(),

@@ -26,7 +26,30 @@ export interface JobStatus {
   failed_reason: string | null;
   /** When a delayed job (a retry's backoff) runs next; null unless delayed. */
   next_attempt_at: Date | null;
+  /** Why a delayed job waits when an upstream asked to be called later (Retry-After) rather than after a failed attempt; null otherwise. */
+  deferred_reason: string | null;
   board_path: string;
+}
+
+/** The field of a job's own hash that says why it was put back (deleted with the job). */
+const DEFERRAL_FIELD = "mwDeferral";
+
+/**
+ * Records on the job why it is put back until `until` without using an
+ * attempt (an upstream's Retry-After): BullMQ keeps no reason for a delay,
+ * and without one an order held back by the ERP looked merely queued.
+ */
+export async function recordDeferral(queues: Queues, queue: QueueName, id: string, reason: string, until: number): Promise<void> {
+  await queues.connection.hset(queues.get(queue).toKey(id), DEFERRAL_FIELD, JSON.stringify({ reason, until }));
+}
+
+/** The recorded deferral's reason when it is the one the job now waits for (a later retry's backoff is not). */
+async function deferralOf(queues: Queues, queue: QueueName, id: string, runsAt: Date | null): Promise<string | null> {
+  if (!runsAt) return null;
+  const stored = await queues.connection.hget(queues.get(queue).toKey(id), DEFERRAL_FIELD);
+  if (!stored) return null;
+  const { reason, until } = JSON.parse(stored) as { reason: string; until: number };
+  return Math.abs(until - runsAt.getTime()) < 1000 ? reason : null;
 }
 
 /**
@@ -40,13 +63,15 @@ export async function jobStatus(queues: Queues, queue: QueueName, id: string): P
   if (!job) return null;
   const state = await job.getState();
   const score = state === "delayed" ? await queues.connection.zscore(q.keys.delayed!, id) : null;
+  const nextAttempt = score === null || score === undefined ? null : delayedRunTime(score);
   return {
     queue,
     id,
     state,
     attempts_made: job.attemptsMade,
     failed_reason: job.failedReason || null,
-    next_attempt_at: score === null || score === undefined ? null : delayedRunTime(score),
+    next_attempt_at: nextAttempt,
+    deferred_reason: await deferralOf(queues, queue, id, nextAttempt),
     board_path: boardJobPath(queue, id),
   };
 }

@@ -146,6 +146,22 @@ export function isErpCredentialsRefusal(error: unknown): boolean {
   return upstream?.kind === "unauthorized" && (upstream.system === SYSTEM || upstream.system === ERP_TOKEN_ENDPOINT);
 }
 
+/**
+ * The ERP's token endpoint refused the platform's client credentials
+ * (`invalid_client`, 401/403): ERP_CLIENT_ID or ERP_CLIENT_SECRET is wrong for
+ * every call at once. Nothing is wrong with the work that asked: it waits for
+ * an operator to put the settings right.
+ */
+export function isErpClientRefusal(error: unknown): boolean {
+  const upstream = error instanceof AppError ? error.upstream : undefined;
+  return upstream?.kind === "unauthorized" && upstream.system === ERP_TOKEN_ENDPOINT;
+}
+
+/** Whether a job's failure reason is such a refusal (its message as the HTTP client words it). */
+export function isErpClientRefusalReason(reason: string | null): boolean {
+  return reason !== null && new RegExp(`^${ERP_TOKEN_ENDPOINT} answered HTTP 40[13]\\b`).test(reason);
+}
+
 /** The token a refused request carried ("" when it carried none). */
 function bearerOf(response: Response): string {
   const header = response.request.options.headers.authorization;

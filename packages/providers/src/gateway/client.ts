@@ -10,6 +10,13 @@ import { gatewayTransaction, type GatewayTransaction, type QueryWindow } from ".
  */
 const SYSTEM = "payment gateway";
 
+/**
+ * Transactions asked for per page (NMI's `result_limit`): an unpaged answer
+ * is cut off by the gateway, so every query pages, and a page shorter than
+ * this is the last.
+ */
+export const GATEWAY_PAGE_SIZE = 1000;
+
 /** Only transactions with the auth code are parsed (see answer.ts); one <action> still comes back as a list. */
 const transactionParser = new XMLParser({
   ignoreAttributes: true,
@@ -29,39 +36,52 @@ export class GatewayClient {
   private constructor(
     private readonly url: string,
     private readonly timeoutMs: number,
+    private readonly maxPages: number,
   ) {}
 
   /** Fails "not configured" while GATEWAY_QUERY_URL is unset: no default points a test machine at a real gateway. */
-  static fromConfig(config: Pick<Config, "GATEWAY_QUERY_URL" | "HTTP_TIMEOUT_MS">): GatewayClient {
+  static fromConfig(config: Pick<Config, "GATEWAY_QUERY_URL" | "HTTP_TIMEOUT_MS" | "GATEWAY_QUERY_MAX_PAGES">): GatewayClient {
     if (!config.GATEWAY_QUERY_URL) throw notConfigured("payment gateway", "GATEWAY_QUERY_URL", "gateway_not_configured");
-    return new GatewayClient(config.GATEWAY_QUERY_URL, config.HTTP_TIMEOUT_MS);
+    return new GatewayClient(config.GATEWAY_QUERY_URL, config.HTTP_TIMEOUT_MS, config.GATEWAY_QUERY_MAX_PAGES);
   }
 
   /**
-   * The query API has no authorization-code filter: the window is fetched and
-   * matched here, trimmed and case-insensitively. `scanned` is how many
-   * transactions the window held.
+   * The query API has no authorization-code filter: the window is fetched,
+   * page by page to its end, and matched here, trimmed and case-insensitively.
+   * `scanned` is how many transactions the window held. An answer longer than
+   * GATEWAY_QUERY_MAX_PAGES fails for good rather than match on part of it.
    */
   async findByAuthCode(securityKey: string, authCode: string, window: QueryWindow): Promise<{ scanned: number; matches: GatewayTransaction[] }> {
-    const chunks = await this.query(securityKey, window);
     const wanted = normaliseAuthCode(authCode);
-    // A cheap look at the raw text first; only candidates are parsed and compared exactly.
-    const matches = chunks
-      .filter((chunk) => {
+    let scanned = 0;
+    const matches: GatewayTransaction[] = [];
+    for (let page = 0; ; page++) {
+      if (page === this.maxPages) throw incomplete(this.maxPages, window);
+      const chunks = await this.query(securityKey, window, page);
+      scanned += chunks.length;
+      // A cheap look at the raw text first; only candidates are parsed and compared exactly.
+      for (const chunk of chunks) {
         const code = plainAuthCode(chunk);
-        return code === null || normaliseAuthCode(code) === wanted;
-      })
-      .map(parseTransaction)
-      .filter((tx) => normaliseAuthCode(tx.authorization_code) === wanted);
-    return { scanned: chunks.length, matches };
+        if (code !== null && normaliseAuthCode(code) !== wanted) continue;
+        const tx = parseTransaction(chunk);
+        if (normaliseAuthCode(tx.authorization_code) === wanted) matches.push(tx);
+      }
+      if (chunks.length < GATEWAY_PAGE_SIZE) return { scanned, matches };
+    }
   }
 
   /**
-   * The raw XML of each <transaction> of the answer. No `cc_number` filter is sent: a single
-   * auth-code match must be linked whatever its card digits (spec 1, 3.2).
+   * The raw XML of each <transaction> of one page of the answer (`page_number` counts from 0). No `cc_number`
+   * filter is sent: a single auth-code match must be linked whatever its card digits (spec 1, 3.2).
    */
-  private async query(securityKey: string, window: QueryWindow): Promise<string[]> {
-    const form = { security_key: securityKey, start_date: gatewayTime(window.start), end_date: gatewayTime(window.end) };
+  private async query(securityKey: string, window: QueryWindow, page: number): Promise<string[]> {
+    const form = {
+      security_key: securityKey,
+      start_date: gatewayTime(window.start),
+      end_date: gatewayTime(window.end),
+      result_limit: String(GATEWAY_PAGE_SIZE),
+      page_number: String(page),
+    };
     // The hot path's plain request: got cost the worker more CPU than the rest of the query (docs/decisions.md).
     const answer = await plainRequest(SYSTEM, this.url, {
       setting: "GATEWAY_QUERY_URL",
@@ -129,6 +149,18 @@ function parseTransaction(chunk: string): GatewayTransaction {
   const parsed = gatewayTransaction.safeParse(element);
   if (!parsed.success) throw unexpected(`an unexpected transaction (${parsed.error.issues[0]?.path.join(".") || "root"})`);
   return parsed.data;
+}
+
+/** A full last page at the bound: the rest of the answer is unread, and a match on part of it could be the wrong one. */
+function incomplete(maxPages: number, window: QueryWindow): AppError {
+  const range = `${window.start.toISOString()} to ${window.end.toISOString()}`;
+  const error = new AppError(
+    502,
+    "gateway_answer_incomplete",
+    `${SYSTEM}'s answer for ${range} fills GATEWAY_QUERY_MAX_PAGES (${maxPages} pages of ${GATEWAY_PAGE_SIZE} transactions) and may hold more; nothing is linked from part of an answer: raise GATEWAY_QUERY_MAX_PAGES and replay the dispute`,
+  );
+  error.permanent = true;
+  return error;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AppError, followJobLog, recordJobDuration, recordQueueWait, type Connections, type QueueName } from "@mw/platform";
+import { AppError, followJobLog, recordDeferral, recordJobDuration, recordQueueWait, type Connections, type QueueName } from "@mw/platform";
 import { DelayedError, UnrecoverableError, type Job } from "bullmq";
 import { deferralOf, isPermanent } from "./attempts.ts";
 import type { WorkerCatalog } from "./processor.ts";
@@ -30,7 +30,10 @@ export async function runJob(
   // Sent beside the processing (the job need not wait for its own wait to be counted), settled before the job ends.
   const waitRecorded = recordQueueWait(connections.queues, job.queueName as QueueName, job).catch((error: unknown) => log.warn("could not record queue wait", { error }));
   const delay = async (ms: number, reason: string): Promise<never> => {
-    await job.moveToDelayed(Date.now() + ms, token);
+    const until = Date.now() + ms;
+    // Why it waits, for the lifecycle of what the job works on (an order held back by the ERP says so).
+    await recordDeferral(connections.queues, job.queueName as QueueName, job.id!, reason, until);
+    await job.moveToDelayed(until, token);
     log.info("job delayed", { reason, delay_ms: Math.round(ms) });
     throw new DelayedError();
   };

@@ -18,7 +18,7 @@ function callbackPage(title: string, message: string): string {
 const callbackPath = (req: Request) => `${req.baseUrl}/timetracking/callback`;
 
 /** Spec 2, 4.5: the staff member's OAuth connection to the time-tracking provider (design 10.4). */
-export function timeConnectionRoutes(api: ApiRouter, ctx: Pick<AppContext, "config" | "logger" | "options" | "prisma" | "redis" | "sessions">): void {
+export function timeConnectionRoutes(api: ApiRouter, ctx: Pick<AppContext, "config" | "logger" | "options" | "prisma" | "queues" | "redis" | "sessions">): void {
   const deps: TimeDeps = ctx;
 
   api.route({

@@ -28,7 +28,7 @@ import type { JobContext } from "../../runtime/processor.ts";
 import { processServices } from "../../runtime/services.ts";
 
 /** Design 10.8: with time_api.enabled off, time jobs do nothing but say so. */
-async function timeDeps(ctx: Pick<JobContext, "config" | "prisma" | "redis" | "logger" | "log">, what: string): Promise<TimeDeps | null> {
+async function timeDeps(ctx: Pick<JobContext, "config" | "prisma" | "redis" | "queues" | "logger" | "log">, what: string): Promise<TimeDeps | null> {
   const { options } = processServices(ctx);
   if (await options.get("time_api.enabled")) return { ...ctx, options };
   ctx.log.info(`${what} skipped: time tracking is disabled`);
@@ -46,7 +46,7 @@ export async function timerStopOnReply(_job: Job, payload: PayloadOf<typeof time
   return result;
 }
 
-export async function projectCreate(_job: Job, payload: PayloadOf<typeof projectCreateJob>, ctx: Pick<JobContext, "config" | "prisma" | "redis" | "logger" | "log">) {
+export async function projectCreate(_job: Job, payload: PayloadOf<typeof projectCreateJob>, ctx: Pick<JobContext, "config" | "prisma" | "redis" | "queues" | "logger" | "log">) {
   const deps = await timeDeps(ctx, "project creation");
   if (!deps) return { skipped: "time_tracking_disabled" };
   const result = await createProjectForTicket(deps, payload.ticket_id);
@@ -74,7 +74,7 @@ export async function budgetLockNotice(_job: Job, payload: PayloadOf<typeof budg
  * run fails while time tracking is off (its caller asked for a sync); the
  * platform's own scheduled run says so and does nothing.
  */
-export async function timeSync(job: Job, _payload: PayloadOf<typeof timeSyncJob>, ctx: Pick<JobContext, "config" | "prisma" | "redis" | "logger" | "log">) {
+export async function timeSync(job: Job, _payload: PayloadOf<typeof timeSyncJob>, ctx: Pick<JobContext, "config" | "prisma" | "redis" | "queues" | "logger" | "log">) {
   const deps = await timeDeps(ctx, "time sync");
   if (!deps && job.repeatJobKey) return { skipped: "time_tracking_disabled" };
   if (!deps) throw AppError.permanent(TIME_TRACKING_DISABLED, "sync_error");
@@ -111,7 +111,7 @@ async function alertMilestones(ctx: Pick<JobContext, "queues" | "config">, alert
 }
 
 /** Design 10.8: the AI's description replaces a note a person wrote. */
-export async function noteOptimize(_job: Job, payload: PayloadOf<typeof noteOptimizeJob>, ctx: Pick<JobContext, "config" | "prisma" | "redis" | "logger" | "log">) {
+export async function noteOptimize(_job: Job, payload: PayloadOf<typeof noteOptimizeJob>, ctx: Pick<JobContext, "config" | "prisma" | "redis" | "queues" | "logger" | "log">) {
   const deps = await timeDeps(ctx, "note optimisation");
   if (!deps) return { skipped: "time_tracking_disabled" };
   const { ai } = processServices(ctx);
