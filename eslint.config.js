@@ -80,6 +80,11 @@ export default tseslint.config(
   { files: ["packages/platform/src/**/*.ts"], rules: { "mw/layer": ["error", { allow: [] }] } },
   { files: ["packages/providers/src/**/*.ts"], rules: { "mw/layer": ["error", { allow: ["@mw/platform"] }] } },
   { files: ["packages/domains/src/**/*.ts"], rules: { "mw/domain-entry": "error" } },
+  // A domain's index.ts lists by name what other domains and the adapters may use; the rest of its files stay private.
+  {
+    files: ["packages/domains/src/*/index.ts"],
+    rules: { "no-restricted-syntax": ["error", { selector: "ExportAllDeclaration", message: "A domain's index.ts exports by name what other domains and the adapters use (docs/architecture.md), not `export *`." }] },
+  },
   // Outside the domains, a row type comes from its domain (@mw/domains/<domain>), not from the Prisma client.
   {
     files: ["packages/api/**", "packages/worker/**", "scripts/**", "test/**", "bench/**", "integrations/*/test/**"],

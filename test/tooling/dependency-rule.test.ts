@@ -11,7 +11,7 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
   const [result] = await eslint.lintText(code, { filePath });
   const fatal = result!.messages.filter((message) => message.fatal);
   if (fatal.length > 0) throw new Error(`${filePath}: ${fatal.map((message) => message.message).join("; ")}`);
-  return result!.messages.filter((message) => message.ruleId?.startsWith("mw/") || message.ruleId === "no-restricted-imports").map((message) => message.message);
+  return result!.messages.filter((message) => message.ruleId?.startsWith("mw/") || message.ruleId === "no-restricted-imports" || message.ruleId === "no-restricted-syntax").map((message) => message.message);
 }
 
 /** How Node resolves each specifier from packages/api (the exports maps): the file relative to the root, or the error code. */
@@ -74,6 +74,14 @@ describe("the dependency rule", () => {
     expect(await boundaryErrors("packages/domains/src/reports/example.ts", code)).toEqual([]);
     expect(await boundaryErrors("packages/domains/src/inventory/product-webhooks/example.ts", 'export { receiveProductWebhook } from "./receiver.ts";\nexport * from "../jobs.ts";\nexport * from "../../sites/index.ts";\n')).toEqual([]);
     expect(await boundaryErrors("packages/domains/src/ai/example.ts", 'export { levelOf } from "../urgency/engine/index.ts";\n')).toEqual([]);
+  });
+
+  it("fails lint when a domain's index.ts re-exports a whole file, and lets it list names", async () => {
+    expect(await boundaryErrors("packages/domains/src/orders/index.ts", 'export * from "./store.ts";\n')).toEqual([expect.stringMatching(/exports by name/)]);
+    expect(await boundaryErrors("packages/domains/src/orders/index.ts", 'export * as store from "./store.ts";\n')).toEqual([expect.stringMatching(/exports by name/)]);
+    expect(await boundaryErrors("packages/domains/src/orders/index.ts", 'export { findOrder, type OrderRow } from "./store.ts";\n')).toEqual([]);
+    // Only the domain's entry: a part's own index.ts and the domain's other files may still gather with `export *`.
+    expect(await boundaryErrors("packages/domains/src/urgency/engine/index.ts", 'export * from "./levels.ts";\n')).toEqual([]);
   });
 
   it("outside packages/domains, reaches a domain only through @mw/domains/<domain>, the platform through @mw/platform", async () => {

@@ -1,4 +1,4 @@
-export * from "./jobs.ts";
-export * from "./staff-notifications.ts";
-export * from "./stream-slots.ts";
-export * from "./operator-alerts.ts";
+export { alertEmailJob, chatMessageJob, healthPingJob } from "./jobs.ts";
+export { latestNotifications, markNotificationsRead, notificationsAfter, notifyStaff, unreadCount } from "./staff-notifications.ts";
+export { takeStreamSlot } from "./stream-slots.ts";
+export { alertsCheck, deliverOperatorAlert, dismissOperatorAlert, raiseOperatorAlert, resendOperatorAlert, undeliveredOperatorAlerts } from "./operator-alerts.ts";
