@@ -8,3 +8,4 @@ export { requestSiteSync, requestTicketReembed } from "./requests.ts";
 export { SearchPool } from "./search-pool.ts";
 export { Knowledge } from "./service.ts";
 export { embedChangedTickets, enabledSources, lastRun, recordRun, reembedTicket, syncAll, syncDocument, syncSite, type EmbeddingRun } from "./sync.ts";
+export { runDocumentsRefresh, runEmbedDocument, runEmbeddings, runReembedTicket, runSyncAll, runSyncSite } from "./job-runs.ts";

@@ -2,3 +2,5 @@ export { alertEmailJob, chatMessageJob, healthPingJob } from "./jobs.ts";
 export { latestNotifications, markNotificationsRead, notificationsAfter, notifyStaff, unreadCount } from "./staff-notifications.ts";
 export { takeStreamSlot } from "./stream-slots.ts";
 export { alertsCheck, deliverOperatorAlert, dismissOperatorAlert, raiseOperatorAlert, resendOperatorAlert, undeliveredOperatorAlerts } from "./operator-alerts.ts";
+export { pingHealthCheck } from "./health-ping.ts";
+export { sendChatMessage } from "./chat-message.ts";

@@ -9,3 +9,4 @@ export { createProjectForTicket } from "./projects.ts";
 export { TIME_TRACKING_DISABLED, requireTimeTracking, type TimeDeps } from "./settings.ts";
 export { syncTime } from "./sync.ts";
 export { noteWantsOptimising, optimizeLoggedNote, projectTasks, runningTimer, startTimer, stopTimer, stopTimerForReply, submitTime, updateTimerNotes } from "./timers.ts";
+export { runMilestoneChecks, runMilestones, runNoteOptimize, runProjectCreate, runTimeImport, runTimerStopOnReply, runTimeSync } from "./job-runs.ts";
