@@ -84,6 +84,16 @@ describe("the dependency rule", () => {
     expect(await boundaryErrors("packages/domains/src/urgency/engine/index.ts", 'export * from "./levels.ts";\n')).toEqual([]);
   });
 
+  it("fails lint when a job or a route imports a provider client, even for a type, and lets the rest of the adapters do so", async () => {
+    const job = await boundaryErrors("packages/worker/src/jobs/notifications/example.ts", 'import { postChatMessage } from "@mw/providers/chat";\nexport const post = postChatMessage;\n');
+    const route = await boundaryErrors("packages/api/src/routes/tools/storefront_a/example.ts", 'import type { StorefrontAProduct } from "@mw/providers/storefront-a";\nexport type P = StorefrontAProduct;\n');
+    const dynamic = await boundaryErrors("packages/api/src/routes/sites/example.ts", 'export const load = () => import("@mw/providers/erp");\n');
+    for (const messages of [job, route, dynamic]) expect(messages).toEqual([expect.stringMatching(/call a domain use case/)]);
+    // The row-type rule still holds there.
+    expect(await boundaryErrors("packages/worker/src/jobs/sites/example.ts", 'import type { Site } from "@mw/platform/prisma";\nexport type S = Site;\n')).toEqual([expect.stringMatching(/row type from its domain/)]);
+    expect(await boundaryErrors("packages/worker/src/runtime/example.ts", 'import { postChatMessage } from "@mw/providers/chat";\nexport const post = postChatMessage;\n')).toEqual([]);
+  });
+
   it("outside packages/domains, reaches a domain only through @mw/domains/<domain>, the platform through @mw/platform", async () => {
     expect(resolveFromApi(["@mw/domains/orders", "@mw/domains/orders/store", "@mw/domains/orders/store.ts", "@mw/domains", "@mw/platform", "@mw/providers/erp", "@mw/providers/erp/client.ts"])).toEqual({
       "@mw/domains/orders": "packages/domains/src/orders/index.ts",
