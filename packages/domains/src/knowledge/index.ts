@@ -1,11 +1,11 @@
 export { acquireChatSlot, answerStream, chatAgentName, prepareChat, recordAnswer, ticketReferences } from "./chat.ts";
 export { conversationWithMessages, deleteConversation, listConversations, startConversation, titleConversation } from "./conversations.ts";
-export { documentContent, importDocument, pathSlug, refreshDocuments, saveDocument, type DocumentSource } from "./documents.ts";
-export { conversationTitleJob, documentsRefreshJob, embedDocumentJob, embedDocumentJobId, embeddingsJob, reembedAllJobId, reembedTicketJob, syncAllJob, syncAllJobId, syncSiteJob } from "./jobs.ts";
+export { documentContent, importDocument, pathSlug, saveDocument, type DocumentSource } from "./documents.ts";
+export { conversationTitleJob, documentsRefreshJob, embedDocumentJob, embedDocumentJobId, embeddingsJob, reembedTicketJob, syncAllJob, syncAllJobId, syncSiteJob } from "./jobs.ts";
 export { readOrganisationQuestion } from "./organisation-question.ts";
 export { SOURCES, SOURCE_BITS, loadDocumentRecords, loadSiteRecords, loadTicketRecords, sourceMask, ticketRecord, ticketVectorId } from "./records.ts";
 export { requestSiteSync, requestTicketReembed } from "./requests.ts";
 export { SearchPool } from "./search-pool.ts";
 export { Knowledge } from "./service.ts";
-export { embedChangedTickets, enabledSources, lastRun, recordRun, reembedTicket, syncAll, syncDocument, syncSite, type EmbeddingRun } from "./sync.ts";
+export { enabledSources, lastRun } from "./sync.ts";
 export { runDocumentsRefresh, runEmbedDocument, runEmbeddings, runReembedTicket, runSyncAll, runSyncSite } from "./job-runs.ts";

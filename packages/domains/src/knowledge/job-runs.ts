@@ -7,7 +7,7 @@ import { Knowledge } from "./service.ts";
 import { embedChangedTickets, recordRun, reembedTicket, syncAll, syncDocument, syncSite, type EmbeddingRun } from "./sync.ts";
 
 /** What the knowledge jobs use: the process's connections and its option store and AI service (their caches are what make them cheap). */
-export type KnowledgeJobDeps = Pick<Connections, "config" | "prisma" | "redis" | "logger"> & Pick<JobRun, "log"> & { options: OptionStore; ai: AiService };
+type KnowledgeJobDeps = Pick<Connections, "config" | "prisma" | "redis" | "logger"> & Pick<JobRun, "log"> & { options: OptionStore; ai: AiService };
 
 const byProcess = new WeakMap<AiService, Knowledge>();
 

@@ -14,7 +14,7 @@ export { batchRefusal, createdNothing, isRefusal, orderProblem, partlyPosted } f
 export { ORDER_IMPORT_SITES, TRACKING_SYNC_SITES, inventorySyncEnabled, trackingSyncEnabled } from "./sync-eligibility.ts";
 export { ordersWithSyncErrors, recentSyncErrors, recordSyncError, recordSyncErrorOnce } from "./sync-errors.ts";
 export { SYNC_RUN_COUNTS, readRunCounts, trackingRunCounts, type InventoryCounts, type OrderImportCounts, type SyncKind, type TrackingCounts } from "./sync-runs.ts";
-export { Platform, type CarrierMapping, type Site, type SiteApiKey } from "@mw/platform/prisma";
+export { Platform, type Site } from "@mw/platform/prisma";
 export { startSiteSync, type SyncJob } from "./sync-job.ts";
 export { carrierCodes, findSyncSettings, findWebhookSite, latestSyncRuns, sitesNotSyncing, syncingSites, type SyncSettings } from "./sync-reads.ts";
 export { SYNC_RUN_STATUSES, failedSyncRunCount, listSyncRuns } from "./sync-run-list.ts";

@@ -5,7 +5,7 @@ import { storefrontAClientFor, storefrontBClientFor } from "./connection.ts";
 type ClientConfig = Parameters<typeof storefrontAClientFor>[1] & Parameters<typeof storefrontBClientFor>[1];
 
 /** An order as the storefront has it (the toolshed's order lookup). */
-export interface StorefrontOrder {
+interface StorefrontOrder {
   id: string;
   number: string;
   status: string;
@@ -15,7 +15,7 @@ export interface StorefrontOrder {
 }
 
 /** What carries stock under a SKU on the storefront: a product, or a variant / variation of `product_id` (variant_id null for a product). */
-export interface StockUnit {
+interface StockUnit {
   product_id: number;
   variant_id: number | null;
   sku: string;

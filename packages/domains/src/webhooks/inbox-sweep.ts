@@ -6,7 +6,7 @@ import { countAbandonedWebhooks } from "./inbox.ts";
  * (disputes, inventory) import this one to store their webhooks: importing
  * them here would close a circle.
  */
-export interface InboxSweepers {
+interface InboxSweepers {
   disputes(deps: Pick<Connections, "prisma" | "queues">): Promise<{ queued: number; retried: number }>;
   products(deps: Pick<Connections, "prisma" | "queues">): Promise<number>;
 }
