@@ -18,6 +18,10 @@ function eachSpecifier(check) {
   return { ImportDeclaration: visit, ExportNamedDeclaration: visit, ExportAllDeclaration: visit, ImportExpression: visit, TSImportType: visit };
 }
 
+const PRISMA_TYPES = { name: "@mw/platform/prisma", message: "Take a row type from its domain (@mw/domains/<domain>), Prisma and PrismaClient from @mw/platform (docs/architecture.md)." };
+
+const PROVIDERS_FROM_DOMAINS = 'Jobs and routes call a domain use case, which calls the outside system (docs/architecture.md, "Code that calls outside systems").';
+
 const isRelative = (specifier) => specifier.startsWith("./") || specifier.startsWith("../");
 const inside = (file, dir) => !path.relative(dir, file).startsWith("..");
 
@@ -85,11 +89,29 @@ export default tseslint.config(
   { files: ["packages/platform/src/**/*.ts"], rules: { "mw/layer": ["error", { allow: [] }] } },
   { files: ["packages/providers/src/**/*.ts"], rules: { "mw/layer": ["error", { allow: ["@mw/platform"] }] } },
   { files: ["packages/domains/src/**/*.ts"], rules: { "mw/domain-entry": "error" } },
+  // A domain's index.ts lists by name what other domains and the adapters may use; the rest of its files stay private.
+  {
+    files: ["packages/domains/src/*/index.ts"],
+    rules: { "no-restricted-syntax": ["error", { selector: "ExportAllDeclaration", message: "A domain's index.ts exports by name what other domains and the adapters use (docs/architecture.md), not `export *`." }] },
+  },
   // Outside the domains, a row type comes from its domain (@mw/domains/<domain>), not from the Prisma client.
   {
     files: ["packages/api/**", "packages/worker/**", "scripts/**", "test/**", "bench/**", "integrations/*/test/**"],
+    rules: { "no-restricted-imports": ["error", { paths: [PRISMA_TYPES] }] },
+  },
+  // Code that calls outside systems is called by domains (docs/architecture.md): a job or a route is one call
+  // into a domain and never names a provider client, not even for a type.
+  {
+    files: ["packages/worker/src/jobs/**", "packages/api/src/routes/**"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [{ name: "@mw/platform/prisma", message: "Take a row type from its domain (@mw/domains/<domain>), Prisma and PrismaClient from @mw/platform (docs/architecture.md)." }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [PRISMA_TYPES],
+          patterns: [{ regex: "^@mw/providers(/|$)", message: PROVIDERS_FROM_DOMAINS }],
+        },
+      ],
+      "no-restricted-syntax": ["error", { selector: "ImportExpression[source.value=/^@mw\\/providers(\\/|$)/]", message: PROVIDERS_FROM_DOMAINS }],
     },
   },
   // Regexes in the packages run on request, customer and upstream text: none may backtrack

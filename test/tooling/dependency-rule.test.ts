@@ -11,7 +11,7 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
   const [result] = await eslint.lintText(code, { filePath });
   const fatal = result!.messages.filter((message) => message.fatal);
   if (fatal.length > 0) throw new Error(`${filePath}: ${fatal.map((message) => message.message).join("; ")}`);
-  return result!.messages.filter((message) => message.ruleId?.startsWith("mw/") || message.ruleId === "no-restricted-imports").map((message) => message.message);
+  return result!.messages.filter((message) => message.ruleId?.startsWith("mw/") || message.ruleId === "no-restricted-imports" || message.ruleId === "no-restricted-syntax").map((message) => message.message);
 }
 
 /** How Node resolves each specifier from packages/api (the exports maps): the file relative to the root, or the error code. */
@@ -75,6 +75,24 @@ describe("the dependency rule", () => {
     expect(await boundaryErrors("packages/domains/src/reports/example.ts", code)).toEqual([]);
     expect(await boundaryErrors("packages/domains/src/inventory/product-webhooks/example.ts", 'export { receiveProductWebhook } from "./receiver.ts";\nexport * from "../jobs.ts";\nexport * from "../../sites/index.ts";\n')).toEqual([]);
     expect(await boundaryErrors("packages/domains/src/ai/example.ts", 'export { levelOf } from "../urgency/engine/index.ts";\n')).toEqual([]);
+  });
+
+  it("fails lint when a domain's index.ts re-exports a whole file, and lets it list names", async () => {
+    expect(await boundaryErrors("packages/domains/src/orders/index.ts", 'export * from "./store.ts";\n')).toEqual([expect.stringMatching(/exports by name/)]);
+    expect(await boundaryErrors("packages/domains/src/orders/index.ts", 'export * as store from "./store.ts";\n')).toEqual([expect.stringMatching(/exports by name/)]);
+    expect(await boundaryErrors("packages/domains/src/orders/index.ts", 'export { findOrder, type OrderRow } from "./store.ts";\n')).toEqual([]);
+    // Only the domain's entry: a part's own index.ts and the domain's other files may still gather with `export *`.
+    expect(await boundaryErrors("packages/domains/src/urgency/engine/index.ts", 'export * from "./levels.ts";\n')).toEqual([]);
+  });
+
+  it("fails lint when a job or a route imports a provider client, even for a type, and lets the rest of the adapters do so", async () => {
+    const job = await boundaryErrors("packages/worker/src/jobs/notifications/example.ts", 'import { postChatMessage } from "@mw/providers/chat";\nexport const post = postChatMessage;\n');
+    const route = await boundaryErrors("packages/api/src/routes/tools/storefront_a/example.ts", 'import type { StorefrontAProduct } from "@mw/providers/storefront-a";\nexport type P = StorefrontAProduct;\n');
+    const dynamic = await boundaryErrors("packages/api/src/routes/sites/example.ts", 'export const load = () => import("@mw/providers/erp");\n');
+    for (const messages of [job, route, dynamic]) expect(messages).toEqual([expect.stringMatching(/call a domain use case/)]);
+    // The row-type rule still holds there.
+    expect(await boundaryErrors("packages/worker/src/jobs/sites/example.ts", 'import type { Site } from "@mw/platform/prisma";\nexport type S = Site;\n')).toEqual([expect.stringMatching(/row type from its domain/)]);
+    expect(await boundaryErrors("packages/worker/src/runtime/example.ts", 'import { postChatMessage } from "@mw/providers/chat";\nexport const post = postChatMessage;\n')).toEqual([]);
   });
 
   it("outside packages/domains, reaches a domain only through @mw/domains/<domain>, the platform through @mw/platform", async () => {

@@ -1,8 +1,7 @@
-export * from "./email-reply.ts";
-export * from "./html-to-text.ts";
-export * from "./model-calls.ts";
-export * from "./rewrite-rules.ts";
-export * from "./service.ts";
-export * from "./ticket-analysis.ts";
-export * from "./note-rules.ts";
-export * from "./hashing-embedding.ts";
+export { parseEmailReply } from "./email-reply.ts";
+export { htmlToText } from "./html-to-text.ts";
+export { rewriteByRules } from "./rewrite-rules.ts";
+export { AI_SERVICE_VERSION, AiService, LOCAL_URGENCY_MS } from "./service.ts";
+export { entryMessage, type AnalysisEntry, type TicketAnalysis, type TicketAnalysisInput } from "./ticket-analysis.ts";
+export { noteByRules } from "./note-rules.ts";
+export { EMBEDDING_DIMENSIONS, LOCAL_EMBEDDING_MODEL, hashingEmbedding, normalise, terms } from "./hashing-embedding.ts";

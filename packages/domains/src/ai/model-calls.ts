@@ -4,7 +4,7 @@ import { AppError, type Logger } from "@mw/platform";
 import { GeminiError, type GeminiClient, type GenerateRequest } from "@mw/providers/gemini";
 
 /** Spec 2, 4.1 rule 5: after the configured model, these, in this order. */
-export const FALLBACK_CHAIN = ["gemini-2.5-flash", "gemini-2.0-flash", "gemini-1.5-flash"] as const;
+const FALLBACK_CHAIN = ["gemini-2.5-flash", "gemini-2.0-flash", "gemini-1.5-flash"] as const;
 
 export interface CallPolicy {
   /** Attempts per model (`ai_max_retries`). */
@@ -15,7 +15,7 @@ export interface CallPolicy {
   fallbacks?: readonly string[];
 }
 
-export interface ModelAnswer<T> {
+interface ModelAnswer<T> {
   value: T;
   model: string;
 }

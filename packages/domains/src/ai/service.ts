@@ -24,7 +24,7 @@ export const AI_SERVICE_VERSION = "1.0.0";
 type CachedUrgency = { base: BaseUrgency } & Engine;
 
 /** Which engine answered (design 10.2): a provider model, or the built-in rules when no key is set. */
-export type Engine = { engine: "model"; model: string } | { engine: "rules" };
+type Engine = { engine: "model"; model: string } | { engine: "rules" };
 
 const URGENCY_JSON_SCHEMA = {
   type: "object",

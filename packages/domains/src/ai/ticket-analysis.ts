@@ -89,7 +89,7 @@ function escapeHtml(text: string): string {
  * may hold megabytes, the newest reply comes first, and the model is sent
  * every entry of the thread.
  */
-export const ANALYSIS_ENTRY_CHARS = 65_536;
+const ANALYSIS_ENTRY_CHARS = 65_536;
 
 /** An entry's text: HTML read as text; client messages also lose their quoted history (design 10.8), staff entries never. */
 export function entryMessage(entry: { type: string; body: string; format: string }): string {

@@ -1,8 +1,7 @@
-export * from "./capabilities.ts";
-export * from "./principal.ts";
-export * from "./sessions.ts";
-export * from "./users.ts";
-export * from "./login-throttle.ts";
-export * from "./sign-in.ts";
-export * from "./ticket-staff.ts";
-export * from "./ticket-bridge-secret.ts";
+export { parseCapabilities, type Capability } from "./capabilities.ts";
+export type { Principal } from "./principal.ts";
+export { SessionStore } from "./sessions.ts";
+export { administratorExists, changeCapabilities, createAppPasswordFor, createUser, revokeAppPassword, setLoginPassword, verifyAppPassword } from "./users.ts";
+export { resumeSession, signIn } from "./sign-in.ts";
+export { checkTicketStaff, claimTicketStaffSignature, ticketStaffSignature, verifyTicketStaff } from "./ticket-staff.ts";
+export { rotateTicketBridgeSecret } from "./ticket-bridge-secret.ts";

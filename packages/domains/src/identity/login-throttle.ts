@@ -1,6 +1,6 @@
 import { LuaScript, type RedisClient, sha256Hex } from "@mw/platform";
 
-export interface LoginLimits {
+interface LoginLimits {
   perLogin: number;
   perIp: number;
   windowSeconds: number;
@@ -11,7 +11,7 @@ export interface LoginLimits {
  * case, accents and trailing spaces): "ópt" and "opt " name the user "opt".
  * The throttle counts logins of no user by this; a user's by its id.
  */
-export function collatedLogin(login: string): string {
+function collatedLogin(login: string): string {
   const folded = login.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
   let end = folded.length;
   while (end > 0 && folded[end - 1] === " ") end -= 1;
@@ -44,7 +44,7 @@ return 0`,
   1,
 );
 
-export type LoginReservation = { ok: true } | { ok: false; retryAfter: number };
+type LoginReservation = { ok: true } | { ok: false; retryAfter: number };
 
 /**
  * Password login attempts counted in Redis (shared by every API process), per

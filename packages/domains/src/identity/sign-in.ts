@@ -4,13 +4,13 @@ import type { Principal } from "./principal.ts";
 import type { SessionStore } from "./sessions.ts";
 import { findLoginUser, sessionPrincipal, verifyLoginPassword } from "./users.ts";
 
-export type SignInOutcome =
+type SignInOutcome =
   | { outcome: "signed_in"; principal: Principal; sessionId: string; nonce: string }
   /** Too many failed logins for this login or address: nothing was checked. */
   | { outcome: "throttled"; retryAfter: number }
   | { outcome: "refused" };
 
-export interface SignInDeps extends Pick<Connections, "prisma" | "redis" | "logger"> {
+interface SignInDeps extends Pick<Connections, "prisma" | "redis" | "logger"> {
   config: Pick<Config, "QUEUE_PREFIX" | "LOGIN_FAILURES_PER_LOGIN" | "LOGIN_FAILURES_PER_IP" | "LOGIN_FAILURE_WINDOW_SECONDS">;
   sessions: SessionStore;
 }

@@ -4,12 +4,12 @@ import type { Principal } from "./principal.ts";
 import { ticketBridgeSecret } from "./ticket-bridge-secret.ts";
 
 /** How far ahead of our clock a signature's time may be (the ticket system's clock running fast). */
-export const TICKET_STAFF_MAX_FUTURE_SECONDS = 30;
+const TICKET_STAFF_MAX_FUTURE_SECONDS = 30;
 /** How old a signature may be: the request's time in flight plus the ticket system's clock running slow. */
-export const TICKET_STAFF_MAX_AGE_SECONDS = 120;
+const TICKET_STAFF_MAX_AGE_SECONDS = 120;
 
 /** What the signature binds: the request as the platform received it. */
-export interface SignedStaffRequest {
+interface SignedStaffRequest {
   method: string;
   /** The path with its query, as sent. */
   path: string;
@@ -30,7 +30,7 @@ export function ticketStaffSignature(secret: string, staffId: number, time: numb
   return createHmac("sha256", secret).update(signed).digest("hex");
 }
 
-export type TicketStaffCheck = { ok: true; staffId: number; signature: string } | { ok: false; reason: string };
+type TicketStaffCheck = { ok: true; staffId: number; signature: string } | { ok: false; reason: string };
 
 /** The header's form and time window, and its signature with `secret`; whether it was used before is claimTicketStaffSignature's. */
 export function checkTicketStaff(header: string, secret: string, request: SignedStaffRequest, nowSeconds = Math.floor(Date.now() / 1000)): TicketStaffCheck {
@@ -58,7 +58,7 @@ export function checkTicketStaff(header: string, secret: string, request: Signed
  * claim it at its own edge of the window.
  */
 const REPLAY_CLOCK_MARGIN_SECONDS = 30;
-export const TICKET_STAFF_REPLAY_MEMORY_SECONDS = TICKET_STAFF_MAX_FUTURE_SECONDS + TICKET_STAFF_MAX_AGE_SECONDS + 1 + REPLAY_CLOCK_MARGIN_SECONDS;
+const TICKET_STAFF_REPLAY_MEMORY_SECONDS = TICKET_STAFF_MAX_FUTURE_SECONDS + TICKET_STAFF_MAX_AGE_SECONDS + 1 + REPLAY_CLOCK_MARGIN_SECONDS;
 
 /**
  * Records a valid signature as used: true the first time, false for a
@@ -76,12 +76,12 @@ export async function claimTicketStaffSignature({ redis, config }: Pick<Connecti
  * is needed (what is kept per agent, conversations, notifications and the
  * time-tracking connection, is keyed by staff id); a linked user lends its login to the logs.
  */
-export async function ticketStaffPrincipal({ prisma }: Pick<Connections, "prisma">, staffId: number): Promise<Principal> {
+async function ticketStaffPrincipal({ prisma }: Pick<Connections, "prisma">, staffId: number): Promise<Principal> {
   const user = await prisma.user.findUnique({ where: { staff_id: staffId }, select: { id: true, login: true } });
   return { userId: user?.id ?? null, login: user?.login ?? `ticket-staff:${staffId}`, capabilities: ["staff"], via: "ticket_system", staffId };
 }
 
-export type TicketStaffOutcome =
+type TicketStaffOutcome =
   | { outcome: "agent"; principal: Principal }
   /** Not signed by the ticket system as it is now set up (no secret, wrong form, time or signature). */
   | { outcome: "refused"; reason: string }

@@ -10,7 +10,7 @@ import type { SessionRecord } from "./sessions.ts";
  */
 const APP_PASSWORD = /^([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$/;
 
-export interface IssuedAppPassword {
+interface IssuedAppPassword {
   id: number;
   name: string;
   application_password: string;
@@ -32,7 +32,7 @@ function newAppPassword(name: string) {
   return { row: { name, lookup_id: lookup, secret_hash: sha256Hex(secret) }, plain: `${lookup}.${secret}` };
 }
 
-export async function issueAppPassword({ prisma }: Pick<Connections, "prisma">, userId: number, name: string): Promise<IssuedAppPassword> {
+async function issueAppPassword({ prisma }: Pick<Connections, "prisma">, userId: number, name: string): Promise<IssuedAppPassword> {
   const issued = newAppPassword(name);
   const row = await prisma.applicationPassword.create({ data: { ...issued.row, user_id: userId } });
   return { id: row.id, name: row.name, application_password: issued.plain };
@@ -171,7 +171,7 @@ export function findLoginUser({ prisma }: Pick<Connections, "prisma">, login: st
   return prisma.user.findUnique({ where: { login } });
 }
 
-export type LoginUser = NonNullable<Awaited<ReturnType<typeof findLoginUser>>>;
+type LoginUser = NonNullable<Awaited<ReturnType<typeof findLoginUser>>>;
 
 /**
  * Checks the user's own password (for a browser session). No user, or one

@@ -1,2 +1,2 @@
-export * from "./api-keys.ts";
-export * from "./serial-numbers.ts";
+export { issueImageApiKey, revokeImageApiKey, verifyImageApiKey } from "./api-keys.ts";
+export { findSerial, serialImageKey } from "./serial-numbers.ts";

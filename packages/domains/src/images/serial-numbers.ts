@@ -3,7 +3,7 @@ import type { Connections } from "@mw/platform";
 type Db = Pick<Connections, "prisma">;
 
 /** Serial numbers are at most this long: a longer one is not looked up at all. */
-export const SERIAL_NUMBER_MAX = 64;
+const SERIAL_NUMBER_MAX = 64;
 
 /** The serial number's sealing date and where its image is stored; null when it is unknown. */
 export async function findSerial(deps: Db, serialNumber: string): Promise<{ date_of_sealing: Date; image_key: string } | null> {

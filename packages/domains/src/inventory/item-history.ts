@@ -7,7 +7,7 @@ const HISTORY_BATCH = 1000;
 const DELETE_BATCH = 5000;
 
 /** One stock level the storefront took: the ERP's figure and what was set. */
-export interface StockPushed {
+interface StockPushed {
   sku: string;
   erp_stock: number;
   pushed_stock: number;
@@ -21,7 +21,7 @@ export async function recordItemHistory(deps: Pick<Connections, "prisma">, siteI
 }
 
 /** Item history older than `cutoff` goes, a batch at a time so no statement holds locks for long; answers how many rows. */
-export async function deleteItemHistoryBefore(deps: Pick<Connections, "prisma">, cutoff: Date): Promise<number> {
+async function deleteItemHistoryBefore(deps: Pick<Connections, "prisma">, cutoff: Date): Promise<number> {
   let deleted = 0;
   for (;;) {
     const count = await deps.prisma.$executeRaw`DELETE FROM item_history WHERE synced_at < ${cutoff} ORDER BY id LIMIT ${DELETE_BATCH}`;

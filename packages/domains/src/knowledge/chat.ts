@@ -9,7 +9,7 @@ import { loadDocumentRecords, loadSiteRecords, loadTicketRecords, ticketVectorId
 import type { Knowledge } from "./service.ts";
 import { enabledSources } from "./sync.ts";
 
-export interface ChatDeps {
+interface ChatDeps {
   prisma: PrismaClient;
   redis: RedisClient;
   options: OptionStore;
@@ -17,7 +17,7 @@ export interface ChatDeps {
   config: Pick<Config, "TICKET_SYSTEM_URL" | "QUEUE_PREFIX" | "CHAT_STREAMS_PER_STAFF">;
 }
 
-export interface ChatRequest {
+interface ChatRequest {
   staffId: number;
   message: string;
   ticket_number?: string;
@@ -33,7 +33,7 @@ interface ContextItem {
 }
 
 /** What a question turned into before anything is streamed: the context, and how it will be answered. */
-export interface PreparedChat {
+interface PreparedChat {
   request: ChatRequest;
   chatbot: string;
   /** The model's request, or null when the answer is text already (no provider key, organisation analysis). */
@@ -54,7 +54,7 @@ export function ticketReferences(text: string): string[] {
   return [...new Set([...text.matchAll(/(?<![\w&])#(\d{1,10})\b/g)].map((found) => found[1]!))];
 }
 
-export function linkOf(record: Pick<KnowledgeRecord, "id" | "source" | "ref">, ticketSystemUrl: string | undefined): string {
+function linkOf(record: Pick<KnowledgeRecord, "id" | "source" | "ref">, ticketSystemUrl: string | undefined): string {
   if (record.source === "ticket") return `${trimEndChars(ticketSystemUrl ?? "", "/")}/scp/tickets.php?id=${record.id.slice("ticket_".length)}`;
   if (record.source === "brand") return /^https?:/.test(record.ref) ? record.ref : `https://${record.ref}`;
   return record.ref;

@@ -18,7 +18,7 @@ export function pathSlug(location: string): string {
 }
 
 /** `<domain>`: the URL's host, or a file named after its domain (`acme.example.md`). */
-export function brandDomain(location: string): string {
+function brandDomain(location: string): string {
   if (/^https?:\/\//i.test(location)) return new URL(location).hostname.replace(/^www\./, "");
   return (location.split(/[\\/]/).pop() ?? location).replace(/\.(md|markdown|txt|html?)$/i, "").toLowerCase();
 }
@@ -66,7 +66,7 @@ export function documentContent(raw: string, html: boolean, fallback: string): {
 }
 
 /** A file or URL as text with a title (documentContent); without a title of its own, the file or page name. A URL goes through the egress guard. */
-export async function readDocument(location: string, timeoutMs: number, egress: EgressGuard): Promise<{ title: string; content: string }> {
+async function readDocument(location: string, timeoutMs: number, egress: EgressGuard): Promise<{ title: string; content: string }> {
   let raw: string;
   let html: boolean;
   if (/^https?:\/\//i.test(location)) {

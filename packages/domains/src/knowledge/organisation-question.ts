@@ -64,7 +64,7 @@ function namedOrganisation(text: string): string | null {
   return null;
 }
 
-export interface AskedOrganisation {
+interface AskedOrganisation {
   /** The organisation's name as the question writes it. */
   name: string;
   since: Date | null;

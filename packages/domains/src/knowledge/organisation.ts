@@ -7,10 +7,10 @@ import { organisationByName, organisationTickets } from "../tickets/index.ts";
 import { readOrganisationQuestion } from "./organisation-question.ts";
 
 /** Spec 2, 4.6 and 8: an organisation analysis reads at most 500 tickets and answers at most 20 themes. */
-export const ANALYSIS_MAX_TICKETS = 500;
-export const ANALYSIS_MAX_THEMES = 20;
+const ANALYSIS_MAX_TICKETS = 500;
+const ANALYSIS_MAX_THEMES = 20;
 
-export interface OrganisationQuestion {
+interface OrganisationQuestion {
   organisation: { id: number; name: string };
   since: Date | null;
   window: string;
@@ -28,14 +28,14 @@ export async function organisationQuestion(prisma: PrismaClient, message: string
   return organisation ? { organisation, since: question.since, window: question.window } : null;
 }
 
-export interface Theme {
+interface Theme {
   theme: string;
   frequency: number;
   description: string;
   example_tickets: string[];
 }
 
-export interface OrganisationAnalysis {
+interface OrganisationAnalysis {
   question: OrganisationQuestion;
   read: number;
   total: number;

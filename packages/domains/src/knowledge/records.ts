@@ -17,7 +17,7 @@ export function sourceMask(sources: readonly Source[]): number {
  * 3.5 characters a token this stays inside it (design 10.8: cut to the
  * model's input limit), and the local embedding reads the same text.
  */
-export const EMBEDDING_INPUT_CHARS = 7000;
+const EMBEDDING_INPUT_CHARS = 7000;
 
 /** One record of the index: its spec 2, 2.4 id, source, what a reader sees of it, and the text that is embedded. */
 export interface KnowledgeRecord {
@@ -75,7 +75,7 @@ export async function loadTicketRecords(prisma: PrismaClient, ticketIds: number[
 type SiteRow = { id: number; name: string; url: string; client: string | null; status: string; hosting: string | null; notes: string | null; wp_name: string | null; wp_description: string | null; plugins: unknown };
 
 /** `site-<id>`: a managed site's metadata (design 10.6). */
-export function siteRecord(site: SiteRow): KnowledgeRecord {
+function siteRecord(site: SiteRow): KnowledgeRecord {
   const plugins = Array.isArray(site.plugins) ? (site.plugins as { name?: string; version?: string; active?: boolean }[]).map((plugin) => `${plugin.name ?? "?"} ${plugin.version ?? ""}${plugin.active === false ? " (inactive)" : ""}`.trim()) : [];
   const text = [
     `Client site ${site.name} (${site.url})`,
@@ -99,7 +99,7 @@ export async function loadSiteRecords(prisma: PrismaClient, siteIds?: number[]):
 type DocumentRow = { id: number; vector_id: string | null; source: string; title: string; location: string; content: string };
 
 /** A wiki article (`docs-<id>`), documentation page (`<path-slug>`) or brand page (`<domain>`) added by the CLI. */
-export function documentRecord(document: DocumentRow): KnowledgeRecord {
+function documentRecord(document: DocumentRow): KnowledgeRecord {
   return record({ id: document.vector_id ?? `docs-${document.id}`, source: document.source as Source, title: document.title, ref: document.location, text: `${document.title}\n\n${document.content}` });
 }
 

@@ -19,7 +19,7 @@ export async function requestSiteSync(deps: Deps, siteId: number): Promise<{ out
  * (docs/lifecycle.md): the ticket queued, or skipped with why. `jobId` is the
  * job that re-embeds it: this call's, or the one in progress that made it skip.
  */
-export type ReembedOutcome =
+type ReembedOutcome =
   | { outcome: "no_ticket" }
   | { outcome: "requested"; jobId: string; queued: { ticket_number: string; job_id: string }[]; skipped: { ticket_number: string; reason: string }[] };
 

@@ -2,12 +2,12 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { ShardReply, ShardRequest } from "./search-thread.ts";
 
-export interface SearchHit {
+interface SearchHit {
   id: string;
   score: number;
 }
 
-export interface PoolVector {
+interface PoolVector {
   id: string;
   /** A bit of SOURCE_BITS. */
   sourceBit: number;

@@ -7,7 +7,7 @@ import { SOURCES, type KnowledgeRecord, type Source } from "./records.ts";
 import { SearchPool } from "./search-pool.ts";
 import { EmbeddedIndex, PineconeIndex, writeLedger, type Match, type VectorIndex } from "./vector-index.ts";
 
-export interface KnowledgeDeps {
+interface KnowledgeDeps {
   prisma: PrismaClient;
   config: Pick<Config, "PINECONE_HOST" | "PINECONE_API_KEY" | "PINECONE_TIMEOUT_MS" | "ALLOW_PRIVATE_URLS">;
   options: OptionStore;

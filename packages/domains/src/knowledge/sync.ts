@@ -6,7 +6,7 @@ import type { Knowledge, SyncCounts } from "./service.ts";
 
 const TICKET_PAGE = 500;
 
-export type Progress = (done: number, total: number, note?: string) => Promise<void>;
+type Progress = (done: number, total: number, note?: string) => Promise<void>;
 
 /** Design 10.8: the ticket source is always on, whatever the setting holds. */
 export async function enabledSources(options: OptionStore): Promise<Source[]> {

@@ -4,7 +4,7 @@ import type { KnowledgeRecord, Source } from "./records.ts";
 import { SOURCE_BITS, sourceMask } from "./records.ts";
 import type { SearchPool } from "./search-pool.ts";
 
-export interface Embedded {
+interface Embedded {
   record: KnowledgeRecord;
   vector: Float32Array;
 }
@@ -17,7 +17,7 @@ export interface Match {
   score: number;
 }
 
-export interface IndexStats {
+interface IndexStats {
   vector_count: number;
   namespace: string;
   dimension: number | null;

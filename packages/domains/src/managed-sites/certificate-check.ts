@@ -10,7 +10,7 @@ import type { ManagedSiteRow } from "./sites.ts";
 /** Sites whose certificates one sweep checks at once. */
 const SWEEP_CONCURRENCY = 5;
 
-export interface Certificate {
+interface Certificate {
   host: string;
   port: number;
   issuer: string | null;
@@ -39,7 +39,7 @@ function issuerOf(cert: PeerCertificate): string | null {
  * DNS lookup to the certificate. The site's URL was entered: the handshake
  * goes only to an address the egress guard lets through.
  */
-export function probeCertificate(siteUrl: string, timeoutMs: number, egress: EgressGuard): Promise<Certificate> {
+function probeCertificate(siteUrl: string, timeoutMs: number, egress: EgressGuard): Promise<Certificate> {
   const url = new URL(siteUrl);
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const port = Number(url.port || 443);

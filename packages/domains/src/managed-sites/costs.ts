@@ -2,7 +2,7 @@ import { z } from "zod";
 import { errors, Prisma, type PrismaClient } from "@mw/platform";
 import { formDay, formId, formInt, formMoney, formText } from "./form.ts";
 
-export const COST_CYCLES = ["monthly", "yearly"] as const;
+const COST_CYCLES = ["monthly", "yearly"] as const;
 
 const editable = {
   name: z.string().trim().min(1).max(191),

@@ -56,7 +56,7 @@ function day(value: string | null | undefined): Date | null | undefined {
   return value === undefined ? undefined : value === null ? null : new Date(`${value}T00:00:00Z`);
 }
 
-export type LicenseFields = z.output<typeof addLicenseInput>;
+type LicenseFields = z.output<typeof addLicenseInput>;
 
 export class Licenses {
   private readonly prisma: PrismaClient;

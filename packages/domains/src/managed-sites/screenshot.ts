@@ -7,7 +7,7 @@ import { ensureNoWebrtcUdp, WEBRTC_NO_UDP_ARGS } from "./webrtc-udp.ts";
 const VIEWPORT = { width: 1366, height: 768 };
 
 /** The browser take_screenshot drives: CHROME_PATH, which must exist on this machine. */
-export function browserPath(config: Pick<Config, "CHROME_PATH">): string {
+function browserPath(config: Pick<Config, "CHROME_PATH">): string {
   if (!config.CHROME_PATH) throw AppError.permanent(NO_BROWSER, "no_browser");
   if (!existsSync(config.CHROME_PATH)) throw AppError.permanent(`${NO_BROWSER} (${config.CHROME_PATH} does not exist)`, "no_browser");
   return config.CHROME_PATH;

@@ -7,7 +7,7 @@ const MAX_REDIRECTS = 10;
 const DECODERS: Record<string, (body: Buffer) => Buffer> = { gzip: gunzipSync, "x-gzip": gunzipSync, deflate: inflateSync, br: brotliDecompressSync };
 
 /** What run_audit stores on the site (`last_audit`), figures of the page the URL finally leads to. */
-export interface SiteAudit {
+interface SiteAudit {
   url: string;
   final_url: string;
   status: number;
@@ -44,7 +44,7 @@ function decodedSize(body: Buffer, encoding: string | null): number | null {
  * on record. Each request has the timeout; an answer with an error status is
  * still an audit result. Every hop goes through the egress guard.
  */
-export async function auditUrl(url: string, timeoutMs: number, egress: EgressGuard): Promise<SiteAudit> {
+async function auditUrl(url: string, timeoutMs: number, egress: EgressGuard): Promise<SiteAudit> {
   const http = createHttpClient({ timeoutMs, egress, headers: { "accept-encoding": "gzip, deflate, br", accept: "text/html,*/*;q=0.8" } });
   const started = performance.now();
   const redirects: SiteAudit["redirects"] = [];

@@ -88,8 +88,6 @@ export function siteView(site: ManagedSiteRow) {
   };
 }
 
-export type SiteView = ReturnType<typeof siteView>;
-
 /** A plugin as sync_site stores it from `/wp-json/wp/v2/plugins`. */
 export interface SitePlugin {
   plugin: string;

@@ -3,7 +3,7 @@ import { monthlyAmount } from "./costs.ts";
 import { daysFromNow } from "./expiry.ts";
 
 /** How far ahead the summary looks for licenses and certificates that run out. */
-export const EXPIRY_HORIZON_DAYS = 30;
+const EXPIRY_HORIZON_DAYS = 30;
 
 export const SUMMARY_COLUMNS = ["section", "name", "currency", "value"];
 

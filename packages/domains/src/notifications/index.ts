@@ -1,5 +1,7 @@
-export * from "./jobs.ts";
-export * from "./staff-notifications.ts";
-export * from "./stream-slots.ts";
-export * from "./operator-alerts.ts";
-export * from "./delivery-failures.ts";
+export { alertEmailJob, chatMessageJob, healthPingJob, operatorAlertJobId } from "./jobs.ts";
+export { latestNotifications, markNotificationsRead, notificationsAfter, notifyStaff, unreadCount } from "./staff-notifications.ts";
+export { takeStreamSlot } from "./stream-slots.ts";
+export { alertsCheck, deliverOperatorAlert, dismissOperatorAlert, raiseOperatorAlert, resendOperatorAlert, undeliveredOperatorAlerts } from "./operator-alerts.ts";
+export { pingHealthCheck } from "./health-ping.ts";
+export { sendChatMessage } from "./chat-message.ts";
+export { nextDeliveryAttemptIn, recordFailedDelivery, type DeliveryRetryConfig, type FailedDelivery } from "./delivery-failures.ts";

@@ -1,2 +1,2 @@
-export * from "./definitions.ts";
-export * from "./store.ts";
+export { DEFAULT_URGENCY_CRITERIA, OPTIONS, SUGGESTED_MODELS, isOptionName, type OptionName } from "./definitions.ts";
+export { OPTIONS_CACHE_MS, OptionStore, openOptionStore } from "./store.ts";

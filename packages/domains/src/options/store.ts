@@ -5,7 +5,7 @@ import { isOptionName, OPTIONS, type OptionName, type OptionValue } from "./defi
 export const OPTIONS_CACHE_MS = 2_000;
 
 /** What a read shows: plain values as they are, secrets only as set or not. */
-export type OptionsView = Record<string, unknown>;
+type OptionsView = Record<string, unknown>;
 
 function invalid(message: string): AppError {
   return new AppError(400, "invalid_params", message);

@@ -1,7 +1,7 @@
-export * from "./period.ts";
-export * from "./request.ts";
-export * from "./report-rows.ts";
-export * from "./tables.ts";
+export { DAILY_REPORT_TYPES, REPORT_TYPES, reportFileName, reportPeriod, reportRequest, reportStorageKey, type ReportType } from "./period.ts";
+export { requestReport } from "./request.ts";
+export { REPORT_STATUSES, findReport, listReports, reportCompleted, reportFailed, reportRunning, requireReport, type ReportStatus } from "./report-rows.ts";
+export { REPORT_BUILDERS } from "./tables.ts";
 export type { Report } from "@mw/platform/prisma";
-export * from "./jobs.ts";
-export * from "./dashboard-summary.ts";
+export { reportJobs, reportsDailyJob } from "./jobs.ts";
+export { requestDashboardSummary } from "./dashboard-summary.ts";

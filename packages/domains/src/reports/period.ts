@@ -7,7 +7,7 @@ export type ReportType = (typeof REPORT_TYPES)[number];
 export const DAILY_REPORT_TYPES = REPORT_TYPES.filter((type) => type !== "dashboard-summary");
 
 /** Longest period one report covers. */
-export const MAX_REPORT_DAYS = 366;
+const MAX_REPORT_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 /** Whole UTC days, both ends included. */

@@ -8,7 +8,7 @@ import { acquirerOutcomeCounts } from "../webhooks/index.ts";
 import { periodBounds, type ReportPeriod, type ReportType } from "./period.ts";
 
 /** A report's content: the CSV header and its rows, in order. */
-export interface ReportTable {
+interface ReportTable {
   columns: string[];
   rows: (string | number)[][];
 }

@@ -1,2 +1,2 @@
-export * from "./markup.ts";
-export * from "./reviews.ts";
+export { jsonLdScript, productMarkup } from "./markup.ts";
+export { addReview, listReviews, removeReview, reviewInput } from "./reviews.ts";

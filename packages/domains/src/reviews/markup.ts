@@ -2,7 +2,7 @@ import { itemNaming } from "../inventory/index.ts";
 import { type Connections, formatDay } from "@mw/platform";
 
 /** Reviews published in the markup: the newest ones; the aggregate rating still counts them all. */
-export const MARKUP_REVIEWS = 20;
+const MARKUP_REVIEWS = 20;
 const BEST = 5;
 const WORST = 1;
 

@@ -11,7 +11,7 @@ export const reviewInput = z.object({
   date_published: isoDay.optional(),
 });
 
-export type ReviewInput = z.output<typeof reviewInput>;
+type ReviewInput = z.output<typeof reviewInput>;
 
 type Db = Pick<Connections, "prisma">;
 

@@ -7,7 +7,6 @@ import { reportsDailyJob } from "../reports/index.ts";
 import { urgencySweepJob } from "../urgency/index.ts";
 import { milestoneChecksJob, timeImportJob, timeSyncJob } from "../timetracking/index.ts";
 import { inboxSweepJob } from "../webhooks/index.ts";
-
 /**
  * The periodic jobs every deployment must have a BullMQ job scheduler for.
  * Workers upsert them; the API reads this list to say on /readyz and
@@ -30,10 +29,9 @@ export const SCHEDULED_JOBS: readonly JobDefinition[] = [
   milestoneChecksJob,
   documentsRefreshJob,
 ];
-
 /** The scheduled jobs whose job scheduler is not in Redis. */
 export async function missingSchedules(queues: Queues): Promise<JobDefinition[]> {
   const present = await Promise.all(SCHEDULED_JOBS.map((job) => queues.get(job.queue).getJobScheduler(job.name)));
   return SCHEDULED_JOBS.filter((_, i) => !present[i]);
 }
-export * from "./site-schedules.ts";
+export { SITE_SCHEDULES } from "./site-schedules.ts";

@@ -44,7 +44,7 @@ export function storefrontBClientFor(site: Site, config: ClientConfig): Storefro
   });
 }
 
-export interface ConnectionResult {
+interface ConnectionResult {
   success: boolean;
   message: string;
   details: { platform: Platform; store_name: string | null; api_version: string | null };

@@ -1,6 +1,6 @@
 import type { Connections } from "@mw/platform";
 
-export interface InventoryRunSummary {
+interface InventoryRunSummary {
   site_id: number;
   site_name: string;
   runs: number;

@@ -19,7 +19,7 @@ export const siteListRow = z.object({
   tracking_last_run: z.string().nullable().describe("end of the latest completed tracking run, YYYY-MM-DD HH:MM:SS, UTC"),
 });
 
-export type SiteListRow = z.infer<typeof siteListRow>;
+type SiteListRow = z.infer<typeof siteListRow>;
 
 /** A list row as MariaDB returns it: booleans are 0/1. */
 interface SiteListRowSql {

@@ -11,7 +11,7 @@ import type { SiteSchedule } from "./site-schedules.ts";
  * domains whose jobs they run, which themselves build on this one, so they
  * come in here rather than being imported.
  */
-export type SiteWriteDeps = Pick<Connections, "config" | "prisma" | "queues" | "invalidation" | "logger"> & { siteSchedules: readonly SiteSchedule[] };
+type SiteWriteDeps = Pick<Connections, "config" | "prisma" | "queues" | "invalidation" | "logger"> & { siteSchedules: readonly SiteSchedule[] };
 
 function knownError(error: unknown, code: string): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === code;

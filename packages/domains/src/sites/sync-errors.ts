@@ -2,7 +2,7 @@ import { type Connections, truncateCodePoints } from "@mw/platform";
 
 type Db = Pick<Connections, "prisma">;
 
-export interface SyncErrorEntry {
+interface SyncErrorEntry {
   source: string;
   message: string;
   order_number?: string | null;

@@ -44,10 +44,10 @@ export interface SyncJob {
 }
 
 /** Why a sync job did nothing: the site is gone, or no longer wants that sync. */
-export type SyncSkipped<K extends SyncKind> = { skipped: "site_not_found" | (typeof SYNC_JOBS)[K]["skipped"] };
+type SyncSkipped<K extends SyncKind> = { skipped: "site_not_found" | (typeof SYNC_JOBS)[K]["skipped"] };
 
 /** One run of a per-site sync job: the site as read when it started, and its `sync_runs` row. */
-export class SiteSyncRun<K extends SyncKind> {
+class SiteSyncRun<K extends SyncKind> {
   constructor(
     private readonly deps: Deps,
     private readonly kind: K,

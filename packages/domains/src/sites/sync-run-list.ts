@@ -3,12 +3,12 @@ import type { Prisma } from "@mw/platform/prisma";
 import type { SyncKind } from "./sync-runs.ts";
 
 export const SYNC_RUN_STATUSES = ["running", "completed", "failed"] as const;
-export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
+type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
 
 /** The queue each kind of sync runs on (its jobs.ts in tracking, inventory, orders). */
 const QUEUE_OF: Record<SyncKind, QueueName> = { tracking: "tracking", inventory: "inventory", orders: "orders" };
 
-export interface SyncRunFilter {
+interface SyncRunFilter {
   site_id?: number;
   kind?: SyncKind;
   status?: SyncRunStatus;

@@ -25,7 +25,7 @@ export const trackingRunCounts = z.object({
 });
 
 /** What an inventory run did: written by the inventory sync, summed by the inventory-sync-summary report. */
-export const inventoryRunCounts = z.object({
+const inventoryRunCounts = z.object({
   /** Storefront stock items (SKUs) the ERP has a figure for. */
   items: count,
   /** Of those, the ones whose storefront stock was changed. */
@@ -43,7 +43,7 @@ export type InventoryCounts = z.infer<typeof inventoryRunCounts>;
 export type OrderImportCounts = z.infer<typeof orderImportRunCounts>;
 
 /** What a storefront order import did. */
-export const orderImportRunCounts = z.object({
+const orderImportRunCounts = z.object({
   /** Orders the storefront listed (new or changed since the last run, in the status filters). */
   orders: count,
   /** Stored as new orders, their export queued. */

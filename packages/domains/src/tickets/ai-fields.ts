@@ -2,7 +2,7 @@ import type { Prisma } from "@mw/platform";
 import { recordTicketChange } from "./changes.ts";
 
 /** The six fields an urgency analysis writes (spec 2, 2.4), as the ticket stores them. */
-export interface AnalysisFields {
+interface AnalysisFields {
   ai_urgency: string;
   ai_urgency_percentage: number;
   ai_estimated_hours: string;

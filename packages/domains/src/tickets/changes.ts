@@ -1,7 +1,7 @@
 import type { Connections, Prisma } from "@mw/platform";
 
 /** The ticket system's custom fields the platform writes (spec 2, 2.4), by their variable names. */
-export interface TicketFields {
+interface TicketFields {
   "ai-urgency": string | null;
   "ai-urgency-percentage": number | null;
   "ai-estimated-hours": number | null;
@@ -23,7 +23,7 @@ type TicketRow = {
   locked: boolean;
 };
 
-export function ticketFields(ticket: TicketRow): TicketFields {
+function ticketFields(ticket: TicketRow): TicketFields {
   return {
     "ai-urgency": ticket.ai_urgency,
     "ai-urgency-percentage": ticket.ai_urgency_percentage,
@@ -66,4 +66,4 @@ export async function changesAfter({ prisma }: Pick<Connections, "prisma">, afte
 }
 
 /** Longer than any transaction that writes a change. */
-export const CHANGES_SETTLE_MS = 2_000;
+const CHANGES_SETTLE_MS = 2_000;

@@ -38,7 +38,7 @@ export async function recordRecipientChange(db: Db, staff: { id: number; name: s
   await db.staffRecipientChange.create({ data: { staff_id: staff.id, staff_name: staff.name, changes: JSON.stringify(changes), source, signal: JSON.stringify(signal) } });
 }
 
-export interface RecipientChangeRow {
+interface RecipientChangeRow {
   id: number;
   staffId: number;
   staffName: string;

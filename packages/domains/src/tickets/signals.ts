@@ -13,7 +13,7 @@ const hours = z.coerce.number<string | number>().min(0).max(999_999).nullish();
 const number = z.union([z.string(), z.number().int().nonnegative()]).transform(String).pipe(z.string().trim().min(1).max(32));
 
 /** A ticket as the ticket system sends it (design 10.1); unknown members are ignored. */
-export const ticketSignalBody = z.object({
+const ticketSignalBody = z.object({
   id,
   number,
   subject: z.string().max(10_000),
@@ -31,7 +31,7 @@ export const ticketSignalBody = z.object({
 });
 
 /** A thread entry: M message (client), R response (staff), N internal note. */
-export const entrySignalBody = z.object({
+const entrySignalBody = z.object({
   id,
   type: z.enum(["M", "R", "N"]),
   poster_name: z.string().max(255),

@@ -2,7 +2,7 @@ import type { Connections, Prisma } from "@mw/platform";
 import { recordTicketChange } from "./changes.ts";
 
 /** What the time import found for a ticket: Harvest's hours used, the project's budget when it has one, and whether it now locks. */
-export interface TimeTotals {
+interface TimeTotals {
   hours_used: string;
   budget_hours?: string;
   lock: boolean;

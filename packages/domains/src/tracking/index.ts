@@ -1,8 +1,6 @@
-export * from "./manual-sync.ts";
-export * from "./schedule.ts";
-export * from "./shipment-records.ts";
-export * from "./sync-failures.ts";
-export * from "./jobs.ts";
-export * from "./posted-tracking.ts";
-export * from "./sync/tracking-sync.ts";
-export * from "./sync/order-push.ts";
+export { queueTrackingSync, queueTrackingSyncOfAll, trackingStatus } from "./manual-sync.ts";
+export { TRACKING_SYNC_EVERY_MS, trackingSchedule } from "./schedule.ts";
+export { trackingOrderPushJob, trackingOrderPushJobId, trackingSyncJob, type TrackingOrderPushResult } from "./jobs.ts";
+export { postedTracking } from "./posted-tracking.ts";
+export { runTrackingSync } from "./sync/tracking-sync.ts";
+export { pushOrderTracking } from "./sync/order-push.ts";

@@ -3,7 +3,7 @@ import { chunks, type Connections, isUniqueViolation } from "@mw/platform";
 type Deps = Pick<Connections, "prisma">;
 
 /** A tracking number to post, as its record keeps it: normalised, with the ERP's carrier code ("" for none) and the platform's (null: not mapped). */
-export interface RecordedTracking {
+interface RecordedTracking {
   trackingNumber: string;
   erpCarrier: string;
   platformCarrier: string | null;

@@ -4,7 +4,7 @@ import { recordSyncError } from "../sites/index.ts";
 const SOURCE = "tracking_sync";
 
 /** A tracking sync's failure: an order's, or the run's own (no order number). */
-export interface TrackingFailure {
+interface TrackingFailure {
   order_number: string | null;
   message: string;
 }

@@ -7,9 +7,9 @@ import { ALERT_CHANNELS } from "./jobs.ts";
 import { gateDelayMs, MAX_URGENCY_FAILURES, queueRow, recordAnalysisFailure, type QueueDeps } from "./queue.ts";
 
 /** A failed run is tried again after this, as the cron's next minute would. */
-export const RETRY_AFTER_FAILURE_MS = 60_000;
+const RETRY_AFTER_FAILURE_MS = 60_000;
 
-export interface AnalysisDeps extends QueueDeps, Pick<JobRun, "log" | "delay"> {
+interface AnalysisDeps extends QueueDeps, Pick<JobRun, "log" | "delay"> {
   ai: AiService;
 }
 

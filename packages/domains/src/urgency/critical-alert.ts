@@ -6,7 +6,7 @@ import { nextDeliveryAttemptIn, notifyStaff, raiseOperatorAlert, recordFailedDel
 import { alertRecipients, ticketById, type Staff, type Ticket } from "../tickets/index.ts";
 import type { AlertChannel } from "./jobs.ts";
 
-export interface AlertDeps {
+interface AlertDeps {
   prisma: PrismaClient;
   config: Config;
   log: Logger;
@@ -52,7 +52,7 @@ function channelGaps(config: Config, recipients: Staff[]): Record<AlertChannel, 
 }
 
 /** The operators' copy of a ticket's CRITICAL alert: one per ticket, whichever channels fell short. */
-export const criticalFallbackKey = (ticketId: number) => `critical-alert.${ticketId}`;
+const criticalFallbackKey = (ticketId: number) => `critical-alert.${ticketId}`;
 
 /**
  * One channel of a ticket's CRITICAL alert, sent once (design 10.3 and 10.8):

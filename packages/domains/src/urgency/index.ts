@@ -1,9 +1,7 @@
-export * from "./alerts.ts";
-export * from "./analysis.ts";
-export * from "./critical-alert.ts";
-export * from "./jobs.ts";
-export * from "./queue.ts";
-export * from "./reads.ts";
-export * from "./signal-intake.ts";
-export * from "./sweep.ts";
-export * from "./engine/index.ts";
+export { runUrgencyAnalysis } from "./analysis.ts";
+export { sendCriticalAlert } from "./critical-alert.ts";
+export { ALERT_CHANNELS, criticalAlertJob, criticalAlertJobId, urgencyAnalysisJob, urgencyAnalysisJobId, urgencySweepJob, type AlertChannel } from "./jobs.ts";
+export { listSnapshots, ticketDetail, urgencyQueueState } from "./reads.ts";
+export { receiveTicketSignal } from "./signal-intake.ts";
+export { sweepUrgencyQueue } from "./sweep.ts";
+export { URGENCY_LEVELS } from "./engine/index.ts";

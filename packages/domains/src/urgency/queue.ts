@@ -6,7 +6,7 @@ import { urgencyAnalysisJob, urgencyAnalysisJobId } from "./jobs.ts";
 export const MAX_URGENCY_FAILURES = 5;
 
 /** The urgency limiter's window: `urgency_max_per_run` analyses per minute (the cron's "per run"). */
-export const URGENCY_WINDOW_MS = 60_000;
+const URGENCY_WINDOW_MS = 60_000;
 
 export interface QueueDeps {
   prisma: PrismaClient;

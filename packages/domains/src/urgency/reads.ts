@@ -4,7 +4,7 @@ import { MAX_URGENCY_FAILURES } from "./queue.ts";
 
 type Deps = Pick<Connections, "prisma">;
 
-export interface SnapshotFilters {
+interface SnapshotFilters {
   page: number;
   per_page: number;
   ticket_number?: string;

@@ -17,7 +17,7 @@ function eventWriter(sql: SqlPool): GroupInsert {
   return writer;
 }
 
-export interface AcquirerEvent {
+interface AcquirerEvent {
   event_type: string | null;
   event_id: string | null;
   payload: string;

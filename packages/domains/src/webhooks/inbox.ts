@@ -32,7 +32,7 @@ export async function strandedProductEvents(
   });
 }
 
-export const INBOX_SOURCES = ["acquirer", "products"] as const;
+const INBOX_SOURCES = ["acquirer", "products"] as const;
 
 /**
  * Unprocessed rows past the sweep's horizon, per source: no sweep will touch

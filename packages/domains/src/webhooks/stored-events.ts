@@ -1,7 +1,7 @@
 import type { Connections } from "@mw/platform";
 
 /** What a redelivery needs of the first copy of its event. */
-export interface StoredEvent {
+interface StoredEvent {
   id: number;
   event_id: string | null;
   processed_at: Date | null;
@@ -18,7 +18,7 @@ export async function findAcquirerEvent(deps: Pick<Connections, "prisma">, key: 
   return deps.prisma.webhookEvent.findFirst({ where: { ...key, source: "acquirer" }, select: { id: true, event_id: true } });
 }
 
-export interface ProductEventRow {
+interface ProductEventRow {
   site_id: number;
   event_type: string | null;
   event_id: string | null;

@@ -22,7 +22,7 @@ export const toolOrder = z.object({
   date_created: z.string().nullable(),
   items: z.array(z.object({ sku: z.string().nullable(), quantity: z.number(), quantity_shipped: z.number().nullable().describe("null where the platform does not count it (storefront_b)") })),
 });
-export type ToolOrder = z.infer<typeof toolOrder>;
+type ToolOrder = z.infer<typeof toolOrder>;
 
 /** What carries stock under a SKU on the storefront: a product, or a variant / variation of `product_id`. */
 export const stockUnit = z.object({
@@ -32,7 +32,7 @@ export const stockUnit = z.object({
   manages_stock: z.boolean().describe("false: the storefront does not count this one's stock"),
   stock: z.number().nullable().describe("what the storefront shows now; null when it does not count it"),
 });
-export type StockUnit = z.infer<typeof stockUnit>;
+type StockUnit = z.infer<typeof stockUnit>;
 
 export interface StorefrontLookups {
   platform: Platform;

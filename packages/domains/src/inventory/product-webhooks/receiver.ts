@@ -17,7 +17,7 @@ function outcomeOf(event: ProductEvent, site: { is_active: boolean; inventory_sy
 }
 
 /** What became of a delivery: a WooCommerce ping, stored (with what it asked for), or a repeat of an event already stored. */
-export type ProductDelivery = { outcome: "ping" } | { outcome: "stored"; webhookId: number; event: ProductEventOutcome } | { outcome: "already_received" };
+type ProductDelivery = { outcome: "ping" } | { outcome: "stored"; webhookId: number; event: ProductEventOutcome } | { outcome: "already_received" };
 
 /**
  * POST /webhooks/products/{site_id} (spec 1, 4.10): checks the delivery

@@ -4,19 +4,19 @@ import { safeEqual, sha256Hex } from "@mw/platform";
 import type { Platform } from "@mw/platform/prisma";
 
 /** storefront_b (WooCommerce): base64 HMAC-SHA256 of the raw body, keyed with the hook's secret. */
-export const WOO_SIGNATURE_HEADER = "x-wc-webhook-signature";
+const WOO_SIGNATURE_HEADER = "x-wc-webhook-signature";
 /**
  * storefront_a (BigCommerce signs nothing, but a hook is registered with
  * custom `headers` it sends on every delivery): the site's webhook secret itself.
  */
-export const SHARED_SECRET_HEADER = "x-webhook-secret";
+const SHARED_SECRET_HEADER = "x-webhook-secret";
 
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function wooSignature(raw: Buffer, secret: string): string {
+function wooSignature(raw: Buffer, secret: string): string {
   return createHmac("sha256", secret).update(raw).digest("base64");
 }
 

@@ -8,7 +8,7 @@ import type { StockChange, StockUnit } from "./storefront.ts";
 /** What an inventory run uses: the database, the ERP (its token is cached in Redis), and the job's progress. */
 export type InventoryRunDeps = Pick<Connections, "prisma" | "config" | "redis"> & Pick<JobRun, "progress">;
 
-export interface ItemFailure {
+interface ItemFailure {
   sku: string;
   message: string;
 }

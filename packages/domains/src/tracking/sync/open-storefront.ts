@@ -4,7 +4,7 @@ import { StorefrontATracking } from "./storefront-a.ts";
 import { hasShipmentTracking, StorefrontBTracking } from "./storefront-b.ts";
 import type { TrackingOrder, TrackingSettings, TrackingStorefront } from "./storefront.ts";
 
-export function trackingSettings(site: Site): TrackingSettings {
+function trackingSettings(site: Site): TrackingSettings {
   const channel = site.channel_filter as { channel_id?: unknown } | null;
   return {
     statusFilters: site.status_filters.split(",").map(Number).filter(Number.isInteger),

@@ -2,7 +2,7 @@ import type { SalesShipment } from "@mw/providers/erp";
 import { isValidTrackingNumber, normaliseTrackingNumber } from "./tracking-numbers.ts";
 
 /** Customer pickup: nothing travels, so there is nothing to track (spec 1, 4.7 rule 3). */
-export const EXCLUDED_CARRIERS = new Set(["CPU"]);
+const EXCLUDED_CARRIERS = new Set(["CPU"]);
 
 /** One tracking number of an order to put on the storefront. */
 export interface PlannedTracking {
@@ -18,7 +18,7 @@ export interface PlannedTracking {
   lines: { sku: string; quantity: number }[];
 }
 
-export interface TrackingPlan {
+interface TrackingPlan {
   candidates: PlannedTracking[];
   /** ERP shipments with an excluded carrier. */
   skippedCarrier: number;

@@ -21,7 +21,7 @@ interface Shipment {
   trackingNumber: string;
 }
 
-export interface OrderA extends TrackingOrder {
+interface OrderA extends TrackingOrder {
   lines: Line[];
   /** The order's shipments, once `findPosted` has read them. */
   shipments?: Shipment[];

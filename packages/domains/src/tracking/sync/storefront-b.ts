@@ -7,7 +7,7 @@ import type { TrackingOrder, TrackingSettings, TrackingStorefront } from "./stor
 import { normaliseTrackingNumber } from "./tracking-numbers.ts";
 
 
-export interface OrderB extends TrackingOrder {
+interface OrderB extends TrackingOrder {
   /** Tracking items the extension holds for the order (from its `_wc_shipment_tracking_items` meta); empty without the extension. */
   trackings: Map<string, string>;
   /** Without the extension: the tracking numbers the order's notes name, once `findPosted` has read them. */
