@@ -13,7 +13,8 @@ import { FakeServer, parseObject } from "../fakes/fake-server.ts";
 import { FakeSmtp } from "../fakes/smtp.ts";
 import { FakeWordPress } from "../fakes/wordpress.ts";
 import { startApi, userWith, type TestApi } from "../support/api.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { logged } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
 
 // Issue 16 items 2 and 4, design 10.6: the long managed-site actions as jobs
@@ -32,7 +33,7 @@ let api: TestApi;
 let bare: TestApi;
 let admin: string;
 let storage: string;
-let worker: Spawned;
+let worker: InProcessWorker;
 const wordpress = new FakeWordPress();
 const cdn = new FakeServer({ routePrefix: "/client/v4" });
 const inspection = new FakeServer();
@@ -131,12 +132,12 @@ beforeAll(async () => {
   api = await startApi(config);
   bare = await startApi({ STORAGE_DIR: storage });
   admin = await userWith(api, "manage_options");
-  worker = spawnEntry("packages/worker/src/main.ts", [], { ...config, WORKER_QUEUES: "dashboard,notifications" });
+  worker = await startInProcessWorker({ ...config, WORKER_QUEUES: "dashboard,notifications" });
   await worker.waitFor(logged("workers started"));
 });
 
 afterAll(async () => {
-  worker?.child.kill("SIGKILL");
+  await worker?.stop();
   await Promise.all([api?.close(), bare?.close(), wordpress.stop(), cdn.stop(), inspection.stop(), smtp.stop(), ...moreWordPress.map((site) => site.stop())]);
   for (const server of servers) server.closeAllConnections();
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));

@@ -10,10 +10,11 @@ import { FakeErp } from "../fakes/erp.ts";
 import { testConfig } from "../support/api.ts";
 import { failure } from "../support/errors.ts";
 import { stallTwice } from "../support/failed-jobs.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
 import { logged, logLines, spawnEntry, type Spawned } from "../support/processes.ts";
 import { settled, until } from "../support/wait.ts";
 
-// The real worker entry point as a child process, against real MariaDB, Redis
+// The worker's runtime (in this process), against real MariaDB, Redis
 // and a fake ERP that speaks the contract of docs/erp-api.md.
 const TOKEN = "erp-test-token-5f2b9c";
 const USER_AGENT = /^Middleware\/\d+\.\d+\.\d+$/;
@@ -176,11 +177,17 @@ function exportCalls() {
   return erp.requests.filter((request) => !/salesOrderLines|filter=number(%20|\+| )eq/.test(request.url));
 }
 
+function startWorker(env: Record<string, string>): Promise<InProcessWorker> {
+  return startInProcessWorker({ WORKER_QUEUES: "orders", HTTP_TIMEOUT_MS: "2000", ...env });
+}
+
+/** A worker process, for the OAuth tests: a process holds the ERP token it fetched, and each of those tests starts without one. */
 function spawnWorker(env: Record<string, string>): Spawned {
   return spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "orders", HTTP_TIMEOUT_MS: "2000", ...env });
 }
 
-async function stopWorker(worker: Spawned): Promise<void> {
+async function stopWorker(worker: InProcessWorker | Spawned): Promise<void> {
+  if (!("child" in worker)) return worker.stop();
   if (worker.child.exitCode === null && worker.child.signalCode === null) {
     worker.child.kill("SIGKILL");
     await worker.exited();
@@ -297,10 +304,10 @@ describe("ErpClient against the contract", () => {
 });
 
 describe("order export with the ERP configured", () => {
-  let worker: Spawned;
+  let worker: InProcessWorker;
 
   beforeAll(async () => {
-    worker = spawnWorker({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
+    worker = await startWorker({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
     await worker.waitFor(logged("workers started"));
   });
 
@@ -535,7 +542,7 @@ describe("order export with the ERP configured", () => {
 });
 
 describe("order sweep after workers died under an export", () => {
-  let worker: Spawned | undefined;
+  let worker: InProcessWorker | undefined;
 
   afterEach(async () => {
     if (worker) await stopWorker(worker);
@@ -548,7 +555,7 @@ describe("order sweep after workers died under an export", () => {
     expect(await queue.getJob(orderExportJobId(order.id))).toMatchObject({ failedReason: "job stalled more than allowable limit" });
 
     // The worker's own order-sweep schedule runs once at start and may be the one that retries it.
-    worker = spawnWorker({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
+    worker = await startWorker({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
     await worker.waitFor(logged("workers started"));
     await settled(queue, await queues.add(orderSweepJob, {}), worker);
     await until(async () => (await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).imported === 1, () => "the retried export to finish");
@@ -696,12 +703,12 @@ describe("order export with OAuth client credentials", () => {
 });
 
 describe("order export with the ERP unconfigured", () => {
-  let worker: Spawned;
+  let worker: InProcessWorker;
 
   afterEach(() => stopWorker(worker));
 
   it("fails the export at once with a clear reason, and exports the order once the ERP is configured, without an operator", async () => {
-    worker = spawnWorker({ ERP_BASE_URL: "", ERP_TOKEN: "" });
+    worker = await startWorker({ ERP_BASE_URL: "", ERP_TOKEN: "" });
     await worker.waitFor(logged("workers started"));
     const order = await createOrder(ORDER_NUMBER, { ageMs: 2 * 60_000 });
 
@@ -716,7 +723,7 @@ describe("order export with the ERP unconfigured", () => {
     await stopWorker(worker);
 
     // The operator sets ERP_BASE_URL and restarts the worker; a sweep (its schedule's first run at start, or this one) does the rest.
-    worker = spawnWorker({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
+    worker = await startWorker({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
     await worker.waitFor(logged("workers started"));
     await settled(queue, await queues.add(orderSweepJob, {}), worker);
     await until(async () => (await prisma.order.findUniqueOrThrow({ where: { id: order.id } })).imported === 1, () => "the export to run");

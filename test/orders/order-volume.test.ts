@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeSmtp } from "../fakes/smtp.ts";
 import { restCall, startApi, userWith, type TestApi } from "../support/api.ts";
 import { postSite } from "../support/fixtures.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { logged } from "../support/processes.ts";
 import { settled, until } from "../support/wait.ts";
 
 const HOUR = 3_600_000;
@@ -14,7 +15,7 @@ const CRON_TOKEN = "order-volume-cron-token";
 
 let smtp: FakeSmtp;
 let api: TestApi;
-let worker: Spawned;
+let worker: InProcessWorker;
 let admin: string;
 let orderCounter = 0;
 
@@ -95,13 +96,12 @@ beforeAll(async () => {
   // Received 3 h ago: inside the default 24 h, outside this site's 2 h.
   await receivedOrders(sites.shortWindow.id, 6, 3);
 
-  worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "orders,notifications" });
+  worker = await startInProcessWorker({ ...env, WORKER_QUEUES: "orders,notifications" });
   await worker.waitFor(logged("workers started"));
 });
 
 afterAll(async () => {
-  worker?.child.kill("SIGKILL");
-  await worker?.exited();
+  await worker?.stop();
   await api.close();
   await smtp.stop();
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restCall, startApi, userWith, type TestApi } from "../support/api.ts";
 import { postSite } from "../support/fixtures.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { logged } from "../support/processes.ts";
 
 // The cron triggers of spec 2 (4.2) are public unless CRON_TOKEN is set. A
 // public answer says whether the run worked, never why it failed or which
@@ -13,7 +14,7 @@ const SCHEDULED = [TIME_SYNC, ORDER_VOLUME, "/platform/v1/update_milestones", "/
 
 let open: TestApi;
 let guarded: TestApi;
-let worker: Spawned;
+let worker: InProcessWorker;
 let siteName: string;
 let siteId: number;
 
@@ -25,13 +26,12 @@ beforeAll(async () => {
   for (const name of ["orders", "timetracking"] as const) await open.ctx.queues.get(name).obliterate({ force: true });
   siteName = `Cron probe ${process.pid}`;
   siteId = await postSite(open.url, await userWith(open, "manage_middleware"), { name: siteName });
-  worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "orders,timetracking" });
+  worker = await startInProcessWorker({ WORKER_QUEUES: "orders,timetracking" });
   await worker.waitFor(logged("workers started"));
 });
 
 afterAll(async () => {
-  worker?.child.kill("SIGKILL");
-  await worker?.exited();
+  await worker?.stop();
   await open.ctx.prisma.site.update({ where: { id: siteId }, data: { is_active: false } });
   await open.ctx.options.set({ "time_api.enabled": null });
   await Promise.all([open.close(), guarded.close()]);

@@ -4,41 +4,33 @@ import { testEnv } from "./env.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-export interface Spawned {
-  child: ChildProcess;
+/** What a test reads of a running worker or other entry point: everything it printed so far. */
+export interface Output {
   output(): string;
   /** Resolves when the output matches, rejects after `timeoutMs`. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+}
+
+export interface Spawned extends Output {
+  child: ChildProcess;
   exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs one of our TypeScript entry points as a real child process with the test environment. */
-export function spawnEntry(entry: string, args: string[] = [], env: Record<string, string> = {}): Spawned {
-  const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...testEnv(), LOG_STDOUT: "true", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+/** Collects text as it arrives (`append`) and answers `waitFor` as soon as it matches. */
+export function collectOutput(): Output & { append(text: string): void } {
   let buffer = "";
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
-  const onData = (chunk: Buffer) => {
-    buffer += chunk.toString();
-    for (const waiter of [...waiters]) {
-      if (waiter.pattern.test(buffer)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
-  };
-  child.stdout!.on("data", onData);
-  child.stderr!.on("data", onData);
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("exit", (code, signal) => resolve({ code, signal })),
-  );
   return {
-    child,
+    append(text) {
+      buffer += text;
+      for (const waiter of [...waiters]) {
+        if (waiter.pattern.test(buffer)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve();
+        }
+      }
+    },
     output: () => buffer,
-    exited: () => exit,
     waitFor(pattern, timeoutMs = 60_000) {
       if (pattern.test(buffer)) return Promise.resolve();
       return new Promise((resolve, reject) => {
@@ -55,13 +47,30 @@ export function spawnEntry(entry: string, args: string[] = [], env: Record<strin
   };
 }
 
+/** Runs one of our TypeScript entry points as a real child process with the test environment. */
+export function spawnEntry(entry: string, args: string[] = [], env: Record<string, string> = {}): Spawned {
+  const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...testEnv(), LOG_STDOUT: "true", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const { append, output, waitFor } = collectOutput();
+  const onData = (chunk: Buffer) => append(chunk.toString());
+  child.stdout!.on("data", onData);
+  child.stderr!.on("data", onData);
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output, waitFor, exited: () => exit };
+}
+
 /** Matches one JSON log line of a child by its message. */
 export function logged(message: string): RegExp {
   return new RegExp(`"message":"${message}"`);
 }
 
 /** The child's JSON log lines with this message, parsed. */
-export function logLines(proc: Spawned, message: string): Record<string, unknown>[] {
+export function logLines(proc: Output, message: string): Record<string, unknown>[] {
   return proc
     .output()
     .split("\n")

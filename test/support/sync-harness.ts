@@ -2,13 +2,14 @@ import { createPrisma, createRedis, parseConfig, Queues, type PrismaClient, type
 import { FakeErp } from "../fakes/erp.ts";
 import { FakeStorefrontA } from "../fakes/storefront-a.ts";
 import { FakeStorefrontB } from "../fakes/storefront-b.ts";
-import { logged, spawnEntry, type Spawned } from "./processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "./in-process-worker.ts";
+import { logged } from "./processes.ts";
 import { until } from "./wait.ts";
 
 /**
  * What the storefront sync tests run against: this test worker's database and
- * queues, fakes of both storefronts and of the ERP, and the real worker entry
- * point as a child process serving `queues`.
+ * queues, fakes of both storefronts and of the ERP, and the worker's runtime
+ * serving `queues` in the test process.
  */
 export interface SyncHarness {
   prisma: PrismaClient;
@@ -19,7 +20,7 @@ export interface SyncHarness {
   erp: FakeErp;
   fakeA: FakeStorefrontA;
   fakeB: FakeStorefrontB;
-  worker: Spawned;
+  worker: InProcessWorker;
   close(): Promise<void>;
 }
 
@@ -31,7 +32,7 @@ export async function startSyncHarness(queueNames: QueueName[], env: Record<stri
   // Jobs other test files left under this prefix would otherwise run here.
   for (const name of queueNames) await queues.get(name).obliterate({ force: true });
   const [erp, fakeA, fakeB] = await Promise.all([new FakeErp(erpToken).start(), new FakeStorefrontA().start(), new FakeStorefrontB().start()]);
-  const worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: queueNames.join(","), ERP_BASE_URL: erp.url, ERP_TOKEN: erpToken, HTTP_TIMEOUT_MS: "3000", ...env });
+  const worker = await startInProcessWorker({ WORKER_QUEUES: queueNames.join(","), ERP_BASE_URL: erp.url, ERP_TOKEN: erpToken, HTTP_TIMEOUT_MS: "3000", ...env });
   await worker.waitFor(logged("workers started"));
   // A site created while the worker reconciles its tracking schedules would get a scheduler, whose run would race the test's own.
   if (queueNames.includes("tracking")) await worker.waitFor(logged("tracking schedules reconciled"));
@@ -51,10 +52,7 @@ export async function startSyncHarness(queueNames: QueueName[], env: Record<stri
     fakeB,
     worker,
     async close() {
-      if (worker.child.exitCode === null) {
-        worker.child.kill("SIGKILL");
-        await worker.exited();
-      }
+      await worker.stop();
       for (const name of queueNames) await queues.get(name).obliterate({ force: true });
       await Promise.all([erp.stop(), fakeA.stop(), fakeB.stop()]);
       await queues.close();

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Job, Queue } from "bullmq";
-import type { Spawned } from "./processes.ts";
+import type { Output } from "./processes.ts";
 
 /**
  * Polls `check` every 25 ms until it holds. After `timeoutMs` it throws,
@@ -15,7 +15,7 @@ export async function until(check: () => boolean | Promise<boolean>, what: () =>
 }
 
 /** Waits until the job is completed or failed and returns it as stored then; on timeout, the error shows the worker's output. */
-export async function settled(queue: Queue, job: Job, worker?: Spawned, timeoutMs = 45_000): Promise<Job> {
+export async function settled(queue: Queue, job: Job, worker?: Output, timeoutMs = 45_000): Promise<Job> {
   const id = job.id!;
   let state = "";
   await until(

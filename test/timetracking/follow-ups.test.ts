@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
 import { FakeHarvest, type FakeProject } from "../fakes/harvest.ts";
 import { startApi, type TestApi } from "../support/api.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { logged } from "../support/processes.ts";
 import { entrySignal, newTicketId, postSignal, SECURITY_KEY, ticketBody } from "../support/tickets.ts";
 import { ajax, connectStaff, enableTimeTracking, staffMember, TIME_OPTIONS } from "../support/timetracking.ts";
 import { until } from "../support/wait.ts";
@@ -11,7 +12,7 @@ import { until } from "../support/wait.ts";
 let harvest: FakeHarvest;
 let gemini: FakeGemini;
 let api: TestApi;
-let worker: Spawned;
+let worker: InProcessWorker;
 let project: FakeProject;
 
 beforeAll(async () => {
@@ -22,12 +23,11 @@ beforeAll(async () => {
   await enableTimeTracking(api, harvest, { ai_security_key: SECURITY_KEY });
   await api.ctx.queues.get("timetracking").obliterate({ force: true });
   project = harvest.addProject({ name: "#004600 Slow shop", budget: 8 });
-  worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "timetracking" });
+  worker = await startInProcessWorker({ ...env, WORKER_QUEUES: "timetracking" });
   await worker.waitFor(logged("workers started"));
 });
 afterAll(async () => {
-  worker.child.kill("SIGKILL");
-  await worker.exited();
+  await worker.stop();
   await api.ctx.options.set(Object.fromEntries([...TIME_OPTIONS, "ai_security_key"].map((name) => [name, null])));
   await api.close();
   await Promise.all([harvest.stop(), gemini.stop()]);

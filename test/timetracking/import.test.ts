@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeHarvest, type FakeProject } from "../fakes/harvest.ts";
 import { FakeSmtp } from "../fakes/smtp.ts";
 import { startApi, type TestApi } from "../support/api.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { logged, spawnEntry } from "../support/processes.ts";
 import { newTicketId } from "../support/tickets.ts";
 import { ajax, enableTimeTracking, staffMember, TIME_OPTIONS } from "../support/timetracking.ts";
 import { until } from "../support/wait.ts";
@@ -11,7 +12,7 @@ import { until } from "../support/wait.ts";
 let harvest: FakeHarvest;
 let smtp: FakeSmtp;
 let api: TestApi;
-let worker: Spawned;
+let worker: InProcessWorker;
 let runs = 0;
 
 /** One import run, as the schedule would start it; answers its result. */
@@ -30,7 +31,7 @@ beforeAll(async () => {
   api = await startApi(env);
   await enableTimeTracking(api, harvest);
   await api.ctx.queues.get("timetracking").obliterate({ force: true });
-  worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "timetracking" });
+  worker = await startInProcessWorker({ ...env, WORKER_QUEUES: "timetracking" });
   await worker.waitFor(logged("workers started"));
   // The schedules' own runs would race the test's: drop them once the worker made them (each holds a delayed
   // job for its next run), and let the first import finish.
@@ -44,8 +45,7 @@ beforeAll(async () => {
   }, () => "the first scheduled import to finish");
 });
 afterAll(async () => {
-  worker.child.kill("SIGKILL");
-  await worker.exited();
+  await worker.stop();
   await api.ctx.options.set(Object.fromEntries(TIME_OPTIONS.map((name) => [name, null])));
   await api.close();
   await Promise.all([harvest.stop(), smtp.stop()]);
@@ -116,8 +116,7 @@ describe("pnpm cli time:import", () => {
 describe("the Harvest rate limit across workers (design 10.4)", () => {
   it("keeps two workers importing at once within 100 requests per 15 s, with no 429", async () => {
     // Two workers taking one import each: the shared one steps aside.
-    worker.child.kill("SIGKILL");
-    await worker.exited();
+    await worker.stop();
     const env = { HARVEST_ID_URL: harvest.url, HARVEST_API_URL: harvest.url, WORKER_QUEUES: "timetracking", WORKER_CONCURRENCY_TIMETRACKING: "1" };
     const pair = [spawnEntry("packages/worker/src/main.ts", [], env), spawnEntry("packages/worker/src/main.ts", [], env)];
     try {

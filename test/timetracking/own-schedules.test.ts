@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeHarvest } from "../fakes/harvest.ts";
 import { HttpSink } from "../fakes/http-sink.ts";
 import { startApi, type TestApi } from "../support/api.ts";
-import { spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
 import { enableTimeTracking, TIME_OPTIONS } from "../support/timetracking.ts";
 import { until } from "../support/wait.ts";
 
@@ -11,7 +11,7 @@ import { until } from "../support/wait.ts";
 let harvest: FakeHarvest;
 let chat: HttpSink;
 let api: TestApi;
-let worker: Spawned;
+let worker: InProcessWorker;
 // Every two seconds rather than the hourly defaults, so the test need not wait an hour.
 const SCHEDULES = { TIME_SYNC_SCHEDULE: "*/2 * * * * *", MILESTONES_SCHEDULE: "*/2 * * * * *" };
 
@@ -21,13 +21,12 @@ beforeAll(async () => {
   api = await startApi(env);
   await enableTimeTracking(api, harvest);
   for (const name of ["timetracking", "notifications"] as const) await api.ctx.queues.get(name).obliterate({ force: true });
-  worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "timetracking,notifications" });
+  worker = await startInProcessWorker({ ...env, WORKER_QUEUES: "timetracking,notifications" });
   await worker.waitFor(/"message":"schedules reconciled".*"why":"worker started"/, 90_000);
 }, 150_000);
 
 afterAll(async () => {
-  worker?.child.kill("SIGKILL");
-  await worker?.exited();
+  await worker?.stop();
   await api?.ctx.options.set(Object.fromEntries(TIME_OPTIONS.map((name) => [name, null])));
   await api?.close();
   await Promise.all([harvest?.stop(), chat?.stop()]);

@@ -2,14 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeHarvest } from "../fakes/harvest.ts";
 import { HttpSink } from "../fakes/http-sink.ts";
 import { startApi, type TestApi } from "../support/api.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { logged } from "../support/processes.ts";
 import { enableTimeTracking, TIME_OPTIONS } from "../support/timetracking.ts";
 import { until } from "../support/wait.ts";
 
 let harvest: FakeHarvest;
 let chat: HttpSink;
 let api: TestApi;
-let worker: Spawned;
+let worker: InProcessWorker;
 /** With a cron token a failed run says why (without one the answer is generic: test/platform/scheduled-endpoints.test.ts). */
 const CRON_TOKEN = "time-tracking-cron-token";
 
@@ -26,12 +27,11 @@ beforeAll(async () => {
   api = await startApi({ ...env, CRON_TOKEN });
   await enableTimeTracking(api, harvest);
   for (const name of ["timetracking", "notifications"] as const) await api.ctx.queues.get(name).obliterate({ force: true });
-  worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "timetracking,notifications" });
+  worker = await startInProcessWorker({ ...env, WORKER_QUEUES: "timetracking,notifications" });
   await worker.waitFor(logged("workers started"));
 });
 afterAll(async () => {
-  worker.child.kill("SIGKILL");
-  await worker.exited();
+  await worker.stop();
   await api.ctx.options.set(Object.fromEntries(TIME_OPTIONS.map((name) => [name, null])));
   await api.close();
   await Promise.all([harvest.stop(), chat.stop()]);

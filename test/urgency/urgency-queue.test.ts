@@ -3,7 +3,8 @@ import { urgencyAnalysisJobId } from "@mw/domains/urgency";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
 import { startApi, type TestApi } from "../support/api.ts";
-import { logged, logLines, spawnEntry, type Spawned } from "../support/processes.ts";
+import { drainInProcess, startInProcessWorker } from "../support/in-process-worker.ts";
+import { logged, logLines, spawnEntry } from "../support/processes.ts";
 import { analysisAnswer, entrySignal, newTicketId, postSignal, SECURITY_KEY } from "../support/tickets.ts";
 import { until } from "../support/wait.ts";
 
@@ -11,24 +12,35 @@ const PROVIDER_KEY = "AIzaFAKE-queue-key-77d0";
 let gemini: FakeGemini;
 let api: TestApi;
 let env: Record<string, string>;
-const workers: Spawned[] = [];
+/** What each test started; afterEach stops them. */
+const workers: { stop(): Promise<void> }[] = [];
 
 async function resetOptions(changes: Record<string, unknown> = {}) {
   await api.ctx.options.set({ ...Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, null])), ai_security_key: SECURITY_KEY, ai_max_retries: 1, urgency_gate_seconds: 0, urgency_max_per_run: 1000, ...changes });
 }
 
-function startWorker(extra: Record<string, string> = {}): Spawned {
-  const worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "urgency", ...extra });
+/** The worker's runtime serving the urgency queue in this process. */
+async function startWorker(extra: Record<string, string> = {}) {
+  const worker = await startInProcessWorker({ ...env, WORKER_QUEUES: "urgency", ...extra });
   workers.push(worker);
   return worker;
 }
 
-/** `pnpm worker --drain --urgency-max-jobs N`, the spec's cron entry; resolves with its exit code. */
-async function drain(max: number, extra: Record<string, string> = {}): Promise<number | null> {
-  const run = spawnEntry("packages/worker/src/main.ts", ["--drain", "--urgency-max-jobs", String(max)], { ...env, ...extra });
-  const { code } = await run.exited();
-  if (code !== 0) throw new Error(`drain exited with ${code}:\n${run.output()}`);
-  return code;
+/** A worker process, for a test that kills one. */
+function spawnWorker(extra: Record<string, string> = {}) {
+  const worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "urgency", ...extra });
+  workers.push({
+    async stop() {
+      worker.child.kill("SIGKILL");
+      await worker.exited();
+    },
+  });
+  return worker;
+}
+
+/** `pnpm worker --drain --urgency-max-jobs N`, the spec's cron entry, run in this process (the drain process's exit is platform/worker.test.ts's). */
+async function drain(max: number, extra: Record<string, string> = {}) {
+  return drainInProcess(["--urgency-max-jobs", String(max)], { ...env, ...extra });
 }
 
 const queue = () => api.ctx.queues.get("urgency");
@@ -49,12 +61,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(
-    workers.splice(0).map(async (worker) => {
-      worker.child.kill("SIGKILL");
-      await worker.exited();
-    }),
-  );
+  await Promise.all(workers.splice(0).map((worker) => worker.stop()));
 });
 
 afterAll(async () => {
@@ -123,7 +130,7 @@ describe("history (the plugin's configure.php --backfill-days, issue 31)", () =>
 describe("limits (design 10.3 and 10.8)", () => {
   it("gives a burst of entries on one ticket one trailing analysis at the gate's end, which reads them all", async () => {
     await resetOptions({ urgency_gate_seconds: 3 });
-    const worker = startWorker();
+    const worker = await startWorker();
     await worker.waitFor(logged("workers started"));
     const id = newTicketId();
     for (let n = 1; n <= 10; n += 1) await postSignal(api, entrySignal(id, "M", `Message ${n}: the shop is slow.`));
@@ -147,7 +154,7 @@ describe("limits (design 10.3 and 10.8)", () => {
     await resetOptions({ urgency_max_per_run: 2 });
     // The limiter's window began with the earlier tests' analyses: start a fresh one.
     await api.ctx.redis.del(`${api.ctx.config.QUEUE_PREFIX}:urgency:limiter`);
-    const pair = [startWorker(), startWorker()];
+    const pair = await Promise.all([startWorker(), startWorker()]);
     await Promise.all(pair.map((worker) => worker.waitFor(logged("workers started"))));
     const ids = Array.from({ length: 5 }, () => newTicketId());
     for (const id of ids) await postSignal(api, entrySignal(id, "M", "The shop is slow."));
@@ -161,14 +168,14 @@ describe("limits (design 10.3 and 10.8)", () => {
   it("loses nothing and duplicates nothing when a worker is killed mid-analysis", async () => {
     const fastRecovery = { WORKER_LOCK_DURATION_MS: "2000", WORKER_STALLED_INTERVAL_MS: "1000", AI_TIMEOUT_MS: "60000" };
     gemini.script({ fault: "hang" });
-    const first = startWorker(fastRecovery);
+    const first = spawnWorker(fastRecovery);
     await first.waitFor(logged("workers started"));
     const id = newTicketId();
     await postSignal(api, entrySignal(id, "M", "The shop is slow."));
     await until(() => gemini.calls.length === 1, () => "the first worker to ask the provider");
     first.child.kill("SIGKILL");
     await first.exited();
-    const second = startWorker(fastRecovery);
+    const second = spawnWorker(fastRecovery);
     await until(async () => (await row(id)).processed, () => `the second worker to finish the analysis; output:\n${second.output().slice(-2000)}`, 20_000);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(await snapshotCount([id])).toBe(1);
