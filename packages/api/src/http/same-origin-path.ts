@@ -1,3 +1,4 @@
+import type { Request } from "express";
 /** Stands in for the platform's own origin: any origin works, since only relative references are taken. */
 const OWN_ORIGIN = "http://platform.invalid";
 
@@ -22,4 +23,15 @@ export function sameOriginPath(next: unknown): string | null {
   }
   if (url.origin !== OWN_ORIGIN || /^\/[/\\]/.test(url.pathname)) return null;
   return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** True when the browser says the request comes from a page of this very host (Origin, else Referer). */
+export function sameOrigin(req: Request): boolean {
+  const source = req.headers.origin ?? req.headers.referer;
+  if (!source) return false;
+  try {
+    return new URL(source).host === req.get("host");
+  } catch {
+    return false;
+  }
 }

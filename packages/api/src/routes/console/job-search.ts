@@ -8,7 +8,7 @@ import { ALERT_CHANNELS, criticalAlertJob, criticalAlertJobId, urgencyAnalysisJo
 import { projectCreateJob, projectCreateJobId } from "@mw/domains/timetracking";
 import { trackingOrderPushJob, trackingOrderPushJobId } from "@mw/domains/tracking";
 import type { AppContext } from "../../context.ts";
-import { describeJob, siteNamesOf } from "../queue/describe.ts";
+import { describeJob, siteNamesOf } from "./job-description.ts";
 
 export const KEY_KINDS = { order: "Order number", case: "Dispute case id", ticket: "Ticket number" } as const;
 export type KeyKind = keyof typeof KEY_KINDS;

@@ -2,7 +2,7 @@ import express, { type Request, type Router } from "express";
 import { AppError } from "@mw/platform";
 import { readSessionCookie, setSessionCookie } from "../../auth/cookies.ts";
 import type { AppContext } from "../../context.ts";
-import { sameOrigin } from "../queue/board.ts";
+import { sameOrigin } from "../../http/same-origin-path.ts";
 import { startSession } from "../identity/sign-in.ts";
 import { safeNext, signedIn, viewer, viewerOf } from "./guard.ts";
 import { CONSOLE_PATH, holds, NAV, renderPage } from "./render.ts";

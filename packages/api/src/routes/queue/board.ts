@@ -2,28 +2,18 @@ import { createBullBoard } from "@bull-board/api";
 import type { BoardHooks } from "@bull-board/api/typings/app";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
-import type { Request, RequestHandler, Router } from "express";
+import type { RequestHandler, Router } from "express";
 import express from "express";
 import { BOARD_PATH } from "@mw/platform";
 import type { Capability } from "@mw/domains/identity";
 import { requireCapability, resolvePrincipal } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
+import { sameOrigin } from "../../http/same-origin-path.ts";
 import { viewerOf } from "../console/guard.ts";
 import { holds, renderPage } from "../console/render.ts";
 import { isPageNavigation, LOGIN_PATH } from "../identity/login-page.ts";
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/** True when the browser says the request comes from a page of this very host (Origin, else Referer). */
-export function sameOrigin(req: Request): boolean {
-  const source = req.headers.origin ?? req.headers.referer;
-  if (!source) return false;
-  try {
-    return new URL(source).host === req.get("host");
-  } catch {
-    return false;
-  }
-}
 
 // The page must render with no internet access: Bull Board's template asks Google
 // Fonts for IBM Plex, and a browser without a route out waits on it.

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
 import { pageOf, pageQuery, pageSchema, pageWindow } from "../../http/pagination.ts";
-import { describeJob, jobType, siteNamesOf, siteOf } from "./describe.ts";
+import { describeJob, jobType, siteNamesOf, siteOf } from "../console/job-description.ts";
 
 /** Spec 1, 3.1 job states, and the BullMQ states each covers (`processing` is the claimed state the spec leaves unnamed). */
 const STATUSES = {

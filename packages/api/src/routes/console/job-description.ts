@@ -1,3 +1,4 @@
+// How a job reads to an operator (its type, its site, a line about it): the console's job search and the /queue REST list both show it.
 import type { Job } from "bullmq";
 import { siteNames } from "@mw/domains/sites";
 import type { AppContext } from "../../context.ts";
