@@ -68,6 +68,8 @@ beforeAll(async () => {
   await queue.obliterate({ force: true });
   await queue.resume();
   await api.ctx.redis.del(`${api.ctx.config.QUEUE_PREFIX}:knowledge:tickets-embedded-until`);
+  // Earlier files in this slot's database may have embedded their tickets: the first cron run counts from an empty ledger.
+  await api.ctx.prisma.knowledgeVector.deleteMany({});
   worker = await startInProcessWorker({ ...env, WORKER_QUEUES: "knowledge" });
   await worker.waitFor(logged("workers started"), 90_000);
   admin = await userWith(api, "manage_options");
