@@ -1,7 +1,7 @@
-export { DAILY_REPORT_TYPES, REPORT_TYPES, reportFileName, reportPeriod, reportRequest, reportStorageKey, type ReportType } from "./period.ts";
+export { REPORT_TYPES, reportFileName, reportPeriod, reportRequest, type ReportType } from "./period.ts";
 export { requestReport } from "./request.ts";
-export { REPORT_STATUSES, findReport, listReports, reportCompleted, reportFailed, reportRunning, requireReport, type ReportStatus } from "./report-rows.ts";
-export { REPORT_BUILDERS } from "./tables.ts";
+export { REPORT_STATUSES, listReports, requireReport, type ReportStatus } from "./report-rows.ts";
+export { queueDailyReports, runReport, type ReportRun } from "./run-report.ts";
 export type { Report } from "@mw/platform/prisma";
 export { reportJobs, reportsDailyJob } from "./jobs.ts";
 export { requestDashboardSummary } from "./dashboard-summary.ts";

@@ -1,0 +1,59 @@
+import { AppError, formatDay, missingRow, type Connections, type JobRun } from "@mw/platform";
+import { stringify } from "csv-stringify/sync";
+import { DAILY_REPORT_TYPES, REPORT_TYPES, reportPeriod, reportStorageKey, type ReportType } from "./period.ts";
+import { findReport, reportCompleted, reportFailed, reportRunning } from "./report-rows.ts";
+import { requestReport } from "./request.ts";
+import { REPORT_BUILDERS } from "./tables.ts";
+
+const DAY_MS = 86_400_000;
+
+/** The job that runs a report: its name (the report type it was queued as) and id, and whether a failure ends it (the worker knows). */
+export interface ReportRun {
+  name: string;
+  id: string | undefined;
+  ends(error: unknown): boolean;
+}
+
+/**
+ * Builds one report's CSV (header row first) into storage and records it on
+ * the report row. Safe to run again: the same period gives the same object
+ * key and the same row, both overwritten.
+ */
+export async function runReport(deps: Pick<Connections, "prisma" | "replica" | "storage" | "config"> & Pick<JobRun, "log" | "progress">, run: ReportRun, reportId: number) {
+  const report = await findReport(deps, reportId);
+  if (!report) throw missingRow(`report ${reportId}`, deps.config, "report_not_found");
+  const type = report.type as ReportType;
+  if (type !== run.name || !REPORT_TYPES.includes(type)) throw AppError.permanent(`report ${report.id} is a ${report.type} report, not ${run.name}`, "report_mismatch");
+  const period = reportPeriod.parse(report.params);
+  const log = deps.log.child({ report_id: report.id, report_key: report.report_key });
+  await reportRunning(deps, report.id, run.id);
+  try {
+    await deps.progress(0, 3, "querying");
+    const table = await REPORT_BUILDERS[type](deps, period);
+    await deps.progress(1, 3, `writing ${table.rows.length} rows`);
+    const csv = stringify(table.rows, { header: true, columns: table.columns });
+    const key = reportStorageKey(type, period);
+    await deps.storage.put(key, csv, "text/csv; charset=utf-8");
+    await deps.progress(2, 3, "stored");
+    await reportCompleted(deps, report.id, { rows: table.rows.length, storageKey: key });
+    await deps.progress(3, 3, "done");
+    log.info("report stored", { rows: table.rows.length, storage_key: key });
+    return { report_id: report.id, key: report.report_key, rows: table.rows.length, storage_key: key };
+  } catch (error) {
+    // A retry will come: the row says so. The last word is `failed` with the reason.
+    await reportFailed(deps, report.id, { error: (error as Error).message, final: run.ends(error) }).catch((update: unknown) => log.error("could not record the report failure", { error: (update as Error).message }));
+    throw error;
+  }
+}
+
+/** Scheduled daily: every report for the UTC day before. */
+export async function queueDailyReports(deps: Pick<Connections, "prisma" | "queues"> & Pick<JobRun, "log">) {
+  const day = formatDay(new Date(Date.now() - DAY_MS));
+  const queued = [];
+  for (const type of DAILY_REPORT_TYPES) {
+    const { report, jobId } = await requestReport(deps, type, { from: day, to: day });
+    queued.push({ report_id: report.id, key: report.report_key, job_id: jobId });
+  }
+  deps.log.info("daily reports queued", { day, reports: queued.length });
+  return { day, queued };
+}
