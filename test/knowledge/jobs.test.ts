@@ -8,8 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
 import { FakePinecone } from "../fakes/pinecone.ts";
 import { startApi, userWith, type TestApi } from "../support/api.ts";
-import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
-import { logged, spawnEntry } from "../support/processes.ts";
+import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
 import { postSse } from "../support/sse.ts";
 import { staffMember } from "../support/timetracking.ts";
 import { settled, until } from "../support/wait.ts";
@@ -21,7 +20,7 @@ const MODEL = "gemini-embedding-001";
 let gemini: FakeGemini;
 let pinecone: FakePinecone;
 let api: TestApi;
-let worker: InProcessWorker;
+let worker: Spawned;
 let queue: Queue;
 let admin: string;
 let staff: { staffId: number; authorization: string };
@@ -68,9 +67,8 @@ beforeAll(async () => {
   await queue.obliterate({ force: true });
   await queue.resume();
   await api.ctx.redis.del(`${api.ctx.config.QUEUE_PREFIX}:knowledge:tickets-embedded-until`);
-  // Earlier files in this slot's database may have embedded their tickets: the first cron run counts from an empty ledger.
-  await api.ctx.prisma.knowledgeVector.deleteMany({});
-  worker = await startInProcessWorker({ ...env, WORKER_QUEUES: "knowledge" });
+  worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "knowledge" });
+  // Generous: on a loaded machine a worker's start (tsx compiling the sources) can take a minute.
   await worker.waitFor(logged("workers started"), 90_000);
   admin = await userWith(api, "manage_options");
   staff = await staffMember(api);
@@ -82,7 +80,8 @@ beforeEach(() => {
 });
 afterAll(async () => {
   await api.ctx.options.set({ ai_vector_host: null, ai_vector_api_key: null });
-  await worker.stop();
+  worker.child.kill("SIGTERM");
+  await worker.exited();
   await api.close();
   await Promise.all([gemini.stop(), pinecone.stop()]);
   await rm(dir, { recursive: true, force: true });
