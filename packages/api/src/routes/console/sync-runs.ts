@@ -17,11 +17,6 @@ const filters = z.object({
   page: pageQuery.shape.page.catch(1),
 });
 
-/** What each count of a run means, in the order the page lists them. */
-function countsOf(counts: unknown): [string, unknown][] {
-  return counts && typeof counts === "object" ? Object.entries(counts as Record<string, unknown>).map(([name, value]) => [name.replaceAll("_", " "), value]) : [];
-}
-
 /** Tracking, inventory and order import runs per site (GET /sync-runs), each with its outcome and its job. */
 export function syncRunPages(ctx: Pick<AppContext, "prisma" | "queues" | "replica" | "sessions">): Router {
   const router = express.Router();
@@ -33,7 +28,7 @@ export function syncRunPages(ctx: Pick<AppContext, "prisma" | "queues" | "replic
     const [{ total, rows }, sites] = await Promise.all([listSyncRuns(ctx, filter, pageWindow({ page: query.page, per_page: PER_PAGE })), listSites(ctx, undefined)]);
     renderPage(res, "sync-runs", {
       title: "Sync runs",
-      runs: rows.map((run) => ({ ...run, countList: countsOf(run.counts) })),
+      runs: rows,
       total,
       sites: sites.map((site) => ({ id: site.id, name: site.name })),
       kinds: KINDS,
