@@ -5,7 +5,7 @@ import { Worker } from "bullmq";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userWith } from "../support/api.ts";
-import { expectAccessible } from "../support/accessibility.ts";
+import { expectAccessible } from "../support/axe.ts";
 import { consoleUser, signIn, useConsole } from "../support/console.ts";
 import { newTicketId, postSignal, SECURITY_KEY, ticketBody, entrySignal } from "../support/tickets.ts";
 
