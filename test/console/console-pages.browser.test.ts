@@ -199,6 +199,29 @@ describe("sync runs", () => {
       expect(await page.locator("#sync-runs tbody tr").evaluateAll((rows) => rows.map((row) => Number(row.getAttribute("data-run-id"))))).toEqual(inventory.sync_runs.map((r) => r.id));
     }
   }, 120_000);
+
+  it("shows a site's tracking state as GET /tracking/status does and syncs it now through POST /tracking/sync's use case", async () => {
+    const { prisma } = ui.api.ctx;
+    await prisma.syncRun.create({ data: { site_id: siteId, kind: "tracking", status: "failed", error: "storefront unreachable (ECONNREFUSED)", started_at: new Date(Date.now() - 5000), finished_at: new Date() } });
+    const page = await signedInPage(operator, 375);
+    await page.goto(`${ui.api.url}/console/sync-runs?site_id=${siteId}`);
+    let status = await rest<{ enabled: boolean; last_error: { message: string; at: string } | null }>(`/middleware/v1/tracking/status/${siteId}`);
+    expect(status.enabled).toBe(false);
+    expect(await page.textContent("#tracking-enabled")).toBe("off");
+    expect(await page.locator("#sync-tracking").count()).toBe(0);
+    expect(await page.textContent("#tracking-last-error")).toBe(`Last failure ${status.last_error!.at} UTC: ${status.last_error!.message}`);
+
+    await prisma.site.update({ where: { id: siteId }, data: { is_active: true, tracking_sync: true, tracking_enabled: true } });
+    await page.reload();
+    status = await rest(`/middleware/v1/tracking/status/${siteId}`);
+    expect(status.enabled).toBe(true);
+    expect(await page.textContent("#tracking-enabled")).toBe("on");
+    await page.click("#sync-tracking");
+    await page.waitForURL(/queued=/);
+    expect(await page.textContent("#sync-queued")).toMatch(new RegExp(`^Tracking sync queued: job tracking-sync\\.${siteId}\\.manual\\.\\d+\\.$`));
+    await expectUsable(page, 375);
+    await prisma.site.update({ where: { id: siteId }, data: { tracking_sync: false } });
+  }, 60_000);
 });
 
 describe("reports", () => {
