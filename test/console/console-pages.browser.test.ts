@@ -72,8 +72,9 @@ describe("tickets", () => {
     const { prisma } = ui.api.ctx;
     const critical = newTicketId();
     const low = newTicketId();
-    for (const [id, subject] of [[critical, `Checkout down ${RUN}`], [low, `Typo ${RUN}`]] as const) {
-      const res = await postSignal(ui.api, { ...entrySignal(id, "M", "It is broken."), ticket: ticketBody(id, { subject }) });
+    // Sam (staff 9) has the critical one; Dana (staff 4) the other.
+    for (const [id, subject, staffId] of [[critical, `Checkout down ${RUN}`, 9], [low, `Typo ${RUN}`, 4]] as const) {
+      const res = await postSignal(ui.api, { ...entrySignal(id, "M", "It is broken."), ticket: ticketBody(id, { subject, assigned_staff_id: staffId }) });
       expect(res.status).toBeLessThan(300);
     }
     await prisma.ticket.update({ where: { id: critical }, data: { ai_urgency: "CRITICAL", ai_urgency_percentage: 92 } });
@@ -89,12 +90,20 @@ describe("tickets", () => {
 
     for (const width of WIDTHS) {
       const page = await signedInPage(staff, width);
+      // A staff member sees their own tickets first, then everyone's.
       await page.goto(`${ui.api.url}/console/tickets?search=${RUN}`);
+      const mine = await rest<{ tickets: { number: string }[]; total: number }>(`/tickets/v1/tickets?search=${RUN}&assigned_staff_id=9`, options);
+      expect(mine.total).toBe(1);
+      expect(await page.textContent("#ticket-total")).toBe("1 ticket assigned to you, most recently updated first");
+      expect(await page.locator("#tickets tbody tr").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-ticket-number")))).toEqual(mine.tickets.map((t) => t.number));
+      await expectUsable(page, width);
+      await page.selectOption("#f-assigned", "anyone");
+      await page.click("form[role=search] button[type=submit]");
+      await page.waitForURL(/assigned=anyone/);
       const listed = await rest<{ tickets: { number: string }[]; total: number }>(`/tickets/v1/tickets?search=${RUN}`, options);
+      expect(listed.total).toBe(2);
       expect(await page.textContent("#ticket-total")).toBe(`${listed.total} tickets, most recently updated first`);
       expect(await page.locator("#tickets tbody tr").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-ticket-number")))).toEqual(listed.tickets.map((t) => t.number));
-      expect(listed.total).toBe(2);
-      await expectUsable(page, width);
 
       await page.selectOption("#f-urgency", "CRITICAL");
       await page.click("form[role=search] button[type=submit]");

@@ -21,7 +21,7 @@ const ticketFilters = z.object({
   search: z.string().trim().max(50).optional().catch(undefined),
   urgency: z.enum(URGENCY_LEVELS).optional().catch(undefined),
   status: z.string().trim().max(32).optional().catch(undefined),
-  mine: z.literal("1").optional().catch(undefined),
+  assigned: z.enum(["me", "anyone"]).optional().catch(undefined),
   page: pageQuery.shape.page.catch(1),
 });
 
@@ -44,11 +44,14 @@ export function ticketPages(ctx: Pick<AppContext, "options" | "prisma" | "sessio
     });
   });
 
-  // The README's quick start sends a new user here: every mirrored ticket, its urgency, and a staff member's own ones at a click.
+  // The README's quick start sends a new user here. A staff member sees the tickets assigned to them first (an administrator
+  // without a staff id, every ticket); "anyone" lists them all.
   router.get("/tickets", readers, async (req, res) => {
     const query = ticketFilters.parse(req.query);
-    const staffId = viewer(res).principal.staffId;
-    const filter = { search: query.search || undefined, urgency: query.urgency, status: query.status || undefined, assigned_staff_id: query.mine && staffId !== null ? staffId : undefined };
+    const { principal } = viewer(res);
+    const staffId = principal.staffId;
+    const assigned = staffId === null ? "anyone" : (query.assigned ?? (principal.capabilities.includes("manage_options") ? "anyone" : "me"));
+    const filter = { search: query.search || undefined, urgency: query.urgency, status: query.status || undefined, assigned_staff_id: assigned === "me" && staffId !== null ? staffId : undefined };
     const { total, rows } = await listTickets(ctx, filter, pageWindow({ page: query.page, per_page: PER_PAGE }));
     renderPage(res, "tickets", {
       title: "Tickets",
@@ -56,8 +59,8 @@ export function ticketPages(ctx: Pick<AppContext, "options" | "prisma" | "sessio
       total,
       levels: URGENCY_LEVELS,
       staffId,
-      filter: { search: filter.search ?? "", urgency: query.urgency ?? "", status: filter.status ?? "", mine: filter.assigned_staff_id !== undefined },
-      ...pager({ search: filter.search, urgency: query.urgency, status: filter.status, mine: filter.assigned_staff_id !== undefined ? "1" : undefined }, query.page, total),
+      filter: { search: filter.search ?? "", urgency: query.urgency ?? "", status: filter.status ?? "", assigned },
+      ...pager({ search: filter.search, urgency: query.urgency, status: filter.status, assigned: staffId === null ? undefined : assigned }, query.page, total),
     });
   });
 
