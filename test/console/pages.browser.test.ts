@@ -152,7 +152,7 @@ describe("urgency snapshots and tickets", () => {
       await page.keyboard.press("Tab");
       focused.push(String(await page.evaluate("document.activeElement.getAttribute('aria-label') || document.activeElement.textContent.trim()")));
     }
-    expect(focused).toEqual(["Skip to content", "Console", "Tickets", "Snapshots", "Assistant", "Settings", "Operations", "Orders", "Disputes", "Sync runs", "Reports", "Managed sites", "Notifications, 0 unread"]);
+    expect(focused).toEqual(["Skip to content", "Console", "Snapshots", "Tickets", "Assistant", "Settings", "Operations", "Orders", "Disputes", "Sync runs", "Reports", "Managed sites", "Notifications, 0 unread"]);
     await page.keyboard.press("Enter");
     await page.waitForURL(`${ui.api.url}/console/notifications`);
   }, 60_000);

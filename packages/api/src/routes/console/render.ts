@@ -36,8 +36,8 @@ interface NavItem {
 
 /** The console's sections and who may open each. */
 export const NAV: readonly NavItem[] = [
-  { href: `${CONSOLE_PATH}/tickets`, label: "Tickets", allowed: ["staff", "manage_options"] },
   { href: `${CONSOLE_PATH}/snapshots`, label: "Snapshots", allowed: ["staff", "manage_options"] },
+  { href: `${CONSOLE_PATH}/tickets`, label: "Tickets", allowed: ["staff", "manage_options"] },
   { href: `${CONSOLE_PATH}/chat`, label: "Assistant", allowed: ["staff", "manage_options"] },
   { href: `${CONSOLE_PATH}/settings`, label: "Settings", allowed: ["manage_options"] },
   { href: `${CONSOLE_PATH}/operations`, label: "Operations", allowed: ["manage_middleware"] },
