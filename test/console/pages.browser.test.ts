@@ -141,18 +141,18 @@ describe("urgency snapshots and tickets", () => {
     await ui.api.ctx.prisma.operatorAlert.create({
       data: { alert_key: `dispute-alert.${"y".repeat(80)}.${Date.now()}`, subject: `Dispute ${"z".repeat(60)}`, text: "", status: "undelivered", reason: unbroken, last_error: `SMTP refused ${unbroken}` },
     });
-    for (const path of ["snapshots", "chat", "settings", "orders", "operations?kind=order&key=none", "notifications"]) {
+    for (const path of ["tickets", "snapshots", "chat", "settings", "orders", "operations?kind=order&key=none", "notifications", "disputes", "sync-runs", "reports", "managed-sites"]) {
       await page.goto(`${ui.api.url}/console/${path}`);
       expect(await page.evaluate("document.documentElement.scrollWidth"), path).toBeLessThanOrEqual(375);
     }
     // The keyboard reaches everything in order: the skip link first, then the sections, then the bell.
     await page.goto(`${ui.api.url}/console/snapshots`);
     const focused: string[] = [];
-    for (let i = 0; i < 8; i += 1) {
+    for (let i = 0; i < 13; i += 1) {
       await page.keyboard.press("Tab");
       focused.push(String(await page.evaluate("document.activeElement.getAttribute('aria-label') || document.activeElement.textContent.trim()")));
     }
-    expect(focused).toEqual(["Skip to content", "Console", "Snapshots", "Assistant", "Settings", "Operations", "Orders", "Notifications, 0 unread"]);
+    expect(focused).toEqual(["Skip to content", "Console", "Snapshots", "Tickets", "Assistant", "Settings", "Operations", "Orders", "Disputes", "Sync runs", "Reports", "Managed sites", "Notifications, 0 unread"]);
     await page.keyboard.press("Enter");
     await page.waitForURL(`${ui.api.url}/console/notifications`);
   }, 60_000);

@@ -12,7 +12,7 @@ export { ordersForTransaction } from "./transaction-orders.ts";
 export { skusOfPendingOrders } from "./pending-skus.ts";
 export { markOrdersShipped, salesOrderNumbers } from "./shipping-state.ts";
 export { ORDER_STATES, ORDER_STATE_FILTERS, orderLifecyclesByNumber } from "./lifecycle.ts";
-export { failedOrderCount, orderTrends } from "./trends.ts";
+export { failedOrderCount, orderTrends, retryingOrderJobs, type RetryingOrderJob } from "./trends.ts";
 export { orderDetailView, orderListView } from "./order-view.ts";
 export { exportOrder, sweepOrderExports } from "./erp-export.ts";
 export { verifyOrder } from "./erp-verify.ts";

@@ -1,4 +1,5 @@
 import type { Connections } from "@mw/platform";
+import { orderExportJob, orderVerifyJob } from "./jobs.ts";
 import { listOrders } from "./order-reads.ts";
 
 /** Hour buckets are `YYYY-MM-DD HH` in UTC, as MariaDB formats the stored UTC times. */
@@ -31,4 +32,45 @@ export async function orderTrends(deps: Pick<Connections, "replica">, since: Dat
 /** Orders failed now whose failure came at or after `since`: the total of GET /orders?state=failed&failed_since=. */
 export async function failedOrderCount(deps: Pick<Connections, "replica">, since: Date): Promise<number> {
   return (await listOrders(deps, { state: "failed", failed_since: since }, { skip: 0, take: 0 })).total;
+}
+
+/** An order's export or read-back whose last attempt failed and that waits for its retry. */
+export interface RetryingOrderJob {
+  order_id: number;
+  order_number: string | null;
+  step: "export" | "read-back";
+  attempts: number;
+  last_error: string;
+  last_attempt_at: Date;
+}
+
+/** More than this many retrying at once is an outage the page shows the first of. */
+const RETRYING_READ = 500;
+
+/**
+ * Order exports and read-backs that failed an attempt at or after `since`
+ * and wait in the queue for their retry. The table records a failure only
+ * when the queue gives up (failed_at), so without these an order that had
+ * failed four times and was retrying counted as no failure at all.
+ */
+export async function retryingOrderJobs(deps: Pick<Connections, "queues" | "replica">, since: Date): Promise<RetryingOrderJob[]> {
+  const delayed = await deps.queues.get(orderExportJob.queue).getDelayed(0, RETRYING_READ - 1);
+  const retrying = delayed.filter(
+    (job) => (job.name === orderExportJob.name || job.name === orderVerifyJob.name) && job.attemptsMade > 0 && Boolean(job.failedReason) && (job.processedOn ?? job.timestamp) >= since.getTime(),
+  );
+  const ids = retrying.map((job) => Number((job.data as { order_id: unknown }).order_id)).filter(Number.isInteger);
+  const numbers = new Map((await deps.replica.order.findMany({ where: { id: { in: ids } }, select: { id: true, number: true } })).map((order) => [order.id, order.number]));
+  return retrying
+    .map((job) => {
+      const orderId = Number((job.data as { order_id: unknown }).order_id);
+      return {
+        order_id: orderId,
+        order_number: numbers.get(orderId) ?? null,
+        step: job.name === orderExportJob.name ? ("export" as const) : ("read-back" as const),
+        attempts: job.attemptsMade,
+        last_error: job.failedReason,
+        last_attempt_at: new Date(job.processedOn ?? job.timestamp),
+      };
+    })
+    .sort((a, b) => b.last_attempt_at.getTime() - a.last_attempt_at.getTime());
 }

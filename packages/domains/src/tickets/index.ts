@@ -1,7 +1,7 @@
 export type { Staff, Ticket } from "@mw/platform/prisma";
 export { writeAnalysisFields } from "./ai-fields.ts";
 export { changesAfter } from "./changes.ts";
-export { threadEntry, ticketById, ticketByNumber, ticketNumbersOf, ticketThread, ticketWithOrganisation, ticketWithThread, ticketsOnProjects } from "./reads.ts";
+export { listTickets, threadEntry, ticketById, ticketByNumber, ticketNumbersOf, ticketThread, ticketWithOrganisation, ticketWithThread, ticketsOnProjects, type TicketListFilter } from "./reads.ts";
 export { recentRecipientChanges, type SignalSource } from "./recipient-changes.ts";
 export { applySignal, applyStaffRecord, staffSignalBody, ticketSignal, type SignalOutcome, type TicketSignal } from "./signals.ts";
 export { alertRecipients, staffMember, staffWithEmail } from "./staff.ts";

@@ -57,3 +57,32 @@ export async function ticketThread({ prisma }: Deps, ticketId: number, limit = 2
     posted_at: row.posted_at.toISOString(),
   }));
 }
+
+/** The ticket list's filters; absent members do not filter. */
+export interface TicketListFilter {
+  /** A substring of the number, the subject or the client's name. */
+  search?: string;
+  urgency?: string;
+  status?: string;
+  assigned_staff_id?: number;
+}
+
+/** One page of mirrored tickets, most recently updated first, with their AI urgency: the console's and GET /tickets/v1/tickets' list. */
+export async function listTickets({ prisma }: Deps, filter: TicketListFilter, window: { skip: number; take: number }) {
+  const where = {
+    ai_urgency: filter.urgency,
+    status: filter.status,
+    assigned_staff_id: filter.assigned_staff_id,
+    ...(filter.search ? { OR: [{ number: { contains: filter.search } }, { subject: { contains: filter.search } }, { client_name: { contains: filter.search } }] } : {}),
+  };
+  const [total, rows] = await Promise.all([
+    prisma.ticket.count({ where }),
+    prisma.ticket.findMany({
+      where,
+      select: { id: true, number: true, subject: true, status: true, client_name: true, assigned_staff_id: true, ai_urgency: true, ai_urgency_percentage: true, opened_at: true, updated_at: true },
+      orderBy: [{ updated_at: "desc" }, { id: "desc" }],
+      ...window,
+    }),
+  ]);
+  return { total, rows: rows.map((row) => ({ ...row, opened_at: row.opened_at.toISOString(), updated_at: row.updated_at.toISOString() })) };
+}

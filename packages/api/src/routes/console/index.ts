@@ -3,6 +3,10 @@ import { AppError } from "@mw/platform";
 import type { AppContext } from "../../context.ts";
 import { CONSOLE_FILES, CONSOLE_PATH, renderPage } from "./render.ts";
 import { chatPages } from "./chat.ts";
+import { disputePages } from "./disputes.ts";
+import { managedSitePages } from "./managed-sites.ts";
+import { reportPages } from "./reports.ts";
+import { syncRunPages } from "./sync-runs.ts";
 import { notificationPages } from "./notifications.ts";
 import { operationsPages } from "./operations.ts";
 import { orderPages } from "./orders.ts";
@@ -33,7 +37,7 @@ function errorPage(ctx: Pick<AppContext, "logger">): ErrorRequestHandler {
 }
 
 /** The staff and operator console (design 10.7): server-rendered pages under /console. */
-export function consoleRoutes(ctx: Pick<AppContext, "config" | "logger" | "options" | "prisma" | "queues" | "redis" | "replica" | "sessions">): Router {
+export function consoleRoutes(ctx: Pick<AppContext, "config" | "logger" | "options" | "prisma" | "queues" | "redis" | "replica" | "sessions" | "storage">): Router {
   const router = express.Router();
   router.use(
     `${CONSOLE_PATH}/assets`,
@@ -52,6 +56,10 @@ export function consoleRoutes(ctx: Pick<AppContext, "config" | "logger" | "optio
   pages.use(operationsPages(ctx));
   pages.use(orderPages(ctx));
   pages.use(notificationPages(ctx));
+  pages.use(disputePages(ctx));
+  pages.use(syncRunPages(ctx));
+  pages.use(reportPages(ctx));
+  pages.use(managedSitePages(ctx));
   pages.use((req) => {
     throw new AppError(404, "rest_no_route", `Nothing here: ${req.path}`);
   });

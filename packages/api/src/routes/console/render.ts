@@ -37,10 +37,15 @@ interface NavItem {
 /** The console's sections and who may open each. */
 export const NAV: readonly NavItem[] = [
   { href: `${CONSOLE_PATH}/snapshots`, label: "Snapshots", allowed: ["staff", "manage_options"] },
+  { href: `${CONSOLE_PATH}/tickets`, label: "Tickets", allowed: ["staff", "manage_options"] },
   { href: `${CONSOLE_PATH}/chat`, label: "Assistant", allowed: ["staff", "manage_options"] },
   { href: `${CONSOLE_PATH}/settings`, label: "Settings", allowed: ["manage_options"] },
   { href: `${CONSOLE_PATH}/operations`, label: "Operations", allowed: ["manage_middleware"] },
   { href: `${CONSOLE_PATH}/orders`, label: "Orders", allowed: ["manage_middleware"] },
+  { href: `${CONSOLE_PATH}/disputes`, label: "Disputes", allowed: ["manage_middleware"] },
+  { href: `${CONSOLE_PATH}/sync-runs`, label: "Sync runs", allowed: ["manage_middleware"] },
+  { href: `${CONSOLE_PATH}/reports`, label: "Reports", allowed: ["manage_middleware"] },
+  { href: `${CONSOLE_PATH}/managed-sites`, label: "Managed sites", allowed: ["manage_options"] },
 ];
 
 export function holds(principal: Principal, allowed: readonly Capability[]): boolean {

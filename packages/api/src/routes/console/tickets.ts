@@ -1,10 +1,11 @@
 import express, { type Router } from "express";
 import { AppError } from "@mw/platform";
 import { listSnapshots, ticketDetail, URGENCY_LEVELS } from "@mw/domains/urgency";
-import { ticketThread } from "@mw/domains/tickets";
+import { listTickets, ticketThread } from "@mw/domains/tickets";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
-import { pageQuery } from "../../http/pagination.ts";
+import { pageQuery, pageWindow } from "../../http/pagination.ts";
+import { historyLines } from "./alert-outcomes.ts";
 import { signedIn, viewer } from "./guard.ts";
 import { pager, PER_PAGE } from "./pager.ts";
 import { CONSOLE_PATH, renderPage } from "./render.ts";
@@ -12,6 +13,15 @@ import { CONSOLE_PATH, renderPage } from "./render.ts";
 const filters = z.object({
   ticket_number: z.string().trim().max(32).optional().catch(undefined),
   level: z.enum(URGENCY_LEVELS).optional().catch(undefined),
+  page: pageQuery.shape.page.catch(1),
+});
+
+// The REST list's filters (GET /tickets/v1/tickets); one the page cannot use is dropped rather than refused.
+const ticketFilters = z.object({
+  search: z.string().trim().max(50).optional().catch(undefined),
+  urgency: z.enum(URGENCY_LEVELS).optional().catch(undefined),
+  status: z.string().trim().max(32).optional().catch(undefined),
+  assigned: z.enum(["me", "anyone"]).optional().catch(undefined),
   page: pageQuery.shape.page.catch(1),
 });
 
@@ -34,6 +44,26 @@ export function ticketPages(ctx: Pick<AppContext, "options" | "prisma" | "sessio
     });
   });
 
+  // The README's quick start sends a new user here. A staff member sees the tickets assigned to them first (an administrator
+  // without a staff id, every ticket); "anyone" lists them all.
+  router.get("/tickets", readers, async (req, res) => {
+    const query = ticketFilters.parse(req.query);
+    const { principal } = viewer(res);
+    const staffId = principal.staffId;
+    const assigned = staffId === null ? "anyone" : (query.assigned ?? (principal.capabilities.includes("manage_options") ? "anyone" : "me"));
+    const filter = { search: query.search || undefined, urgency: query.urgency, status: query.status || undefined, assigned_staff_id: assigned === "me" && staffId !== null ? staffId : undefined };
+    const { total, rows } = await listTickets(ctx, filter, pageWindow({ page: query.page, per_page: PER_PAGE }));
+    renderPage(res, "tickets", {
+      title: "Tickets",
+      tickets: rows,
+      total,
+      levels: URGENCY_LEVELS,
+      staffId,
+      filter: { search: filter.search ?? "", urgency: query.urgency ?? "", status: filter.status ?? "", assigned },
+      ...pager({ search: filter.search, urgency: query.urgency, status: filter.status, assigned: staffId === null ? undefined : assigned }, query.page, total),
+    });
+  });
+
   router.get("/tickets/:number", readers, async (req, res) => {
     const number = String(req.params.number).slice(0, 32);
     const ticket = await ticketDetail(ctx, number);
@@ -51,9 +81,10 @@ export function ticketPages(ctx: Pick<AppContext, "options" | "prisma" | "sessio
       ticket,
       snapshots,
       thread,
+      history: historyLines(ticket.history),
       timePanel,
       scripts: timePanel ? ["time-panel.js"] : [],
-      back: `${CONSOLE_PATH}/snapshots`,
+      back: `${CONSOLE_PATH}/tickets`,
     });
   });
   return router;

@@ -1,9 +1,10 @@
 import { QUEUE_NAMES, queueWaitsByHour } from "@mw/platform";
 import { disputeTrends, failedDisputeCount } from "@mw/domains/disputes";
-import { failedOrderCount, orderTrends } from "@mw/domains/orders";
+import { failedOrderCount, orderTrends, retryingOrderJobs } from "@mw/domains/orders";
 import { failedSyncRunCount } from "@mw/domains/sites";
 import type { AppContext } from "../../context.ts";
 import { hourlyBarChart, lastHours, windowStart } from "./charts.ts";
+import { CONSOLE_PATH } from "./render.ts";
 
 const DAY_HOURS = 24;
 const WEEK_HOURS = 7 * 24;
@@ -24,10 +25,17 @@ export async function operationsTrends(ctx: Pick<AppContext, "config" | "queues"
   const orders = await orderTrends(ctx, day);
   const disputes = await disputeTrends(ctx, day);
   const failures = [];
+  // Failed attempts still being retried: the orders list holds them as pending until the queue gives up.
+  const retrying = await retryingOrderJobs(ctx, week);
   for (const since of [day, week]) {
     const iso = since.toISOString();
     failures.push([
       { source: "Order exports and read-backs", count: await failedOrderCount(ctx, since), href: list("/orders", { state: "failed", failed_since: iso }) },
+      {
+        source: "Order exports and read-backs retrying after a failed attempt",
+        count: retrying.filter((job) => job.last_attempt_at >= since).length,
+        href: `${CONSOLE_PATH}/orders?state=pending`,
+      },
       { source: "Disputes", count: await failedDisputeCount(ctx, since), href: list("/disputes", { state: "failed", processed_since: iso }) },
       { source: "Sync runs", count: await failedSyncRunCount(ctx, since), href: list("/sync-runs", { status: "failed", finished_since: iso }) },
     ]);
@@ -70,5 +78,6 @@ export async function operationsTrends(ctx: Pick<AppContext, "config" | "queues"
     queueWaits,
     idleQueues,
     failures: { day: failures[0]!, week: failures[1]! },
+    retrying,
   };
 }

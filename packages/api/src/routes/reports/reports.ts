@@ -12,6 +12,7 @@ import {
   type ReportStatus,
   type ReportType,
 } from "@mw/domains/reports";
+import type { Response } from "express";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -33,7 +34,7 @@ const reportRow = z.object({
   finished_at: z.string().nullable(),
 });
 
-function present(report: Report): z.infer<typeof reportRow> {
+export function presentReport(report: Report): z.infer<typeof reportRow> {
   const period = reportPeriod.parse(report.params);
   return {
     id: report.id,
@@ -107,7 +108,7 @@ export function reportRoutes(api: ApiRouter, ctx: Pick<AppContext, "logger" | "p
     responses: { 200: { description: "One page of reports", schema: pageSchema("reports", reportRow) } },
     handler: async ({ query }) => {
       const { total, rows } = await listReports(ctx, query, pageWindow(query));
-      return pageOf("reports", rows.map(present), total, query);
+      return pageOf("reports", rows.map(presentReport), total, query);
     },
   });
 
@@ -120,7 +121,7 @@ export function reportRoutes(api: ApiRouter, ctx: Pick<AppContext, "logger" | "p
     params: reportId,
     example: { response: exampleReport },
     responses: { 200: { description: "The report", schema: reportRow }, 404: { description: "No such report" } },
-    handler: async ({ params }) => present(await requireReport(ctx, params.id)),
+    handler: async ({ params }) => presentReport(await requireReport(ctx, params.id)),
   });
 
   api.route({
@@ -138,27 +139,32 @@ export function reportRoutes(api: ApiRouter, ctx: Pick<AppContext, "logger" | "p
       503: { description: "Storage failed" },
     },
     handler: async ({ params }, _req, res) => {
-      const report = await requireReport(ctx, params.id);
-      if (report.status !== "completed" || !report.storage_key) {
-        throw errors.conflict("report_not_ready", `Report ${report.id} is ${report.status}.`, { report_status: report.status });
-      }
-      // Everything that can throw comes before the object is opened, so no stream is left open on an error.
-      const fileName = reportFileName(report.type as ReportType, reportPeriod.parse(report.params));
-      let object;
-      try {
-        object = await ctx.storage.get(report.storage_key);
-      } catch (error) {
-        if (isObjectNotFound(error)) throw errors.notFound(`The file of report ${report.id} is missing from storage; queue the report again.`);
-        throw error;
-      }
-      res.set({
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${fileName}"`,
-        "Cache-Control": "private, no-cache",
-      });
-      if (object.size !== null) res.set("Content-Length", String(object.size));
-      await sendObject(ctx.logger, object, report.storage_key, res);
+      await sendReportCsv(ctx, params.id, res);
       return undefined;
     },
   });
+}
+
+/** A completed report's CSV as an attachment: GET /reports/{id}/download and the console's download link alike. */
+export async function sendReportCsv(ctx: Pick<AppContext, "logger" | "prisma" | "storage">, id: number, res: Response): Promise<void> {
+  const report = await requireReport(ctx, id);
+  if (report.status !== "completed" || !report.storage_key) {
+    throw errors.conflict("report_not_ready", `Report ${report.id} is ${report.status}.`, { report_status: report.status });
+  }
+  // Everything that can throw comes before the object is opened, so no stream is left open on an error.
+  const fileName = reportFileName(report.type as ReportType, reportPeriod.parse(report.params));
+  let object;
+  try {
+    object = await ctx.storage.get(report.storage_key);
+  } catch (error) {
+    if (isObjectNotFound(error)) throw errors.notFound(`The file of report ${report.id} is missing from storage; queue the report again.`);
+    throw error;
+  }
+  res.set({
+    "Content-Type": "text/csv; charset=utf-8",
+    "Content-Disposition": `attachment; filename="${fileName}"`,
+    "Cache-Control": "private, no-cache",
+  });
+  if (object.size !== null) res.set("Content-Length", String(object.size));
+  await sendObject(ctx.logger, object, report.storage_key, res);
 }

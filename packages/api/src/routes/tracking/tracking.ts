@@ -98,26 +98,29 @@ export function trackingRoutes(api: ApiRouter, ctx: Pick<AppContext, "logger" | 
         last_error: null,
       },
     },
-    handler: async ({ params }): Promise<z.infer<typeof statusSchema>> => {
-      const { enabled, last, lastFailed, nextRunAt } = await trackingStatus(ctx, params.site_id);
-      return {
-        site_id: params.site_id,
-        enabled,
-        last_run: last && {
-          job_id: last.job_id,
-          status: last.status,
-          started_at: formatDateTime(last.started_at)!,
-          finished_at: formatDateTime(last.finished_at),
-          counts: readRunCounts("tracking", last.counts),
-          error: last.error,
-        },
-        next_run: nextRunAt ? formatDateTime(new Date(nextRunAt)) : null,
-        last_error: lastFailed && {
-          message: lastFailed.error ?? "",
-          at: formatDateTime(lastFailed.finished_at ?? lastFailed.started_at)!,
-          job_id: lastFailed.job_id,
-        },
-      };
-    },
+    handler: async ({ params }) => trackingStatusView(ctx, params.site_id),
   });
+}
+
+/** A site's tracking state as GET /tracking/status/{site_id} answers it and the console's sync runs page shows it. */
+export async function trackingStatusView(ctx: Pick<AppContext, "prisma" | "queues">, siteId: number): Promise<z.infer<typeof statusSchema>> {
+  const { enabled, last, lastFailed, nextRunAt } = await trackingStatus(ctx, siteId);
+  return {
+    site_id: siteId,
+    enabled,
+    last_run: last && {
+      job_id: last.job_id,
+      status: last.status,
+      started_at: formatDateTime(last.started_at)!,
+      finished_at: formatDateTime(last.finished_at),
+      counts: readRunCounts("tracking", last.counts),
+      error: last.error,
+    },
+    next_run: nextRunAt ? formatDateTime(new Date(nextRunAt)) : null,
+    last_error: lastFailed && {
+      message: lastFailed.error ?? "",
+      at: formatDateTime(lastFailed.finished_at ?? lastFailed.started_at)!,
+      job_id: lastFailed.job_id,
+    },
+  };
 }

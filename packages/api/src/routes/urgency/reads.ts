@@ -1,9 +1,10 @@
 import { errors } from "@mw/platform";
+import { listTickets } from "@mw/domains/tickets";
 import { listSnapshots, ticketDetail, URGENCY_LEVELS, urgencyQueueState } from "@mw/domains/urgency";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
-import { pageOf, pageQuery, pageSchema } from "../../http/pagination.ts";
+import { pageOf, pageQuery, pageSchema, pageWindow } from "../../http/pagination.ts";
 import { readSpec2 } from "../../http/validation.ts";
 
 const snapshotQuery = pageQuery.extend({
@@ -50,6 +51,26 @@ const ticket = z.object({
   urgency_queue: queueRow.nullable(),
   history: z.array(z.object({ id: z.number().int(), event: z.string(), channel: z.string().nullable(), detail: z.unknown(), sent_at: z.string().nullable(), created: z.string() })),
 }).loose();
+
+const ticketListQuery = pageQuery.extend({
+  search: z.string().trim().min(1).max(50).optional().describe("a substring of the number, the subject or the client's name"),
+  urgency: z.enum(URGENCY_LEVELS).optional(),
+  status: z.string().trim().min(1).max(32).optional(),
+  assigned_staff_id: z.coerce.number().int().positive().optional(),
+});
+
+const ticketRow = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  subject: z.string(),
+  status: z.string(),
+  client_name: z.string().nullable(),
+  assigned_staff_id: z.number().int().nullable(),
+  ai_urgency: z.enum(URGENCY_LEVELS).nullable(),
+  ai_urgency_percentage: z.number().int().nullable(),
+  opened_at: z.string(),
+  updated_at: z.string(),
+});
 
 const queueQuery = pageQuery.extend({ state: z.enum(["pending", "processed", "skipped"]).optional() });
 
@@ -103,6 +124,30 @@ export function urgencyReadRoutes(api: ApiRouter, ctx: Pick<AppContext, "prisma"
     responses: { 200: { description: "One page of snapshots", schema: pageSchema("snapshots", snapshot) } },
     example: { response: { snapshots: [snapshotExample], total: 1, page: 1, per_page: 20, total_pages: 1 } },
     handler: async (_input, req) => snapshotPage(ctx, readSpec2(snapshotQuery, req.query)),
+  });
+
+  api.route({
+    method: "get",
+    path: "/tickets/v1/tickets",
+    summary: "Mirrored tickets, most recently updated first, with their AI urgency; filterable by text, urgency, status and assignee",
+    tag: "tickets",
+    access: "staff_or_manage_options",
+    documentQuery: ticketListQuery,
+    responses: { 200: { description: "One page of tickets", schema: pageSchema("tickets", ticketRow) } },
+    example: {
+      response: {
+        tickets: [{ id: 123, number: "004512", subject: "Checkout down", status: "open", client_name: "Ann Lee", assigned_staff_id: 9, ai_urgency: "CRITICAL", ai_urgency_percentage: 90, opened_at: "2026-11-20T09:00:00.000Z", updated_at: "2026-11-20T09:21:04.120Z" }],
+        total: 1,
+        page: 1,
+        per_page: 20,
+        total_pages: 1,
+      },
+    },
+    handler: async (_input, req) => {
+      const query = readSpec2(ticketListQuery, req.query);
+      const { total, rows } = await listTickets(ctx, query, pageWindow(query));
+      return pageOf("tickets", rows, total, query);
+    },
   });
 
   api.route({
