@@ -14,7 +14,7 @@ import { createUser, setLoginPassword } from "@mw/domains/identity";
 import { upsertItems } from "@mw/domains/inventory";
 import { OptionStore } from "@mw/domains/options";
 import { dropDatabase, migrate } from "./migrations/apply.ts";
-import { seedDashboard } from "./demo/dashboard.ts";
+import { seedManagedSites } from "./demo/managed-sites.ts";
 import { DemoDesk, deskOptions } from "./demo/desk.ts";
 import { demoSettings, isolatedEnvironment } from "./demo/settings.ts";
 import { SAM } from "./demo/story.ts";
@@ -119,7 +119,7 @@ const authorization = `Basic ${Buffer.from(`admin:${admin.application_password}`
 await upsertItems({ prisma }, CATALOGUE.map((item, i) => ({ ...item, stock: 40 + i * 7 })));
 const traffic = new DemoTraffic(world, prisma, `${base}/middleware/v1`, authorization);
 await traffic.seed();
-await seedDashboard(base, authorization);
+await seedManagedSites(base, authorization);
 // Sam, a staff member: signs in to the console, answers tickets, logs time, asks the assistant.
 const samPassword = randomBytes(9).toString("base64url");
 const sam = await createUser({ prisma }, { login: "sam", capabilities: ["staff"], staffId: SAM.id });

@@ -9,7 +9,7 @@ const SITES = [
 ];
 
 /** Adds the sites, a shared hosting cost and two licences; `authorization` is an administrator's HTTP Basic header. */
-export async function seedDashboard(base: string, authorization: string): Promise<void> {
+export async function seedManagedSites(base: string, authorization: string): Promise<void> {
   const action = async (name: string, fields: Record<string, string>): Promise<{ id: number }> => {
     const res = await fetch(`${base}/admin-ajax`, { method: "POST", headers: { authorization }, body: new URLSearchParams({ action: name, ...fields }), signal: AbortSignal.timeout(10_000) });
     const body = (await res.json()) as { success: boolean; data: { id: number } };
