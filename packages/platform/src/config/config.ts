@@ -116,6 +116,11 @@ export const configSchema = z.object({
   /** The sentinels' own password, when they require one (REDIS_URL's password is the Redis nodes'). */
   REDIS_SENTINEL_PASSWORD: z.string().optional(),
   /**
+   * With a rediss form of REDIS_URL: a PEM file of the CA(s) that sign the Redis servers' certificates, trusted
+   * alone for Redis. Unset, Node's CAs plus NODE_EXTRA_CA_CERTS. The connection factory reads it from the environment.
+   */
+  REDIS_TLS_CA_FILE: z.string().trim().min(1).refine((file) => existsSync(file), "names no readable file").optional(),
+  /**
    * Replicas that must hold a new job before adding it counts as done (Redis WAIT after the add):
    * 1 on a replicated deployment (Sentinel, a cluster with replicas), so a failover cannot lose a
    * job whose request was answered; 0 (one node) waits for none.

@@ -200,7 +200,9 @@ export class ReplicaState {
     try {
       const result = await readOne(replica, "SELECT MASTER_GTID_WAIT(?, ?) AS p", [position, waitMs / 1000]);
       return Number(result) === 0 ? "replica" : "primary";
-    } catch {
+    } catch (error) {
+      // A replica that cannot be reached starts an outage as a failed read does (one warning, the probe).
+      await this.explains(error);
       return "primary";
     }
   }

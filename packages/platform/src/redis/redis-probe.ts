@@ -20,6 +20,26 @@ export function watchProbe(client: RedisClient): { cause(raw: unknown): Error & 
   };
 }
 
+/** Node's codes for a server certificate that does not verify; ioredis keeps only the text for sentinels ("Last error: ..."). */
+const CERTIFICATE = /^(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_\w+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+const CERTIFICATE_TEXT = /self[- ]signed certificate|unable to (verify|get) .*certificate|certificate (has expired|is not yet valid)|Hostname\/IP does not match certificate/i;
+
+/**
+ * A rediss form whose servers' certificates do not verify (a wrong or missing
+ * CA, a name or address the certificate does not hold): one line that says so
+ * and what to set, for every topology.
+ */
+export function certificateProblem(target: RedisTarget, error: Error & { code?: string }): Problem | undefined {
+  if (!target.tls) return undefined;
+  const text = error.message.split("\n")[0]!;
+  if (!(CERTIFICATE.test(error.code ?? "") || CERTIFICATE_TEXT.test(text))) return undefined;
+  const reason = (CERTIFICATE_TEXT.exec(text) ? text.replace(/^.*Last error: /s, "") : error.code ?? text).replace(/\.$/, "");
+  return {
+    line: `Redis at ${describeRedisTarget(target)} (REDIS_URL) presented a certificate this process does not trust (${reason}): set REDIS_TLS_CA_FILE to the CA that signs the servers' certificates (or add it to NODE_EXTRA_CA_CERTS), and reach them by a name or address their certificates hold.`,
+    exitCode: 78,
+  };
+}
+
 const NO_SENTINEL = /^All sentinels are unreachable.*?(?:Last error: (.*))?$/s;
 
 type Problem = { line: string; exitCode: number };
