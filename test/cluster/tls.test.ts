@@ -68,7 +68,7 @@ describe("Redis over TLS", () => {
     const { url } = forms().find((entry) => entry.form === form)!;
     process.env.REDIS_TLS_CA_FILE = certs.caFile;
     expect(await checkRedis(url)).toBeUndefined();
-    const connections = openConnections(testConfig({ REDIS_URL: url, QUEUE_PREFIX: `${testQueuePrefix()}tls${form.length}` }), "tls-probe");
+    const connections = openConnections(testConfig({ REDIS_URL: url, QUEUE_PREFIX: `${testQueuePrefix()}tls` }), "tls-probe");
     const workers = startWorkers(connections, CATALOG, ["reports"]);
     try {
       const job = await connections.queues.add(ECHO, { n: 41 }, { jobId: "tls-echo.1" });

@@ -118,7 +118,7 @@ export async function checkRedis(redisUrl: string): Promise<ServiceProblem | und
     return undefined;
   } catch (raw) {
     const error = probe.cause(raw);
-    const topology = certificateProblem(target, error) ?? topologyProblem(target, error);
+    const topology = (await certificateProblem(target, process.env.REDIS_TLS_CA_FILE || undefined)) ?? topologyProblem(target, error);
     if (topology) return topology;
     const network = networkReason(error) ?? (/ETIMEDOUT|timed? ?out/i.test(error.message) ? `no answer within ${CONNECT_TIMEOUT_MS / 1000} s` : undefined);
     if (network) {

@@ -171,7 +171,9 @@ export class ReplicaState {
       this.lagUnreadable = false;
     } catch (error) {
       this.lagSeconds = undefined;
-      if (!this.lagUnreadable) this.logger.warn("database replica lag cannot be read (GTID positions of MariaDB): callers' reads after their own writes use the primary", { error: firstLine(error) });
+      // An unreachable replica is an outage (its own warning and probe), not a lag that cannot be read.
+      if (await this.explains(error)) return;
+      if (!this.lagUnreadable) this.logger.warn("database replica lag cannot be read (MariaDB's GTID positions): it is not in /metrics and moves no reads to the primary", { error: firstLine(error) });
       this.lagUnreadable = true;
     }
   }
@@ -194,7 +196,7 @@ export class ReplicaState {
   private async sideFor(callers: string[], replica: SqlDriverAdapter): Promise<"replica" | "primary"> {
     const position = await this.writes!.lastWrite(callers).catch(() => PRIMARY);
     if (position === undefined) return "replica";
-    if (position === PRIMARY || this.lagUnreadable) return "primary";
+    if (position === PRIMARY) return "primary";
     const waitMs = this.settings.readWaitMs ?? DEFAULT_READ_WAIT_MS;
     if (waitMs === 0) return "primary";
     try {
