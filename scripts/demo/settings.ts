@@ -11,7 +11,7 @@ import { configSchema } from "@mw/platform";
 const ROOT_ENV_FILE = fileURLToPath(new URL("../../.env", import.meta.url));
 
 /** Settings the demo's API and worker take from the operator's: how to reach MariaDB and Redis, and how hard to use them. */
-const PASSED_THROUGH = ["REDIS_SENTINEL_PASSWORD", "REDIS_WAIT_REPLICAS", "REDIS_WAIT_TIMEOUT_MS", "DB_POOL_SIZE"] as const;
+const PASSED_THROUGH = ["REDIS_SENTINEL_PASSWORD", "REDIS_TLS_CA_FILE", "REDIS_WAIT_REPLICAS", "REDIS_WAIT_TIMEOUT_MS", "DB_POOL_SIZE"] as const;
 
 export interface DemoSettings {
   /** The operator's database (DATABASE_URL), whose server the demo's own database goes on. */

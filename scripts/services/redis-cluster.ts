@@ -9,7 +9,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { binary } from "./children.ts";
 import { freePorts } from "./free-ports.ts";
-import { RedisServer } from "./redis-server.ts";
+import { RedisServer, tlsArgs, type RedisTls } from "./redis-server.ts";
 
 export interface RedisClusterOptions {
   masters?: number;
@@ -18,6 +18,8 @@ export interface RedisClusterOptions {
   nodeTimeoutMs?: number;
   /** requirepass and masterauth on every node; the URL carries it. */
   password?: string;
+  /** TLS only, for clients, replication and the cluster bus; the URL is then rediss+cluster://. */
+  tls?: RedisTls;
 }
 
 export interface LocalRedisCluster {
@@ -62,7 +64,7 @@ async function settled(nodes: RedisServer[], masters: number): Promise<boolean> 
   return withSlots === masters;
 }
 
-async function startOnce(options: Required<Omit<RedisClusterOptions, "password">> & { password?: string }): Promise<LocalRedisCluster> {
+async function startOnce(options: Required<Omit<RedisClusterOptions, "password" | "tls">> & { password?: string; tls?: RedisTls }): Promise<LocalRedisCluster> {
   const count = options.masters * (1 + options.replicasPerMaster);
   // A data port and a cluster-bus port per node: the bus port is set (cluster-port, Redis 7) rather than left at port + 10000, which may be taken or past 65535.
   const ports = await freePorts(count * 2);
@@ -73,7 +75,7 @@ async function startOnce(options: Required<Omit<RedisClusterOptions, "password">
     const nodeDir = path.join(dir, String(port));
     mkdirSync(nodeDir);
     const args = [
-      "--port", String(port),
+      ...(options.tls ? [...tlsArgs(port, options.tls), "--tls-cluster", "yes"] : ["--port", String(port)]),
       "--cluster-port", String(ports[count + i]!),
       "--bind", "127.0.0.1",
       "--dir", nodeDir,
@@ -86,7 +88,7 @@ async function startOnce(options: Required<Omit<RedisClusterOptions, "password">
       "--repl-diskless-sync-delay", "0",
       ...auth,
     ];
-    return new RedisServer(port, "node", args, path.join(dir, `${port}.log`), options.password);
+    return new RedisServer(port, "node", args, path.join(dir, `${port}.log`), options.password, options.tls?.caFile);
   });
   const stop = async () => {
     await Promise.all(nodes.map((node) => node.stop()));
@@ -95,7 +97,8 @@ async function startOnce(options: Required<Omit<RedisClusterOptions, "password">
   try {
     await Promise.all(nodes.map((node) => node.start()));
     const cliAuth = options.password === undefined ? [] : ["-a", options.password, "--no-auth-warning"];
-    await runRedisCli(["--cluster", "create", ...nodes.map((node) => `127.0.0.1:${node.port}`), "--cluster-replicas", String(options.replicasPerMaster), "--cluster-yes", ...cliAuth]);
+    const cliTls = options.tls ? ["--tls", "--cacert", options.tls.caFile] : [];
+    await runRedisCli([...cliTls, "--cluster", "create", ...nodes.map((node) => `127.0.0.1:${node.port}`), "--cluster-replicas", String(options.replicasPerMaster), "--cluster-yes", ...cliAuth]);
     const deadline = Date.now() + READY_TIMEOUT_MS;
     while (!(await settled(nodes, options.masters))) {
       if (Date.now() > deadline) throw new Error(`the local cluster did not settle within ${READY_TIMEOUT_MS / 1000} s; see the logs in ${dir}`);
@@ -107,7 +110,7 @@ async function startOnce(options: Required<Omit<RedisClusterOptions, "password">
   }
   const userinfo = options.password === undefined ? "" : `:${encodeURIComponent(options.password)}@`;
   return {
-    url: `redis+cluster://${userinfo}${nodes.map((node) => `127.0.0.1:${node.port}`).join(",")}`,
+    url: `${options.tls ? "rediss" : "redis"}+cluster://${userinfo}${nodes.map((node) => `127.0.0.1:${node.port}`).join(",")}`,
     nodes,
     dir,
     async masters() {
@@ -124,7 +127,7 @@ async function startOnce(options: Required<Omit<RedisClusterOptions, "password">
  * fails that attempt; the next one picks new ports.
  */
 export async function startRedisCluster(options: RedisClusterOptions = {}): Promise<LocalRedisCluster> {
-  const settings = { masters: options.masters ?? 3, replicasPerMaster: options.replicasPerMaster ?? 1, nodeTimeoutMs: options.nodeTimeoutMs ?? 3000, password: options.password };
+  const settings = { masters: options.masters ?? 3, replicasPerMaster: options.replicasPerMaster ?? 1, nodeTimeoutMs: options.nodeTimeoutMs ?? 3000, password: options.password, tls: options.tls };
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await startOnce(settings);

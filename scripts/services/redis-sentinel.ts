@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { freePorts } from "./free-ports.ts";
-import { RedisServer } from "./redis-server.ts";
+import { RedisServer, tlsArgs, type RedisTls } from "./redis-server.ts";
 
 export interface RedisSentinelOptions {
   masterName?: string;
@@ -17,6 +17,8 @@ export interface RedisSentinelOptions {
   password?: string;
   /** requirepass on the sentinels (REDIS_SENTINEL_PASSWORD for clients). */
   sentinelPassword?: string;
+  /** TLS only, for clients, replication and among the sentinels; the URL is then rediss+sentinel://. */
+  tls?: RedisTls;
 }
 
 export interface LocalRedisSentinel {
@@ -43,9 +45,11 @@ function fields(reply: unknown): Record<string, string> {
   return out;
 }
 
-function sentinelConfig(o: { port: number; dir: string; masterName: string; masterPort: number; downAfterMs: number; password?: string; sentinelPassword?: string }): string {
+function sentinelConfig(o: { port: number; dir: string; masterName: string; masterPort: number; downAfterMs: number; password?: string; sentinelPassword?: string; tls?: RedisTls }): string {
   return [
-    `port ${o.port}`,
+    ...(o.tls
+      ? ["port 0", `tls-port ${o.port}`, `tls-cert-file ${o.tls.certFile}`, `tls-key-file ${o.tls.keyFile}`, `tls-ca-cert-file ${o.tls.caFile}`, "tls-auth-clients no", "tls-replication yes"]
+      : [`port ${o.port}`]),
     "bind 127.0.0.1",
     `dir ${o.dir}`,
     `sentinel monitor ${o.masterName} 127.0.0.1 ${o.masterPort} ${QUORUM}`,
@@ -68,21 +72,21 @@ async function settled(sentinels: RedisServer[], masterName: string): Promise<bo
   return true;
 }
 
-async function startOnce(options: Required<Omit<RedisSentinelOptions, "password" | "sentinelPassword">> & RedisSentinelOptions): Promise<LocalRedisSentinel> {
-  const { masterName, downAfterMs, password, sentinelPassword } = options;
+async function startOnce(options: Required<Omit<RedisSentinelOptions, "password" | "sentinelPassword" | "tls">> & RedisSentinelOptions): Promise<LocalRedisSentinel> {
+  const { masterName, downAfterMs, password, sentinelPassword, tls } = options;
   const [masterPort, replicaPort, ...sentinelPorts] = await freePorts(5);
   const dir = mkdtempSync(path.join(tmpdir(), "mw-redis-sentinel-"));
   const auth = password === undefined ? [] : ["--requirepass", password, "--masterauth", password];
   const node = (port: number, extra: string[]) => {
     const nodeDir = path.join(dir, String(port));
     mkdirSync(nodeDir);
-    return new RedisServer(port, "node", ["--port", String(port), "--bind", "127.0.0.1", "--dir", nodeDir, "--save", "", "--appendonly", "no", "--repl-diskless-sync-delay", "0", ...auth, ...extra], path.join(dir, `${port}.log`), password);
+    return new RedisServer(port, "node", [...(tls ? tlsArgs(port, tls) : ["--port", String(port)]), "--bind", "127.0.0.1", "--dir", nodeDir, "--save", "", "--appendonly", "no", "--repl-diskless-sync-delay", "0", ...auth, ...extra], path.join(dir, `${port}.log`), password, tls?.caFile);
   };
   const nodes = [node(masterPort!, []), node(replicaPort!, ["--replicaof", "127.0.0.1", String(masterPort)])];
   const sentinels = sentinelPorts.map((port) => {
     const config = path.join(dir, `sentinel-${port}.conf`);
-    writeFileSync(config, sentinelConfig({ port, dir, masterName, masterPort: masterPort!, downAfterMs, password, sentinelPassword }));
-    return new RedisServer(port, "sentinel", [config, "--sentinel"], path.join(dir, `sentinel-${port}.log`), sentinelPassword);
+    writeFileSync(config, sentinelConfig({ port, dir, masterName, masterPort: masterPort!, downAfterMs, password, sentinelPassword, tls }));
+    return new RedisServer(port, "sentinel", [config, "--sentinel"], path.join(dir, `sentinel-${port}.log`), sentinelPassword, tls?.caFile);
   });
   const stop = async () => {
     // Sentinels first, so they do not fail over while the nodes go.
@@ -111,7 +115,7 @@ async function startOnce(options: Required<Omit<RedisSentinelOptions, "password"
   }
   const userinfo = password === undefined ? "" : `:${encodeURIComponent(password)}@`;
   return {
-    url: `redis+sentinel://${userinfo}${sentinels.map((s) => `127.0.0.1:${s.port}`).join(",")}/${masterName}`,
+    url: `${tls ? "rediss" : "redis"}+sentinel://${userinfo}${sentinels.map((s) => `127.0.0.1:${s.port}`).join(",")}/${masterName}`,
     masterName,
     nodes,
     sentinels,

@@ -28,10 +28,26 @@ export function redisServerBinary(): string {
   return found;
 }
 
-/** Sends one command to 127.0.0.1:port over a one-shot connection; undefined when the server does not answer. */
+/** A server's TLS files (its port is then TLS only); the CA signs the certificate and is what clients verify it with. */
+export interface RedisTls {
+  certFile: string;
+  keyFile: string;
+  caFile: string;
+}
+
+/** redis-server's TLS arguments for a TLS-only node on `port`: clients need no certificate of their own; replication (and a cluster's bus) run over TLS too. */
+export function tlsArgs(port: number, tls: RedisTls): string[] {
+  return ["--port", "0", "--tls-port", String(port), "--tls-cert-file", tls.certFile, "--tls-key-file", tls.keyFile, "--tls-ca-cert-file", tls.caFile, "--tls-auth-clients", "no", "--tls-replication", "yes"];
+}
+
+/** Sends one command to 127.0.0.1:port over a one-shot connection (TLS with `tlsCaFile`); undefined when the server does not answer. */
 export async function ask(port: number, password: string | undefined, command: string, ...args: (string | number)[]): Promise<unknown> {
+  return askOver(port, password, undefined, command, ...args);
+}
+
+async function askOver(port: number, password: string | undefined, tlsCaFile: string | undefined, command: string, ...args: (string | number)[]): Promise<unknown> {
   const auth = password === undefined ? "" : `:${encodeURIComponent(password)}@`;
-  const redis = createRedis(`redis://${auth}127.0.0.1:${port}`, { probe: true, name: "mw-services" });
+  const redis = createRedis(`${tlsCaFile ? "rediss" : "redis"}://${auth}127.0.0.1:${port}`, { probe: true, name: "mw-services", tlsCaFile });
   redis.on("error", () => {});
   try {
     await redis.connect();
@@ -54,6 +70,8 @@ export class RedisServer {
     private readonly logFile: string,
     /** What clients must authenticate with, if anything. */
     readonly password?: string,
+    /** Set for a TLS-only server: the CA its certificate is verified with. */
+    readonly tlsCaFile?: string,
   ) {}
 
   get pid(): number | undefined {
@@ -74,7 +92,7 @@ export class RedisServer {
   }
 
   ask(command: string, ...args: (string | number)[]): Promise<unknown> {
-    return ask(this.port, this.password, command, ...args);
+    return askOver(this.port, this.password, this.tlsCaFile, command, ...args);
   }
 
   /** Ends the process without letting it save or hand over anything (kill -9 by default), and waits until it is gone. */

@@ -32,7 +32,8 @@ let proxies: TcpProxy[] = [];
 beforeAll(async () => {
   pair = await startReplicatedPair();
   storage = await mkdtemp(path.join(tmpdir(), "mw-replica-"));
-  api = await startApi({ DATABASE_URL: pair.primaryUrl, DATABASE_REPLICA_URL: pair.replicaUrl, STORAGE_DIR: storage });
+  // Callers are told apart by credential and client address: X-Forwarded-For gives each test caller its own.
+  api = await startApi({ DATABASE_URL: pair.primaryUrl, DATABASE_REPLICA_URL: pair.replicaUrl, STORAGE_DIR: storage, TRUST_PROXY: "loopback" });
   const user = await createUser(api.ctx, { login: uniqueLogin("replica"), capabilities: ["manage_middleware", "manage_options"] });
   admin = basicAuth(user.login, user.application_password);
   site = await createSiteWithKey(api.ctx.prisma);
@@ -56,18 +57,21 @@ afterAll(async () => {
   if (storage) await rm(storage, { recursive: true, force: true });
 }, 120_000);
 
-async function get<T = Record<string, unknown>>(base: string, route: string) {
-  const res = await fetch(`${base}${route}`, { headers: { authorization: admin } });
+/** The client address of a test caller (the API trusts X-Forwarded-For from loopback); the admin reads as another caller unless told. */
+const ADMIN_ADDRESS = "192.0.2.1";
+
+async function get<T = Record<string, unknown>>(base: string, route: string, from = ADMIN_ADDRESS) {
+  const res = await fetch(`${base}${route}`, { headers: { authorization: admin, "x-forwarded-for": from } });
   return { status: res.status, body: (await res.json()) as T };
 }
 
 let posted = 0;
-async function postOrder(base: string): Promise<string> {
+async function postOrder(base: string, from = "192.0.2.200"): Promise<string> {
   posted += 1;
   const number = `RR-${posted}`;
   const res = await fetch(`${base}${ROOT}/external/orders`, {
     method: "POST",
-    headers: { authorization: `Bearer ${site.key}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${site.key}`, "content-type": "application/json", "x-forwarded-for": from },
     body: JSON.stringify(orderBody(number, { line_items: [{ line_number: 1, sku: "SKU-A", quantity: 1, unit_price: 3 }] })),
   });
   expect(res.status, await res.clone().text()).toBe(201);
@@ -75,8 +79,8 @@ async function postOrder(base: string): Promise<string> {
 }
 
 /** The orders GET /orders lists under this search. */
-async function listed(base: string, search: string): Promise<string[]> {
-  const answer = await get<{ orders: { number: string }[] }>(base, `${ROOT}/orders?search=${encodeURIComponent(search)}`);
+async function listed(base: string, search: string, from = ADMIN_ADDRESS): Promise<string[]> {
+  const answer = await get<{ orders: { number: string }[] }>(base, `${ROOT}/orders?search=${encodeURIComponent(search)}`, from);
   expect(answer.status).toBe(200);
   return answer.body.orders.map((order) => order.number);
 }
@@ -163,6 +167,8 @@ describe("reads that tolerate lag", () => {
   }, 180_000);
 
   it("lag behind while the replica falls behind, but the order just written reads back at once; they catch up when it applies again", async () => {
+    // Every write so far applied: what a caller wrote before stays readable on the replica.
+    await pair.caughtUp();
     await pair.stopApplying();
     let number: string;
     try {
@@ -172,7 +178,7 @@ describe("reads that tolerate lag", () => {
       const detail = await get(api.url, `${ROOT}/orders/${stored.id}`);
       expect(detail.status).toBe(200);
       expect(detail.body.number).toBe(number);
-      // The list tolerates lag: the replica has received the write but not applied it.
+      // The list tolerates lag for other callers: the replica has received the write but not applied it.
       expect(await listed(api.url, number)).toEqual([]);
     } finally {
       await pair.startApplying();
@@ -192,6 +198,85 @@ async function reportCsv(reports: Queue, worker: Spawned, body: Record<string, s
   expect(download.status).toBe(200);
   return download.text();
 }
+
+describe("reads after the caller's own writes", () => {
+  it("see them though the replica has not applied them, through every API process; other callers still read the replica", async () => {
+    // A second API process: the caller's last write is kept in Redis, so it reads its order there too.
+    const second = await startApi({ DATABASE_URL: pair.primaryUrl, DATABASE_REPLICA_URL: pair.replicaUrl, STORAGE_DIR: storage, TRUST_PROXY: "loopback" }, "api-test-2");
+    const caller = "198.51.100.7";
+    // Every write so far applied: what a caller wrote before stays readable on the replica.
+    await pair.caughtUp();
+    await pair.stopApplying();
+    let number: string;
+    try {
+      number = await postOrder(api.url, caller);
+      // The program that pushed the order lists it (a user's application password, from the same address): it is there at once.
+      expect(await listed(api.url, number, caller)).toEqual([number]);
+      expect(await listed(second.url, number, caller)).toEqual([number]);
+      // Another caller reads the replica, which has not applied the order yet.
+      expect(await listed(second.url, number, "203.0.113.9")).toEqual([]);
+    } finally {
+      await pair.startApplying();
+      await second.close();
+    }
+    await pair.caughtUp();
+    // Once the replica has applied it, the caller's reads stay on the replica: a row only the replica has shows.
+    const id = await orderOnReplica("RYW-ON-REPLICA");
+    try {
+      expect(await listed(api.url, "RYW-ON-REPLICA", caller)).toEqual(["RYW-ON-REPLICA"]);
+    } finally {
+      await pair.onReplica("DELETE FROM orders WHERE id = ?", [id]);
+    }
+  }, 180_000);
+});
+
+describe("a replica that lags", () => {
+  async function lag(base: string): Promise<number | undefined> {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    const line = /^mw_replica_lag_seconds (\S+)$/m.exec(text);
+    return line ? Number(line[1]) : undefined;
+  }
+
+  it("shows its lag in /metrics; above REPLICA_MAX_LAG_SECONDS /readyz says degraded and every caller's reads use the primary until it catches up", async () => {
+    const lagging = await startApi({ DATABASE_URL: pair.primaryUrl, DATABASE_REPLICA_URL: pair.replicaUrl, STORAGE_DIR: storage, TRUST_PROXY: "loopback", REPLICA_MAX_LAG_SECONDS: "1" }, "api-test-lag");
+    try {
+      // The lag is measured from the first lag-tolerant read on.
+      await listed(lagging.url, "nothing");
+      await pair.caughtUp();
+      await until(async () => (await lag(lagging.url)) === 0, () => "the lag to be measured as 0");
+      await pair.stopApplying();
+      let number: string;
+      try {
+        number = await postOrder(lagging.url);
+        await until(async () => ((await lag(lagging.url)) ?? 0) > 1, () => "the lag to pass 1 s");
+        const ready = await fetch(`${lagging.url}/readyz`);
+        expect(ready.status).toBe(200);
+        const readiness = (await ready.json()) as { status: string; checks: { replica: { ok: boolean; error?: string; lag_seconds?: number } } };
+        expect(readiness.status).toBe("degraded");
+        expect(readiness.checks.replica.ok).toBe(false);
+        expect(readiness.checks.replica.error).toMatch(/above REPLICA_MAX_LAG_SECONDS \(1\)/);
+        expect(readiness.checks.replica.lag_seconds).toBeGreaterThanOrEqual(1);
+        // A caller that wrote nothing reads the primary meanwhile: the order is there.
+        expect(await listed(lagging.url, number, "203.0.113.10")).toEqual([number]);
+      } finally {
+        await pair.startApplying();
+      }
+      await pair.caughtUp();
+      await until(async () => (await lag(lagging.url)) === 0, () => "the lag to fall back to 0");
+      const back = (await (await fetch(`${lagging.url}/readyz`)).json()) as { checks: { replica: { ok: boolean } } };
+      expect(back.checks.replica.ok).toBe(true);
+      // Back on the replica: a row only the replica has shows again.
+      const id = await orderOnReplica("LAG-ON-REPLICA");
+      try {
+        expect(await listed(lagging.url, "LAG-ON-REPLICA", "203.0.113.10")).toEqual(["LAG-ON-REPLICA"]);
+      } finally {
+        await pair.onReplica("DELETE FROM orders WHERE id = ?", [id]);
+      }
+    } finally {
+      await lagging.close();
+    }
+  }, 180_000);
+});
 
 describe("a replica that is unreachable", () => {
   const POOL = 2;

@@ -4,6 +4,7 @@ import { resumeSession, verifyAppPassword, verifyTicketStaff, type Capability, t
 import type { AppContext } from "../context.ts";
 import { signedBodySha256 } from "./signed-body.ts";
 import { readSessionCookie } from "./cookies.ts";
+import { asCaller } from "../http/caller-reads.ts";
 
 function basicCredentials(req: Request): { login: string; password: string } | null {
   const header = req.headers.authorization;
@@ -114,7 +115,7 @@ export function principalOf(res: Response): Principal {
  * a list; any principal when null): 403 rest_forbidden otherwise (401 with a challenge where
  * `refuseWith` asks for it and no credentials were good).
  */
-export function requireCapability(ctx: Pick<AppContext, "config" | "prisma" | "redis" | "sessions">, capability: Capability | Capability[] | null, options: AuthOptions = { requireNonce: true }): RequestHandler {
+export function requireCapability(ctx: Pick<AppContext, "config" | "prisma" | "redis" | "sessions" | "callerWrites">, capability: Capability | Capability[] | null, options: AuthOptions = { requireNonce: true }): RequestHandler {
   const accepted = capability === null ? null : [capability].flat();
   return async (req, res, next) => {
     const principal = await resolvePrincipal(ctx, req, options);
@@ -123,6 +124,11 @@ export function requireCapability(ctx: Pick<AppContext, "config" | "prisma" | "r
       throw errors.forbidden();
     }
     res.locals.principal = principal;
-    next();
+    asCaller(ctx, req, res, callerOf(principal), next);
   };
+}
+
+/** Who a principal is for reading its own writes: the user (each of its sessions and application passwords), or the ticket system's agent. */
+export function callerOf(principal: Principal): string {
+  return principal.userId !== null ? `user:${principal.userId}` : `login:${principal.login}`;
 }

@@ -5,7 +5,8 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { AppError } from "@mw/platform";
 import type { Principal } from "@mw/domains/identity";
 import { z } from "zod";
-import { resolvePrincipal } from "../auth/authenticate.ts";
+import { callerOf, resolvePrincipal } from "../auth/authenticate.ts";
+import { asCaller } from "./caller-reads.ts";
 import { firstProblem } from "./validation.ts";
 import type { AppContext } from "../context.ts";
 
@@ -68,7 +69,7 @@ function invalidInput(error: z.ZodError, input: Record<string, unknown>): AppErr
 export class AdminAjax {
   private readonly actions = new Map<string, AdminAction>();
 
-  constructor(private readonly ctx: Pick<AppContext, "config" | "prisma" | "redis" | "sessions">) {}
+  constructor(private readonly ctx: Pick<AppContext, "config" | "prisma" | "redis" | "sessions" | "callerWrites">) {}
 
   register(actions: AdminAction[]): void {
     for (const action of actions) {
@@ -83,28 +84,32 @@ export class AdminAjax {
     const router = express.Router();
     router.post(ADMIN_AJAX_PATH, express.urlencoded({ extended: false, limit: bodyLimit, parameterLimit: 200 }), async (req, res) => {
       res.locals.route = ADMIN_AJAX_PATH;
-      const body = (req.body ?? {}) as Record<string, unknown>;
       const principal = await resolvePrincipal(this.ctx, req, { requireNonce: true }).catch((error: unknown) => {
         if (error instanceof AppError && error.status === 403) return null;
         throw error;
       });
       if (!principal?.capabilities.includes("manage_options")) throw new AppError(403, "rest_forbidden", INSUFFICIENT);
-      const action = typeof body.action === "string" ? this.actions.get(body.action) : undefined;
-      if (!action) throw new AppError(400, "unknown_action", "Unknown action");
-      const { action: _name, nonce: _nonce, ...fields } = body;
-      const parsed = action.input.safeParse(fields);
-      if (!parsed.success) throw invalidInput(parsed.error, fields);
-      const answer = await action.handler(parsed.data, { principal, req, res });
-      if (answer instanceof FileAnswer) {
-        res.set({ "Content-Type": answer.contentType, "Content-Disposition": `attachment; filename="${answer.filename.replace(/["\\\r\n]/g, "_")}"`, "Cache-Control": "private, no-store" });
-        if (typeof answer.body === "string" || Buffer.isBuffer(answer.body)) res.send(answer.body);
-        // A storage read that fails half-way cuts the response rather than leaving it hanging.
-        else await pipeline(answer.body, res).catch(() => res.destroy());
-        return;
-      }
-      res.json({ success: true, data: answer });
+      await asCaller(this.ctx, req, res, callerOf(principal), () => this.dispatch(principal, req, res));
     });
     return router;
+  }
+
+  private async dispatch(principal: Principal, req: Request, res: Response): Promise<void> {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const action = typeof body.action === "string" ? this.actions.get(body.action) : undefined;
+    if (!action) throw new AppError(400, "unknown_action", "Unknown action");
+    const { action: _name, nonce: _nonce, ...fields } = body;
+    const parsed = action.input.safeParse(fields);
+    if (!parsed.success) throw invalidInput(parsed.error, fields);
+    const answer = await action.handler(parsed.data, { principal, req, res });
+    if (answer instanceof FileAnswer) {
+      res.set({ "Content-Type": answer.contentType, "Content-Disposition": `attachment; filename="${answer.filename.replace(/["\\\r\n]/g, "_")}"`, "Cache-Control": "private, no-store" });
+      if (typeof answer.body === "string" || Buffer.isBuffer(answer.body)) res.send(answer.body);
+      // A storage read that fails half-way cuts the response rather than leaving it hanging.
+      else await pipeline(answer.body, res).catch(() => res.destroy());
+      return;
+    }
+    res.json({ success: true, data: answer });
   }
 
   /** One OpenAPI operation: the body is one of the actions' inputs, told apart by `action`; each action has its own example. */

@@ -41,6 +41,10 @@ export function healthRoutes(ctx: Pick<AppContext, "config" | "prisma" | "queues
       check(() => pingEveryMaster(ctx.redis, CHECK_TIMEOUT_MS)),
       replicaState ? check(() => replicaState.probe()) : undefined,
     ]);
+    const lag = replicaState?.lag;
+    // Lagging beyond REPLICA_MAX_LAG_SECONDS: its reads use the primary meanwhile, as while it is unreachable.
+    if (replica?.ok && replicaState?.lagging) Object.assign(replica, { ok: false, error: `lag ${lag!.toFixed(1)} s is above REPLICA_MAX_LAG_SECONDS (${replicaState.maxLagSeconds}): reads use the primary` });
+    if (replica && lag !== undefined) Object.assign(replica, { lag_seconds: Math.round(lag * 10) / 10 });
     const ready = database.ok && redis.ok;
     const missing = redis.ok ? await withTimeout(missingSchedules(ctx.queues), CHECK_TIMEOUT_MS).catch(() => undefined) : undefined;
     const schedules = missing === undefined ? { ok: false, error: "could not be read" } : { ok: missing.length === 0, missing: missing.map((job) => job.name) };

@@ -18,7 +18,7 @@ export class Metrics {
   readonly registry = new client.Registry();
   private readonly httpDuration: client.Histogram<"method" | "route" | "status">;
 
-  constructor(private readonly ctx: Pick<AppContext, "config" | "prisma" | "queues" | "redis">) {
+  constructor(private readonly ctx: Pick<AppContext, "config" | "prisma" | "queues" | "redis" | "replicaState">) {
     client.collectDefaultMetrics({ register: this.registry, prefix: "mw_" });
     this.httpDuration = new client.Histogram({
       name: "mw_http_request_duration_seconds",
@@ -43,6 +43,22 @@ export class Metrics {
     });
     this.abandonedWebhooks();
     this.missingSchedules();
+    this.replicaLag();
+  }
+
+  /** Only with DATABASE_REPLICA_URL, once the lag has been measured (from the first lag-tolerant read or /readyz on). */
+  private replicaLag(): void {
+    const state = this.ctx.replicaState;
+    if (!state) return;
+    new client.Gauge({
+      name: "mw_replica_lag_seconds",
+      help: "Seconds the read replica is behind the primary (GTID positions, sampled every second); above REPLICA_MAX_LAG_SECONDS its reads use the primary.",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        if (state.lag !== undefined) this.set(state.lag);
+      },
+    });
   }
 
   private missingSchedules(): void {

@@ -104,9 +104,22 @@ export const configSchema = z.object({
    * unreachable. Unset, every read goes to DATABASE_URL.
    */
   DATABASE_REPLICA_URL: databaseUrl.optional(),
+  /**
+   * With DATABASE_REPLICA_URL: the lag (measured every second from GTID positions) above which lag-tolerant reads
+   * use the primary and /readyz says degraded. A caller's own writes are remembered this long plus 5 s, so its reads
+   * after them wait for the replica to apply them (docs/deployment.md, "Read your own writes").
+   */
+  REPLICA_MAX_LAG_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** How long a read that follows the caller's own write waits for the replica to apply it before it reads the primary; 0 reads the primary at once. */
+  REPLICA_READ_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
   REDIS_URL: redisUrl.default("redis://127.0.0.1:6379"),
   /** The sentinels' own password, when they require one (REDIS_URL's password is the Redis nodes'). */
   REDIS_SENTINEL_PASSWORD: z.string().optional(),
+  /**
+   * With a rediss form of REDIS_URL: a PEM file of the CA(s) that sign the Redis servers' certificates, trusted
+   * alone for Redis. Unset, Node's CAs plus NODE_EXTRA_CA_CERTS. The connection factory reads it from the environment.
+   */
+  REDIS_TLS_CA_FILE: z.string().trim().min(1).refine((file) => existsSync(file), "names no readable file").optional(),
   /**
    * Replicas that must hold a new job before adding it counts as done (Redis WAIT after the add):
    * 1 on a replicated deployment (Sentinel, a cluster with replicas), so a failover cannot lose a

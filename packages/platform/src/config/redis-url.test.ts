@@ -25,6 +25,7 @@ describe("REDIS_URL forms", () => {
   it("reads sentinels, the master's name and the database", () => {
     expect(parseRedisUrl("redis+sentinel://app:pw@s1:26379,s2:26380,s3/mymaster/2")).toEqual({
       kind: "sentinel",
+      tls: false,
       sentinels: [
         { host: "s1", port: 26379 },
         { host: "s2", port: 26380 },
@@ -35,12 +36,20 @@ describe("REDIS_URL forms", () => {
       username: "app",
       password: "pw",
     });
-    expect(parseRedisUrl("redis+sentinel://127.0.0.1:26379/mw")).toEqual({ kind: "sentinel", sentinels: [{ host: "127.0.0.1", port: 26379 }], masterName: "mw", db: 0 });
+    expect(parseRedisUrl("redis+sentinel://127.0.0.1:26379/mw")).toEqual({ kind: "sentinel", tls: false, sentinels: [{ host: "127.0.0.1", port: 26379 }], masterName: "mw", db: 0 });
+  });
+
+  it("reads the TLS forms of Sentinel and Cluster", () => {
+    expect(parseRedisUrl("rediss+sentinel://:pw@s1:26379,s2/mw/1")).toMatchObject({ kind: "sentinel", tls: true, masterName: "mw", db: 1, password: "pw" });
+    expect(parseRedisUrl("REDISS+CLUSTER://h1:7000,h2:7001")).toEqual({ kind: "cluster", tls: true, nodes: [{ host: "h1", port: 7000 }, { host: "h2", port: 7001 }] });
+    expect(describeRedisTarget(parseRedisUrl("rediss+cluster://:pw@h1:7000"))).toBe("cluster h1:7000 (TLS)");
+    expect(redactRedisUrl("rediss+sentinel://:pw@s1/mw")).toBe("rediss+sentinel://:***@s1/mw");
   });
 
   it("reads cluster seed nodes", () => {
     expect(parseRedisUrl("redis+cluster://:pw@10.0.0.1:7000,10.0.0.2:7001,[fe80::1]:7002")).toEqual({
       kind: "cluster",
+      tls: false,
       nodes: [
         { host: "10.0.0.1", port: 7000 },
         { host: "10.0.0.2", port: 7001 },

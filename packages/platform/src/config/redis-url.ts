@@ -6,6 +6,7 @@
  *   rediss://...                                        the same over TLS
  *   redis+sentinel://[user:pass@]h1:26379,h2:26379/<master name>[/<db>]
  *   redis+cluster://[user:pass@]h1:7000,h2:7001,...
+ *   rediss+sentinel://..., rediss+cluster://...       the same over TLS (sentinels, masters, replicas and cluster nodes alike)
  *
  * Error messages name the problem and never repeat the URL: it may hold a password.
  */
@@ -31,6 +32,7 @@ export interface SingleRedisTarget extends Credentials, RedisHost {
 /** Sentinels to ask for the master's address; username and password are the data nodes'. */
 export interface SentinelRedisTarget extends Credentials {
   kind: "sentinel";
+  tls: boolean;
   sentinels: RedisHost[];
   masterName: string;
   db: number;
@@ -39,6 +41,7 @@ export interface SentinelRedisTarget extends Credentials {
 /** Seed nodes of a cluster: the client learns the rest from them. */
 export interface ClusterRedisTarget extends Credentials {
   kind: "cluster";
+  tls: boolean;
   nodes: RedisHost[];
 }
 
@@ -50,9 +53,16 @@ export class RedisUrlError extends Error {
 }
 
 export const REDIS_URL_FORMS =
-  "redis://HOST:PORT[/DB], rediss://HOST:PORT[/DB], redis+sentinel://HOST:PORT,HOST:PORT/MASTER[/DB] or redis+cluster://HOST:PORT,HOST:PORT,...";
+  "redis://HOST:PORT[/DB], rediss://HOST:PORT[/DB], redis+sentinel://HOST:PORT,HOST:PORT/MASTER[/DB] or redis+cluster://HOST:PORT,HOST:PORT,... (rediss+sentinel:// and rediss+cluster:// over TLS)";
 
-const SCHEMES = { "redis:": "single", "rediss:": "single", "redis+sentinel:": "sentinel", "redis+cluster:": "cluster" } as const;
+const SCHEMES = {
+  "redis:": "single",
+  "rediss:": "single",
+  "redis+sentinel:": "sentinel",
+  "rediss+sentinel:": "sentinel",
+  "redis+cluster:": "cluster",
+  "rediss+cluster:": "cluster",
+} as const;
 const DEFAULT_PORT = { single: 6379, sentinel: 26379, cluster: 6379 } as const;
 const HOST_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/;
 const IPV6 = /^\[[0-9A-Fa-f:.]+\]$/;
@@ -93,6 +103,7 @@ export function parseRedisUrl(url: string): RedisTarget {
   const scheme = schemeEnd > 0 ? url.slice(0, schemeEnd).toLowerCase() : "";
   if (!(scheme in SCHEMES)) throw new RedisUrlError(`must be ${REDIS_URL_FORMS}`);
   const kind = SCHEMES[scheme as keyof typeof SCHEMES];
+  const tls = scheme.startsWith("rediss");
   const rest = url.slice(schemeEnd + 2);
 
   // The authority ends at the first "/", "?" or "#"; a password holding one of them must be %-encoded.
@@ -125,20 +136,20 @@ export function parseRedisUrl(url: string): RedisTarget {
     const query = tail.search(/[?#]/);
     const path = query < 0 ? tail : tail.slice(0, query);
     const db = path === "" || path === "/" ? 0 : parseDb(path.slice(1));
-    return { kind, url, tls: scheme === "rediss:", db, ...hosts[0]!, ...credentials };
+    return { kind, url, tls, db, ...hosts[0]!, ...credentials };
   }
   if (/[?#]/.test(tail)) throw new RedisUrlError(`takes no query string in its ${kind} form`);
   const segments = tail === "" ? [] : tail.slice(1).split("/");
   if (kind === "cluster") {
     if (segments.some((segment) => segment !== "")) throw new RedisUrlError("has a path, but a cluster has only database 0: redis+cluster://HOST:PORT,HOST:PORT,...");
-    return { kind, nodes: hosts, ...credentials };
+    return { kind, tls, nodes: hosts, ...credentials };
   }
   const [masterName, db, ...extra] = segments;
   if (!masterName) throw new RedisUrlError("names no master: redis+sentinel://HOST:PORT,HOST:PORT/MASTER[/DB]");
   const name = decode(masterName, "master name");
   if (!MASTER_NAME.test(name)) throw new RedisUrlError("has a master name with characters other than letters, digits, . _ and -");
   if (extra.length > 0) throw new RedisUrlError("has more path than /MASTER/DB");
-  return { kind, sentinels: hosts, masterName: name, db: db === undefined || db === "" ? 0 : parseDb(db), ...credentials };
+  return { kind, tls, sentinels: hosts, masterName: name, db: db === undefined || db === "" ? 0 : parseDb(db), ...credentials };
 }
 
 /** "a:1,[::1]:2": hosts as a URL writes them. */
@@ -150,11 +161,11 @@ export function describeHosts(hosts: RedisHost[]): string {
 export function describeRedisTarget(target: RedisTarget): string {
   switch (target.kind) {
     case "single":
-      return describeHosts([target]);
+      return `${describeHosts([target])}${target.tls ? " (TLS)" : ""}`;
     case "sentinel":
-      return `sentinels ${describeHosts(target.sentinels)}, master ${target.masterName}`;
+      return `sentinels ${describeHosts(target.sentinels)}, master ${target.masterName}${target.tls ? " (TLS)" : ""}`;
     case "cluster":
-      return `cluster ${describeHosts(target.nodes)}`;
+      return `cluster ${describeHosts(target.nodes)}${target.tls ? " (TLS)" : ""}`;
   }
 }
 

@@ -8,6 +8,7 @@ import { Invalidation } from "../redis/invalidation.ts";
 import { createRedis } from "../redis/redis.ts";
 import { RedisOutage } from "../redis/redis-outage.ts";
 import { createReplicaPrisma, type ReplicaState } from "../database/replica.ts";
+import { RedisCallerWrites } from "../database/caller-writes.ts";
 import { subscriberFactory } from "../redis/redis-subscriber.ts";
 import { createStorage, type ObjectStorage } from "../storage/index.ts";
 
@@ -22,8 +23,10 @@ export interface Connections {
    * falling back to the primary while that is unreachable, and simply `prisma` when no replica is set.
    */
   replica: PrismaClient;
-  /** The replica's reachability, for /readyz; undefined when no replica is set. */
+  /** The replica's reachability and lag, for /readyz and /metrics; undefined when no replica is set. */
   replicaState?: ReplicaState;
+  /** Callers' last writes, so their reads after them see them (the API records them per request); undefined when no replica is set. */
+  callerWrites?: RedisCallerWrites;
   /** Driver pool for the few hot paths that createSqlPool names; everything else goes through `prisma`. */
   sql: SqlPool;
   redis: RedisClient;
@@ -45,7 +48,7 @@ export function openConnections(config: Config, name: string, options: { logger?
   const primary = new SharedPoolAdapterFactory(poolConfig(config.DATABASE_URL, pools));
   const prisma = new PrismaClient({ adapter: primary });
   const { client: replica, state: replicaState } = config.DATABASE_REPLICA_URL
-    ? createReplicaPrisma(config.DATABASE_REPLICA_URL, primary, logger, pools)
+    ? createReplicaPrisma(config.DATABASE_REPLICA_URL, primary, logger, { ...pools, maxLagSeconds: config.REPLICA_MAX_LAG_SECONDS, readWaitMs: config.REPLICA_READ_WAIT_MS })
     : { client: prisma, state: undefined };
   const sql = createSqlPool(config.DATABASE_URL, pools);
   const redis = createRedis(config.REDIS_URL, { name: `mw-${name}` });
@@ -72,12 +75,16 @@ export function openConnections(config: Config, name: string, options: { logger?
     config.QUEUE_PREFIX,
   );
   const storage = createStorage(config);
+  // Past REPLICA_MAX_LAG_SECONDS reads leave the replica anyway; the margin covers the lag's one-second sampling.
+  const callerWrites = replicaState ? new RedisCallerWrites(redis, config.QUEUE_PREFIX, prisma, (config.REPLICA_MAX_LAG_SECONDS + 5) * 1000) : undefined;
+  if (callerWrites) replicaState?.useCallerWrites(callerWrites);
   return {
     config,
     logger,
     prisma,
     replica,
     replicaState,
+    callerWrites,
     sql,
     redis,
     get hotRedis() {

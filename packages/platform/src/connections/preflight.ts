@@ -1,7 +1,7 @@
 import mariadb from "mariadb";
 import type { Config } from "../config/config.ts";
 import { createRedis } from "../redis/redis.ts";
-import { topologyProblem, watchProbe } from "../redis/redis-probe.ts";
+import { certificateProblem, topologyProblem, watchProbe } from "../redis/redis-probe.ts";
 import { describeRedisTarget, parseRedisUrl, RedisUrlError, type RedisTarget } from "../config/redis-url.ts";
 import { pairingOrExit } from "./pairing.ts";
 
@@ -118,7 +118,7 @@ export async function checkRedis(redisUrl: string): Promise<ServiceProblem | und
     return undefined;
   } catch (raw) {
     const error = probe.cause(raw);
-    const topology = topologyProblem(target, error);
+    const topology = (await certificateProblem(target, process.env.REDIS_TLS_CA_FILE || undefined)) ?? topologyProblem(target, error);
     if (topology) return topology;
     const network = networkReason(error) ?? (/ETIMEDOUT|timed? ?out/i.test(error.message) ? `no answer within ${CONNECT_TIMEOUT_MS / 1000} s` : undefined);
     if (network) {

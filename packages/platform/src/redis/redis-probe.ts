@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
+import { connect } from "node:tls";
 import type { RedisClient } from "./redis.ts";
 import { describeHosts, describeRedisTarget, type RedisTarget } from "../config/redis-url.ts";
 
@@ -18,6 +21,42 @@ export function watchProbe(client: RedisClient): { cause(raw: unknown): Error & 
       return (firstNode ?? last ?? first ?? raw) as Error & { code?: string };
     },
   };
+}
+
+/** Node's codes for a server certificate that does not verify. */
+const CERTIFICATE = /^(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_\w+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
+/**
+ * A rediss form whose servers' certificates do not verify (a wrong or missing
+ * CA, a name or address the certificate does not hold): one line that says so
+ * and what to set, for every topology. ioredis reports such a failure of a
+ * sentinel or cluster node only as "Connection is closed", so after a failed
+ * probe one TLS handshake with the first host, verified as the connections
+ * verify, finds the reason.
+ */
+export async function certificateProblem(target: RedisTarget, tlsCaFile: string | undefined): Promise<Problem | undefined> {
+  if (!target.tls) return undefined;
+  const first = target.kind === "single" ? target : target.kind === "sentinel" ? target.sentinels[0]! : target.nodes[0]!;
+  const reason = await handshakeFailure(first.host, first.port, tlsCaFile);
+  if (!reason) return undefined;
+  return {
+    line: `Redis at ${describeRedisTarget(target)} (REDIS_URL) presented a certificate this process does not trust (${reason}): set REDIS_TLS_CA_FILE to the CA that signs the servers' certificates (or add it to NODE_EXTRA_CA_CERTS), and reach them by a name or address their certificates hold.`,
+    exitCode: 78,
+  };
+}
+
+/** Why the server's certificate does not verify, or undefined when it does (or the handshake failed for another reason, left to the other checks). */
+function handshakeFailure(host: string, port: number, caFile: string | undefined): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, ...(isIP(host) ? {} : { servername: host }), ...(caFile ? { ca: readFileSync(caFile) } : {}), timeout: 5000 });
+    const done = (reason: string | undefined) => {
+      socket.destroy();
+      resolve(reason);
+    };
+    socket.once("secureConnect", () => done(undefined));
+    socket.once("timeout", () => done(undefined));
+    socket.once("error", (error: Error & { code?: string }) => done(CERTIFICATE.test(error.code ?? "") ? error.message.replace(/\.$/, "") : undefined));
+  });
 }
 
 const NO_SENTINEL = /^All sentinels are unreachable.*?(?:Last error: (.*))?$/s;

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import type { ConnectionOptions } from "node:tls";
 import { Cluster, Redis, type RedisOptions } from "ioredis";
 import { parseRedisUrl } from "../config/redis-url.ts";
 
@@ -15,6 +17,26 @@ export interface RedisClientOptions {
   probe?: boolean;
   /** The sentinels' own password; unset, REDIS_SENTINEL_PASSWORD (benches and tests build connections without a Config). */
   sentinelPassword?: string;
+  /** A PEM file of the CA(s) that sign the Redis servers' certificates (rediss forms); unset, REDIS_TLS_CA_FILE, else Node's trusted CAs with NODE_EXTRA_CA_CERTS. */
+  tlsCaFile?: string;
+}
+
+const caFiles = new Map<string, Buffer>();
+
+/**
+ * What a rediss form's connections verify the servers with: the CA file when
+ * one is set (it alone is trusted then), else Node's CAs, which take
+ * NODE_EXTRA_CA_CERTS in. Certificates are always checked, names included:
+ * a node reached by address needs that address in its certificate (IP SAN).
+ */
+function tlsOptions(caFile: string | undefined): ConnectionOptions {
+  if (!caFile) return {};
+  let ca = caFiles.get(caFile);
+  if (!ca) {
+    ca = readFileSync(caFile);
+    caFiles.set(caFile, ca);
+  }
+  return { ca };
 }
 
 /**
@@ -48,14 +70,17 @@ export function createRedis(url: string, options: RedisClientOptions = {}): Redi
   };
   const probe: RedisOptions = options.probe ? { retryStrategy: () => null, lazyConnect: true, enableOfflineQueue: false } : {};
   const enableAutoPipelining = options.autoPipelining ?? false;
+  const tls = target.tls ? tlsOptions(options.tlsCaFile ?? (process.env.REDIS_TLS_CA_FILE || undefined)) : undefined;
   switch (target.kind) {
     case "single":
       // The URL as given: ioredis reads it (query options included) as it always has.
-      return new Redis(url, { ...perNode, ...probe, enableAutoPipelining });
+      return new Redis(url, { ...perNode, ...probe, enableAutoPipelining, ...(tls ? { tls } : {}) });
     case "sentinel":
       return new Redis({
         ...perNode,
         ...probe,
+        // TLS to the sentinels and to the master (and replicas) they name.
+        ...(tls ? { tls, sentinelTLS: tls, enableTLSForSentinelMode: true } : {}),
         enableAutoPipelining,
         sentinels: target.sentinels,
         name: target.masterName,
@@ -70,7 +95,8 @@ export function createRedis(url: string, options: RedisClientOptions = {}): Redi
       return new Cluster(target.nodes, {
         enableAutoPipelining,
         // The cluster sets its nodes' reconnect and queue options itself; a probe sets them on the cluster.
-        redisOptions: { ...perNode, username: target.username, password: target.password },
+        // Each node the cluster names (CLUSTER SLOTS) is reached over TLS too, and its certificate checked against the address it is reached at.
+        redisOptions: { ...perNode, username: target.username, password: target.password, ...(tls ? { tls } : {}) },
         ...(options.probe ? { lazyConnect: true, enableOfflineQueue: false, clusterRetryStrategy: () => null } : {}),
       });
   }

@@ -4,6 +4,8 @@ import { resumeSession, type Capability } from "@mw/domains/identity";
 import { readSessionCookie } from "../../auth/cookies.ts";
 import type { AppContext } from "../../context.ts";
 import { sameOriginPath } from "../../http/same-origin-path.ts";
+import { callerOf } from "../../auth/authenticate.ts";
+import { asCaller } from "../../http/caller-reads.ts";
 import { CONSOLE_PATH, holds, renderPage, type Viewer } from "./render.ts";
 
 /** The signed-in user of a console request: the session cookie only (the console is for browsers). */
@@ -26,7 +28,7 @@ export function safeNext(next: unknown): string {
  * every form posts the session nonce. Without a session a browser is sent to
  * sign in; a user without the capability gets a page saying which one.
  */
-export function signedIn(ctx: Pick<AppContext, "prisma" | "sessions">, allowed: readonly Capability[] | null): RequestHandler {
+export function signedIn(ctx: Pick<AppContext, "prisma" | "sessions" | "callerWrites">, allowed: readonly Capability[] | null): RequestHandler {
   return async (req, res, next) => {
     const found = await viewerOf(ctx, req);
     if (!found) {
@@ -47,6 +49,6 @@ export function signedIn(ctx: Pick<AppContext, "prisma" | "sessions">, allowed: 
       renderPage(res, "lacking", { title: "Not allowed", allowed }, 403);
       return;
     }
-    next();
+    asCaller(ctx, req, res, callerOf(found.principal), next);
   };
 }
