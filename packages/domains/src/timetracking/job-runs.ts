@@ -79,13 +79,15 @@ export async function runMilestoneChecks(deps: TimeJobDeps) {
 /**
  * Milestone alerts to the chat webhook, each threshold once (design 10.4);
  * `alerts_sent` counts them. Without CHAT_WEBHOOK_URL they go to the
- * operators' e-mail, saying so, rather than nowhere.
+ * operators' e-mail, saying so, rather than nowhere; one the webhook never
+ * takes is on the undelivered list under the milestone's key (sendChatMessage).
  */
 async function alertMilestones(deps: Pick<Connections, "queues" | "config">, alerts: Awaited<ReturnType<typeof projectMilestones>>) {
   for (const alert of alerts) {
     const key = `milestone.${alert.project_id}.${alert.task_id}.${alert.threshold}`;
-    if (deps.config.CHAT_WEBHOOK_URL) await deps.queues.add(chatMessageJob, { text: alert.text }, { jobId: key });
-    else await raiseOperatorAlert(deps, { key, subject: `Budget milestone: ${alert.threshold} % reached`, text: alert.text, reason: "milestone alerts go to the chat webhook, and CHAT_WEBHOOK_URL is unset" });
+    const subject = `Budget milestone: ${alert.threshold} % reached`;
+    if (deps.config.CHAT_WEBHOOK_URL) await deps.queues.add(chatMessageJob, { text: alert.text, key, subject }, { jobId: key });
+    else await raiseOperatorAlert(deps, { key, subject, text: alert.text, reason: "milestone alerts go to the chat webhook, and CHAT_WEBHOOK_URL is unset" });
   }
   return { alerts_sent: alerts.length, alerts: alerts.map(({ project_id, task_id, threshold }) => ({ project_id, task_id, threshold })) };
 }
