@@ -138,5 +138,12 @@ describe("an undelivered delivery's operator alert", () => {
     await notice();
     expect((await alertsLike(`budget-lock.${eventId}.`)).map((row) => row.status)).toEqual(["dismissed"]);
     expect(attemptsTo()).toBe(tried);
+
+    // A run whose saved state is gone (it stopped between the alert and saving its outcome) tries again, and its
+    // failure finds the alert already decided: it stays dismissed, still one.
+    await api.ctx.redis.del(`${api.ctx.config.QUEUE_PREFIX}:delivery:budget-lock.${eventId}.e-mail`);
+    await notice();
+    expect(attemptsTo()).toBe(tried + 1);
+    expect((await alertsLike(`budget-lock.${eventId}.`)).map((row) => row.status)).toEqual(["dismissed"]);
   }, 30_000);
 });
