@@ -2,6 +2,7 @@ import { AppError, type Connections, type JobRun, type PayloadOf } from "@mw/pla
 import type { AiService } from "../ai/index.ts";
 import { chatMessageJob, raiseOperatorAlert } from "../notifications/index.ts";
 import type { OptionStore } from "../options/index.ts";
+import { asPlatform } from "./connections.ts";
 import { importTime } from "./import.ts";
 import { budgetLockNoticeJob, budgetLockNoticeJobId, noteOptimizeJob, noteOptimizeJobId, type milestonesJob, type timerStopOnReplyJob } from "./jobs.ts";
 import { projectMilestones, taskMilestones } from "./milestones.ts";
@@ -43,7 +44,7 @@ export async function runProjectCreate(deps: TimeJobDeps, ticketId: number) {
 export async function runTimeImport(deps: TimeJobDeps & Pick<JobRun, "progress">) {
   const time = await timeDeps(deps, "time import");
   if (!time) return { skipped: "time_tracking_disabled" };
-  const result = await importTime(time, (done, total) => deps.progress(done, total, "projects"));
+  const result = await asPlatform(time, () => importTime(time, (done, total) => deps.progress(done, total, "projects")));
   for (const eventId of result.lock_events) await deps.queues.add(budgetLockNoticeJob, { event_id: eventId }, { jobId: budgetLockNoticeJobId(eventId) });
   deps.log.info("time imported", { ...result });
   return result;
@@ -58,7 +59,7 @@ export async function runTimeSync(deps: TimeJobDeps, scheduled: boolean) {
   const time = await timeDeps(deps, "time sync");
   if (!time && scheduled) return { skipped: "time_tracking_disabled" };
   if (!time) throw AppError.permanent(TIME_TRACKING_DISABLED, "sync_error");
-  const counts = await syncTime({ ...time, delayMs: deps.config.TIME_SYNC_DELAY_MS });
+  const counts = await asPlatform(time, () => syncTime({ ...time, delayMs: deps.config.TIME_SYNC_DELAY_MS }));
   deps.log.info("time synced", { ...counts });
   return counts;
 }
