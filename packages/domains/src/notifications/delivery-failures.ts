@@ -6,7 +6,7 @@ export type DeliveryRetryConfig = Pick<Config, "ALERT_DELIVERY_ATTEMPTS" | "ALER
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The wait before the next attempt after `attempts` failed ones (ALERT_DELIVERY_BACKOFF_MS, doubling); null once ALERT_DELIVERY_ATTEMPTS are used. */
-export function nextDeliveryAttemptIn(config: DeliveryRetryConfig, attempts: number): number | null {
+function nextDeliveryAttemptIn(config: DeliveryRetryConfig, attempts: number): number | null {
   return attempts < config.ALERT_DELIVERY_ATTEMPTS ? config.ALERT_DELIVERY_BACKOFF_MS * 2 ** (attempts - 1) : null;
 }
 
@@ -22,7 +22,7 @@ export interface FailedDelivery {
 }
 
 /** The one operator alert of a recipient a delivery's channel never reached. */
-export const failedDeliveryKey = (failure: Pick<FailedDelivery, "key" | "channel" | "recipient">) => truncate(`${failure.key}.${failure.channel}.${failure.recipient}`, 191);
+const failedDeliveryKey = (failure: Pick<FailedDelivery, "key" | "channel" | "recipient">) => truncate(`${failure.key}.${failure.channel}.${failure.recipient}`, 191);
 
 /**
  * A recipient no attempt reached: an operator alert naming the recipient,
@@ -32,7 +32,7 @@ export const failedDeliveryKey = (failure: Pick<FailedDelivery, "key" | "channel
  * it again (a retried job, a rerun) leaves the row as it is, so one an
  * operator resent or dismissed does not come back.
  */
-export async function recordFailedDelivery({ prisma }: { prisma: PrismaClient }, failure: FailedDelivery): Promise<string> {
+async function recordFailedDelivery({ prisma }: { prisma: PrismaClient }, failure: FailedDelivery): Promise<string> {
   const key = failedDeliveryKey(failure);
   const why = truncate(`${failure.channel} to ${failure.recipient} failed: ${failure.error}`, 500);
   await prisma.operatorAlert.upsert({

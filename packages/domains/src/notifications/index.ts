@@ -4,18 +4,4 @@ export { takeStreamSlot } from "./stream-slots.ts";
 export { alertsCheck, deliverOperatorAlert, dismissOperatorAlert, raiseOperatorAlert, resendOperatorAlert, undeliveredOperatorAlerts } from "./operator-alerts.ts";
 export { pingHealthCheck } from "./health-ping.ts";
 export { sendChatMessage } from "./chat-message.ts";
-export {
-  byMail,
-  deliverToEach,
-  eachAlone,
-  failedDeliveryKey,
-  recordFailedDelivery,
-  redisLedger,
-  retryOf,
-  type Delivery,
-  type DeliveryLedger,
-  type DeliveryOutcome,
-  type DeliveryRetryConfig,
-  type DeliveryState,
-  type FailedDelivery,
-} from "./delivery-failures.ts";
+export { byMail, deliverToEach, eachAlone, redisLedger, retryOf, type DeliveryLedger, type DeliveryRetryConfig, type DeliveryState } from "./delivery-failures.ts";
