@@ -1,5 +1,5 @@
 import { dismissOperatorAlert, sendChatMessage } from "@mw/domains/notifications";
-import { sendBudgetLockNotice } from "@mw/domains/timetracking";
+import { sendBudgetLockNotice, timeTimeline } from "@mw/domains/timetracking";
 import { sendCriticalAlert } from "@mw/domains/urgency";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpSink } from "../fakes/http-sink.ts";
@@ -59,6 +59,9 @@ describe("a budget-lock notice", () => {
     const notice = () => attempt((deps) => sendBudgetLockNotice(deps, eventId));
 
     expect(await notice()).toEqual({ outcome: "delayed", delays: [1000] });
+    const lockOf = async () => (await timeTimeline(api.ctx, id)).find((item) => item.type === "locked") as { notice: Record<string, { status: string; failed: Record<string, string> }> };
+    // The ticket's timeline says what the notice did so far, per channel.
+    expect((await lockOf()).notice).toMatchObject({ browser: { status: "sent" }, "e-mail": { status: "retrying", failed: { [email]: expect.stringContaining("User unknown") } } });
     const last = await notice();
     expect(last.delays).toEqual([]);
     expect(last.outcome).toMatchObject({ notified: manager, emailed: null, browser: { status: "sent", sent_to: [`staff ${manager}`] }, email: { status: "failed", attempts: 2 } });
@@ -69,6 +72,15 @@ describe("a budget-lock notice", () => {
     expect(alerts.map((alert) => [alert.alert_key, alert.status])).toEqual([[`budget-lock.${eventId}.e-mail.${email}`, "undelivered"]]);
     expect(alerts[0]!.last_error).toMatch(new RegExp(`^e-mail to ${email.replace(/\./g, "\\.")} failed: SMTP server refused the message: 550 .*User unknown`));
     expect(alerts[0]!.subject).toBe(`Undelivered: Ticket #${String(id).padStart(6, "0")} is over budget and locked`);
+    expect((await lockOf()).notice).toMatchObject({ browser: { status: "sent" }, "e-mail": { status: "failed", outcome: expect.stringContaining("sent to the operators instead") } });
+  }, 30_000);
+
+  it("a manager without an e-mail address: the timeline says the e-mail was not configured and went to the operators", async () => {
+    const { id, eventId, manager } = await lockedTicket();
+    await api.ctx.prisma.staff.update({ where: { id: manager }, data: { email: null } });
+    expect((await attempt((deps) => sendBudgetLockNotice(deps, eventId))).outcome).toMatchObject({ notified: manager, emailed: null, email: { status: "not configured" } });
+    const lock = (await timeTimeline(api.ctx, id)).find((item) => item.type === "locked") as { notice: Record<string, { status: string; outcome?: string }> };
+    expect(lock.notice["e-mail"]).toMatchObject({ status: "not configured", outcome: expect.stringContaining(`the project manager (staff ${manager}) has no e-mail address`) });
   }, 30_000);
 });
 

@@ -48,7 +48,8 @@ export interface DeliveryState {
   sent_to: string[];
   failed: Record<string, string>;
   attempts: number;
-  status?: "sent" | "partly sent" | "failed";
+  /** Final: `not configured` is a channel that could not be tried and went to the operators instead. */
+  status?: "sent" | "partly sent" | "failed" | "not configured";
   outcome?: string;
   operator_alerts?: string[];
 }

@@ -1,7 +1,11 @@
-import type { Config, JobRun, Logger, PrismaClient, Queues, RedisClient } from "@mw/platform";
+import type { Config, Connections, JobRun, Logger, PrismaClient, Queues, RedisClient } from "@mw/platform";
 import type { MailConfig } from "@mw/providers/mail";
-import { byMail, deliverToEach, eachAlone, notifyStaff, raiseOperatorAlert, redisLedger, retryOf, type DeliveryRetryConfig } from "../notifications/index.ts";
+import { byMail, deliverToEach, eachAlone, notifyStaff, raiseOperatorAlert, redisLedger, retryOf, type DeliveryRetryConfig, type DeliveryState } from "../notifications/index.ts";
 import { staffMember, ticketById } from "../tickets/index.ts";
+
+/** A lock notice's channels, as its outcomes and its undelivered alerts name them. */
+const NOTICE_CHANNELS = ["browser", "e-mail"] as const;
+const noticeKey = (eventId: number) => `budget-lock.${eventId}`;
 
 type NoticeDeps = { prisma: PrismaClient; queues: Queues; redis: RedisClient; config: MailConfig & DeliveryRetryConfig & Pick<Config, "QUEUE_PREFIX">; log: Logger } & Pick<JobRun, "delay">;
 
@@ -25,7 +29,7 @@ export async function sendBudgetLockNotice(deps: NoticeDeps, eventId: number) {
   const used = `${Number(event.hours_used)} h used of a ${Number(event.budget)} h budget.`;
   const body = `${used} Only you can unlock it (timetracking/unlock/${ticket.id}).`;
   const text = `${title}.\n\nSubject: ${ticket.subject}\n${body}`;
-  const key = `budget-lock.${event.id}`;
+  const key = noticeKey(event.id);
   const toOperators = async (reason: string) => {
     log.warn("budget lock notice handed to the operators", { event_id: event.id, reason });
     const operatorText = `${title}.\n\nSubject: ${ticket.subject}\n${used} Only its project manager can unlock it (timetracking/unlock/${ticket.id}).`;
@@ -37,7 +41,7 @@ export async function sendBudgetLockNotice(deps: NoticeDeps, eventId: number) {
   }
   const staffId = event.staff_id;
   const manager = await staffMember(deps, staffId);
-  const delivery = (channel: string) => ({ key, channel, subject: title, text, ledger: redisLedger(deps, `${key}.${channel}`) });
+  const delivery = (channel: (typeof NOTICE_CHANNELS)[number]) => ({ key, channel, subject: title, text, ledger: redisLedger(deps, `${key}.${channel}`) });
   const browser = await deliverToEach(
     deps,
     delivery("browser"),
@@ -47,6 +51,26 @@ export async function sendBudgetLockNotice(deps: NoticeDeps, eventId: number) {
   const email = config.SMTP_URL && manager?.email ? await deliverToEach(deps, delivery("e-mail"), [manager.email], byMail({ ...config, SMTP_URL: config.SMTP_URL }, { subject: title, text })) : null;
   const retry = retryOf("budget lock notice", { browser, "e-mail": email });
   if (retry) return deps.delay(retry.wait, retry.reason);
-  if (!email) await toOperators(config.SMTP_URL ? `the project manager (staff ${staffId}) has no e-mail address` : "SMTP_URL is unset, so the project manager could not be e-mailed");
-  return { notified: browser.status === "sent" ? staffId : null, emailed: email?.status === "sent" ? manager!.email : null, browser, email: email ?? { status: "not configured", handed_to: "operators" } };
+  let mailed: DeliveryState | null = email;
+  if (!email) {
+    const reason = config.SMTP_URL ? `the project manager (staff ${staffId}) has no e-mail address` : "SMTP_URL is unset, so the project manager could not be e-mailed";
+    await toOperators(reason);
+    mailed = { sent_to: [], failed: {}, attempts: 0, status: "not configured", outcome: `not configured (sent to the operators instead): ${reason}` };
+    await delivery("e-mail").ledger.write(mailed);
+  }
+  return { notified: browser.status === "sent" ? staffId : null, emailed: email?.status === "sent" ? manager!.email : null, browser, email: mailed };
+}
+
+/** One channel of a lock's notice as the ticket's timeline shows it: its final status, or `retrying` while attempts remain. */
+export type NoticeOutcome = Omit<DeliveryState, "status"> & { status: NonNullable<DeliveryState["status"]> | "retrying" };
+
+/** What the lock's notice did so far, per channel (a channel not tried yet is absent). */
+export async function lockNoticeOutcomes(deps: Pick<Connections, "redis" | "config">, eventId: number): Promise<Record<string, NoticeOutcome>> {
+  const outcomes: Record<string, NoticeOutcome> = {};
+  for (const channel of NOTICE_CHANNELS) {
+    const state = await redisLedger(deps, `${noticeKey(eventId)}.${channel}`).read();
+    if (state.attempts === undefined && !state.status) continue;
+    outcomes[channel] = { ...state, sent_to: state.sent_to ?? [], failed: state.failed ?? {}, attempts: state.attempts ?? 0, status: state.status ?? "retrying" };
+  }
+  return outcomes;
 }
