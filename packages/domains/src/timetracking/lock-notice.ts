@@ -51,14 +51,13 @@ export async function sendBudgetLockNotice(deps: NoticeDeps, eventId: number) {
   const email = config.SMTP_URL && manager?.email ? await deliverToEach(deps, delivery("e-mail"), [manager.email], byMail({ ...config, SMTP_URL: config.SMTP_URL }, { subject: title, text })) : null;
   const retry = retryOf("budget lock notice", { browser, "e-mail": email });
   if (retry) return deps.delay(retry.wait, retry.reason);
-  let mailed: DeliveryState | null = email;
-  if (!email) {
-    const reason = config.SMTP_URL ? `the project manager (staff ${staffId}) has no e-mail address` : "SMTP_URL is unset, so the project manager could not be e-mailed";
-    await toOperators(reason);
-    mailed = { sent_to: [], failed: {}, attempts: 0, status: "not configured", outcome: `not configured (sent to the operators instead): ${reason}` };
-    await delivery("e-mail").ledger.write(mailed);
-  }
-  return { notified: browser.status === "sent" ? staffId : null, emailed: email?.status === "sent" ? manager!.email : null, browser, email: mailed };
+  const notified = browser.status === "sent" ? staffId : null;
+  if (email) return { notified, emailed: email.status === "sent" ? manager!.email : null, browser, email };
+  const reason = config.SMTP_URL ? `the project manager (staff ${staffId}) has no e-mail address` : "SMTP_URL is unset, so the project manager could not be e-mailed";
+  await toOperators(reason);
+  const notConfigured: DeliveryState = { sent_to: [], failed: {}, attempts: 0, status: "not configured", outcome: `not configured (sent to the operators instead): ${reason}` };
+  await delivery("e-mail").ledger.write(notConfigured);
+  return { notified, emailed: null, browser, email: notConfigured };
 }
 
 /** One channel of a lock's notice as the ticket's timeline shows it: its final status, or `retrying` while attempts remain. */
