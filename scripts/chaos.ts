@@ -3,8 +3,9 @@
 // payment gateway, the fraud service and the ERP, sends acquirer dispute
 // webhooks (and, in the Redis failover and wrong-database scenarios, storefront
 // orders) while a fault happens, and prints per scenario and kind how many were sent,
-// accepted, processed, duplicated and lost. Exits 1 when any scenario lost or
-// duplicated one. Needs MariaDB and redis-server; all scenarios take about
+// accepted, processed, duplicated and lost; delivery-failure sends a CRITICAL alert
+// through an SMTP server and an SMS provider that each refuse one of two recipients.
+// Exits 1 when any scenario lost or duplicated one. Needs MariaDB and redis-server; all scenarios take about
 // ten minutes, and naming some runs only those.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -14,9 +15,12 @@ import { createPrisma } from "@mw/platform";
 import { FakeErp } from "../test/fakes/erp.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";
+import { FakeSms } from "../test/fakes/sms.ts";
+import { FakeSmtp } from "../test/fakes/smtp.ts";
 import { createSiteWithKey, orderBody, seedItems } from "../test/support/fixtures.ts";
 import { dropDatabase, migrate } from "./migrations/apply.ts";
 import { ChaosRedis, freePort, masterOfQueue, PlatformProcess, TcpProxy } from "./chaos/harness.ts";
+import { runDeliveryFailure } from "./chaos/delivery-failure.ts";
 import { droppedJobs, type Acknowledged } from "./chaos/dropped.ts";
 import { acquirer, disputePayload, sendSpread, storefront } from "./chaos/traffic.ts";
 import { failedJobs, runWorkerOnOtherDatabase, type Refusal } from "./chaos/wrong-database.ts";
@@ -25,7 +29,7 @@ import { startRedisSentinel, type LocalRedisSentinel } from "./services/redis-se
 import { seedFraudSite, seedSales } from "./support/seed.ts";
 
 const SCENARIOS = {
-  single: ["worker-kill", "stall-twice", "redis-outage", "redis-empty", "db-outage", "wrong-database"],
+  single: ["worker-kill", "stall-twice", "redis-outage", "redis-empty", "db-outage", "wrong-database", "delivery-failure"],
   sentinel: ["sentinel-failover", "unreplicated-failover"],
   cluster: ["cluster-master-kill"],
 } as const;
@@ -60,6 +64,10 @@ const prisma = createPrisma(databaseUrl);
 const gateway = await new FakeGateway().start();
 const fraud = await new FakeFraud(new Map([[FRAUD_KEY, "chaos-team"]])).start();
 const erp = await new FakeErp(ERP_TOKEN).start();
+const SMS_SID = "AC-chaos";
+const SMS_TOKEN = randomBytes(16).toString("hex");
+const smtp = await new FakeSmtp().start();
+const sms = await new FakeSms(SMS_SID, SMS_TOKEN).start();
 const database = new URL(databaseUrl);
 const dbProxy = await new TcpProxy(Number(database.port || 3306), database.hostname).start();
 const apiPort = await freePort();
@@ -95,7 +103,15 @@ function environment(): Record<string, string> {
     FRAUD_API_URL: fraud.url,
     ERP_BASE_URL: erp.url,
     ERP_TOKEN,
-    WORKER_QUEUES: "disputes,webhooks,orders",
+    WORKER_QUEUES: "disputes,webhooks,orders,notifications",
+    // The alerts' providers (delivery-failure), with retries seconds apart rather than minutes.
+    SMTP_URL: smtp.url,
+    SMS_API_URL: sms.url,
+    SMS_ACCOUNT_SID: SMS_SID,
+    SMS_AUTH_TOKEN: SMS_TOKEN,
+    SMS_FROM: "+15550001111",
+    ALERT_DELIVERY_ATTEMPTS: "3",
+    ALERT_DELIVERY_BACKOFF_MS: "500",
     // Fast recovery clocks, so each scenario settles in seconds rather than the production minutes.
     WORKER_LOCK_DURATION_MS: "2000",
     WORKER_STALLED_INTERVAL_MS: "1000",
@@ -266,6 +282,8 @@ const results: Tally[] = [];
 const crashed: string[] = [];
 /** Scenarios whose fault the platform should have refused and did not (wrong-database), each with why. */
 const unrefused: string[] = [];
+/** Deliveries that reached a recipient other than exactly once, or whose refused recipient never reached the operators (delivery-failure). */
+const misdelivered: string[] = [];
 /** Runs the wanted scenarios of one Redis topology: starts it, then API and worker on it; stops all three after. */
 async function group(names: readonly string[], start: () => Promise<() => Promise<void>>, scenarios: (name: string) => Promise<void>): Promise<void> {
   if (!names.some(wanted)) return;
@@ -373,6 +391,18 @@ try {
           console.log(`${name.padEnd(22)} refused: exit ${refusal.code}, failed ${failed}; it said: ${refusal.lines.join(" / ")}`);
           if (refusal.code !== 78 || refusal.lines.length !== 1 || failed !== 0) unrefused.push(`${name} (exit ${refusal.code}, ${refusal.lines.length} lines, failed ${failed})`);
           await dropDatabase(otherUrl);
+          break;
+        }
+        case "delivery-failure": {
+          const started = Date.now();
+          for (const result of await runDeliveryFailure(prisma, redisUrl, PREFIX, { smtp, sms })) {
+            const alert = result.operatorAlert;
+            console.log(
+              `${name.padEnd(22)} ${result.channel.padEnd(8)} recipients 2  refused 1  other delivered ${result.delivered}  ` +
+                `refused one to the operators: ${alert ? `${alert.status} (${alert.last_error})` : "no"}  history: ${result.outcome}  (${Math.round((Date.now() - started) / 1000)} s)`,
+            );
+            if (result.delivered !== 1 || alert?.status !== "undelivered") misdelivered.push(`${name} ${result.channel} (other delivered ${result.delivered}, operator alert ${alert?.status ?? "none"})`);
+          }
           break;
         }
         case "db-outage":
@@ -498,7 +528,7 @@ try {
 } finally {
   await worker.stop();
   await api.stop();
-  await Promise.all([gateway.stop(), fraud.stop(), erp.stop(), dbProxy.stop()]);
+  await Promise.all([gateway.stop(), fraud.stop(), erp.stop(), dbProxy.stop(), smtp.stop(), sms.stop()]);
   await prisma.$disconnect();
   mkdirSync(LOG_DIR, { recursive: true });
   writeFileSync(`${LOG_DIR}/api.out`, api.output);
@@ -509,6 +539,7 @@ const failed = [
   ...results.filter((result) => result.lost !== 0 || result.duplicated !== 0 || result.accepted !== result.sent).map((result) => `${result.scenario} ${result.kind}`),
   ...crashed.map((scenario) => `${scenario} (a platform process exited on its own)`),
   ...unrefused,
+  ...misdelivered,
 ];
 if (failed.length) console.error(`FAILED: ${failed.join(", ")} (the processes' output: ${LOG_DIR}/api.out, ${LOG_DIR}/worker.out)`);
 process.exit(failed.length ? 1 : 0);

@@ -11,6 +11,7 @@ type TicketData = Parameters<PrismaClient["ticket"]["create"]>[0]["data"];
 type ManyRow<Args> = Args extends { data: infer Data } ? (Data extends readonly (infer Row)[] ? Row : Data) : never;
 type OrderRow = ManyRow<Parameters<PrismaClient["order"]["createMany"]>[0]>;
 type WebhookEventRow = ManyRow<Parameters<PrismaClient["webhookEvent"]["createMany"]>[0]>;
+type StaffRow = ManyRow<Parameters<PrismaClient["staff"]["createMany"]>[0]>;
 
 export async function seedSite(prisma: PrismaClient, data: SiteData): Promise<{ id: number }> {
   return prisma.site.create({ data, select: { id: true } });
@@ -51,4 +52,16 @@ export async function seedSerialNumbers(prisma: PrismaClient, count: number, pre
 
 export async function seedTicket(prisma: PrismaClient, data: TicketData): Promise<void> {
   await prisma.ticket.create({ data });
+}
+
+/**
+ * A CRITICAL ticket whose alert is owed on e-mail and SMS to two staff members (the assigned one and the
+ * department manager), as an analysis leaves it just before it queues the alert's jobs.
+ */
+export async function seedCriticalTicket(prisma: PrismaClient, ticketId: number, staff: [StaffRow, StaffRow]): Promise<void> {
+  await prisma.staff.createMany({ data: staff });
+  await prisma.ticket.create({
+    data: { id: ticketId, number: String(ticketId).padStart(6, "0"), subject: "Checkout is down", status: "open", assigned_staff_id: staff[0].id, department_manager_staff_id: staff[1].id, ai_urgency: "CRITICAL", ai_urgency_percentage: 95, opened_at: new Date() },
+  });
+  await prisma.aiHistory.createMany({ data: (["email", "sms"] as const).map((channel) => ({ ticket_id: ticketId, event: "critical_alert", channel })) });
 }

@@ -50,6 +50,8 @@ export class FakeSmtp {
   readonly caFile: string | undefined;
   /** Recipients refused at RCPT TO with 550, as a server does an address it does not know. */
   readonly refuse = new Set<string>();
+  /** Every RCPT TO address, accepted or refused, in order: how often delivery to a recipient was tried. */
+  readonly rcptTo: string[] = [];
   private readonly server: SMTPServer;
 
   constructor(private readonly security?: SmtpSecurity) {
@@ -69,6 +71,7 @@ export class FakeSmtp {
         : { authOptional: true, disabledCommands: ["STARTTLS"] }),
       logger: false,
       onRcptTo: (address, _session, callback) => {
+        this.rcptTo.push(address.address);
         if (!this.refuse.has(address.address)) return callback();
         callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown`), { responseCode: 550 }));
       },

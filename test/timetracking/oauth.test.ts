@@ -1,5 +1,6 @@
 import { createUser } from "@mw/domains/identity";
 import { operatorAlertJobId } from "@mw/domains/notifications";
+import { runTimeSync } from "@mw/domains/timetracking";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeHarvest } from "../fakes/harvest.ts";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
@@ -8,6 +9,8 @@ import { ajax as timeAjax, callback as timeCallback, connectLink, connectStaff, 
 const staffMember = () => newStaff(api);
 const ajax = (method: string, path: string, authorization: string, body?: unknown) => timeAjax(api, method, path, authorization, body);
 const connect = (authorization: string) => connectStaff(api, harvest, authorization);
+/** What /readyz says of credentials an upstream refuses (other files' refusals may be named beside these). */
+const readyCredentials = () => fetch(`${api.url}/readyz`).then((res) => res.json() as Promise<{ status: string; checks: { credentials: { ok: boolean; error?: string } } }>);
 
 let harvest: FakeHarvest;
 let api: TestApi;
@@ -159,10 +162,29 @@ describe("Harvest OAuth for staff (spec 2, 4.5 rule 3)", () => {
     }
     const alerts = (await notifications.getJobs(["waiting", "delayed", "prioritized", "active", "completed", "failed"])).filter((job) => job.id === operatorAlertJobId("harvest-app-credentials"));
     expect(alerts).toEqual([expect.objectContaining({ data: expect.objectContaining({ subject: "Time tracking stopped: Harvest refused the platform's app credentials", text: expect.stringContaining("time_api.client_secret") }) })]);
+    // Issue 43, point 4: /readyz says so as long as it lasts.
+    const refused = await readyCredentials();
+    expect(refused.status).toBe("degraded");
+    expect(refused.checks.credentials.error).toContain("time tracking: Harvest refused the platform's app settings (invalid_client): check time_api.client_id and time_api.client_secret");
 
     // The settings put right: the kept tokens renew on the agents' next action, nobody reconnects.
     await api.ctx.options.set({ "time_api.client_secret": harvest.clientSecret });
     for (const { authorization } of staff) expect((await ajax("GET", "status", authorization)).body).toMatchObject({ success: true, data: { connected: true } });
+    expect((await readyCredentials()).checks.credentials.error ?? "").not.toContain("app settings");
+  });
+
+  it("says on /readyz that the platform's own connection needs reconnecting while Harvest refuses its sync token (401), until a sync gets through", async () => {
+    const sync = () => runTimeSync({ ...api.ctx, log: api.ctx.logger, config: { ...api.ctx.config, TIME_SYNC_DELAY_MS: 0 } }, false);
+    // Revoked at Harvest: the token is no longer one it knows.
+    await api.ctx.options.set({ "time_api.sync_token": "pat-revoked-at-harvest" });
+    await expect(sync()).rejects.toThrow(/401/);
+    const refused = await readyCredentials();
+    expect(refused.status).toBe("degraded");
+    expect(refused.checks.credentials.error).toMatch(/time tracking: Harvest refused the platform's sync token \(.*401.*\): reconnect by entering a new time_api\.sync_token/);
+
+    await api.ctx.options.set({ "time_api.sync_token": harvest.personalToken() });
+    await sync();
+    expect((await readyCredentials()).checks.credentials.error ?? "").not.toContain("sync token");
   });
 
   it("answers Time tracking is disabled while time_api.enabled is off, and names missing settings", async () => {

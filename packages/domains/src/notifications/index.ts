@@ -4,4 +4,4 @@ export { takeStreamSlot } from "./stream-slots.ts";
 export { alertsCheck, deliverOperatorAlert, dismissOperatorAlert, raiseOperatorAlert, resendOperatorAlert, undeliveredOperatorAlerts } from "./operator-alerts.ts";
 export { pingHealthCheck } from "./health-ping.ts";
 export { sendChatMessage } from "./chat-message.ts";
-export { nextDeliveryAttemptIn, recordFailedDelivery, type DeliveryRetryConfig, type FailedDelivery } from "./delivery-failures.ts";
+export { byMail, deliverToEach, eachAlone, redisLedger, retryOf, type DeliveryLedger, type DeliveryRetryConfig, type DeliveryState } from "./delivery-failures.ts";

@@ -32,9 +32,11 @@ export const healthPingJob = defineJob({
  * POST a message to CHAT_WEBHOOK_URL (the chat service's incoming webhook).
  * The URL is the worker's configuration, never the job's: a job carrying a
  * destination would let whoever can write a job choose where the worker posts.
+ * `key` and `subject` name it on the undelivered list when no attempt gets
+ * through (the job's id and "Chat message" when absent).
  */
 export const chatMessageJob = defineJob({
   queue: "notifications",
   name: "chat-message",
-  payload: z.object({ text: z.string().min(1).max(40_000) }),
+  payload: z.object({ text: z.string().min(1).max(40_000), key: z.string().min(1).max(150).optional(), subject: z.string().min(1).max(200).optional() }),
 });

@@ -94,6 +94,21 @@ export function clearSiteCredentialRefusal(deps: Deps, siteId: number) {
 }
 
 /**
+ * A credential of the platform's own that its upstream refuses outside a
+ * site's sync (the Harvest sync token, the Harvest app settings): kept as the
+ * sites' are, from the first refusal on, and named by /readyz in `reason`'s
+ * words until `clearPlatformCredentialRefusal` (a call that got through).
+ */
+export async function recordPlatformCredentialRefusal(deps: Deps, credential: string, status: number, reason: string): Promise<void> {
+  await deps.prisma.syncCredentialFailure.createMany({ data: [{ credential, site_id: null, status, error: truncate(reason, 500) }], skipDuplicates: true });
+}
+
+/** The upstream took the platform's credential again: /readyz no longer names it. */
+export async function clearPlatformCredentialRefusal(deps: Deps, credential: string): Promise<void> {
+  await deps.prisma.syncCredentialFailure.deleteMany({ where: { credential } });
+}
+
+/**
  * /readyz's credentials check: degraded while an upstream refuses a sync's
  * credentials, naming each (an inactive site's storefront does not count:
  * nothing syncs it).
@@ -105,7 +120,7 @@ export async function credentialsCheck({ prisma }: Deps): Promise<{ ok: boolean;
     orderBy: { id: "asc" },
   });
   if (!rows.length) return { ok: true };
-  const named = rows.slice(0, NAMED_IN_CHECK).map((row) => (row.site_id === null ? refusedText(row) : `${siteLabel(row.site_id, row.site?.name)}: ${refusedText(row)}`));
+  const named = rows.slice(0, NAMED_IN_CHECK).map((row) => (row.site_id !== null ? `${siteLabel(row.site_id, row.site?.name)}: ${refusedText(row)}` : row.credential === ERP ? refusedText(row) : row.error));
   const more = rows.length - named.length;
   return { ok: false, error: [...named, ...(more > 0 ? [`${more} more`] : [])].join("; ") };
 }

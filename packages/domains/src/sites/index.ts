@@ -1,7 +1,7 @@
 export { SiteKeys, issueSiteApiKey, listSiteApiKeys, revokeSiteApiKey, type SiteKeyPrincipal } from "./api-keys.ts";
 export { deleteCarrierMapping, listCarrierMappings, saveCarrierMapping } from "./carrier-mappings.ts";
 export { storefrontAClientFor, storefrontBClientFor, testSiteConnection } from "./connection.ts";
-export { credentialsCheck } from "./credential-failures.ts";
+export { clearPlatformCredentialRefusal, credentialsCheck, recordPlatformCredentialRefusal } from "./credential-failures.ts";
 export { TOKEN_MASK, openCredentials, sealCredentials, shownCredentials } from "./credentials.ts";
 export { fraudCredentialsOf, type SiteFraudCredentials } from "./fraud-credentials.ts";
 export { platformSchema, siteCreateInput, siteUpdateInput } from "./input.ts";

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { AppError, decryptSecret, encryptSecret, randomToken, safeEqual, sha256Hex } from "@mw/platform";
 import type { HarvestAuth, HarvestTokens } from "@mw/providers/harvest";
 import { notifyStaff, raiseOperatorAlert } from "../notifications/index.ts";
+import { clearPlatformCredentialRefusal, recordPlatformCredentialRefusal } from "../sites/index.ts";
 import { harvestClient, oauthApp, type TimeDeps } from "./settings.ts";
 
 /** Spec 2, 4.5 rule 3: a token expiring within this is refreshed before use. */
@@ -174,6 +175,10 @@ function refusedForGood(error: unknown): error is AppError {
 /** The key of the one operator alert while Harvest refuses the platform's app credentials. */
 const APP_REFUSED_ALERT = "harvest-app-credentials";
 
+/** The platform's own Harvest credentials as /readyz's credentials check keeps them (sync_credential_failures). */
+const APP_CREDENTIAL = "harvest.app";
+const SYNC_CREDENTIAL = "harvest.sync";
+
 /**
  * `invalid_client` at refresh: the app's client id or secret (time_api.client_id,
  * time_api.client_secret) is wrong, for every staff member at once. Their tokens
@@ -181,6 +186,12 @@ const APP_REFUSED_ALERT = "harvest-app-credentials";
  * operators get one alert, and the call fails as a temporary outage.
  */
 async function appRefused(deps: TimeDeps, error: AppError): Promise<AppError> {
+  await recordPlatformCredentialRefusal(
+    deps,
+    APP_CREDENTIAL,
+    401,
+    `time tracking: Harvest refused the platform's app settings (invalid_client): check time_api.client_id and time_api.client_secret (${error.message})`,
+  );
   await raiseOperatorAlert(deps, {
     key: APP_REFUSED_ALERT,
     subject: "Time tracking stopped: Harvest refused the platform's app credentials",
@@ -228,6 +239,26 @@ export async function asConnectedStaff<T>(deps: TimeDeps, staffId: number, call:
 }
 
 /**
+ * Runs the platform's own Harvest work (the sync and the import, with
+ * time_api.sync_token). A 401 means Harvest no longer accepts that token
+ * (revoked, its user removed): /readyz says the platform's connection needs
+ * reconnecting (a new token) until a run gets through again.
+ */
+export async function asPlatform<T>(deps: TimeDeps, call: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await call();
+  } catch (error) {
+    if (upstreamStatus(error) === 401) {
+      await recordPlatformCredentialRefusal(deps, SYNC_CREDENTIAL, 401, `time tracking: Harvest refused the platform's sync token (${(error as Error).message}): reconnect by entering a new time_api.sync_token`);
+    }
+    throw error;
+  }
+  await clearPlatformCredentialRefusal(deps, SYNC_CREDENTIAL);
+  return result;
+}
+
+/**
  * The staff member's Harvest credentials, refreshed first when they expire
  * within 600 s. One refresh per staff member even under concurrent requests:
  * the refresher holds a Redis lock; the others wait for it and read what it
@@ -258,6 +289,8 @@ export async function staffHarvestAuth(deps: TimeDeps, staffId: number): Promise
               throw reconnectError();
             });
           await store(deps, staffId, tokens, { providerUserId: current.provider_user_id, accountId: current.account_id });
+          // Harvest took the app's settings: /readyz no longer says they are wrong.
+          await clearPlatformCredentialRefusal(deps, APP_CREDENTIAL);
         }
       } finally {
         // Only our own lock: compare-and-delete in one step.

@@ -2,6 +2,7 @@ import { AppError, type Connections, type JobRun, type PayloadOf } from "@mw/pla
 import type { AiService } from "../ai/index.ts";
 import { chatMessageJob, raiseOperatorAlert } from "../notifications/index.ts";
 import type { OptionStore } from "../options/index.ts";
+import { asPlatform } from "./connections.ts";
 import { importTime } from "./import.ts";
 import { budgetLockNoticeJob, budgetLockNoticeJobId, noteOptimizeJob, noteOptimizeJobId, type milestonesJob, type timerStopOnReplyJob } from "./jobs.ts";
 import { projectMilestones, taskMilestones } from "./milestones.ts";
@@ -43,7 +44,7 @@ export async function runProjectCreate(deps: TimeJobDeps, ticketId: number) {
 export async function runTimeImport(deps: TimeJobDeps & Pick<JobRun, "progress">) {
   const time = await timeDeps(deps, "time import");
   if (!time) return { skipped: "time_tracking_disabled" };
-  const result = await importTime(time, (done, total) => deps.progress(done, total, "projects"));
+  const result = await asPlatform(time, () => importTime(time, (done, total) => deps.progress(done, total, "projects")));
   for (const eventId of result.lock_events) await deps.queues.add(budgetLockNoticeJob, { event_id: eventId }, { jobId: budgetLockNoticeJobId(eventId) });
   deps.log.info("time imported", { ...result });
   return result;
@@ -58,7 +59,7 @@ export async function runTimeSync(deps: TimeJobDeps, scheduled: boolean) {
   const time = await timeDeps(deps, "time sync");
   if (!time && scheduled) return { skipped: "time_tracking_disabled" };
   if (!time) throw AppError.permanent(TIME_TRACKING_DISABLED, "sync_error");
-  const counts = await syncTime({ ...time, delayMs: deps.config.TIME_SYNC_DELAY_MS });
+  const counts = await asPlatform(time, () => syncTime({ ...time, delayMs: deps.config.TIME_SYNC_DELAY_MS }));
   deps.log.info("time synced", { ...counts });
   return counts;
 }
@@ -79,13 +80,15 @@ export async function runMilestoneChecks(deps: TimeJobDeps) {
 /**
  * Milestone alerts to the chat webhook, each threshold once (design 10.4);
  * `alerts_sent` counts them. Without CHAT_WEBHOOK_URL they go to the
- * operators' e-mail, saying so, rather than nowhere.
+ * operators' e-mail, saying so, rather than nowhere; one the webhook never
+ * takes is on the undelivered list under the milestone's key (sendChatMessage).
  */
 async function alertMilestones(deps: Pick<Connections, "queues" | "config">, alerts: Awaited<ReturnType<typeof projectMilestones>>) {
   for (const alert of alerts) {
     const key = `milestone.${alert.project_id}.${alert.task_id}.${alert.threshold}`;
-    if (deps.config.CHAT_WEBHOOK_URL) await deps.queues.add(chatMessageJob, { text: alert.text }, { jobId: key });
-    else await raiseOperatorAlert(deps, { key, subject: `Budget milestone: ${alert.threshold} % reached`, text: alert.text, reason: "milestone alerts go to the chat webhook, and CHAT_WEBHOOK_URL is unset" });
+    const subject = `Budget milestone: ${alert.threshold} % reached`;
+    if (deps.config.CHAT_WEBHOOK_URL) await deps.queues.add(chatMessageJob, { text: alert.text, key, subject }, { jobId: key });
+    else await raiseOperatorAlert(deps, { key, subject, text: alert.text, reason: "milestone alerts go to the chat webhook, and CHAT_WEBHOOK_URL is unset" });
   }
   return { alerts_sent: alerts.length, alerts: alerts.map(({ project_id, task_id, threshold }) => ({ project_id, task_id, threshold })) };
 }

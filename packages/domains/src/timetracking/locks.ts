@@ -1,5 +1,6 @@
 import { AppError, type Connections } from "@mw/platform";
 import { ticketById, writeUnlock, type Ticket } from "../tickets/index.ts";
+import { lockNoticeOutcomes } from "./lock-notice.ts";
 
 type Deps = Pick<Connections, "prisma">;
 
@@ -27,12 +28,28 @@ export async function unlockTicket(deps: Deps, ticketId: number, staffId: number
   return { ticket_id: ticketId, locked: false };
 }
 
-/** Spec 2, 4.5 rule 5: a ticket's imported entries and lock events, ordered by when they happened, not by id. */
-export async function timeTimeline({ prisma }: Deps, ticketId: number) {
+/**
+ * Spec 2, 4.5 rule 5: a ticket's imported entries and lock events, ordered by
+ * when they happened, not by id. A lock says what its notice did per channel
+ * (`notice`: sent, failed with each recipient's answer, not configured, or
+ * retrying), as a CRITICAL alert's history does.
+ */
+export async function timeTimeline(deps: Pick<Connections, "prisma" | "redis" | "config">, ticketId: number) {
+  const { prisma } = deps;
   const [entries, events] = await Promise.all([prisma.projectTimeEntry.findMany({ where: { ticket_id: ticketId } }), prisma.timeEvent.findMany({ where: { ticket_id: ticketId } })]);
+  const lockEvents = await Promise.all(
+    events.map(async (event) => ({
+      type: event.kind as "locked" | "unlocked",
+      at: event.at.toISOString(),
+      staff_id: event.staff_id,
+      hours_used: Number(event.hours_used),
+      budget: Number(event.budget),
+      ...(event.kind === "locked" ? { notice: await lockNoticeOutcomes(deps, event.id) } : {}),
+    })),
+  );
   const items = [
     ...entries.map((entry) => ({ type: "entry" as const, at: entry.spent_date.toISOString(), entry_id: Number(entry.provider_entry_id), user_id: entry.user_id, hours: Number(entry.hours), notes: entry.notes })),
-    ...events.map((event) => ({ type: event.kind as "locked" | "unlocked", at: event.at.toISOString(), staff_id: event.staff_id, hours_used: Number(event.hours_used), budget: Number(event.budget) })),
+    ...lockEvents,
   ];
   return items.sort((a, b) => a.at.localeCompare(b.at) || (a.type === "entry" ? -1 : 1));
 }

@@ -1,8 +1,7 @@
 import type { Config, JobRun, Logger, Prisma, PrismaClient, Queues } from "@mw/platform";
-import { sendMail } from "@mw/providers/mail";
 import { sendSms, smsConfigured } from "@mw/providers/sms";
 import { htmlToText } from "../ai/index.ts";
-import { nextDeliveryAttemptIn, notifyStaff, raiseOperatorAlert, recordFailedDelivery } from "../notifications/index.ts";
+import { byMail, deliverToEach, eachAlone, notifyStaff, raiseOperatorAlert, retryOf, type DeliveryLedger, type DeliveryState } from "../notifications/index.ts";
 import { alertRecipients, ticketById, type Staff, type Ticket } from "../tickets/index.ts";
 import type { AlertChannel } from "./jobs.ts";
 
@@ -14,7 +13,24 @@ interface AlertDeps {
   delay: JobRun["delay"];
 }
 
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** Each channel as the undelivered list names it. */
+const CHANNEL_NAMES: Record<AlertChannel, string> = { email: "e-mail", sms: "SMS", browser: "browser" };
+
+/** A browser recipient as the history and the undelivered list name them. */
+const staffLabel = (staffId: number) => `staff ${staffId}`;
+const staffOfLabel = (label: string) => Number(label.slice("staff ".length));
+
+/** A channel's delivery state on its history row, beside what the row already says. */
+function historyLedger(prisma: PrismaClient, rowId: number, detail: Record<string, unknown>): DeliveryLedger {
+  let current = { ...detail };
+  return {
+    read: async () => current as Partial<DeliveryState>,
+    write: async (state) => {
+      current = { ...current, ...state };
+      await prisma.aiHistory.update({ where: { id: rowId }, data: { detail: current as Prisma.InputJsonValue } });
+    },
+  };
+}
 
 function alertText(ticket: Ticket) {
   const percentage = `${ticket.ai_urgency_percentage ?? "?"}%`;
@@ -83,83 +99,26 @@ export async function sendCriticalAlert(deps: AlertDeps, ticketId: number, chann
     await raiseOperatorAlert(deps, { key, subject: message.subject, text: message.text, reason: `the alert could not reach its own recipients (${reasons.join("; ")})` });
     outcome = { status: "not configured", outcome: "not configured (sent to the operators instead)", handed_to: "operators", reason: gap, operator_alert: key };
     log.warn("critical alert channel handed to the operators", { ticket_id: ticket.id, channel, reason: gap });
-  } else if (channel === "email") {
-    outcome = await deliverEach(deps, { row, detail, channel, ticketId: ticket.id, message }, unique(recipients.map((staff) => staff.email)), async (to) => {
-      const sent = await sendMail({ ...config, SMTP_URL: config.SMTP_URL! }, { to: to.join(", "), subject: message.subject, text: message.text });
-      return new Map(sent.rejected.map((each) => [each.recipient, each.reason]));
-    });
-  } else if (channel === "sms") {
-    outcome = await deliverEach(deps, { row, detail, channel, ticketId: ticket.id, message }, unique(recipients.map((staff) => staff.phone)), async (to, markReached) => {
-      const failed = new Map<string, string>();
-      // One number the provider refuses must not keep the alert from the numbers after it.
-      for (const phone of to) {
-        try {
-          // No gap means SMS is configured.
-          await sendSms(config as Parameters<typeof sendSms>[0], phone, message.sms);
-          await markReached(phone);
-        } catch (error) {
-          failed.set(phone, errorMessage(error));
-        }
-      }
-      return failed;
-    });
   } else {
-    const staffIds = recipients.map((staff) => staff.id);
-    const created = await notifyStaff(
-      deps,
-      staffIds.map((staff_id) => ({ staff_id, ticket_id: ticket.id, kind: "critical", title: `CRITICAL: ticket #${ticket.number}`, body: `${ticket.ai_suggested_title ?? ticket.subject} (${ticket.ai_urgency_percentage ?? "?"}%)` })),
-    );
-    outcome = { status: "sent", notified: staffIds, created };
+    const delivery = { key: criticalFallbackKey(ticket.id), channel: CHANNEL_NAMES[channel], subject: message.subject, text: message.text, ledger: historyLedger(prisma, row.id, detail) };
+    const delivered =
+      channel === "email"
+        ? await deliverToEach(deps, delivery, unique(recipients.map((staff) => staff.email)), byMail({ ...config, SMTP_URL: config.SMTP_URL! }, message))
+        : channel === "sms"
+          ? // No gap means SMS is configured.
+            await deliverToEach(deps, delivery, unique(recipients.map((staff) => staff.phone)), eachAlone((phone) => sendSms(config as Parameters<typeof sendSms>[0], phone, message.sms)))
+          : await deliverToEach(
+              deps,
+              delivery,
+              recipients.map((staff) => staffLabel(staff.id)),
+              eachAlone((label) => notifyStaff(deps, [{ staff_id: staffOfLabel(label), ticket_id: ticket.id, kind: "critical", title: `CRITICAL: ticket #${ticket.number}`, body: `${ticket.ai_suggested_title ?? ticket.subject} (${ticket.ai_urgency_percentage ?? "?"}%)` }])),
+            );
+    const retry = retryOf("CRITICAL alert", { [channel]: delivered });
+    if (retry) return deps.delay(retry.wait, retry.reason);
+    outcome = { ...delivered };
   }
 
   if (!gap) log.info("critical alert delivered", { ticket_id: ticket.id, ticket_number: ticket.number, channel, status: outcome.status });
   await prisma.aiHistory.update({ where: { id: row.id }, data: { sent_at: new Date(), detail: { ...detail, ...outcome } as Prisma.InputJsonValue } });
   return outcome;
-}
-
-interface Delivery {
-  row: { id: number };
-  detail: Record<string, unknown>;
-  channel: AlertChannel;
-  ticketId: number;
-  message: { subject: string; text: string };
-}
-
-/**
- * Delivers to each recipient not reached yet; `send` answers the ones that
- * failed, with the provider's answer. Reached recipients are stored
- * as they go, so a later attempt sends only to the others. Failures are
- * tried again after ALERT_DELIVERY_BACKOFF_MS (doubling) until
- * ALERT_DELIVERY_ATTEMPTS; then each recipient still failing is an operator
- * alert naming them, and the history says who got it and who did not, why.
- */
-async function deliverEach(deps: AlertDeps, delivery: Delivery, recipients: string[], send: (to: string[], markReached: (recipient: string) => Promise<void>) => Promise<Map<string, string>>): Promise<Record<string, unknown>> {
-  const { prisma, config } = deps;
-  const reached = new Set((delivery.detail.sent_to as string[] | undefined) ?? []);
-  const owed = recipients.filter((recipient) => !reached.has(recipient));
-  let failed: Map<string, string>;
-  try {
-    // Stored as each is reached, so a process dying mid-loop does not text anyone twice.
-    const markReached = async (recipient: string) => {
-      reached.add(recipient);
-      await prisma.aiHistory.update({ where: { id: delivery.row.id }, data: { detail: { ...delivery.detail, sent_to: [...reached] } as Prisma.InputJsonValue } });
-    };
-    failed = owed.length ? await send(owed, markReached) : new Map();
-  } catch (error) {
-    failed = new Map(owed.map((recipient) => [recipient, errorMessage(error)]));
-  }
-  for (const recipient of owed) if (!failed.has(recipient)) reached.add(recipient);
-  const attempts = Number(delivery.detail.attempts ?? 0) + 1;
-  const state = { sent_to: [...reached], failed: Object.fromEntries(failed), attempts };
-  if (!failed.size) return { status: "sent", ...state };
-  await prisma.aiHistory.update({ where: { id: delivery.row.id }, data: { detail: { ...delivery.detail, ...state } as Prisma.InputJsonValue } });
-  const wait = nextDeliveryAttemptIn(config, attempts);
-  const reasons = [...failed].map(([recipient, reason]) => `${recipient}: ${reason}`).join("; ");
-  if (wait !== null) return deps.delay(wait, `CRITICAL alert ${delivery.channel} attempt ${attempts} failed for ${reasons}`);
-  const operatorAlerts: string[] = [];
-  for (const [recipient, error] of failed) {
-    operatorAlerts.push(await recordFailedDelivery(deps, { key: `critical-alert.${delivery.ticketId}`, channel: delivery.channel === "email" ? "e-mail" : "SMS", recipient, error, ...delivery.message }));
-  }
-  deps.log.error("critical alert undelivered to some recipients", { ticket_id: delivery.ticketId, channel: delivery.channel, failed: reasons });
-  return { status: reached.size ? "partly sent" : "failed", outcome: `failed (${reasons}); sent to the operators instead`, ...state, operator_alerts: operatorAlerts };
 }

@@ -131,7 +131,7 @@ export function timerRoutes(api: ApiRouter, ctx: Pick<AppContext, "ai" | "config
     params: z.object({ ticket_id: id }),
     responses: {
       200: {
-        description: "Oldest first; entries by their spent date, lock events by their time",
+        description: "Oldest first; entries by their spent date, lock events by their time; a lock's `notice` says per channel what its notice to the project manager did",
         schema: ok(z.object({ items: z.array(z.object({ type: z.enum(["entry", "locked", "unlocked"]), at: z.string() }).loose()) })),
       },
     },
@@ -141,7 +141,7 @@ export function timerRoutes(api: ApiRouter, ctx: Pick<AppContext, "ai" | "config
         data: {
           items: [
             { type: "entry", at: "2026-11-24T00:00:00.000Z", entry_id: 88001, user_id: 1001, hours: 6.5, notes: "Checkout fix" },
-            { type: "locked", at: "2026-11-25T09:15:02.113Z", staff_id: 5, hours_used: 13, budget: 10 },
+            { type: "locked", at: "2026-11-25T09:15:02.113Z", staff_id: 5, hours_used: 13, budget: 10, notice: { browser: { status: "sent", sent_to: ["staff 5"], failed: {}, attempts: 1 }, "e-mail": { status: "sent", sent_to: ["pm@agency.example"], failed: {}, attempts: 1 } } },
             { type: "unlocked", at: "2026-11-25T10:02:40.551Z", staff_id: 5, hours_used: 13, budget: 10 },
           ],
         },

@@ -7,8 +7,9 @@ export async function healthPing(_job: Job, payload: PayloadOf<typeof healthPing
   return pingHealthCheck(ctx, payload);
 }
 
-export async function chatMessage(_job: Job, payload: PayloadOf<typeof chatMessageJob>, ctx: Pick<JobContext, "config" | "log">) {
-  return sendChatMessage(ctx, payload.text);
+/** A chat message; one that names no key (its delivery's) is kept under the job's id. */
+export async function chatMessage(job: Job, payload: PayloadOf<typeof chatMessageJob>, ctx: Pick<JobContext, "config" | "prisma" | "redis" | "log" | "delay">) {
+  return sendChatMessage(ctx, { ...payload, key: payload.key ?? `chat-message.${job.id!}` });
 }
 
 /** An operator alert; producers that name no key (dispute, SSL, order-volume alerts) are kept under the job's id. */

@@ -34,7 +34,7 @@ export async function timeImport(_job: Job, _payload: PayloadOf<typeof timeImpor
 }
 
 /** Spec 2, 6: the over-budget lock notifies the ticket's project manager, by e-mail and in the browser, once per lock. */
-export async function budgetLockNotice(_job: Job, payload: PayloadOf<typeof budgetLockNoticeJob>, ctx: Pick<JobContext, "prisma" | "queues" | "config" | "log">) {
+export async function budgetLockNotice(_job: Job, payload: PayloadOf<typeof budgetLockNoticeJob>, ctx: Pick<JobContext, "prisma" | "queues" | "redis" | "config" | "log" | "delay">) {
   return sendBudgetLockNotice(ctx, payload.event_id);
 }
 
