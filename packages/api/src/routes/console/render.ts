@@ -41,6 +41,9 @@ export const NAV: readonly NavItem[] = [
   { href: `${CONSOLE_PATH}/settings`, label: "Settings", allowed: ["manage_options"] },
   { href: `${CONSOLE_PATH}/operations`, label: "Operations", allowed: ["manage_middleware"] },
   { href: `${CONSOLE_PATH}/orders`, label: "Orders", allowed: ["manage_middleware"] },
+  { href: `${CONSOLE_PATH}/sites`, label: "Sites", allowed: ["manage_middleware"] },
+  { href: `${CONSOLE_PATH}/items`, label: "Items", allowed: ["manage_middleware"] },
+  { href: `${CONSOLE_PATH}/merchant-accounts`, label: "Merchant accounts", allowed: ["manage_middleware"] },
 ];
 
 export function holds(principal: Principal, allowed: readonly Capability[]): boolean {
