@@ -149,11 +149,11 @@ describe("urgency snapshots and tickets", () => {
     // The keyboard reaches everything in order: the skip link first, then the sections, then the bell.
     await page.goto(`${ui.api.url}/console/snapshots`);
     const focused: string[] = [];
-    for (let i = 0; i < 8; i += 1) {
+    for (let i = 0; i < 11; i += 1) {
       await page.keyboard.press("Tab");
       focused.push(String(await page.evaluate("document.activeElement.getAttribute('aria-label') || document.activeElement.textContent.trim()")));
     }
-    expect(focused).toEqual(["Skip to content", "Console", "Snapshots", "Assistant", "Settings", "Operations", "Orders", "Notifications, 0 unread"]);
+    expect(focused).toEqual(["Skip to content", "Console", "Snapshots", "Assistant", "Settings", "Operations", "Orders", "Sites", "Items", "Merchant accounts", "Notifications, 0 unread"]);
     await page.keyboard.press("Enter");
     await page.waitForURL(`${ui.api.url}/console/notifications`);
   }, 60_000);
