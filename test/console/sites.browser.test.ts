@@ -278,6 +278,25 @@ for (const width of [1280, 375]) {
   });
 }
 
+describe("a site's runs", () => {
+  it("pages the runs 20 at a time as GET /sync-runs?site_id= does, also from the answer of a failed connection test", async () => {
+    const { id } = await rest<{ id: number }>("/sites", { method: "POST", body: JSON.stringify({ name: `Busy ${RUN}`, platform: "storefront_b", site_url: shop.url, api_key: "ck_wrong", api_secret: "cs_wrong" }) });
+    const start = Date.now() - 3_600_000;
+    await ui.api.ctx.prisma.syncRun.createMany({ data: Array.from({ length: 22 }, (_, n) => ({ site_id: id, kind: "tracking", status: "completed", counts: { created: n }, started_at: new Date(start + n * 60_000), finished_at: new Date(start + n * 60_000 + 1000) })) });
+    const page = await operatorPage();
+    await page.goto(`${ui.api.url}/console/sites/${id}`);
+    await page.click("#test-connection");
+    expect(await page.textContent("#tested")).toMatch(/^Connection failed: /);
+    expect(await page.textContent("#run-total")).toBe("22 runs, newest first");
+    await page.click('.pager a[rel="next"]');
+    await page.waitForURL(`${ui.api.url}/console/sites/${id}?page=2`);
+    const { sync_runs: second } = await rest<{ sync_runs: { id: number }[] }>(`/sync-runs?site_id=${id}&page=2`);
+    const shown = await page.locator("#runs tbody tr[data-run-id]").evaluateAll((rows) => rows.map((row) => Number(row.getAttribute("data-run-id"))));
+    expect(shown).toEqual(second.map((run) => run.id));
+    expect(shown).toHaveLength(2);
+  }, 60_000);
+});
+
 describe("who may open them", () => {
   it("tells a staff member each page needs manage_middleware, and refuses their posts alike", async () => {
     const page = await (await ui.newContext()).newPage();
