@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
+import { expectAccessible } from "../support/axe.ts";
 import { consoleUser, signIn, useConsole } from "../support/console.ts";
 import { newTicketId } from "../support/tickets.ts";
 
@@ -54,6 +55,7 @@ describe("assistant chat", () => {
     // The conversation reopens with both messages, and can be deleted.
     await page.reload();
     await expect.poll(() => page.locator("#messages li").count()).toBe(2);
+    await expectAccessible(page, "a reopened conversation");
     page.once("dialog", (dialog) => dialog.accept());
     await page.click("#chat-delete");
     await expect.poll(() => page.locator("#conversations a").count()).toBe(0);

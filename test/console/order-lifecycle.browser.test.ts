@@ -3,6 +3,7 @@ import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FakeErp } from "../fakes/erp.ts";
 import { userWith } from "../support/api.ts";
+import { expectAccessible } from "../support/axe.ts";
 import { consoleUser, signIn, useConsole } from "../support/console.ts";
 import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";
 import { logged, spawnEntry, type Spawned, runCli as cli } from "../support/processes.ts";
@@ -70,6 +71,7 @@ async function consoleState(number: string) {
   await page.goto(`${ui.api.url}/console/operations?kind=order&key=${encodeURIComponent(number)}`);
   const row = page.locator("#order-lifecycle tbody tr");
   expect(await row.count()).toBe(1);
+  await expectAccessible(page);
   return {
     state: await row.locator(".order-state").textContent(),
     text: (await row.textContent()) ?? "",
@@ -86,6 +88,7 @@ async function orderPage(id: number) {
   const text = async (selector: string) => ((await lifecycle.locator(selector).textContent()) ?? "").trim();
   const dash = (value: string) => (value === "—" ? null : value);
   const job = lifecycle.locator(".order-job a");
+  await expectAccessible(page);
   return {
     state: await text(".order-state"),
     state_reason: dash(await text(".state-reason")),
@@ -246,6 +249,7 @@ describe("the console's order list (the admin order viewer)", () => {
     expect(await listed(`search=${prefix}`)).toEqual(byRest.slice(0, 20));
     expect(await page.textContent("#order-total")).toContain("22 orders");
     expect(await page.textContent(".pager")).toContain("Page 1 of 2");
+    await expectAccessible(page, "orders list");
     await page.click('.pager a[rel="next"]');
     expect(await listed(`search=${prefix}&page=2`)).toEqual(byRest.slice(20));
 

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { expectAccessible } from "../support/axe.ts";
 import { consoleUser, signIn, useConsole } from "../support/console.ts";
 import { entrySignal, newTicketId, postSignal, SECURITY_KEY, ticketBody } from "../support/tickets.ts";
 
@@ -148,12 +149,34 @@ describe("urgency snapshots and tickets", () => {
     // The keyboard reaches everything in order: the skip link first, then the sections, then the bell.
     await page.goto(`${ui.api.url}/console/snapshots`);
     const focused: string[] = [];
-    for (let i = 0; i < 13; i += 1) {
+    for (let i = 0; i < 16; i += 1) {
       await page.keyboard.press("Tab");
       focused.push(String(await page.evaluate("document.activeElement.getAttribute('aria-label') || document.activeElement.textContent.trim()")));
     }
-    expect(focused).toEqual(["Skip to content", "Console", "Snapshots", "Tickets", "Assistant", "Settings", "Operations", "Orders", "Disputes", "Sync runs", "Reports", "Managed sites", "Notifications, 0 unread"]);
+    expect(focused).toEqual(["Skip to content", "Console", "Snapshots", "Tickets", "Assistant", "Settings", "Operations", "Orders", "Disputes", "Sites", "Sync runs", "Items", "Merchant accounts", "Reports", "Managed sites", "Notifications, 0 unread"]);
     await page.keyboard.press("Enter");
     await page.waitForURL(`${ui.api.url}/console/notifications`);
   }, 60_000);
+
+  it("every page passes the accessibility check at 1280 px and 375 px: sign-in, refusal, each section, a ticket, an order, an error", async () => {
+    const ticket = await ticketWithSnapshots("Checkout down", [{ urgency: "HIGH", urgency_percentage: 60 }]);
+    const order = await ui.api.ctx.prisma.order.findFirst({ select: { id: true } });
+    for (const width of [1280, 375]) {
+      const context = await ui.newContext({ viewport: { width, height: 800 } });
+      const page = await context.newPage();
+      await page.goto(`${ui.api.url}/console/login`);
+      await expectAccessible(page, `login at ${width}`);
+      await signIn(page, ui.api.url, await consoleUser(ui.api, ["staff"]));
+      await page.goto(`${ui.api.url}/console/settings`);
+      await expectAccessible(page, `refusal at ${width}`);
+      await page.context().clearCookies();
+      await signIn(page, ui.api.url, await consoleUser(ui.api, ["staff", "manage_options", "manage_middleware"], newTicketId()));
+      const paths = ["snapshots", "chat", "settings", "operations", "operations?kind=case&key=none", "orders", "notifications", `tickets/${ticket.number}`, "no-such-page"];
+      if (order) paths.push(`orders/${order.id}`);
+      for (const path of paths) {
+        await page.goto(`${ui.api.url}/console/${path}`);
+        await expectAccessible(page, `${path} at ${width}`);
+      }
+    }
+  }, 120_000);
 });

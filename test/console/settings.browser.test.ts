@@ -1,5 +1,6 @@
 import { DEFAULT_URGENCY_CRITERIA, OPTIONS } from "@mw/domains/options";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectAccessible } from "../support/axe.ts";
 import { consoleUser, signIn, useConsole } from "../support/console.ts";
 import { newTicketId } from "../support/tickets.ts";
 
@@ -31,6 +32,7 @@ describe("settings page", () => {
     expect(await page.textContent("#opt-ai_rate_limit-error")).toMatch(/^ai_rate_limit: /);
     expect(await page.textContent("#opt-ai_model-error")).toContain("must be a Gemini model id");
     expect(await page.getAttribute("#opt-ai_model", "aria-invalid")).toBe("true");
+    await expectAccessible(page, "settings with refused fields");
     // What was typed stays in the form to be corrected.
     expect(await page.inputValue("#opt-ai_cache_ttl")).toBe("7200");
     expect(await ui.api.ctx.options.get("ai_cache_ttl")).toBe(3600);

@@ -2,6 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeHarvest, type FakeProject } from "../fakes/harvest.ts";
 import { startApi, type TestApi } from "../support/api.ts";
+import { expectAccessible } from "../support/axe.ts";
 import { launchBrowser } from "../support/browser.ts";
 import { consoleContexts, consoleUser, signIn } from "../support/console.ts";
 import { newTicketId } from "../support/tickets.ts";
@@ -53,6 +54,7 @@ describe("time panel on a ticket", () => {
     await expect.poll(() => page.textContent("#time-status")).toBe("Timer started.");
     expect(await page.isVisible("#timer-stop")).toBe(true);
     expect(await page.isVisible("#timer-start")).toBe(false);
+    await expectAccessible(page, "the time panel with a running timer");
     const running = harvest.entries.find((entry) => entry.project.id === project.id && entry.is_running);
     expect(running).toBeDefined();
     await expect.poll(() => page.textContent("#timer-clock"), { timeout: 5_000 }).not.toBe("0:00:00");

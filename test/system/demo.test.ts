@@ -37,7 +37,7 @@ async function checkRun(child: ChildProcess, out: () => string, exited: Promise<
   expect(adminLine, out()).not.toBeNull();
   const administrator = await consoleSignIn(base!, adminLine![1]!, adminLine![2]!);
   expect(administrator.status).toBe(200);
-  for (const section of ["snapshots", "tickets", "chat", "settings", "operations", "orders", "disputes", "sync-runs", "reports", "managed-sites"]) expect(administrator.page).toContain(`href="/console/${section}"`);
+  for (const section of ["snapshots", "tickets", "chat", "settings", "operations", "orders", "disputes", "sites", "sync-runs", "items", "merchant-accounts", "reports", "managed-sites"]) expect(administrator.page).toContain(`href="/console/${section}"`);
 
   const code = await exited;
   const output = out();

@@ -1,4 +1,5 @@
 export { MAX_ITEMS_PER_UPSERT, itemInput, listItems, upsertItems, type ItemInput } from "./items.ts";
+export { itemsFromRecords } from "./item-rows.ts";
 export { cleanUpItemHistory } from "./item-history.ts";
 export { KnownSkus, unknownSkus } from "./known-skus.ts";
 export { sweepProductInbox } from "./product-webhooks/inbox.ts";

@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Router } from "express";
 import { AppError } from "@mw/platform";
 import type { AppContext } from "../../context.ts";
 import { CONSOLE_FILES, CONSOLE_PATH, renderPage } from "./render.ts";
+import { cataloguePages } from "./catalogue.ts";
 import { chatPages } from "./chat.ts";
 import { disputePages } from "./disputes.ts";
 import { managedSitePages } from "./managed-sites.ts";
@@ -12,6 +13,7 @@ import { operationsPages } from "./operations.ts";
 import { orderPages } from "./orders.ts";
 import { settingsPages } from "./settings.ts";
 import { signInPages } from "./sign-in-pages.ts";
+import { sitePages } from "./sites.ts";
 import { ticketPages } from "./tickets.ts";
 
 /** What a person sees when a console request fails: the message when it is ours to show, never a stack. */
@@ -37,7 +39,7 @@ function errorPage(ctx: Pick<AppContext, "logger">): ErrorRequestHandler {
 }
 
 /** The staff and operator console (design 10.7): server-rendered pages under /console. */
-export function consoleRoutes(ctx: Pick<AppContext, "config" | "logger" | "options" | "prisma" | "queues" | "redis" | "replica" | "sessions" | "storage">): Router {
+export function consoleRoutes(ctx: Pick<AppContext, "config" | "invalidation" | "logger" | "options" | "prisma" | "queues" | "redis" | "replica" | "sessions" | "storage">): Router {
   const router = express.Router();
   router.use(
     `${CONSOLE_PATH}/assets`,
@@ -56,6 +58,8 @@ export function consoleRoutes(ctx: Pick<AppContext, "config" | "logger" | "optio
   pages.use(operationsPages(ctx));
   pages.use(orderPages(ctx));
   pages.use(notificationPages(ctx));
+  pages.use(sitePages(ctx));
+  pages.use(cataloguePages(ctx));
   pages.use(disputePages(ctx));
   pages.use(syncRunPages(ctx));
   pages.use(reportPages(ctx));

@@ -43,7 +43,10 @@ export const NAV: readonly NavItem[] = [
   { href: `${CONSOLE_PATH}/operations`, label: "Operations", allowed: ["manage_middleware"] },
   { href: `${CONSOLE_PATH}/orders`, label: "Orders", allowed: ["manage_middleware"] },
   { href: `${CONSOLE_PATH}/disputes`, label: "Disputes", allowed: ["manage_middleware"] },
+  { href: `${CONSOLE_PATH}/sites`, label: "Sites", allowed: ["manage_middleware"] },
   { href: `${CONSOLE_PATH}/sync-runs`, label: "Sync runs", allowed: ["manage_middleware"] },
+  { href: `${CONSOLE_PATH}/items`, label: "Items", allowed: ["manage_middleware"] },
+  { href: `${CONSOLE_PATH}/merchant-accounts`, label: "Merchant accounts", allowed: ["manage_middleware"] },
   { href: `${CONSOLE_PATH}/reports`, label: "Reports", allowed: ["manage_middleware"] },
   { href: `${CONSOLE_PATH}/managed-sites`, label: "Managed sites", allowed: ["manage_options"] },
 ];
