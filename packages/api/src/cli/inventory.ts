@@ -1,4 +1,4 @@
-import { errors } from "@mw/platform";
+import { errors } from "@mw/platform/core";
 import { itemInput, upsertItems, type ItemInput } from "@mw/domains/inventory";
 import { csvRecords } from "./csv-file.ts";
 import type { Command } from "./command.ts";
