@@ -2,7 +2,7 @@ import type { Connections } from "@mw/platform";
 import { listOrders } from "./order-reads.ts";
 
 /** Hour buckets are `YYYY-MM-DD HH` in UTC, as MariaDB formats the stored UTC times. */
-export type HourCounts = Map<string, number>;
+type HourCounts = Map<string, number>;
 
 interface HourRow {
   hour: string;
