@@ -1,4 +1,4 @@
-import { configDefaults, defineConfig } from "vitest/config";
+import { configDefaults, defineConfig, type TestUserConfig } from "vitest/config";
 import { MAX_WORKERS } from "./test/support/workers.ts";
 
 /**
@@ -15,7 +15,7 @@ const include = ["test/**/*.test.ts", "packages/*/src/**/*.test.ts"];
 const exclude = [...configDefaults.exclude, "test/cluster/**", "test/system/**"];
 
 /** What every test file runs with, here and in vitest.system.config.ts. */
-export const suiteOptions = {
+export const suiteOptions: TestUserConfig = {
   globalSetup: ["test/support/global-setup.ts"],
   setupFiles: ["test/support/setup.ts"],
   pool: "forks",
@@ -25,7 +25,7 @@ export const suiteOptions = {
   // waits on a condition, never on a clock, so a passing run is no slower for it.
   testTimeout: 120_000,
   hookTimeout: 180_000,
-} as const;
+};
 
 export default defineConfig({
   test: {
