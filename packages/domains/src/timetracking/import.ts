@@ -4,7 +4,7 @@ import { staffWithEmail, ticketsOnProjects, writeTimeTotals } from "../tickets/i
 import { budgetMultiplier, shouldLock } from "./budget.ts";
 import { harvestClient, syncAuth, type TimeDeps } from "./settings.ts";
 
-interface ImportCounts {
+export interface ImportCounts {
   projects: number;
   tickets: number;
   entries_added: number;
