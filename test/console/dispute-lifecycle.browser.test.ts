@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeGateway } from "../fakes/gateway.ts";
 import { userWith } from "../support/api.ts";
 import { consoleUser, signIn, useConsole } from "../support/console.ts";
-import { logged, spawnEntry, type Spawned, runCli as cli } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { logged, runCli as cli } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
 
 // A dispute driven through a gateway outage by the real worker, its state read
@@ -15,7 +16,7 @@ const MID = `6${RUN}`;
 const GATEWAY_KEY = `sk_gw_${RUN}_lifecycle`;
 const ROOT = "/middleware/v1";
 let gateway: FakeGateway;
-let worker: Spawned;
+let worker: InProcessWorker;
 let admin: string;
 let page: Page;
 let operator: string;
@@ -43,15 +44,12 @@ beforeAll(async () => {
   gateway.addTransaction(GATEWAY_KEY, { transaction_id: `${RUN}0001`, authorization_code: "LC0001", date: new Date("2026-11-01T15:42:10Z"), order_id: "WEB-1", card: "4111111111111111" });
   admin = await userWith(ui.api, "manage_middleware");
   operator = await consoleUser(ui.api, ["manage_middleware"]);
-  worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "disputes", GATEWAY_QUERY_URL: gateway.url, HTTP_TIMEOUT_MS: "2000" });
+  worker = await startInProcessWorker({ WORKER_QUEUES: "disputes", GATEWAY_QUERY_URL: gateway.url, HTTP_TIMEOUT_MS: "2000" });
   await worker.waitFor(logged("workers started"), 120_000);
 }, 180_000);
 
 afterAll(async () => {
-  if (worker.child.exitCode === null && worker.child.signalCode === null) {
-    worker.child.kill("SIGKILL");
-    await worker.exited();
-  }
+  await worker?.stop();
   await gateway.stop();
 });
 

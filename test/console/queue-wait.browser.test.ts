@@ -1,7 +1,8 @@
 import { itemHistoryCleanupJob } from "@mw/domains/inventory";
 import { afterAll, describe, expect, it } from "vitest";
 import { consoleUser, signIn, useConsole } from "../support/console.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { logged } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
 
 // The operations page's queue wait charts against the jobs a real worker ran:
@@ -9,13 +10,10 @@ import { until } from "../support/wait.ts";
 // (timestamp, plus its delay), bucketed by the hour it started.
 const ui = useConsole();
 const RUN = `W${process.pid % 10000}${Date.now() % 100000}`;
-let worker: Spawned | undefined;
+let worker: InProcessWorker | undefined;
 
 afterAll(async () => {
-  if (worker && worker.child.exitCode === null && worker.child.signalCode === null) {
-    worker.child.kill("SIGTERM");
-    await worker.exited();
-  }
+  await worker?.stop();
 });
 
 const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13).replace("T", " ");
@@ -29,7 +27,7 @@ describe("queue wait on the operations page", () => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i += 1) ids.push((await ui.api.ctx.queues.add(itemHistoryCleanupJob, {}, { jobId: `${RUN}-${i}` })).id!);
     ids.push((await ui.api.ctx.queues.add(itemHistoryCleanupJob, {}, { jobId: `${RUN}-delayed`, delay: 1500 })).id!);
-    worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "inventory" });
+    worker = await startInProcessWorker({ WORKER_QUEUES: "inventory" });
     await worker.waitFor(logged("workers started"), 120_000);
     await until(
       async () => (await Promise.all(ids.map((id) => queue.getJobState(id)))).every((state) => state === "completed"),

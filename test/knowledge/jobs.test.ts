@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
 import { FakePinecone } from "../fakes/pinecone.ts";
 import { startApi, userWith, type TestApi } from "../support/api.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { spawnEntry, type Spawned } from "../support/processes.ts";
 import { postSse } from "../support/sse.ts";
 import { staffMember } from "../support/timetracking.ts";
 import { settled, until } from "../support/wait.ts";
@@ -68,8 +68,9 @@ beforeAll(async () => {
   await queue.resume();
   await api.ctx.redis.del(`${api.ctx.config.QUEUE_PREFIX}:knowledge:tickets-embedded-until`);
   worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "knowledge" });
-  // Generous: on a loaded machine a worker's start (tsx compiling the sources) can take a minute.
-  await worker.waitFor(logged("workers started"), 90_000);
+  // Generous: on a loaded machine a worker's start (tsx compiling the sources) can take a minute. Its schedules
+  // are in place once the first reconcile ends, after "workers started": the first test reads the embeddings one.
+  await worker.waitFor(/"message":"schedules reconciled".*"why":"worker started"/, 90_000);
   admin = await userWith(api, "manage_options");
   staff = await staffMember(api);
 }, 150_000);

@@ -4,7 +4,8 @@ import path from "node:path";
 import { createUser, setLoginPassword } from "@mw/domains/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, userWith, type TestApi } from "../support/api.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { logged } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
 
 // Spec 2, 4.4 and design 10.6 / 10.8: every dashboard action through POST /admin-ajax.
@@ -181,15 +182,15 @@ describe("costs and licenses (design 10.6 and 10.8)", () => {
 });
 
 describe("exports, the summary report and get_job (spec 2, 4.4 Reports; design 10.8)", () => {
-  let worker: Spawned;
+  let worker: InProcessWorker;
 
   beforeAll(async () => {
-    worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "reports", STORAGE_DIR: storage });
+    worker = await startInProcessWorker({ WORKER_QUEUES: "reports", STORAGE_DIR: storage });
     await worker.waitFor(logged("workers started"));
   });
 
-  afterAll(() => {
-    worker?.child.kill("SIGKILL");
+  afterAll(async () => {
+    await worker?.stop();
   });
 
   it("exports sites and plugins as CSV with formulas neutralised, as {filename, csv} or as the file", async () => {

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeErp } from "../fakes/erp.ts";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
 import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { logged } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
 
 // The whole path a user sees: an ERP pushes an order through the API, an
@@ -14,7 +15,7 @@ import { until } from "../support/wait.ts";
 const TOKEN = "flow-erp-token";
 let api: TestApi;
 let erp: FakeErp;
-let worker: Spawned | undefined;
+let worker: InProcessWorker | undefined;
 let admin: { authorization: string };
 
 beforeAll(async () => {
@@ -28,7 +29,7 @@ beforeAll(async () => {
   admin = { authorization: basicAuth(user.login, user.application_password) };
 });
 afterAll(async () => {
-  worker?.child.kill("SIGKILL");
+  await worker?.stop();
   await erp.stop();
   await api.close();
 });
@@ -66,7 +67,7 @@ describe("order intake to ERP export", () => {
     expect(res.status).toBe(201);
     expect(await viewOrder(number)).toMatchObject({ number, imported: 0, erp_sales_order_number: null });
 
-    worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "orders", ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
+    worker = await startInProcessWorker({ WORKER_QUEUES: "orders", ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });
     await worker.waitFor(logged("job failed"));
     const order = await viewOrder(number);
     expect(order).toMatchObject({ imported: 0, erp_sales_order_number: null });

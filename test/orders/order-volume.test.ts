@@ -10,7 +10,7 @@ import { settled, until } from "../support/wait.ts";
 const HOUR = 3_600_000;
 const RUN = `${process.pid}-${Date.now() % 100_000}`;
 const ALERT_TO = "ops@example.com";
-/** With a cron token the answer names each site (without one it is public and generic: test/platform/scheduled-endpoints.test.ts). */
+/** With a cron token the answer names each site (without one it is public and generic: test/schedules/scheduled-endpoints.test.ts). */
 const CRON_TOKEN = "order-volume-cron-token";
 
 let smtp: FakeSmtp;

@@ -7,11 +7,12 @@ import { reportsDailyJob } from "@mw/domains/reports";
 import type { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { logged } from "../support/processes.ts";
 import { settled, until } from "../support/wait.ts";
 
-// Report jobs end to end: queued through the real API, built by the real
-// worker entry point (a child process) into local storage, downloaded again.
+// Report jobs end to end: queued through the real API, built by the worker's
+// runtime (in this process) into local storage, downloaded again.
 // The known data sits on days no other test file uses.
 const ROOT = "/middleware/v1";
 const DAY = "2025-06-01";
@@ -22,7 +23,7 @@ let prisma: PrismaClient;
 let reports: Queue;
 let auth: string;
 let dir: string;
-let worker: Spawned;
+let worker: InProcessWorker;
 let alpha: number;
 let beta: number;
 let gamma: number;
@@ -143,8 +144,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  worker?.child.kill("SIGKILL");
-  await worker?.exited();
+  await worker?.stop();
   await reports.obliterate({ force: true });
   await api.close();
   await rm(dir, { recursive: true, force: true });
@@ -185,7 +185,7 @@ describe("POST /reports before any worker runs", () => {
     expect(JSON.parse(early.text)).toMatchObject({ code: "report_not_ready", data: { status: 409, report_status: "queued" } });
     expect((await call("GET", "/reports/999999/download")).status).toBe(404);
 
-    worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "reports", STORAGE_DIR: dir });
+    worker = await startInProcessWorker({ WORKER_QUEUES: "reports", STORAGE_DIR: dir });
     await worker.waitFor(logged("workers started"));
     const done = await settled(reports, job, worker);
     expect(done.progress).toEqual({ done: 3, total: 3, percent: 100, note: "done" });

@@ -11,7 +11,7 @@ let harvest: FakeHarvest;
 let chat: HttpSink;
 let api: TestApi;
 let worker: InProcessWorker;
-/** With a cron token a failed run says why (without one the answer is generic: test/platform/scheduled-endpoints.test.ts). */
+/** With a cron token a failed run says why (without one the answer is generic: test/schedules/scheduled-endpoints.test.ts). */
 const CRON_TOKEN = "time-tracking-cron-token";
 
 async function call(path: string, query = "") {

@@ -7,7 +7,8 @@ import type { Queue } from "bullmq";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closedPort, expectAdminOnly, restCall, startApi, userWith, type TestApi } from "../support/api.ts";
 import { postSite } from "../support/fixtures.ts";
-import { logged, spawnEntry } from "../support/processes.ts";
+import { startInProcessWorker } from "../support/in-process-worker.ts";
+import { logged } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
 
 const ROOT = "/middleware/v1";
@@ -161,13 +162,12 @@ describe("the per-site job scheduler follows the site", () => {
     await tracking.obliterate({ force: true });
     // Paused, so the worker registers schedulers without taking the jobs they produce.
     await tracking.pause();
-    const worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "tracking" });
+    const worker = await startInProcessWorker({ WORKER_QUEUES: "tracking" });
     try {
       await worker.waitFor(logged("tracking schedules reconciled"));
       expect(await schedulerOf(tracked)).toMatchObject({ template: { data: { site_id: tracked } } });
     } finally {
-      worker.child.kill("SIGTERM");
-      await worker.exited();
+      await worker.stop();
       await tracking.resume();
     }
   });

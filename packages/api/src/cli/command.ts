@@ -1,4 +1,4 @@
-import type { CliConnections } from "@mw/platform";
+import type { CliConnections } from "@mw/platform/connections/cli";
 
 /** What a command's `run` gets: the configuration, the database and a logger (cli/main.ts opens them once per run). */
 export type CliDeps = CliConnections;

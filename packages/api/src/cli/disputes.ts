@@ -1,4 +1,4 @@
-import { errors } from "@mw/platform";
+import { errors } from "@mw/platform/core";
 import { createMerchant, disputeByCase, merchantInput } from "@mw/domains/disputes";
 import type { Command } from "./command.ts";
 

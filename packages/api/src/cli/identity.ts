@@ -1,5 +1,6 @@
 import { text } from "node:stream/consumers";
-import { errors, randomToken } from "@mw/platform";
+import { errors } from "@mw/platform/core";
+import { randomToken } from "@mw/platform/crypto";
 import { changeCapabilities, createAppPasswordFor, createUser, parseCapabilities, revokeAppPassword, rotateTicketBridgeSecret, setLoginPassword } from "@mw/domains/identity";
 import type { Command } from "./command.ts";
 

@@ -1,4 +1,4 @@
-import { errors } from "@mw/platform";
+import { errors } from "@mw/platform/core";
 import { issueImageApiKey, revokeImageApiKey } from "@mw/domains/images";
 import type { Command } from "./command.ts";
 

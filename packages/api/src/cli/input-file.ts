@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import path from "node:path";
-import { errors } from "@mw/platform";
+import { errors } from "@mw/platform/core";
 
 /**
  * The file a `pnpm cli` command was given, resolved from where the user typed

@@ -1,4 +1,5 @@
-import { errors, jobRef } from "@mw/platform";
+import { errors } from "@mw/platform/core";
+import { jobRef } from "@mw/platform/queues";
 import { embedDocumentJob, embedDocumentJobId, importDocument, type DocumentSource } from "@mw/domains/knowledge";
 import type { Command } from "./command.ts";
 import { inputFile } from "./input-file.ts";

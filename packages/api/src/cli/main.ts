@@ -72,7 +72,12 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     io.err(`missing --${missing.map(([key]) => key).join(", --")}\n\n${commandUsage(name!, command)}`);
     return 64;
   }
-  const { AppError, getConfigOrExit, openCliConnections } = await import("@mw/platform");
+  // The CLI's part of the platform only (no HTTP client, object storage or the API's and worker's connections).
+  const [{ AppError }, { getConfigOrExit }, { openCliConnections }] = await Promise.all([
+    import("@mw/platform/core"),
+    import("@mw/platform/config"),
+    import("@mw/platform/connections/cli"),
+  ]);
   const connections = await openCliConnections(getConfigOrExit("cli"));
   try {
     io.out(JSON.stringify(await command.run(connections, values, positionals)));

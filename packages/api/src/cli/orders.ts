@@ -1,4 +1,4 @@
-import { errors } from "@mw/platform";
+import { errors } from "@mw/platform/core";
 import { orderLifecyclesByNumber } from "@mw/domains/orders";
 import type { Command } from "./command.ts";
 

@@ -1,4 +1,5 @@
-import { adoptPrefix, errors } from "@mw/platform";
+import { adoptPrefix } from "@mw/platform/connections";
+import { errors } from "@mw/platform/core";
 import type { Command } from "./command.ts";
 
 export const queueCommands: Record<string, Command> = {

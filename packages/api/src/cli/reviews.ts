@@ -1,5 +1,5 @@
 import { addReview, reviewInput } from "@mw/domains/reviews";
-import { errors } from "@mw/platform";
+import { errors } from "@mw/platform/core";
 import { itemIdBySku } from "@mw/domains/inventory";
 import type { Command } from "./command.ts";
 

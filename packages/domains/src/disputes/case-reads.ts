@@ -4,7 +4,7 @@ import { type Connections, errors } from "@mw/platform";
 export type { Chargeback, DisputeLinkage } from "@mw/platform/prisma";
 
 /** Which linkages or chargebacks a list shows; `from` and `to` are whole UTC days (`YYYY-MM-DD`), both inclusive. */
-export interface CaseFilter {
+interface CaseFilter {
   case_id?: string;
   order_number?: string;
   from?: string;
@@ -12,7 +12,7 @@ export interface CaseFilter {
 }
 
 /** One page of a list: rows to skip and to take. */
-export interface PageWindow {
+interface PageWindow {
   skip: number;
   take: number;
 }

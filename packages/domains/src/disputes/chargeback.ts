@@ -11,7 +11,7 @@ export interface ActionLogEntry {
   message: string;
 }
 
-export interface ChargebackRecord {
+interface ChargebackRecord {
   /** The raw webhook body. */
   acquirerData: string;
   details: DisputeDetails;

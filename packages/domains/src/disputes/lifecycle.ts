@@ -10,11 +10,11 @@ import { DISPUTE_OUTCOMES, type DisputeOutcome } from "./outcomes.ts";
  * `processing` or `retrying`.
  */
 export const DISPUTE_STATES = ["pending", "processing", "retrying", "matched", "unmatched", "failed"] as const;
-export type DisputeState = (typeof DISPUTE_STATES)[number];
+type DisputeState = (typeof DISPUTE_STATES)[number];
 
 /** The states a list can be filtered by: those the table holds (`pending`: not finished, processing and retrying too). */
 export const DISPUTE_STATE_FILTERS = ["pending", "matched", "unmatched", "failed"] as const;
-export type DisputeStateFilter = (typeof DISPUTE_STATE_FILTERS)[number];
+type DisputeStateFilter = (typeof DISPUTE_STATE_FILTERS)[number];
 
 const OUTCOMES_OF: Record<Exclude<DisputeStateFilter, "pending">, DisputeOutcome[]> = {
   matched: ["linked", "linked_card", "linked_fallback"],
@@ -23,7 +23,7 @@ const OUTCOMES_OF: Record<Exclude<DisputeStateFilter, "pending">, DisputeOutcome
 };
 
 /** The stored outcomes of a state filter; null stands for "not finished". */
-export function outcomesOf(state: DisputeStateFilter): (DisputeOutcome | null)[] {
+function outcomesOf(state: DisputeStateFilter): (DisputeOutcome | null)[] {
   return state === "pending" ? [null] : OUTCOMES_OF[state];
 }
 
@@ -34,7 +34,7 @@ export function disputeStateOf(outcome: string | null): DisputeState {
 }
 
 /** A case id as the acquirer's event id carries it (spec 1, 4.5: acquirer_case_<case id>); null for other event ids. */
-export function caseIdOf(eventId: string | null): string | null {
+function caseIdOf(eventId: string | null): string | null {
   return eventId?.startsWith("acquirer_case_") ? eventId.slice("acquirer_case_".length) : null;
 }
 
@@ -51,7 +51,7 @@ export function indexDisputeReplay(deps: Pick<Connections, "queues">, webhookId:
  * index), then the original, whose id is derived from the row. The webhook's
  * request path writes nothing for this.
  */
-export async function disputeJobs(deps: Pick<Connections, "queues">, row: { id: number; event_id: string | null }): Promise<{ queue: QueueName; id: string }[]> {
+async function disputeJobs(deps: Pick<Connections, "queues">, row: { id: number; event_id: string | null }): Promise<{ queue: QueueName; id: string }[]> {
   const replays = await indexedJobs(deps.queues, indexKeyOf(row.id));
   return [...replays, { queue: processDisputeJob.queue, id: disputeJobId(row) }];
 }
@@ -63,7 +63,7 @@ export async function disputeJobsByCase(deps: Pick<Connections, "prisma" | "queu
   return row ? disputeJobs(deps, row) : [{ queue: processDisputeJob.queue, id: disputeJobId({ id: 0, event_id: eventId }) }];
 }
 
-export interface DisputeLifecycle {
+interface DisputeLifecycle {
   state: DisputeState;
   reason: string | null;
   next_attempt_at: Date | null;
@@ -94,7 +94,7 @@ export async function disputeJobInProgress(deps: Pick<Connections, "queues">, ro
 }
 
 /** The lifecycle of one received dispute (its row and its newest job). */
-export async function disputeLifecycle(deps: Pick<Connections, "queues">, row: AcquirerEventRow): Promise<DisputeLifecycle> {
+async function disputeLifecycle(deps: Pick<Connections, "queues">, row: AcquirerEventRow): Promise<DisputeLifecycle> {
   const refs = await disputeJobs(deps, row);
   const job = await newestHeld(deps, refs);
   // A running job (a first run, or a replay of a finished dispute) says more than the stored outcome, until it ends.
@@ -116,7 +116,7 @@ export async function disputeLifecycle(deps: Pick<Connections, "queues">, row: A
 }
 
 /** A received dispute with its lifecycle, as GET /disputes, the console and `dispute:show` show it. */
-export async function disputeView(deps: Pick<Connections, "queues">, row: AcquirerEventRow) {
+async function disputeView(deps: Pick<Connections, "queues">, row: AcquirerEventRow) {
   const lifecycle = await disputeLifecycle(deps, row);
   return {
     webhook_id: row.id,
@@ -136,7 +136,7 @@ export async function disputeView(deps: Pick<Connections, "queues">, row: Acquir
   };
 }
 
-export interface DisputeListFilter {
+interface DisputeListFilter {
   state?: DisputeStateFilter;
   outcome?: DisputeOutcome;
   case_id?: string;

@@ -12,7 +12,7 @@ export const merchantInput = z.object({
   name: z.string().trim().min(1).max(191).optional(),
 });
 
-export type MerchantInput = z.output<typeof merchantInput>;
+type MerchantInput = z.output<typeof merchantInput>;
 
 /** What lists and details show: never the security key. */
 export interface MerchantView {

@@ -9,7 +9,7 @@ type Deps = Pick<Connections, "prisma" | "sql" | "queues" | "logger">;
 type ReceiveDeps = Deps & { config: Pick<Config, "ACQUIRER_SIGNING_KEY"> };
 
 /** What became of a delivery: stored and its job queued, or a repeat of an event already stored. */
-export type AcquirerDelivery = { outcome: "queued"; webhookId: number } | { outcome: "already_received" };
+type AcquirerDelivery = { outcome: "queued"; webhookId: number } | { outcome: "already_received" };
 
 /**
  * POST /webhooks/acquirer (spec 1, 4.5) with the outbox of design section 3:

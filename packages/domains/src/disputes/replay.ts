@@ -8,7 +8,7 @@ import { disputeJobInProgress, indexDisputeReplay } from "./lifecycle.ts";
  * the dispute queued, or skipped with why. `job` is the job that processes the
  * dispute now: the replay, or the one in progress that made it skip.
  */
-export interface ReplayOutcome {
+interface ReplayOutcome {
   webhookId: number;
   job: { id: string; state: string };
   queued: { webhook_id: number; job_id: string }[];

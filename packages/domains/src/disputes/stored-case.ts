@@ -29,7 +29,7 @@ export interface StoredChargeback {
 }
 
 /** What the database holds for a case before this run. */
-export interface StoredCase {
+interface StoredCase {
   /** The merchant account's gateway security key, still encrypted; null when no account has the MID. */
   securityKey: string | null;
   /** A linkage exists: an earlier run linked the case. */

@@ -5,10 +5,10 @@ import { alertEmailJob, operatorAlertJobId } from "./jobs.ts";
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export type OperatorChannel = "email" | "chat";
-export type OperatorAlertConfig = MailConfig & ChatConfig;
+type OperatorChannel = "email" | "chat";
+type OperatorAlertConfig = MailConfig & ChatConfig;
 
-export interface OperatorAlertInput {
+interface OperatorAlertInput {
   /** Who raised it and for what: raising the same key again changes nothing. */
   key: string;
   subject: string;
@@ -17,10 +17,10 @@ export interface OperatorAlertInput {
   reason?: string;
 }
 
-export const NO_OPERATOR_CHANNEL = "no channel: set ALERT_EMAIL_TO (with SMTP_URL) or CHAT_WEBHOOK_URL";
+const NO_OPERATOR_CHANNEL = "no channel: set ALERT_EMAIL_TO (with SMTP_URL) or CHAT_WEBHOOK_URL";
 
 /** The channels that reach the operators: e-mail needs both SMTP_URL and ALERT_EMAIL_TO. */
-export function operatorChannels(config: OperatorAlertConfig): OperatorChannel[] {
+function operatorChannels(config: OperatorAlertConfig): OperatorChannel[] {
   return [...(config.SMTP_URL && config.ALERT_EMAIL_TO ? (["email"] as const) : []), ...(config.CHAT_WEBHOOK_URL ? (["chat"] as const) : [])];
 }
 
@@ -29,7 +29,7 @@ export async function raiseOperatorAlert(deps: { queues: Queues }, alert: Operat
   await deps.queues.add(alertEmailJob, { ...alert, subject: truncate(alert.subject, 200), reason: alert.reason && truncate(alert.reason, 500) }, { jobId: operatorAlertJobId(alert.key) });
 }
 
-export type OperatorAlertOutcome = { sent_to: OperatorChannel[] } | { skipped: "already_delivered" | "already_dismissed" } | { undelivered: string };
+type OperatorAlertOutcome = { sent_to: OperatorChannel[] } | { skipped: "already_delivered" | "already_dismissed" } | { undelivered: string };
 
 /**
  * Sends an operator alert on every operator channel it has not reached yet
@@ -72,7 +72,7 @@ export async function deliverOperatorAlert(deps: { prisma: PrismaClient; config:
   return { undelivered: lastError };
 }
 
-export interface UndeliveredAlertView {
+interface UndeliveredAlertView {
   id: number;
   key: string;
   subject: string;

@@ -2,7 +2,7 @@ import type { Connections } from "@mw/platform";
 
 type Deps = Pick<Connections, "prisma">;
 
-export interface StaffNotificationView {
+interface StaffNotificationView {
   id: number;
   kind: string;
   ticket_id: number | null;
@@ -39,7 +39,7 @@ export async function markNotificationsRead({ prisma }: Deps, staffId: number, i
 }
 
 /** A notification for a staff member; one per staff member, ticket and kind. */
-export interface NewStaffNotification {
+interface NewStaffNotification {
   staff_id: number;
   ticket_id: number | null;
   kind: string;

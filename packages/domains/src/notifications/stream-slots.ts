@@ -14,7 +14,7 @@ redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1`;
 
-export interface StreamSlot {
+interface StreamSlot {
   /** Keeps the slot for another lease (call it well within STREAM_SLOT_LEASE_MS). */
   renew(): Promise<void>;
   release(): Promise<void>;

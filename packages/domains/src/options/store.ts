@@ -1,4 +1,7 @@
-import { AppError, type Connections, decryptSecret, encryptSecret, type PrismaClient } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
+import { AppError } from "@mw/platform/core";
+import { decryptSecret, encryptSecret } from "@mw/platform/crypto";
+import type { PrismaClient } from "@mw/platform/database";
 import { isOptionName, OPTIONS, type OptionName, type OptionValue } from "./definitions.ts";
 
 /** How long a process trusts what it read: a change made elsewhere is seen within this. */

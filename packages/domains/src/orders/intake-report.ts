@@ -1,7 +1,7 @@
 import { type Connections, Prisma } from "@mw/platform";
 import { SYSTEM_SKUS } from "./submission.ts";
 
-export interface DailyIntake {
+interface DailyIntake {
   /** YYYY-MM-DD, UTC. */
   day: string;
   site_id: number;

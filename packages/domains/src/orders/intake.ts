@@ -4,10 +4,10 @@ import { orderExportJob, orderExportJobId } from "./jobs.ts";
 import { storeOrder } from "./store.ts";
 import { isSystemSku, parseSubmission, type NormalisedOrder } from "./submission.ts";
 
-export type IntakeDeps = Pick<Connections, "config" | "prisma" | "sql" | "queues"> & { knownSkus: Pick<KnownSkus, "unknown"> };
+type IntakeDeps = Pick<Connections, "config" | "prisma" | "sql" | "queues"> & { knownSkus: Pick<KnownSkus, "unknown"> };
 
 /** What became of a submission that passed validation. */
-export type IntakeOutcome =
+type IntakeOutcome =
   /** Stored, its export queued. */
   | { outcome: "created"; orderId: number; order: NormalisedOrder }
   /** Stored before with the same content: a client retry. */

@@ -33,7 +33,7 @@ export interface OrderLifecycle {
 }
 
 /** What the lifecycle reads of an order row. */
-export type LifecycleRow = { id: number; imported: number; verified: number; failed_at: Date | null; failure: string | null };
+type LifecycleRow = { id: number; imported: number; verified: number; failed_at: Date | null; failure: string | null };
 
 /** The `where` of a state filter, on the orders table. */
 export function orderStateWhere(state: OrderStateFilter) {

@@ -7,7 +7,7 @@ import { findOrderDetail, listOrders, type OrderFilter, type OrderWithSite } fro
  * its lifecycle, as GET /orders, GET /orders/{id} and the console's order page
  * all show it (one shape, so they never disagree).
  */
-export function orderRowView(order: OrderWithSite, lifecycle: OrderLifecycle) {
+function orderRowView(order: OrderWithSite, lifecycle: OrderLifecycle) {
   return {
     id: order.id,
     site: order.site_id,

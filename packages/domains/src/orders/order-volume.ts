@@ -6,7 +6,7 @@ const WEEK = 7 * 24 * HOUR;
 /** The same weekday and time of day, 1 to 4 weeks before the run. */
 const WEEKS_BACK = [1, 2, 3, 4] as const;
 
-export type OrderVolumeStatus = "SUCCESS" | "FAILURE";
+type OrderVolumeStatus = "SUCCESS" | "FAILURE";
 
 /**
  * One site's test. The counts stay in the job's result, log and e-mail; the

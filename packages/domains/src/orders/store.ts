@@ -5,7 +5,7 @@ import type { NormalisedAddress, NormalisedOrder } from "./submission.ts";
 
 export const ADDRESS_TYPE = { billing: 1, shipping: 0 } as const;
 
-export type StoreOutcome =
+type StoreOutcome =
   | { kind: "created"; orderId: number }
   | { kind: "same"; orderId: number; imported: number }
   | { kind: "conflict"; orderId: number };

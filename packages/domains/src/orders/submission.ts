@@ -20,7 +20,7 @@ export function isSystemSku(sku: string): boolean {
 export const DEFAULT_CONTACT_ID = 27111;
 const CONTACT_BY_PAYMENT: Partial<Record<PaymentMethod, number>> = { pay_3: 27593, pay_5: 37457, pay_6: 38407 };
 export const DEFAULT_SHIPPING_SERVICE = "GROUND_HOME_DELIVERY";
-export const MAX_LINE_ITEMS = 500;
+const MAX_LINE_ITEMS = 500;
 
 /** A string cut to `max` characters: longer values are truncated, not rejected (spec 1, 4.1 rule 3). */
 const cut = (max: number) => z.string().transform((value) => truncateCodePoints(value, max));
@@ -59,7 +59,7 @@ const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /** `YYYY-MM-DD` or a full ISO-8601 datetime (no zone means UTC); null when it is not a real date. */
-export function parseOrderDate(value: string): Date | null {
+function parseOrderDate(value: string): Date | null {
   const match = DATE_ONLY.exec(value) ?? DATE_TIME.exec(value);
   if (!match) return null;
   const [, y, mo, d, h = "00", mi = "00", s = "00", zone] = match;
@@ -102,7 +102,7 @@ export interface NormalisedAddress {
   email: string;
 }
 
-export interface NormalisedLine {
+interface NormalisedLine {
   line: number;
   sku: string;
   quantity: number;

@@ -2,7 +2,7 @@ import { poolQuery, type SqlPool } from "@mw/platform";
 import { fraudCredentialsOf, type SiteFraudCredentials } from "../sites/index.ts";
 
 /** An order a gateway transaction may belong to, with its site's fraud-service credentials (the dispute pipeline submits with them). */
-export interface TransactionOrder extends SiteFraudCredentials {
+interface TransactionOrder extends SiteFraudCredentials {
   number: string;
   trans_id: string | null;
 }

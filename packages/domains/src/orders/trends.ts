@@ -3,7 +3,7 @@ import { orderExportJob, orderVerifyJob } from "./jobs.ts";
 import { listOrders } from "./order-reads.ts";
 
 /** Hour buckets are `YYYY-MM-DD HH` in UTC, as MariaDB formats the stored UTC times. */
-export type HourCounts = Map<string, number>;
+type HourCounts = Map<string, number>;
 
 interface HourRow {
   hour: string;

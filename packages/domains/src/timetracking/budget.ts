@@ -7,7 +7,7 @@ export async function budgetMultiplier(options: OptionStore, budget: number): Pr
   return options.get("time_api.budget_multiplier_large");
 }
 
-export interface LockState {
+interface LockState {
   locked: boolean;
   unlocked_budget: number | null;
   unlocked_hours: number | null;

@@ -6,9 +6,9 @@ import { clearPlatformCredentialRefusal, recordPlatformCredentialRefusal } from 
 import { harvestClient, oauthApp, type TimeDeps } from "./settings.ts";
 
 /** Spec 2, 4.5 rule 3: a token expiring within this is refreshed before use. */
-export const REFRESH_WINDOW_MS = 600_000;
+const REFRESH_WINDOW_MS = 600_000;
 /** How long a connect URL's state token stays good. */
-export const STATE_TTL_SECONDS = 600;
+const STATE_TTL_SECONDS = 600;
 /** The longest one refresh may hold the per-staff lock. */
 const REFRESH_LOCK_MS = 15_000;
 
@@ -36,7 +36,7 @@ export async function connectUrl(deps: TimeDeps, staffId: number): Promise<{ url
 }
 
 /** Who completes a connection: the nonce its browser holds, and the staff member it is signed in as (the ticket system's agent), if any. */
-export interface CallbackBrowser {
+interface CallbackBrowser {
   nonce?: string;
   staffId?: number | null;
 }
@@ -149,7 +149,7 @@ export async function disconnectStaff(deps: Pick<TimeDeps, "prisma">, staffId: n
 const expiring = (row: { token_expires_at: Date }) => row.token_expires_at.getTime() - Date.now() < REFRESH_WINDOW_MS;
 
 /** The error every call with a broken connection gets, instead of another refresh Harvest would refuse again. */
-export const RECONNECT_CODE = "harvest_reconnect";
+const RECONNECT_CODE = "harvest_reconnect";
 
 /** Why a connection broke, in the words of the staff member's notification and refusals. */
 const RENEWAL_REFUSED = "Harvest refused to renew it";

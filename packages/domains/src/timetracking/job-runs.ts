@@ -12,7 +12,7 @@ import { syncTime } from "./sync.ts";
 import { noteWantsOptimising, optimizeLoggedNote, stopTimerForReply } from "./timers.ts";
 
 /** What the time-tracking jobs use: the process's connections and its option store (time_api.enabled and the rest). */
-export type TimeJobDeps = Pick<Connections, "config" | "prisma" | "redis" | "logger" | "queues"> & Pick<JobRun, "log"> & { options: OptionStore };
+type TimeJobDeps = Pick<Connections, "config" | "prisma" | "redis" | "logger" | "queues"> & Pick<JobRun, "log"> & { options: OptionStore };
 
 /** Design 10.8: with time_api.enabled off, time jobs do nothing but say so. */
 async function timeDeps<D extends TimeJobDeps>(deps: D, what: string): Promise<(D & TimeDeps) | null> {

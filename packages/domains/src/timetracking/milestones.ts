@@ -1,9 +1,9 @@
 import { type Connections, isUniqueViolation, type PrismaClient } from "@mw/platform";
 
 /** Design 10.4: alerts at these percentages of a budget, each once per project (and per task for task budgets). */
-export const MILESTONES = [50, 75, 90, 100] as const;
+const MILESTONES = [50, 75, 90, 100] as const;
 
-export interface MilestoneAlertText {
+interface MilestoneAlertText {
   project_id: number;
   task_id: number;
   threshold: number;

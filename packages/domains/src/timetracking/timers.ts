@@ -43,7 +43,7 @@ async function taskFor(deps: TimeDeps, taskId: number | undefined): Promise<numb
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-export function entryView(entry: HarvestTimeEntry) {
+function entryView(entry: HarvestTimeEntry) {
   return { entry_id: entry.id, project_id: entry.project.id, task: entry.task, hours: entry.hours, notes: entry.notes ?? null, is_running: entry.is_running, spent_date: entry.spent_date };
 }
 
@@ -106,7 +106,7 @@ export function runningTimer(deps: TimeDeps, staffId: number, projectId: number)
   });
 }
 
-export type SubmitInput = { ticket_id: number; notes: string; ai_optimized?: boolean; thread_entry_id?: number } & ({ entry_id: number } | { hours: number; task_id?: number; spent_date?: string });
+type SubmitInput = { ticket_id: number; notes: string; ai_optimized?: boolean; thread_entry_id?: number } & ({ entry_id: number } | { hours: number; task_id?: number; spent_date?: string });
 
 /**
  * Spec 2, 4.5 rule 2 and section 3: with a timer, stop it, push the notes and

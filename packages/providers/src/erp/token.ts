@@ -29,13 +29,31 @@ interface HeldToken {
   renewAt: number;
 }
 
+interface TokenStore {
+  /** Tokens held, per credential set. */
+  held: Map<string, HeldToken>;
+  /** Fetches under way, so concurrent jobs wait for one request instead of each making their own. */
+  fetching: Map<string, Promise<HeldToken>>;
+}
+
 /**
- * Tokens held by this process, per credential set: every ErpClient a job
- * builds shares them, so a token is fetched once per lifetime, not per job.
+ * Tokens held in memory per Redis connection (one per process's connections; a
+ * process without Redis has one store): every ErpClient a job builds over the same
+ * connections shares them, so a token is fetched once per lifetime, not per job,
+ * and connections opened for another ERP or Redis start from nothing.
  */
-const held = new Map<string, HeldToken>();
-/** Fetches under way, so concurrent jobs wait for one request instead of each making their own. */
-const fetching = new Map<string, Promise<HeldToken>>();
+const stores = new WeakMap<RedisClient, TokenStore>();
+const withoutRedis: TokenStore = { held: new Map(), fetching: new Map() };
+
+function storeOf(redis: RedisClient | undefined): TokenStore {
+  if (!redis) return withoutRedis;
+  let store = stores.get(redis);
+  if (!store) {
+    store = { held: new Map(), fetching: new Map() };
+    stores.set(redis, store);
+  }
+  return store;
+}
 
 export function erpTokens(config: ErpTokenConfig, redis?: RedisClient): ErpTokens {
   if (!config.ERP_TOKEN_URL) {
@@ -53,6 +71,7 @@ export function erpTokens(config: ErpTokenConfig, redis?: RedisClient): ErpToken
 class ClientCredentials implements ErpTokens {
   private readonly id: string;
   private readonly redisKey: string;
+  private readonly store: TokenStore;
 
   constructor(
     private readonly config: ErpTokenConfig,
@@ -61,16 +80,17 @@ class ClientCredentials implements ErpTokens {
     // The client secret takes part, so a rotated secret never reuses a token fetched with the old one.
     this.id = createHash("sha256").update([config.ERP_TOKEN_URL, config.ERP_CLIENT_ID, config.ERP_CLIENT_SECRET, config.ERP_SCOPE].join("\n")).digest("hex");
     this.redisKey = `${config.QUEUE_PREFIX}:erp-token:${this.id.slice(0, 32)}`;
+    this.store = storeOf(redis);
   }
 
   async current(): Promise<string> {
-    const mine = held.get(this.id);
+    const mine = this.store.held.get(this.id);
     if (mine && mine.renewAt > Date.now()) return mine.token;
     return (await this.once(async () => (await this.shared()) ?? (await this.fetch()))).token;
   }
 
   async renew(rejected: string): Promise<string> {
-    if (held.get(this.id)?.token === rejected) held.delete(this.id);
+    if (this.store.held.get(this.id)?.token === rejected) this.store.held.delete(this.id);
     // Another process may have renewed it already; a token the ERP just refused is not taken from Redis again.
     return (
       await this.once(async () => {
@@ -81,13 +101,13 @@ class ClientCredentials implements ErpTokens {
   }
 
   private async once(get: () => Promise<HeldToken>): Promise<HeldToken> {
-    let pending = fetching.get(this.id);
+    let pending = this.store.fetching.get(this.id);
     if (!pending) {
-      pending = get().finally(() => fetching.delete(this.id));
-      fetching.set(this.id, pending);
+      pending = get().finally(() => this.store.fetching.delete(this.id));
+      this.store.fetching.set(this.id, pending);
     }
     const token = await pending;
-    held.set(this.id, token);
+    this.store.held.set(this.id, token);
     return token;
   }
 
