@@ -4,3 +4,4 @@ export * from "./group-insert.ts";
 export * from "./replica.ts";
 export * from "./sql.ts";
 export * from "./identity.ts";
+export * from "./retention.ts";
