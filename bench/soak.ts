@@ -97,6 +97,11 @@ const shop = await createSiteWithKey(prisma, { name: "Soak storefront" });
 const probe = ["--import", "./bench/lib/memory-probe.mjs"];
 const api = await startProcess("packages/api/src/main.ts", env, `${ROOT}/healthz`, probe);
 const worker = await startWorker({ ...process.env, ...env }, probe);
+// Whatever ends this script ends its platform processes too.
+process.on("exit", () => {
+  if (api.exitCode === null) api.kill("SIGKILL");
+  if (worker.exitCode === null) worker.kill("SIGKILL");
+});
 
 const senders: Record<Kind, Sender> = {
   order: storefront(`${ROOT}/middleware/v1/external/orders`, shop.key),
@@ -193,7 +198,9 @@ async function tableSizes(): Promise<{ name: string; bytes: number; rows: number
   const sizes = await prisma.$queryRawUnsafe<{ name: string; bytes: bigint }[]>(
     `SELECT TABLE_NAME AS name, DATA_LENGTH + INDEX_LENGTH AS bytes FROM information_schema.TABLES WHERE TABLE_SCHEMA = '${database}' AND TABLE_TYPE = 'BASE TABLE'`,
   );
-  const rows = await Promise.all(sizes.map(async (table) => Number((await prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT COUNT(*) AS n FROM \`${table.name}\``))[0]!.n)));
+  // One at a time: the soak's own small pool must not starve the checks that run beside it.
+  const rows: number[] = [];
+  for (const table of sizes) rows.push(Number((await prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT COUNT(*) AS n FROM \`${table.name}\``))[0]!.n));
   return sizes.map((table, i) => ({ name: table.name, bytes: Number(table.bytes), rows: rows[i]! }));
 }
 
@@ -227,7 +234,12 @@ await drive(rate, MINUTES * 60, async () => {
   }
   if (Date.now() < nextSample) return;
   nextSample += SAMPLE_MS;
-  const now = await sample();
+  // A sample the loaded machine could not take in time is skipped, not the soak.
+  const now = await sample().catch((error: unknown) => {
+    console.error(`sample skipped: ${(error as Error).message.split("\n")[0]}`);
+    return null;
+  });
+  if (!now) return;
   samples.push(now);
   console.log(
     `${((now.at - samples[0]!.at) / 60_000).toFixed(1)} min: ${now.events} events; API rss ${mb(now.apiRss)} MB heap ${mb(now.apiHeap)} MB; worker rss ${mb(now.workerRss)} MB heap ${mb(now.workerHeap)} MB; redis ${mb(now.redis)} MB; db ${mb(now.dbBytes)} MB (retained tables ${mb(now.dbOtherBytes)} MB, ${now.otherRows} rows); load ${now.load.toFixed(2)}`,

@@ -2,6 +2,8 @@
 // figures to SOAK_MEMORY_DIR/<pid>.json, which the soak reads; a heap is only visible from inside the process.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import process from "node:process";
+import { setInterval } from "node:timers";
 
 const dir = process.env.SOAK_MEMORY_DIR;
 if (dir) {
