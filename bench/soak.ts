@@ -17,7 +17,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { OptionStore } from "@mw/domains/options";
-import { createPrisma, createRedis } from "@mw/platform";
+import { createPrisma, createRedis, QUEUE_NAMES } from "@mw/platform";
 import { FakeErp } from "../test/fakes/erp.ts";
 import { FakeFraud } from "../test/fakes/fraud.ts";
 import { FakeGateway } from "../test/fakes/gateway.ts";
@@ -180,6 +180,8 @@ interface Sample {
   dbBytes: number;
   dbOtherBytes: number;
   otherRows: number;
+  /** Completed jobs BullMQ keeps (a day, at most 10,000 per queue: packages/platform/src/queues/options.ts). */
+  completedJobs: number;
   load: number;
 }
 
@@ -210,6 +212,8 @@ async function sample(): Promise<Sample> {
   const info = await redis.info("memory");
   const tables = await tableSizes();
   const other = tables.filter((table) => !BUSINESS.has(table.name) && table.name !== "_prisma_migrations");
+  let completedJobs = 0;
+  for (const queue of QUEUE_NAMES) completedJobs += await redis.zcard(`${env.QUEUE_PREFIX}:${queue}:completed`);
   return {
     at: Date.now(),
     events,
@@ -221,6 +225,7 @@ async function sample(): Promise<Sample> {
     dbBytes: tables.reduce((sum, table) => sum + table.bytes, 0),
     dbOtherBytes: other.reduce((sum, table) => sum + table.bytes, 0),
     otherRows: other.reduce((sum, table) => sum + table.rows, 0),
+    completedJobs,
     load: loadavg()[0]!,
   };
 }
@@ -242,7 +247,7 @@ await drive(rate, MINUTES * 60, async () => {
   if (!now) return;
   samples.push(now);
   console.log(
-    `${((now.at - samples[0]!.at) / 60_000).toFixed(1)} min: ${now.events} events; API rss ${mb(now.apiRss)} MB heap ${mb(now.apiHeap)} MB; worker rss ${mb(now.workerRss)} MB heap ${mb(now.workerHeap)} MB; redis ${mb(now.redis)} MB; db ${mb(now.dbBytes)} MB (retained tables ${mb(now.dbOtherBytes)} MB, ${now.otherRows} rows); load ${now.load.toFixed(2)}`,
+    `${((now.at - samples[0]!.at) / 60_000).toFixed(1)} min: ${now.events} events; API rss ${mb(now.apiRss)} MB heap ${mb(now.apiHeap)} MB; worker rss ${mb(now.workerRss)} MB heap ${mb(now.workerHeap)} MB; redis ${mb(now.redis)} MB (${now.completedJobs} completed jobs kept); db ${mb(now.dbBytes)} MB (retained tables ${mb(now.dbOtherBytes)} MB, ${now.otherRows} rows); load ${now.load.toFixed(2)}`,
   );
 });
 
@@ -301,6 +306,7 @@ const result = {
   ...memory,
   db_bytes: growth("dbBytes"),
   db_retained_tables: growth("dbOtherBytes"),
+  completed_jobs_kept: { start: medianOf("completedJobs", warmIndex, warmIndex + 3), end: medianOf("completedJobs", Math.max(warmIndex, last - 3), last) },
   retained_rows: { start: medianOf("otherRows", warmIndex, warmIndex + 3), end: medianOf("otherRows", Math.max(warmIndex, last - 3), last) },
   stale_rows: staleRows,
   flat: { api_rss: flat(memory.api_rss), worker_rss: flat(memory.worker_rss), redis: flat(memory.redis_used_memory) },
