@@ -323,7 +323,7 @@ describe("take_screenshot (issue 16, 4)", () => {
     expect(await post({ action: "take_screenshot", id: site.id }, bare)).toMatchObject({ status: 503, body: { success: false, data: "No browser configured: set CHROME_PATH" } });
   });
 
-  it.skipIf(!CHROMIUM)("stores a PNG of the page, downloadable by job id, and fails a page that never answers instead of hanging (skipped without a Chromium here)", async () => {
+  it.skipIf(!CHROMIUM)("stores a PNG of the page, downloadable by job id until the next replaces it, and fails a page that never answers instead of hanging (skipped without a Chromium here)", async () => {
     const origin = await localSite((_req, res) => {
       res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><body style="margin:0;background:#0a7"><h1>Screenshot me</h1></body>');
     });
@@ -336,6 +336,12 @@ describe("take_screenshot (issue 16, 4)", () => {
     expect(file.bytes.subarray(1, 4).toString()).toBe("PNG");
     expect([file.bytes.readUInt32BE(16), file.bytes.readUInt32BE(20)]).toEqual([1366, 768]);
     expect((await act("get_site", { id: site.id })).screenshot_at).toEqual(expect.any(String));
+
+    // Retention: a site keeps its latest screenshot; the file of the one before goes.
+    const again = await runJob("take_screenshot", { id: site.id }, 60_000);
+    expect(again.state).toBe("completed");
+    expect((await post({ action: "get_job", job_id: again.job_id, download: 1 })).status).toBe(200);
+    expect((await post({ action: "get_job", job_id: job.job_id, download: 1 })).status).not.toBe(200);
 
     const silent = await localSite(() => {});
     const hung = await runJob("take_screenshot", { id: (await addSite(silent)).id }, 60_000);

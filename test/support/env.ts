@@ -63,6 +63,8 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     TIME_SYNC_SCHEDULE: "0 0 1 1 *",
     MILESTONES_SCHEDULE: "0 0 1 1 *",
     KNOWLEDGE_REFRESH_SCHEDULE: "0 0 1 1 *",
+    // Retention deletes whatever is old; other tests' rows are written now, but a purge in their midst is not theirs to see.
+    RETENTION_SCHEDULE: "0 0 1 1 *",
     ...overrides,
   };
 }

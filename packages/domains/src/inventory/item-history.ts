@@ -1,10 +1,6 @@
-import { chunks, type Connections, type JobRun } from "@mw/platform";
+import { chunks, deleteInBatches, retentionCutoff, type Connections, type JobRun } from "@mw/platform";
 
-const DAY_MS = 86_400_000;
-/** Spec 1, section 8: item history is kept 3 days. */
-const HISTORY_DAYS = 3;
 const HISTORY_BATCH = 1000;
-const DELETE_BATCH = 5000;
 
 /** One stock level the storefront took: the ERP's figure and what was set. */
 interface StockPushed {
@@ -20,21 +16,14 @@ export async function recordItemHistory(deps: Pick<Connections, "prisma">, siteI
   }
 }
 
-/** Item history older than `cutoff` goes, a batch at a time so no statement holds locks for long; answers how many rows. */
-async function deleteItemHistoryBefore(deps: Pick<Connections, "prisma">, cutoff: Date): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const count = await deps.prisma.$executeRaw`DELETE FROM item_history WHERE synced_at < ${cutoff} ORDER BY id LIMIT ${DELETE_BATCH}`;
-    deleted += count;
-    if (count < DELETE_BATCH) break;
-  }
-  return deleted;
-}
-
-/** `item-history-cleanup`, nightly (spec 1, section 8): item history older than 3 days goes. */
-export async function cleanUpItemHistory(deps: Pick<Connections, "prisma"> & Pick<JobRun, "log">) {
-  const cutoff = new Date(Date.now() - HISTORY_DAYS * DAY_MS);
-  const deleted = await deleteItemHistoryBefore(deps, cutoff);
-  deps.log.info("item history older than 3 days removed", { deleted, cutoff: cutoff.toISOString() });
+/**
+ * `item-history-cleanup`, nightly (spec 1, section 8): item history older than RETENTION_ITEM_HISTORY_DAYS (3 by
+ * default) goes, oldest first, a batch at a time so no statement holds locks for long.
+ */
+export async function cleanUpItemHistory(deps: Pick<Connections, "prisma" | "config"> & Pick<JobRun, "log">) {
+  const cutoff = retentionCutoff(deps.config.RETENTION_ITEM_HISTORY_DAYS);
+  const deleted = await deleteInBatches("item_history", { batchSize: deps.config.RETENTION_BATCH_SIZE, log: deps.log }, cutoff, (limit) =>
+    deps.prisma.$executeRaw`DELETE FROM item_history WHERE synced_at < ${cutoff} ORDER BY synced_at LIMIT ${limit}`,
+  );
   return { deleted };
 }

@@ -1,7 +1,8 @@
 export { acquireChatSlot, answerStream, chatAgentName, prepareChat, recordAnswer, ticketReferences } from "./chat.ts";
 export { conversationWithMessages, deleteConversation, listConversations, startConversation, titleConversation } from "./conversations.ts";
 export { documentContent, importDocument, pathSlug, saveDocument, type DocumentSource } from "./documents.ts";
-export { conversationTitleJob, documentsRefreshJob, embedDocumentJob, embedDocumentJobId, embeddingsJob, reembedTicketJob, syncAllJob, syncAllJobId, syncSiteJob } from "./jobs.ts";
+export { conversationTitleJob, documentsRefreshJob, embedDocumentJob, embedDocumentJobId, embeddingsJob, knowledgeRetentionJob, reembedTicketJob, syncAllJob, syncAllJobId, syncSiteJob } from "./jobs.ts";
+export { purgeConversations } from "./retention.ts";
 export { readOrganisationQuestion } from "./organisation-question.ts";
 export { SOURCES, SOURCE_BITS, loadDocumentRecords, loadSiteRecords, loadTicketRecords, sourceMask, ticketRecord, ticketVectorId } from "./records.ts";
 export { requestSiteSync, requestTicketReembed } from "./requests.ts";

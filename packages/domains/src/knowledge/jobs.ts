@@ -32,3 +32,6 @@ export const embedDocumentJobId = (documentId: number, updatedAt: Date) => jobId
 /** Spec 2, 4.6: a conversation is titled from its first message, by the assistant model (design 10.2: AI calls off the request path). */
 export const conversationTitleJob = defineJob({ queue: "knowledge", name: "conversation-title", payload: z.object({ conversation_id: z.number().int().positive() }) });
 export const conversationTitleJobId = (conversationId: number) => jobId("conversation-title", conversationId);
+
+/** Daily (RETENTION_SCHEDULE): assistant conversations past their retention. */
+export const knowledgeRetentionJob = defineJob({ queue: "knowledge", name: "knowledge-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });

@@ -62,7 +62,7 @@ export async function capture(executablePath: string, url: string, timeoutMs: nu
   }
 }
 
-/** take_screenshot (issue 16): the PNG stored under a key of its own job (a rerun overwrites it), named in the result and on the site. */
+/** take_screenshot (issue 16): the PNG stored under a key of its own job (a rerun overwrites it), named in the result and on the site; the one it replaces goes. */
 export async function takeScreenshot(deps: Pick<Connections, "prisma" | "config" | "storage"> & Pick<JobRun, "progress">, siteId: number, jobId: string | undefined) {
   const executablePath = browserPath(deps.config);
   const site = await siteForJob(deps, siteId);
@@ -71,7 +71,9 @@ export async function takeScreenshot(deps: Pick<Connections, "prisma" | "config"
   const key = `screenshots/site-${site.id}/${jobId ?? Date.now()}.png`;
   await deps.storage.put(key, shot.png, "image/png");
   const takenAt = new Date();
-  await storeScreenshot(deps, site.id, key, takenAt);
+  // A site keeps its latest screenshot only: one file each, however often it is taken.
+  const replaced = await storeScreenshot(deps, site.id, key, takenAt);
+  if (replaced) await deps.storage.delete(replaced);
   await deps.progress(2, 2, "stored");
   return { site_id: site.id, url: site.url, storage_key: key, bytes: shot.png.length, page_status: shot.status, loaded: shot.loaded, taken_at: takenAt.toISOString() };
 }

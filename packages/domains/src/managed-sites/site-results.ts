@@ -28,9 +28,14 @@ export async function storeAudit(deps: Deps, siteId: number, audit: object): Pro
   await deps.prisma.managedSite.update({ where: { id: siteId }, data: { last_audit: { ...audit }, last_audit_at: new Date() } });
 }
 
-/** take_screenshot: where the PNG is kept, and when it was taken. */
-export async function storeScreenshot(deps: Deps, siteId: number, storageKey: string, takenAt: Date): Promise<void> {
+/**
+ * take_screenshot: where the PNG is kept, and when it was taken. Answers the key of the screenshot it replaces
+ * (null when none, or the same key again), whose file nothing names any more.
+ */
+export async function storeScreenshot(deps: Deps, siteId: number, storageKey: string, takenAt: Date): Promise<string | null> {
+  const before = await deps.prisma.managedSite.findUnique({ where: { id: siteId }, select: { screenshot_key: true } });
   await deps.prisma.managedSite.update({ where: { id: siteId }, data: { screenshot_key: storageKey, screenshot_at: takenAt } });
+  return before?.screenshot_key && before.screenshot_key !== storageKey ? before.screenshot_key : null;
 }
 
 /** check_ssl: the certificate's issuer and expiry, and when it was checked. */

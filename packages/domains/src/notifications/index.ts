@@ -1,4 +1,5 @@
-export { alertEmailJob, chatMessageJob, healthPingJob, operatorAlertJobId } from "./jobs.ts";
+export { alertEmailJob, chatMessageJob, healthPingJob, notificationsRetentionJob, operatorAlertJobId } from "./jobs.ts";
+export { purgeNotifications } from "./retention.ts";
 export { latestNotifications, markNotificationsRead, notificationsAfter, notifyStaff, unreadCount } from "./staff-notifications.ts";
 export { takeStreamSlot } from "./stream-slots.ts";
 export { alertsCheck, deliverOperatorAlert, dismissOperatorAlert, raiseOperatorAlert, resendOperatorAlert, undeliveredOperatorAlerts } from "./operator-alerts.ts";

@@ -40,3 +40,6 @@ export const chatMessageJob = defineJob({
   name: "chat-message",
   payload: z.object({ text: z.string().min(1).max(40_000), key: z.string().min(1).max(150).optional(), subject: z.string().min(1).max(200).optional() }),
 });
+
+/** Daily (RETENTION_SCHEDULE): staff notifications and ended operator alerts past their retention. */
+export const notificationsRetentionJob = defineJob({ queue: "notifications", name: "notifications-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });

@@ -3,5 +3,6 @@ export { requestReport } from "./request.ts";
 export { REPORT_STATUSES, listReports, requireReport, type ReportStatus } from "./report-rows.ts";
 export { queueDailyReports, runReport, type ReportRun } from "./run-report.ts";
 export type { Report } from "@mw/platform/prisma";
-export { reportJobs, reportsDailyJob } from "./jobs.ts";
+export { reportJobs, reportsDailyJob, reportsRetentionJob } from "./jobs.ts";
+export { purgeReports } from "./retention.ts";
 export { requestDashboardSummary } from "./dashboard-summary.ts";

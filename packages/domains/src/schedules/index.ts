@@ -1,12 +1,15 @@
 import type { JobDefinition, Queues } from "@mw/platform";
 import { sslCheckAllJob } from "../managed-sites/index.ts";
-import { documentsRefreshJob, embeddingsJob } from "../knowledge/index.ts";
+import { documentsRefreshJob, embeddingsJob, knowledgeRetentionJob } from "../knowledge/index.ts";
 import { inventorySkuCleanupJob, inventorySweepJob, itemHistoryCleanupJob } from "../inventory/index.ts";
 import { orderSweepJob, orderVolumeDailyJob } from "../orders/index.ts";
-import { reportsDailyJob } from "../reports/index.ts";
-import { urgencySweepJob } from "../urgency/index.ts";
+import { reportsDailyJob, reportsRetentionJob } from "../reports/index.ts";
+import { sitesRetentionJob } from "../sites/index.ts";
+import { ticketsRetentionJob } from "../tickets/index.ts";
+import { urgencyRetentionJob, urgencySweepJob } from "../urgency/index.ts";
+import { notificationsRetentionJob } from "../notifications/index.ts";
 import { milestoneChecksJob, timeImportJob, timeSyncJob } from "../timetracking/index.ts";
-import { inboxSweepJob } from "../webhooks/index.ts";
+import { inboxSweepJob, webhooksRetentionJob } from "../webhooks/index.ts";
 /**
  * The periodic jobs every deployment must have a BullMQ job scheduler for.
  * Workers upsert them; the API reads this list to say on /readyz and
@@ -28,6 +31,14 @@ export const SCHEDULED_JOBS: readonly JobDefinition[] = [
   timeSyncJob,
   milestoneChecksJob,
   documentsRefreshJob,
+  // Retention (docs/operations.md): one purge per domain that owns records kept for a set time.
+  webhooksRetentionJob,
+  sitesRetentionJob,
+  urgencyRetentionJob,
+  notificationsRetentionJob,
+  ticketsRetentionJob,
+  knowledgeRetentionJob,
+  reportsRetentionJob,
 ];
 /** The scheduled jobs whose job scheduler is not in Redis. */
 export async function missingSchedules(queues: Queues): Promise<JobDefinition[]> {

@@ -19,3 +19,5 @@ export { startSiteSync, type SyncJob } from "./sync-job.ts";
 export { carrierCodes, findSyncSettings, findWebhookSite, latestSyncRuns, sitesNotSyncing, syncingSites, type SyncSettings } from "./sync-reads.ts";
 export { SYNC_RUN_STATUSES, failedSyncRunCount, listSyncRuns } from "./sync-run-list.ts";
 export { storefrontAOrder, storefrontAStock, storefrontBOrder, storefrontBStock } from "./storefront-lookups.ts";
+export { sitesRetentionJob } from "./jobs.ts";
+export { purgeSiteHistory } from "./retention.ts";

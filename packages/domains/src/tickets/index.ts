@@ -8,3 +8,5 @@ export { alertRecipients, staffMember, staffWithEmail } from "./staff.ts";
 export { ticketIdByNumber } from "./ticket-lookup.ts";
 export { linkTimeProject, writeTimeTotals, writeUnlock } from "./time-fields.ts";
 export { allTicketIds, organisationByName, organisationTickets, staffNameOf, ticketIdsChangedSince, ticketsByNumber, ticketsWithRecentEntries } from "./knowledge-sources.ts";
+export { ticketsRetentionJob } from "./jobs.ts";
+export { purgeTicketHistory } from "./retention.ts";

@@ -33,3 +33,6 @@ export const criticalAlertJob = defineJob({
 
 /** Design 10.8: `critical-alert.<ticket_id>.<channel>`. */
 export const criticalAlertJobId = (ticketId: number, channel: AlertChannel) => jobId("critical-alert", ticketId, channel);
+
+/** Daily (RETENTION_SCHEDULE): snapshots and analysis history past their retention. On `webhooks` with the urgency sweep: `urgency`'s limiter is the AI provider's. */
+export const urgencyRetentionJob = defineJob({ queue: "webhooks", name: "urgency-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });

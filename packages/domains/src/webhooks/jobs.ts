@@ -9,3 +9,6 @@ import { defineJob } from "@mw/platform";
  */
 // The job keeps its deployed name: schedulers and logs of running deployments know it.
 export const inboxSweepJob = defineJob({ queue: "webhooks", name: "outbox-sweep", payload: z.object({}), schedule: { every: 60_000 } });
+
+/** Daily (RETENTION_SCHEDULE): processed webhook deliveries past their retention. */
+export const webhooksRetentionJob = defineJob({ queue: "webhooks", name: "webhooks-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });

@@ -27,6 +27,9 @@ const cronPattern = z
   .trim()
   .regex(/^[0-9A-Za-z*?,/#-]+( [0-9A-Za-z*?,/#-]+){4,5}$/, "must be a cron pattern of five fields (minute hour day month weekday), or six with seconds first");
 
+/** Days a kind of record is kept; fractions are allowed so tests and `pnpm soak` can keep minutes. */
+const retentionDays = z.coerce.number().min(0.0001).max(36_500);
+
 const databaseUrl = z.string().regex(/^(mysql|mariadb):\/\/[^/]+\/[A-Za-z0-9_$]+(\?.*)?$/, "must be mysql://USER:PASSWORD@HOST:PORT/DATABASE");
 
 
@@ -148,6 +151,8 @@ export const configSchema = z.object({
   LOG_STDOUT: bool.default(true),
   /** How log lines look on stdout/stderr: one JSON object each, or one human line each; unset, pretty on a terminal and JSON otherwise. Files are always JSON. */
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  /** Days a process or queue log file (LOG_DIR, LOG_DIR/queues) is kept after its last write: spec 2, section 8 says 30. */
+  LOG_RETENTION_DAYS: retentionDays.default(30),
   /** Size at which a queue log file (LOG_DIR/queues) rolls over to the next: spec 2, section 8 says 5 MB; tests use a few KB. */
   QUEUE_LOG_MAX_SIZE: z.string().regex(/^[1-9]\d*[kmg]$/i, "a size like 5m, 512k or 1g").default("5m").transform((size) => size.toLowerCase()),
   /**
@@ -285,6 +290,35 @@ export const configSchema = z.object({
   CHROME_PATH: z.string().optional(),
   /** The most one screenshot may take, browser start to PNG; a page still loading then is captured as it is. */
   SCREENSHOT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(30_000),
+  /**
+   * Retention (docs/operations.md, "Retention"): when each domain's daily purge runs (cron, UTC), how many rows one
+   * statement deletes (a short transaction each, so a purge never holds locks for long), and how many days each
+   * kind of record is kept. Business records (orders, disputes, chargebacks, shipments, time entries) are kept for good.
+   */
+  RETENTION_SCHEDULE: cronPattern.default("40 3 * * *"),
+  RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** Processed webhook deliveries (webhook_events); unprocessed ones stay until processed. */
+  RETENTION_WEBHOOK_EVENTS_DAYS: retentionDays.default(30),
+  /** Finished sync runs (sync_runs); a site's latest run of each kind and outcome stays whatever its age. */
+  RETENTION_SYNC_RUNS_DAYS: retentionDays.default(90),
+  /** Recorded sync errors (sync_errors). */
+  RETENTION_SYNC_ERRORS_DAYS: retentionDays.default(90),
+  /** Stock pushed per item and run (item_history): spec 1, section 8 says 3 days. */
+  RETENTION_ITEM_HISTORY_DAYS: retentionDays.default(3),
+  /** Staff browser notifications (staff_notifications), read or not. */
+  RETENTION_NOTIFICATIONS_DAYS: retentionDays.default(30),
+  /** Operator alerts delivered or dismissed (operator_alerts); pending and undelivered ones stay. */
+  RETENTION_OPERATOR_ALERTS_DAYS: retentionDays.default(90),
+  /** Urgency snapshots (ai_snapshots, a ticket's latest stays) and analysis history (ai_history; CRITICAL alert rows stay). */
+  RETENTION_SNAPSHOTS_DAYS: retentionDays.default(180),
+  /** The changes feed to the ticket system (ticket_changes): read by its cursor within minutes. */
+  RETENTION_TICKET_CHANGES_DAYS: retentionDays.default(30),
+  /** Audit rows of staff directory changes (staff_recipient_changes). */
+  RETENTION_AUDIT_DAYS: retentionDays.default(365),
+  /** Assistant conversations (and their messages) not touched for this long. */
+  RETENTION_CONVERSATIONS_DAYS: retentionDays.default(365),
+  /** Report runs and their CSV files in storage. */
+  RETENTION_REPORTS_DAYS: retentionDays.default(365),
   STORAGE_DIR: z.string().default("storage"),
   S3_ENDPOINT: optionalUrl,
   S3_BUCKET: z.string().optional(),

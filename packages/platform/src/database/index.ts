@@ -5,3 +5,4 @@ export * from "./replica.ts";
 export * from "./caller-writes.ts";
 export * from "./sql.ts";
 export * from "./identity.ts";
+export * from "./retention.ts";

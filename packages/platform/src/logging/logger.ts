@@ -48,14 +48,14 @@ function consoleTransport(stream: ConsoleStreams["stdout"], logFormat: Config["L
 
 /**
  * JSON lines to this process's daily file `<name>-YYYY-MM-DD.<host>-<pid>.log`
- * in LOG_DIR (rotated at 5 MB, kept 30 days: spec 2, section 8; two workers
+ * in LOG_DIR (rotated at 5 MB, kept LOG_RETENTION_DAYS, 30 by default: spec 2, section 8; two workers
  * never share a file), and to stdout, as JSON or one human line each
  * (LOG_FORMAT). When LOG_DIR cannot be written, everything goes to stderr
  * instead (spec 1, 4.6).
  */
 export function createLogger(
   name: string,
-  config: Pick<Config, "LOG_DIR" | "LOG_LEVEL" | "LOG_STDOUT"> & Partial<Pick<Config, "LOG_FORMAT">>,
+  config: Pick<Config, "LOG_DIR" | "LOG_LEVEL" | "LOG_STDOUT"> & Partial<Pick<Config, "LOG_FORMAT" | "LOG_RETENTION_DAYS">>,
   streams: ConsoleStreams = process,
 ): Logger {
   // winston formats every entry before its transports drop the disabled levels; drop them first.
@@ -71,7 +71,7 @@ export function createLogger(
   const dir = path.resolve(config.LOG_DIR);
   const fileLogging = writableDir(dir);
   if (fileLogging) {
-    transports.push(rotatingFile(dir, name, "5m"));
+    transports.push(rotatingFile(dir, name, "5m", config.LOG_RETENTION_DAYS));
   }
   if (!fileLogging) {
     transports.push(consoleTransport(streams.stderr, config.LOG_FORMAT));

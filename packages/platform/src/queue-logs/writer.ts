@@ -10,7 +10,7 @@ import { queueLogDir } from "./files.ts";
  * Writes every line of a running job (a line carrying `queue` and `job_id`, as
  * the job's child logger adds them) to its queue's file in LOG_DIR/queues:
  * JSON lines, after the logger's redaction, rolled over at
- * QUEUE_LOG_MAX_SIZE and daily, kept 30 days (spec 2, section 8).
+ * QUEUE_LOG_MAX_SIZE and daily, kept LOG_RETENTION_DAYS (30 by default: spec 2, section 8).
  */
 class QueueLogTransport extends Transport {
   private readonly files = new Map<string, DailyRotateFile>();
@@ -18,6 +18,7 @@ class QueueLogTransport extends Transport {
   constructor(
     private readonly dir: string,
     private readonly maxSize: string,
+    private readonly days: number,
   ) {
     super();
   }
@@ -25,7 +26,7 @@ class QueueLogTransport extends Transport {
   private file(queue: string): DailyRotateFile {
     let file = this.files.get(queue);
     if (!file) {
-      file = rotatingFile(this.dir, queue, this.maxSize);
+      file = rotatingFile(this.dir, queue, this.maxSize, this.days);
       // A full disk must not stop the jobs; the process log says it once per queue.
       let told = false;
       file.on("error", (error: Error) => {
@@ -52,7 +53,7 @@ class QueueLogTransport extends Transport {
 }
 
 /** Adds the queue log files to a worker's logger; nothing when LOG_DIR cannot be written (the logger says so already). */
-export function writeQueueLogFiles(logger: Logger, config: Pick<Config, "LOG_DIR" | "QUEUE_LOG_MAX_SIZE">): void {
+export function writeQueueLogFiles(logger: Logger, config: Pick<Config, "LOG_DIR" | "QUEUE_LOG_MAX_SIZE" | "LOG_RETENTION_DAYS">): void {
   const dir = queueLogDir(config.LOG_DIR);
-  if (writableDir(dir)) logger.add(new QueueLogTransport(dir, config.QUEUE_LOG_MAX_SIZE));
+  if (writableDir(dir)) logger.add(new QueueLogTransport(dir, config.QUEUE_LOG_MAX_SIZE, config.LOG_RETENTION_DAYS));
 }

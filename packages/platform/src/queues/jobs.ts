@@ -4,7 +4,7 @@ import type { Config } from "../config/config.ts";
 import type { QueueName } from "../config/queue-names.ts";
 
 /** The settings that hold a periodic job's cron pattern, so a deployment may change when it runs. */
-export type ScheduleSetting = "TIME_SYNC_SCHEDULE" | "MILESTONES_SCHEDULE" | "KNOWLEDGE_REFRESH_SCHEDULE";
+export type ScheduleSetting = "TIME_SYNC_SCHEDULE" | "MILESTONES_SCHEDULE" | "KNOWLEDGE_REFRESH_SCHEDULE" | "RETENTION_SCHEDULE";
 
 /** How often a periodic job runs: every so many ms, or on a cron pattern (UTC), fixed or read from a setting. */
 export type JobSchedule = { every: number } | { pattern: string } | { setting: ScheduleSetting };

@@ -47,6 +47,13 @@ export class LocalStorage implements ObjectStorage {
     }
   }
 
+  async delete(key: string): Promise<void> {
+    if (!isValidKey(key)) return;
+    await rm(this.fileOf(key), { force: true }).catch((error: unknown) => {
+      throw storageErrors.unavailable("delete", key, error);
+    });
+  }
+
   close(): void {}
 
   private fileOf(key: string): string {

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import type { Config } from "../config/config.ts";
 import { USER_AGENT } from "../core/version.ts";
 import { isValidKey, storageErrors, type ObjectStorage, type StoredObject } from "./types.ts";
@@ -64,6 +64,16 @@ export class S3Storage implements ObjectStorage {
       await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
     } catch (error) {
       throw storageErrors.unavailable("write", key, error);
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    if (!isValidKey(key)) return;
+    try {
+      // S3 answers 204 for a key that holds nothing: deleting twice is no failure.
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    } catch (error) {
+      throw storageErrors.unavailable("delete", key, error);
     }
   }
 

@@ -19,12 +19,14 @@ export interface ObjectStorage {
   get(key: string): Promise<StoredObject>;
   /** Writes the whole object; a reader sees the old bytes or the new ones, never a mix. */
   put(key: string, body: Buffer | string, contentType: string): Promise<void>;
+  /** Removes the object; a key that holds nothing is already gone (retention runs again after a crash). */
+  delete(key: string): Promise<void>;
   close(): void;
 }
 
 export const storageErrors = {
   notFound: (key: string) => new AppError(404, "object_not_found", `No object ${key} in storage.`),
-  unavailable: (action: "read" | "write", key: string, cause: unknown) =>
+  unavailable: (action: "read" | "write" | "delete", key: string, cause: unknown) =>
     new AppError(503, "storage_unavailable", `Storage ${action} of ${key} failed: ${(cause as Error)?.message ?? String(cause)}`, {}, { cause }),
 };
 

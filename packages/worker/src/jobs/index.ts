@@ -7,6 +7,8 @@ import { knowledgeHandlers } from "./knowledge/index.ts";
 import { notificationHandlers } from "./notifications/index.ts";
 import { orderHandlers } from "./orders/index.ts";
 import { reportHandlers } from "./reports/index.ts";
+import { siteHandlers } from "./sites/index.ts";
+import { ticketHandlers } from "./tickets/index.ts";
 import { timeTrackingHandlers } from "./timetracking/index.ts";
 import { trackingHandlers } from "./tracking/index.ts";
 import { urgencyHandlers } from "./urgency/index.ts";
@@ -25,4 +27,6 @@ export const JOBS: WorkerCatalog = new JobCatalog([
   ...timeTrackingHandlers,
   ...managedSiteHandlers,
   ...knowledgeHandlers,
+  ...siteHandlers,
+  ...ticketHandlers,
 ]);

@@ -15,7 +15,7 @@ export async function inventorySkuCleanup(_job: Job, _payload: PayloadOf<typeof 
   return cleanUpCatalogueSkus({ prisma, config, redis, invalidation, log, stillOrdered: (skus) => skusOfPendingOrders({ prisma }, skus) });
 }
 
-/** `item-history-cleanup`: item history older than 3 days goes. */
-export async function itemHistoryCleanup(_job: Job, _payload: PayloadOf<typeof itemHistoryCleanupJob>, { prisma, log }: Pick<JobContext, "prisma" | "log">) {
-  return cleanUpItemHistory({ prisma, log });
+/** `item-history-cleanup`: item history past RETENTION_ITEM_HISTORY_DAYS goes. */
+export async function itemHistoryCleanup(_job: Job, _payload: PayloadOf<typeof itemHistoryCleanupJob>, { prisma, config, log }: Pick<JobContext, "prisma" | "config" | "log">) {
+  return cleanUpItemHistory({ prisma, config, log });
 }

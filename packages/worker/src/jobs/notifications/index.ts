@@ -1,5 +1,6 @@
-import { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/domains/notifications";
+import { alertEmailJob, chatMessageJob, healthPingJob, notificationsRetentionJob } from "@mw/domains/notifications";
 import { handle } from "../../runtime/processor.ts";
 import { alertEmail, chatMessage, healthPing } from "./notifications.ts";
+import { notificationsRetention } from "./retention.ts";
 
-export const notificationHandlers = [handle(alertEmailJob, alertEmail), handle(healthPingJob, healthPing), handle(chatMessageJob, chatMessage)];
+export const notificationHandlers = [handle(alertEmailJob, alertEmail), handle(healthPingJob, healthPing), handle(chatMessageJob, chatMessage), handle(notificationsRetentionJob, notificationsRetention)];
