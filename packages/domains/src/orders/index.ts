@@ -4,7 +4,7 @@ export { receiveOrder } from "./intake.ts";
 export { orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJob, orderVerifyJobId, orderVolumeDailyJob, orderVolumeTestsJob, ordersImportJob, ordersImportSchedulerId } from "./jobs.ts";
 export { ordersImportSchedule } from "./import-schedule.ts";
 export type { OrderVolumeResult } from "./order-volume.ts";
-export { countSiteOrders, findSiteOrder, listOrders, ordersByNumber } from "./order-reads.ts";
+export { countSiteOrders, decodeOrderCursor, findSiteOrder, listOrders, ordersByNumber } from "./order-reads.ts";
 export { markOrderFailed } from "./export-state.ts";
 export { systemStats } from "./system-stats.ts";
 export { dailyIntake } from "./intake-report.ts";
