@@ -4,6 +4,7 @@ export { receiveOrder } from "./intake.ts";
 export { orderExportJob, orderExportJobId, orderSweepJob, orderVerifyJob, orderVerifyJobId, orderVolumeDailyJob, orderVolumeTestsJob, ordersImportJob, ordersImportSchedulerId } from "./jobs.ts";
 export { ordersImportSchedule } from "./import-schedule.ts";
 export type { OrderVolumeResult } from "./order-volume.ts";
+export { reindexOrderSearch } from "./search-index.ts";
 export { countSiteOrders, decodeOrderCursor, findSiteOrder, listOrders, ordersByNumber } from "./order-reads.ts";
 export { markOrderFailed } from "./export-state.ts";
 export { systemStats } from "./system-stats.ts";
