@@ -91,7 +91,14 @@ async function orderOnReplica(number: string, createdAt = new Date()): Promise<n
      VALUES (?, ?, ?, ?, 'pay_1', '1', 1, 'FEDEX', 'GROUND', REPEAT('a', 64), ?, NOW())`,
     [id, site.siteId, number, createdAt, createdAt],
   );
+  // What the primary's triggers would have written for it: the search's pieces of its number.
+  await pair.onReplica("INSERT IGNORE INTO order_search_grams (gram, order_id) SELECT SUBSTRING(?, seq, 3), ? FROM seq_1_to_48 WHERE seq <= CHAR_LENGTH(?) - 2", [number, id, number]);
   return id;
+}
+
+async function removeOrderOnReplica(id: number): Promise<void> {
+  await pair.onReplica("DELETE FROM orders WHERE id = ?", [id]);
+  await pair.onReplica("DELETE FROM order_search_grams WHERE order_id = ?", [id]);
 }
 
 async function adminAjax(fields: Record<string, unknown>) {
@@ -157,7 +164,7 @@ describe("reads that tolerate lag", () => {
       expect(csv).toContain(`2025-03-03,${site.siteId},`);
       expect(csv.trim().split("\n")).toHaveLength(2);
     } finally {
-      await pair.onReplica("DELETE FROM orders WHERE id = ?", [id]);
+      await removeOrderOnReplica(id);
       await pair.onReplica("DELETE FROM managed_sites WHERE id = 900001");
     }
   }, 180_000);
@@ -251,7 +258,7 @@ describe("a replica that is unreachable", () => {
       const back = (await (await fetch(`${url}/readyz`)).json()) as { checks: { replica: { ok: boolean } } };
       expect(back.checks.replica.ok).toBe(true);
     } finally {
-      await pair.onReplica("DELETE FROM orders WHERE id = ?", [id]);
+      await removeOrderOnReplica(id);
     }
     expect(logLines(proc, UNREACHABLE)).toHaveLength(1);
   }, 240_000);

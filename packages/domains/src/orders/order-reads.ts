@@ -98,13 +98,40 @@ function whereClause(parts: Prisma.Sql[]): Prisma.Sql {
   return parts.length ? Prisma.sql`WHERE ${Prisma.join(parts, " AND ")}` : Prisma.empty;
 }
 
-/** How many orders match: read from the kept counts without a filter or with only a site, counted otherwise. */
+/** The dimensions order_counts keeps, each absent one summed over. */
+export interface OrderCountKey {
+  site_id?: number;
+  imported?: number;
+  verified?: number;
+  ship_status?: number;
+  payment_method?: string;
+  failed?: boolean;
+}
+
+/** How many orders there are of these values, summed from the kept counts (a few rows, never the orders). */
+export async function countKeptOrders(db: Connections["replica"], key: OrderCountKey): Promise<number> {
+  const where = Object.entries(key)
+    .filter(([, value]) => value !== undefined)
+    .map(([column, value]) => Prisma.sql`${Prisma.raw(column)} = ${typeof value === "boolean" ? Number(value) : value}`);
+  const [row] = await db.$queryRaw<{ total: bigint | number | string | null }[]>`SELECT SUM(orders) AS total FROM order_counts ${whereClause(where)}`;
+  return Number(row?.total ?? 0);
+}
+
+const STATE_COUNT_KEYS: Record<OrderStateFilter, OrderCountKey> = {
+  failed: { verified: 0, failed: true },
+  verified: { verified: 1 },
+  exported: { imported: 1, verified: 0, failed: false },
+  pending: { imported: 0, failed: false },
+};
+
+/** How many orders match: summed from the kept counts unless a search or a failure time filters, counted then. */
 async function countOrders(db: Connections["replica"], filter: OrderFilter): Promise<number> {
-  const { site_id: _site, ...rest } = filter;
-  if (Object.values(rest).every((value) => value === undefined || value === "")) {
-    const site = filter.site_id === undefined ? Prisma.empty : Prisma.sql`WHERE site_id = ${filter.site_id}`;
-    const [row] = await db.$queryRaw<{ total: bigint | number | null }[]>`SELECT SUM(orders) AS total FROM order_counts ${site}`;
-    return Number(row?.total ?? 0);
+  if (!filter.search && !filter.failed_since) {
+    const key: OrderCountKey = { site_id: filter.site_id, imported: filter.imported, payment_method: filter.payment_method, ship_status: filter.ship_status };
+    const state = filter.state ? STATE_COUNT_KEYS[filter.state] : {};
+    // A state that contradicts another filter (imported=1 with state=pending) matches nothing.
+    const clash = Object.entries(state).some(([name, value]) => key[name as keyof OrderCountKey] !== undefined && key[name as keyof OrderCountKey] !== value);
+    return clash ? 0 : countKeptOrders(db, { ...key, ...state });
   }
   const { where, from } = orderConditions(filter);
   const [row] = await db.$queryRaw<{ total: bigint | number }[]>`SELECT COUNT(*) AS total FROM ${from} ${whereClause(where)}`;

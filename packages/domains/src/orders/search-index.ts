@@ -27,7 +27,9 @@ export async function reindexOrderSearch({ prisma }: Pick<Connections, "prisma">
   await prisma.$executeRaw`DELETE g FROM order_search_grams g LEFT JOIN orders o ON o.id = g.order_id WHERE o.id IS NULL`;
   const orders = await prisma.$transaction(async (tx) => {
     await tx.$executeRaw`DELETE FROM order_counts`;
-    await tx.$executeRaw`INSERT INTO order_counts (site_id, slot, orders) SELECT site_id, id % 16, COUNT(*) FROM orders GROUP BY site_id, id % 16`;
+    await tx.$executeRaw`INSERT INTO order_counts (site_id, slot, imported, verified, ship_status, payment_method, failed, orders)
+      SELECT site_id, id % 4, imported, verified, ship_status, payment_method, failed_at IS NOT NULL, COUNT(*) FROM orders
+      GROUP BY site_id, id % 4, imported, verified, ship_status, payment_method, failed_at IS NOT NULL`;
     const [row] = await tx.$queryRaw<{ total: bigint | number | null }[]>`SELECT SUM(orders) AS total FROM order_counts`;
     return Number(row?.total ?? 0);
   });
