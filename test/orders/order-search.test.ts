@@ -113,6 +113,19 @@ describe("order pages and totals", () => {
       const counted = await real();
       expect((await list("")).total).toBe(counted.all);
       expect((await list(`site_id=${site.siteId}`)).total).toBe(counted.site);
+      for (const [query, where] of [
+        ["imported=0", "imported = 0"],
+        ["ship_status=1", "ship_status = 1"],
+        ["payment_method=pay_2", "payment_method = 'pay_2'"],
+        ["state=pending", "imported = 0 AND failed_at IS NULL"],
+        ["state=exported", "imported = 1 AND verified = 0 AND failed_at IS NULL"],
+        ["state=failed", "verified = 0 AND failed_at IS NOT NULL"],
+        [`state=verified&site_id=${site.siteId}`, `verified = 1 AND site_id = ${site.siteId}`],
+        ["state=pending&imported=1", "FALSE"],
+      ] as const) {
+        const [row] = await api.ctx.prisma.$queryRawUnsafe<{ n: bigint }[]>(`SELECT COUNT(*) AS n FROM orders WHERE ${where}`);
+        expect((await list(query)).total, query).toBe(Number(row!.n));
+      }
       const stats = (await (await fetch(`${api.url}/middleware/v1/stats`, { headers: { authorization: auth } })).json()) as { orders: { pending_insert: number; pending_verify: number } };
       expect(stats.orders).toMatchObject({ pending_insert: counted.pending, pending_verify: counted.verify });
     };
@@ -121,6 +134,10 @@ describe("order pages and totals", () => {
     const sqlId = await insertBySql(`C${tag}-3`, "CT3", null, "2026-10-07 00:00:00");
     await check();
     await api.ctx.prisma.$executeRaw`UPDATE orders SET imported = 1, imported_at = NOW(3) WHERE id = ${sqlId}`;
+    await check();
+    await api.ctx.prisma.$executeRaw`UPDATE orders SET failed_at = NOW(3), ship_status = 1, payment_method = 'pay_2' WHERE id = ${sqlId}`;
+    await check();
+    await api.ctx.prisma.$executeRaw`UPDATE orders SET failed_at = NULL, verified = 1 WHERE id = ${sqlId}`;
     await check();
     await api.ctx.prisma.$executeRaw`DELETE FROM orders WHERE id = ${sqlId}`;
     await check();
