@@ -73,7 +73,8 @@ const rows: Row[] = [];
 
 async function get(path: string): Promise<{ ms: number; body: Record<string, unknown> }> {
   const started = performance.now();
-  const res = await fetch(`${base}${path}`, { headers: { authorization: auth }, signal: AbortSignal.timeout(120_000) });
+  // Spec 2's routes (the ticket system's) sit at REST_ROOT, the site root here, not under the API's root.
+  const res = await fetch(path.startsWith("/tickets/") ? `http://127.0.0.1:${PORT}${path}` : `${base}${path}`, { headers: { authorization: auth }, signal: AbortSignal.timeout(120_000) });
   const text = await res.text();
   const ms = performance.now() - started;
   if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${text.slice(0, 200)}`);
