@@ -28,6 +28,8 @@ CREATE TABLE `order_counts` (
     PRIMARY KEY (`site_id`, `slot`, `imported`, `verified`, `ship_status`, `payment_method`, `failed`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
 
+-- A site's orders newest first (GET /orders?site_id=), a page deep in them included, as one index range.
+CREATE INDEX `orders_site_id_dateadded_idx` ON `orders`(`site_id`, `dateadded`);
 -- GET /stats counts the orders exported today as a range of this index, not a scan.
 CREATE INDEX `orders_imported_imported_at_idx` ON `orders`(`imported`, `imported_at`);
 

@@ -63,8 +63,12 @@ function likeContains(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The filter as SQL on `orders o`, beside what the candidates of a search come from. */
-function orderConditions(filter: OrderFilter): { where: Prisma.Sql[]; from: Prisma.Sql } {
+/**
+ * The filter as SQL on `orders o`, beside what the candidates of a search come from: the orders holding
+ * every gram of the term, read by key (`from`), or (`walk`) the orders newest first, each checked in the
+ * grams, for a term so common that a page's worth turns up within the first few hundred orders.
+ */
+function orderConditions(filter: OrderFilter): { where: Prisma.Sql[]; from: Prisma.Sql; walk?: { where: Prisma.Sql[]; from: Prisma.Sql } } {
   const where: Prisma.Sql[] = [];
   if (filter.site_id !== undefined) where.push(Prisma.sql`o.site_id = ${filter.site_id}`);
   if (filter.imported !== undefined) where.push(Prisma.sql`o.imported = ${filter.imported}`);
@@ -76,6 +80,7 @@ function orderConditions(filter: OrderFilter): { where: Prisma.Sql[]; from: Pris
   if (filter.state === "exported") where.push(Prisma.sql`o.imported = 1 AND o.verified = 0 AND o.failed_at IS NULL`);
   if (filter.state === "pending") where.push(Prisma.sql`o.imported = 0 AND o.failed_at IS NULL`);
   let from = Prisma.sql`orders o`;
+  let walk: { where: Prisma.Sql[]; from: Prisma.Sql } | undefined;
   if (filter.search) {
     const like = likeContains(filter.search);
     where.push(Prisma.sql`(o.number LIKE ${like} OR o.erp_sales_order_number LIKE ${like} OR o.trans_id LIKE ${like})`);
@@ -89,9 +94,12 @@ function orderConditions(filter: OrderFilter): { where: Prisma.Sql[]; from: Pris
       });
       const candidates = Prisma.sql`SELECT g0.order_id FROM order_search_grams g0 ${joins.length ? Prisma.join(joins, " ") : Prisma.empty} WHERE g0.gram = ${grams[0]}`;
       from = Prisma.sql`(${candidates}) m STRAIGHT_JOIN orders o ON o.id = m.order_id`;
+      // A term many orders hold is found sooner walking the newest orders and looking each up in the grams.
+      const inGrams = grams.map((gram) => Prisma.sql`EXISTS (SELECT 1 FROM order_search_grams g WHERE g.gram = ${gram} AND g.order_id = o.id)`);
+      walk = { where: inGrams, from: Prisma.sql`orders o FORCE INDEX (orders_dateadded_idx)` };
     }
   }
-  return { where, from };
+  return { where, from, walk };
 }
 
 function whereClause(parts: Prisma.Sql[]): Prisma.Sql {
@@ -138,6 +146,9 @@ async function countOrders(db: Connections["replica"], filter: OrderFilter): Pro
   return Number(row!.total);
 }
 
+/** Above this many matches a search walks the newest orders rather than sorting every match (measured: docs/decisions.md, "Reads at scale"). */
+const WALK_ABOVE = 5_000;
+
 /**
  * One page of orders, newest first, and the cursor of the page after it (null on the last page); from the
  * replica (the viewer's list tolerates lag, the order itself does not). The page's ids come first from the
@@ -148,18 +159,19 @@ export async function listOrders(
   filter: OrderFilter,
   window: OrderWindow,
 ): Promise<{ total: number; rows: OrderWithSite[]; next: OrderCursor | null }> {
-  const { where, from } = orderConditions(filter);
+  const conditions = orderConditions(filter);
+  const total = await countOrders(deps.replica, filter);
+  const { where, from } = conditions.walk && total > WALK_ABOVE ? { where: [...conditions.where, ...conditions.walk.where], from: conditions.walk.from } : conditions;
   if (window.after) {
+    // `<=` first: a plain range of the dateadded index, the tie on dateadded settled by id within it.
     const { dateadded, id } = window.after;
-    where.push(Prisma.sql`(o.dateadded < ${dateadded} OR (o.dateadded = ${dateadded} AND o.id < ${id}))`);
+    where.push(Prisma.sql`o.dateadded <= ${dateadded} AND (o.dateadded < ${dateadded} OR o.id < ${id})`);
   }
   const skip = window.after ? 0 : window.skip;
-  const [total, ids] = await Promise.all([
-    countOrders(deps.replica, filter),
+  const ids =
     window.take === 0
       ? []
-      : deps.replica.$queryRaw<{ id: number }[]>`SELECT o.id FROM ${from} ${whereClause(where)} ORDER BY o.dateadded DESC, o.id DESC LIMIT ${window.take} OFFSET ${skip}`,
-  ]);
+      : await deps.replica.$queryRaw<{ id: number }[]>`SELECT o.id FROM ${from} ${whereClause(where)} ORDER BY o.dateadded DESC, o.id DESC LIMIT ${window.take} OFFSET ${skip}`;
   const found = ids.length ? await deps.replica.order.findMany({ where: { id: { in: ids.map((row) => row.id) } }, include: { site: { select: { name: true } } } }) : [];
   const byId = new Map(found.map((row) => [row.id, row]));
   const rows = ids.map((row) => byId.get(row.id)).filter((row) => row !== undefined);
