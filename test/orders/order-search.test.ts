@@ -79,7 +79,7 @@ describe("order pages and totals", () => {
   it("walks every order of a site once, newest first, by cursor, while page still answers the same pages", async () => {
     const { siteId } = site;
     for (let i = 1; i <= 9; i += 1) await intake(`K${tag}-${i}`, `KT${i}`, 1 + (i % 4));
-    const [{ count }] = (await api.ctx.prisma.$queryRaw`SELECT COUNT(*) AS count FROM orders WHERE site_id = ${siteId}`) as { count: bigint }[];
+    const [{ count }] = (await api.ctx.prisma.$queryRaw`SELECT COUNT(*) AS count FROM orders WHERE site_id = ${siteId}`) as [{ count: bigint }];
     const byPage: OrderRow[] = [];
     for (let page = 1; ; page += 1) {
       const answer = await list(`site_id=${siteId}&per_page=4&page=${page}`);
