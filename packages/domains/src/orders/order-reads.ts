@@ -141,6 +141,12 @@ async function countOrders(db: Connections["replica"], filter: OrderFilter): Pro
     const clash = Object.entries(state).some(([name, value]) => key[name as keyof OrderCountKey] !== undefined && key[name as keyof OrderCountKey] !== value);
     return clash ? 0 : countKeptOrders(db, { ...key, ...state });
   }
+  const { search, ...others } = filter;
+  if (search && [...search].length === 3 && Object.values(others).every((value) => value === undefined)) {
+    // A three-character term is one gram: its orders are counted in the gram index alone, no order read.
+    const [row] = await db.$queryRaw<{ total: bigint | number }[]>`SELECT COUNT(*) AS total FROM order_search_grams WHERE gram = ${search}`;
+    return Number(row!.total);
+  }
   const { where, from } = orderConditions(filter);
   const [row] = await db.$queryRaw<{ total: bigint | number }[]>`SELECT COUNT(*) AS total FROM ${from} ${whereClause(where)}`;
   return Number(row!.total);
