@@ -24,7 +24,8 @@ export async function freshBenchEnvironment(
 ): Promise<{ env: Record<string, string> & { QUEUE_PREFIX: string }; databaseUrl: string; key: Buffer }> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? `mysql://mw:mw@127.0.0.1:3306/mw_bench_${name}`;
   const prefix = new URL(databaseUrl).pathname.slice(1);
-  await dropDatabase(databaseUrl);
+  // BENCH_KEEP_DATABASE=1 runs a bench on a database already filled (bench:data's), e.g. intake beside a year of orders.
+  if (process.env.BENCH_KEEP_DATABASE !== "1") await dropDatabase(databaseUrl);
   await migrate(databaseUrl);
   await clearQueuePrefix(prefix);
   const key = randomBytes(32);

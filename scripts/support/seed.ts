@@ -65,3 +65,55 @@ export async function seedCriticalTicket(prisma: PrismaClient, ticketId: number,
   });
   await prisma.aiHistory.createMany({ data: (["email", "sms"] as const).map((channel) => ({ ticket_id: ticketId, event: "critical_alert", channel })) });
 }
+
+/** How many rows of each kind `pnpm bench:data` seeds at scale 1 (issue 44: a busy shop after a year). */
+export const BENCH_DATA_ROWS = { orders: 10_000_000, disputes: 2_000_000, webhookEvents: 2_000_000, tickets: 1_000_000, snapshots: 1_000_000, sites: 200 };
+
+/**
+ * A year of a busy shop, written with MariaDB's sequence engine (`INSERT ... SELECT ... FROM seq_1_to_N`)
+ * in batches of `batch` rows so no transaction grows without bound: orders B<n> (transaction T<n>, ERP
+ * SO-<n>; one in a thousand still pending) three seconds apart over the last year across 200 sites, two
+ * lines and both addresses each; disputes on every fifth order, processed acquirer webhook events, tickets
+ * and their urgency snapshots. Rows go in through SQL as an import or a restore would, so whatever the
+ * database keeps for its reads (triggers) is kept for them too. `progress` hears each batch.
+ */
+export async function seedBenchData(prisma: PrismaClient, scale: number, progress: (table: string, done: number, total: number) => void, batch = 50_000): Promise<Record<string, number>> {
+  const counts = Object.fromEntries(Object.entries(BENCH_DATA_ROWS).map(([name, rows]) => [name, name === "sites" ? rows : Math.max(1, Math.round(rows * scale))]));
+  const start = "'2025-11-29 00:00:00'";
+  await prisma.$executeRawUnsafe(
+    `INSERT INTO sites (id, name, platform, site_url, updated_at)
+     SELECT seq, CONCAT('Shop ', seq), IF(seq % 2, 'storefront_a', 'storefront_b'), CONCAT('https://shop', seq, '.example'), NOW(3) FROM seq_1_to_${counts.sites}`,
+  );
+  const inBatches = async (table: string, total: number, sql: (from: number, to: number) => string) => {
+    for (let from = 1; from <= total; from += batch) {
+      const to = Math.min(total, from + batch - 1);
+      await prisma.$executeRawUnsafe(sql(from, to));
+      progress(table, to, total);
+    }
+  };
+  const span = (from: number, to: number) => `seq_${from}_to_${to}`;
+  const orderDate = (n: string) => `${start} + INTERVAL (${n} * ${Math.max(1, Math.round(31_536_000 / counts.orders!))}) SECOND`;
+  await inBatches("orders", counts.orders!, (from, to) => `INSERT INTO orders (id, site_id, number, trans_id, erp_sales_order_number, dateadded, payment_method, contact_id,
+       shipping_agent_code, shipping_agent_service, imported, verified, ship_status, fully_import_from_website, payload_hash, imported_at, updated_at)
+     SELECT seq, 1 + seq % ${counts.sites}, CONCAT('B', seq), CONCAT('T', seq), IF(seq % 1000 = 0, NULL, CONCAT('SO-', seq)), ${orderDate("seq")},
+       CONCAT('pay_', 1 + seq % 6), 27111, 'FEDEX', 'GROUND_HOME_DELIVERY', seq % 1000 <> 0, seq % 1000 > 1, seq % 3 = 0, 1, LPAD(seq, 64, '0'),
+       IF(seq % 1000 = 0, NULL, ${orderDate("seq")} + INTERVAL 5 MINUTE), NOW(3)
+     FROM ${span(from, to)}`);
+  await inBatches("order_lines", counts.orders!, (from, to) => `INSERT INTO order_lines (order_id, line, sku, quantity, price)
+     SELECT o.seq, l.seq, IF(l.seq = 2, 'SHIPPING', CONCAT('SKU-', o.seq % 500)), 1 + o.seq % 3, IF(l.seq = 2, 5, 19.99) FROM ${span(from, to)} o JOIN seq_1_to_2 l`);
+  await inBatches("order_addresses", counts.orders!, (from, to) => `INSERT INTO order_addresses (order_id, type, first_name, last_name, address1, city, state, postal_code, country, email)
+     SELECT o.seq, t.seq, 'Ada', CONCAT('Buyer', o.seq), CONCAT(o.seq % 900, ' Main Street'), 'Springfield', 'IL', '62701', 'US', CONCAT('buyer', o.seq, '@example.com')
+     FROM ${span(from, to)} o JOIN seq_0_to_1 t`);
+  await inBatches("dispute_linkages", counts.disputes!, (from, to) => `INSERT INTO dispute_linkages (case_id, mid, gateway_transaction_id, order_number, match_strategy, amount, reason_code, dispute_status, acquirer_data, gateway_data, linked_at)
+     SELECT CONCAT('C', seq), '800123', CONCAT('T', seq * 5), CONCAT('B', seq * 5), 'transaction_id', 24.99, '10.4', 'open', '{}', '{}', ${orderDate("seq * 5")} + INTERVAL 20 DAY
+     FROM ${span(from, to)}`);
+  await inBatches("webhook_events", counts.webhookEvents!, (from, to) => `INSERT INTO webhook_events (source, event_type, event_id, payload, payload_hash, received_at, processed_at, outcome)
+     SELECT 'acquirer', 'dispute.created', CONCAT('acquirer:C', seq), '{}', LPAD(seq, 64, '0'), ${orderDate("seq * 5")} + INTERVAL 20 DAY, ${orderDate("seq * 5")} + INTERVAL 20 DAY, 'linked'
+     FROM ${span(from, to)}`);
+  await inBatches("tickets", counts.tickets!, (from, to) => `INSERT INTO tickets (id, number, subject, status, opened_at, updated_at)
+     SELECT seq, CONCAT('T-', seq), CONCAT('Order question ', seq), IF(seq % 10 = 0, 'open', 'closed'), ${orderDate("seq * 10")}, NOW(3) FROM ${span(from, to)}`);
+  await inBatches("ai_snapshots", counts.snapshots!, (from, to) => `INSERT INTO ai_snapshots (ticket_id, urgency, urgency_percentage, estimated_hours, summary, timeline, suggested_title, model_used, created)
+     SELECT seq, ELT(1 + seq % 4, 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'), seq % 100, 1.5, 'Customer asks about an order.', '[]', CONCAT('Order question ', seq), 'rules', ${orderDate("seq * 10")}
+     FROM ${span(from, to)}`);
+  return counts;
+}

@@ -91,11 +91,25 @@ async function orderOnReplica(number: string, createdAt = new Date()): Promise<n
   replicaOnly += 1;
   const id = 900_000 + replicaOnly;
   await pair.onReplica(
-    `INSERT INTO orders (id, site_id, number, dateadded, payment_method, pay_1, contact_id, shipping_agent_code, shipping_agent_service, payload_hash, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 'pay_1', '1', 1, 'FEDEX', 'GROUND', REPEAT('a', 64), ?, NOW())`,
+    `INSERT INTO orders (id, site_id, number, dateadded, payment_method, pay_6, contact_id, shipping_agent_code, shipping_agent_service, payload_hash, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 'pay_6', '1', 1, 'FEDEX', 'GROUND', REPEAT('a', 64), ?, NOW())`,
     [id, site.siteId, number, createdAt, createdAt],
   );
+  // What the primary's triggers would have written for it: the search's pieces of its number and its count.
+  // Paid with pay_6, which no order of the primary's uses, so its count row is one replication never touches.
+  await pair.onReplica("INSERT IGNORE INTO order_search_grams (gram, order_id) SELECT SUBSTRING(?, seq, 3), ? FROM seq_1_to_48 WHERE seq <= CHAR_LENGTH(?) - 2", [number, id, number]);
+  await pair.onReplica(
+    "INSERT INTO order_counts (site_id, slot, imported, verified, ship_status, payment_method, failed, orders) VALUES (?, ? % 4, 0, 0, 0, 'pay_6', 0, 1) ON DUPLICATE KEY UPDATE orders = orders + 1",
+    [site.siteId, id],
+  );
   return id;
+}
+
+async function removeOrderOnReplica(id: number): Promise<void> {
+  await pair.onReplica("DELETE FROM orders WHERE id = ?", [id]);
+  await pair.onReplica("DELETE FROM order_search_grams WHERE order_id = ?", [id]);
+  await pair.onReplica("UPDATE order_counts SET orders = orders - 1 WHERE site_id = ? AND slot = ? % 4 AND payment_method = 'pay_6' AND imported = 0", [site.siteId, id]);
+  await pair.onReplica("DELETE FROM order_counts WHERE orders = 0 AND payment_method = 'pay_6'");
 }
 
 async function adminAjax(fields: Record<string, unknown>) {
@@ -161,7 +175,7 @@ describe("reads that tolerate lag", () => {
       expect(csv).toContain(`2025-03-03,${site.siteId},`);
       expect(csv.trim().split("\n")).toHaveLength(2);
     } finally {
-      await pair.onReplica("DELETE FROM orders WHERE id = ?", [id]);
+      await removeOrderOnReplica(id);
       await pair.onReplica("DELETE FROM managed_sites WHERE id = 900001");
     }
   }, 180_000);
@@ -336,7 +350,7 @@ describe("a replica that is unreachable", () => {
       const back = (await (await fetch(`${url}/readyz`)).json()) as { checks: { replica: { ok: boolean } } };
       expect(back.checks.replica.ok).toBe(true);
     } finally {
-      await pair.onReplica("DELETE FROM orders WHERE id = ?", [id]);
+      await removeOrderOnReplica(id);
     }
     expect(logLines(proc, UNREACHABLE)).toHaveLength(1);
   }, 240_000);

@@ -1,5 +1,5 @@
 import { errors } from "@mw/platform/core";
-import { orderLifecyclesByNumber } from "@mw/domains/orders";
+import { orderLifecyclesByNumber, reindexOrderSearch } from "@mw/domains/orders";
 import type { Command } from "./command.ts";
 
 export const orderCommands: Record<string, Command> = {
@@ -11,5 +11,9 @@ export const orderCommands: Record<string, Command> = {
       if (!orders.length) throw errors.notFound(`No order ${number}.`);
       return { orders };
     },
+  },
+  "orders:reindex": {
+    options: {},
+    run: (deps) => reindexOrderSearch(deps),
   },
 };

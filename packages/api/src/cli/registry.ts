@@ -89,6 +89,10 @@ export const COMMANDS: Record<string, RegisteredCommand> = {
     summary: "where an order is in its life: export and read-back state, why, attempts, last error, next attempt, its job (one entry per site with that number)",
     load: async () => (await import("./orders.ts")).orderCommands["order:show"]!,
   },
+  "orders:reindex": {
+    summary: "rebuild the order list's search grams and per-site counts from the orders (after a restore or bulk load that bypassed their triggers); says how many orders and how long it took",
+    load: async () => (await import("./orders.ts")).orderCommands["orders:reindex"]!,
+  },
   "dispute:show": {
     summary: "where a received dispute is: processing state and outcome, why, attempts, last error, next attempt, its newest job (replays included)",
     load: async () => (await import("./disputes.ts")).disputeCommands["dispute:show"]!,

@@ -35,14 +35,6 @@ export interface OrderLifecycle {
 /** What the lifecycle reads of an order row. */
 type LifecycleRow = { id: number; imported: number; verified: number; failed_at: Date | null; failure: string | null };
 
-/** The `where` of a state filter, on the orders table. */
-export function orderStateWhere(state: OrderStateFilter) {
-  if (state === "failed") return { verified: 0, NOT: { failed_at: null } };
-  if (state === "verified") return { verified: 1 };
-  if (state === "exported") return { imported: 1, verified: 0, failed_at: null };
-  return { imported: 0, failed_at: null };
-}
-
 function notExported(job: JobStatus | null): Pick<OrderLifecycle, "state" | "reason"> {
   if (!job) return { state: "pending", reason: "No export job yet: the order sweep queues one within five minutes" };
   if (job.state === "active") return { state: "exporting", reason: null };

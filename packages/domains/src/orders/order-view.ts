@@ -1,6 +1,6 @@
 import { formatDateTime, type Connections } from "@mw/platform";
 import { orderLifecycle, orderLifecycleFields, type OrderLifecycle } from "./lifecycle.ts";
-import { findOrderDetail, listOrders, type OrderFilter, type OrderWithSite } from "./order-reads.ts";
+import { encodeOrderCursor, findOrderDetail, listOrders, type OrderFilter, type OrderWindow, type OrderWithSite } from "./order-reads.ts";
 
 /**
  * The admin order viewer (spec 1, 2.3 and 4.4): an order's named columns with
@@ -32,10 +32,10 @@ function orderRowView(order: OrderWithSite, lifecycle: OrderLifecycle) {
 }
 
 /** One page of orders (newest first) with their lifecycles, as GET /orders and the console's order list show it. */
-export async function orderListView(deps: Pick<Connections, "replica" | "queues">, filter: OrderFilter, window: { skip: number; take: number }) {
-  const { total, rows } = await listOrders(deps, filter, window);
+export async function orderListView(deps: Pick<Connections, "replica" | "queues">, filter: OrderFilter, window: OrderWindow) {
+  const { total, rows, next } = await listOrders(deps, filter, window);
   const lifecycles = await Promise.all(rows.map((row) => orderLifecycle(deps, row)));
-  return { total, orders: rows.map((row, i) => orderRowView(row, lifecycles[i]!)) };
+  return { total, orders: rows.map((row, i) => orderRowView(row, lifecycles[i]!)), next_cursor: next ? encodeOrderCursor(next) : null };
 }
 
 /** One order with its lifecycle, its line items (by line) and both addresses; null when there is none. */

@@ -1,5 +1,5 @@
 import { errors } from "@mw/platform";
-import { ORDER_STATE_FILTERS, ORDER_STATES, orderDetailView, orderListView, PAYMENT_METHODS } from "@mw/domains/orders";
+import { decodeOrderCursor, ORDER_STATE_FILTERS, ORDER_STATES, orderDetailView, orderListView, PAYMENT_METHODS } from "@mw/domains/orders";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import type { ApiRouter } from "../../http/api-router.ts";
@@ -119,12 +119,28 @@ export function orderRoutes(api: ApiRouter, ctx: Pick<AppContext, "prisma" | "qu
       search: z.string().trim().min(1).max(50).optional().describe("substring of order number, ERP sales order number or transaction id"),
       state: z.enum(ORDER_STATE_FILTERS).optional().describe("pending (not exported nor failed: exporting, retrying and skipped rows too), exported, verified or failed"),
       failed_since: z.coerce.date().optional().describe("failed at or after this time (ISO 8601)"),
+      cursor: z
+        .string()
+        .max(64)
+        .optional()
+        .describe("next_cursor of the page before: the next page, as fast deep in the list as at its start (page is then not used)"),
     }),
-    example: { response: pageOf("orders", [exampleOrder], 1, { page: 1, per_page: 20 }) },
-    responses: { 200: { description: "One page of orders", schema: pageSchema("orders", orderRow) } },
+    example: { response: { ...pageOf("orders", [exampleOrder], 1, { page: 1, per_page: 20 }), next_cursor: null } },
+    responses: {
+      200: {
+        description: "One page of orders",
+        schema: pageSchema("orders", orderRow).extend({
+          next_cursor: z.string().nullable().describe("pass as cursor for the page after this one; null on the last page"),
+        }),
+      },
+      400: { description: "A cursor this API did not hand out" },
+    },
     handler: async ({ query }) => {
-      const { total, orders } = await orderListView(ctx, query, pageWindow(query));
-      return pageOf("orders", orders, total, query);
+      const { cursor, page: _page, per_page: _perPage, ...filter } = query;
+      const after = cursor === undefined ? undefined : decodeOrderCursor(cursor);
+      if (after === null) throw errors.invalidInput("cursor is not a next_cursor this API handed out");
+      const { total, orders, next_cursor } = await orderListView(ctx, filter, { ...pageWindow(query), after });
+      return { ...pageOf("orders", orders, total, query), next_cursor };
     },
   });
 
