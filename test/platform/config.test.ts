@@ -28,7 +28,7 @@ describe("configuration", () => {
       REDIS_URL: "redis://127.0.0.1:6379",
     });
     expect(config.DATABASE_REPLICA_URL).toBeUndefined();
-    expect(config.WORKER_QUEUES).toEqual(["orders", "disputes", "inventory", "tracking", "urgency", "reports", "notifications", "webhooks", "timetracking", "dashboard", "knowledge"]);
+    expect(config.WORKER_QUEUES).toEqual(["orders", "disputes", "inventory", "tracking", "urgency", "reports", "notifications", "webhooks", "timetracking", "dashboard", "knowledge", "retention"]);
     expect(config.ENCRYPTION_KEY).toHaveLength(32);
   });
 

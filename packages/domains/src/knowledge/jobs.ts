@@ -34,4 +34,4 @@ export const conversationTitleJob = defineJob({ queue: "knowledge", name: "conve
 export const conversationTitleJobId = (conversationId: number) => jobId("conversation-title", conversationId);
 
 /** Daily (RETENTION_SCHEDULE): assistant conversations past their retention. */
-export const knowledgeRetentionJob = defineJob({ queue: "knowledge", name: "knowledge-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });
+export const knowledgeRetentionJob = defineJob({ queue: "retention", name: "knowledge-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });

@@ -42,4 +42,4 @@ export const chatMessageJob = defineJob({
 });
 
 /** Daily (RETENTION_SCHEDULE): staff notifications and ended operator alerts past their retention. */
-export const notificationsRetentionJob = defineJob({ queue: "notifications", name: "notifications-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });
+export const notificationsRetentionJob = defineJob({ queue: "retention", name: "notifications-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });

@@ -18,4 +18,4 @@ export const reportJobId = (reportId: number, at: number) => jobId("report", rep
 export const reportsDailyJob = defineJob({ queue: "reports", name: "reports-daily", payload: z.object({}), schedule: { pattern: "30 0 * * *" } });
 
 /** Daily (RETENTION_SCHEDULE): report runs and their CSV files past their retention. */
-export const reportsRetentionJob = defineJob({ queue: "reports", name: "reports-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });
+export const reportsRetentionJob = defineJob({ queue: "retention", name: "reports-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });

@@ -2,4 +2,4 @@ import { z } from "zod";
 import { defineJob } from "@mw/platform";
 
 /** Daily (RETENTION_SCHEDULE): the changes feed and directory audit rows past their retention. On `webhooks` with the other sweeps of inbound signals: the tickets domain has no queue. */
-export const ticketsRetentionJob = defineJob({ queue: "webhooks", name: "tickets-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });
+export const ticketsRetentionJob = defineJob({ queue: "retention", name: "tickets-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });

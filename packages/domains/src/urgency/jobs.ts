@@ -35,4 +35,4 @@ export const criticalAlertJob = defineJob({
 export const criticalAlertJobId = (ticketId: number, channel: AlertChannel) => jobId("critical-alert", ticketId, channel);
 
 /** Daily (RETENTION_SCHEDULE): snapshots and analysis history past their retention. On `webhooks` with the urgency sweep: `urgency`'s limiter is the AI provider's. */
-export const urgencyRetentionJob = defineJob({ queue: "webhooks", name: "urgency-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });
+export const urgencyRetentionJob = defineJob({ queue: "retention", name: "urgency-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });

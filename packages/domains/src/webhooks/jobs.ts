@@ -11,4 +11,4 @@ import { defineJob } from "@mw/platform";
 export const inboxSweepJob = defineJob({ queue: "webhooks", name: "outbox-sweep", payload: z.object({}), schedule: { every: 60_000 } });
 
 /** Daily (RETENTION_SCHEDULE): processed webhook deliveries past their retention. */
-export const webhooksRetentionJob = defineJob({ queue: "webhooks", name: "webhooks-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });
+export const webhooksRetentionJob = defineJob({ queue: "retention", name: "webhooks-retention", payload: z.object({}), schedule: { setting: "RETENTION_SCHEDULE" } });

@@ -17,6 +17,7 @@ export const QUEUE_NAMES = [
   "timetracking",
   "dashboard",
   "knowledge",
+  "retention",
 ] as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[number];

@@ -29,4 +29,6 @@ export const QUEUE_JOB_OPTIONS: Record<QueueName, JobsOptions> = {
   // certificate check records each site's failure and runs again the next day.
   dashboard: { ...BASE_OPTIONS, attempts: 1 },
   knowledge: { ...BASE_OPTIONS, attempts: 5 },
+  // A purge that fails is run again by the next day's schedule; a few retries cover a passing outage.
+  retention: { ...BASE_OPTIONS, attempts: 3 },
 };
