@@ -4,7 +4,7 @@ import { resumeSession, verifyAppPassword, verifyTicketStaff, type Capability, t
 import type { AppContext } from "../context.ts";
 import { signedBodySha256 } from "./signed-body.ts";
 import { readSessionCookie } from "./cookies.ts";
-import { asCaller } from "../http/caller-reads.ts";
+import { asCaller } from "./caller-reads.ts";
 
 function basicCredentials(req: Request): { login: string; password: string } | null {
   const header = req.headers.authorization;

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { errors } from "@mw/platform";
 import type { SiteKeyPrincipal } from "@mw/domains/sites";
 import type { AppContext } from "../context.ts";
-import { asCaller } from "../http/caller-reads.ts";
+import { asCaller } from "./caller-reads.ts";
 
 function presentedKey(req: Request): string | undefined {
   const header = req.headers.authorization;

@@ -6,7 +6,7 @@ import { AppError } from "@mw/platform";
 import type { Principal } from "@mw/domains/identity";
 import { z } from "zod";
 import { callerOf, resolvePrincipal } from "../auth/authenticate.ts";
-import { asCaller } from "./caller-reads.ts";
+import { asCaller } from "../auth/caller-reads.ts";
 import { firstProblem } from "./validation.ts";
 import type { AppContext } from "../context.ts";
 

@@ -5,7 +5,7 @@ import { readSessionCookie } from "../../auth/cookies.ts";
 import type { AppContext } from "../../context.ts";
 import { sameOriginPath } from "../../http/same-origin-path.ts";
 import { callerOf } from "../../auth/authenticate.ts";
-import { asCaller } from "../../http/caller-reads.ts";
+import { asCaller } from "../../auth/caller-reads.ts";
 import { CONSOLE_PATH, holds, renderPage, type Viewer } from "./render.ts";
 
 /** The signed-in user of a console request: the session cookie only (the console is for browsers). */
