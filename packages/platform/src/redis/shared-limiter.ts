@@ -7,7 +7,9 @@ import type { RedisClient } from "./redis.ts";
  * A sliding log in one sorted set: drop what left the window, admit the call
  * when fewer than `limit` remain, else answer how long until the oldest
  * leaves. Redis's own clock, so every process agrees on the window; sliding,
- * so no window boundary lets twice the limit through.
+ * so no window boundary lets twice the limit through. The oldest leaves as
+ * soon as now - window reaches it (the range is inclusive), so the wait is at
+ * least 1 ms and never more than the window: a 60 s window never says 61.
  */
 const TAKE_SLOT = new LuaScript(
   `
@@ -21,7 +23,7 @@ if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[1]) then
   return 0
 end
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-return tonumber(oldest[2]) + window - now + 1`,
+return tonumber(oldest[2]) + window - now`,
   1,
 );
 
