@@ -52,9 +52,12 @@ describe("the embedded index (design 10.5, 10.8)", () => {
     await api.ctx.prisma.ticket.update({ where: { id: ssl }, data: { subject: "SSL certificate expired on the shop and the blog" } });
     expect(await index.sync(await records())).toEqual({ embedded: 1, unchanged: 1 });
 
-    const found = await index.search("refund a double charge on a card", ["ticket"], 5);
-    expect(found[0]).toMatchObject({ id: ticketVectorId(refund), source: "ticket", title: expect.stringContaining("charged twice") });
-    expect((await index.search("the certificate has expired", ["ticket"], 5))[0]!.id).toBe(ticketVectorId(ssl));
+    // Other files' tickets share this database (a refund question of their own may rank first): of this
+    // test's two tickets, the one the question is about comes first.
+    const ours = new Set([ticketVectorId(refund), ticketVectorId(ssl)]);
+    const first = async (question: string) => (await index.search(question, ["ticket"], 100)).find((hit) => ours.has(hit.id));
+    expect(await first("refund a double charge on a card")).toMatchObject({ id: ticketVectorId(refund), source: "ticket", title: expect.stringContaining("charged twice") });
+    expect((await first("the certificate has expired"))!.id).toBe(ticketVectorId(ssl));
     await index.close();
   });
 
