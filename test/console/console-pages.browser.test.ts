@@ -31,7 +31,7 @@ beforeAll(async () => {
   staff = await consoleUser(ui.api, ["staff"], 9);
   middleware = await userWith(ui.api, "manage_middleware");
   options = await userWith(ui.api, "manage_options");
-  siteId = (await prisma.site.create({ data: { name: `Pages ${RUN}`, platform: "storefront_a", site_url: "https://pages.example" } })).id;
+  siteId = (await prisma.site.create({ data: { name: `Pages ${RUN} storefront of the north-western regional outlet for garden furniture`, platform: "storefront_a", site_url: "https://pages.example" } })).id;
 });
 
 afterAll(async () => {
