@@ -337,7 +337,7 @@ describe("Bull Board", () => {
     const queues = await get("/admin/queues/api/queues", auth);
     expect(queues.status).toBe(200);
     const names = ((await queues.json()) as { queues: { name: string }[] }).queues.map((q) => q.name).sort();
-    expect(names).toEqual(["dashboard", "disputes", "inventory", "knowledge", "notifications", "orders", "reports", "timetracking", "tracking", "urgency", "webhooks"]);
+    expect(names).toEqual(["dashboard", "disputes", "inventory", "knowledge", "notifications", "orders", "reports", "retention", "timetracking", "tracking", "urgency", "webhooks"]);
   });
 
   it("takes a state-changing call from a cookie session only with the nonce or from its own origin", async () => {
