@@ -13,16 +13,14 @@ function firstLine(error: unknown): string {
   return (error as Error).message.split("\n")[0]!;
 }
 
-const DEFAULT_MAX_LAG_SECONDS = 10;
-const DEFAULT_READ_WAIT_MS = 1000;
 const LAG_SAMPLE_MS = 1000;
 const MAX_LAG_SAMPLES = 600;
 
 export interface ReplicaSettings {
   /** REPLICA_MAX_LAG_SECONDS: above it, lag-tolerant reads use the primary and /readyz says degraded. */
-  maxLagSeconds?: number;
+  maxLagSeconds: number;
   /** REPLICA_READ_WAIT_MS: how long a read after the caller's own write waits for the replica before it uses the primary. */
-  readWaitMs?: number;
+  readWaitMs: number;
 }
 
 /** A caller's last write could not be placed (no GTID position): its reads use the primary. */
@@ -59,18 +57,13 @@ export function parseGtidPosition(text: string): GtidPosition {
   return position;
 }
 
-export function formatGtidPosition(position: GtidPosition): string {
+function formatGtidPosition(position: GtidPosition): string {
   return [...position].map(([domain, { server, seq }]) => `${domain}-${server}-${seq}`).join(",");
 }
 
-/** The later of several positions, domain by domain. */
+/** The later of several positions, domain by domain (parsing keeps each domain's highest). */
 export function latestGtidPosition(texts: string[]): string {
-  const merged: GtidPosition = new Map();
-  for (const [domain, gtid] of texts.flatMap((text) => [...parseGtidPosition(text)])) {
-    const known = merged.get(domain);
-    if (!known || known.seq < gtid.seq) merged.set(domain, gtid);
-  }
-  return formatGtidPosition(merged);
+  return formatGtidPosition(parseGtidPosition(texts.join(",")));
 }
 
 function reached(applied: GtidPosition, target: GtidPosition): boolean {
@@ -110,7 +103,7 @@ export class ReplicaState {
   constructor(
     private readonly replicaUrl: string,
     private readonly logger: Logger,
-    private readonly settings: ReplicaSettings = {},
+    private readonly settings: ReplicaSettings,
     private readonly probeEveryMs = 2000,
   ) {}
 
@@ -126,11 +119,11 @@ export class ReplicaState {
 
   /** True while the measured lag is above REPLICA_MAX_LAG_SECONDS: lag-tolerant reads use the primary meanwhile. */
   get lagging(): boolean {
-    return this.lagSeconds !== undefined && this.lagSeconds > (this.settings.maxLagSeconds ?? DEFAULT_MAX_LAG_SECONDS);
+    return this.lagSeconds !== undefined && this.lagSeconds > this.settings.maxLagSeconds;
   }
 
   get maxLagSeconds(): number {
-    return this.settings.maxLagSeconds ?? DEFAULT_MAX_LAG_SECONDS;
+    return this.settings.maxLagSeconds;
   }
 
   /** Where callers' last writes are kept (Redis, shared by every process): reads that follow one wait for the replica to reach it. */
@@ -197,7 +190,7 @@ export class ReplicaState {
     const position = await this.writes!.lastWrite(callers).catch(() => PRIMARY);
     if (position === undefined) return "replica";
     if (position === PRIMARY) return "primary";
-    const waitMs = this.settings.readWaitMs ?? DEFAULT_READ_WAIT_MS;
+    const waitMs = this.settings.readWaitMs;
     if (waitMs === 0) return "primary";
     try {
       const result = await readOne(replica, "SELECT MASTER_GTID_WAIT(?, ?) AS p", [position, waitMs / 1000]);
@@ -358,7 +351,7 @@ class ReplicaAdapterFactory implements SqlDriverAdapterFactory {
  * the primary through the `primary` factory's shared pool (no extra
  * connections) while the replica is unreachable.
  */
-export function createReplicaPrisma(replicaUrl: string, primary: SqlDriverAdapterFactory, logger: Logger, settings: PoolSettings & ReplicaSettings = {}): { client: PrismaClient; state: ReplicaState } {
+export function createReplicaPrisma(replicaUrl: string, primary: SqlDriverAdapterFactory, logger: Logger, settings: PoolSettings & ReplicaSettings): { client: PrismaClient; state: ReplicaState } {
   const state = new ReplicaState(replicaUrl, logger, settings);
   const replica = new PrismaMariaDb(poolConfig(replicaUrl, settings));
   return { client: new PrismaClient({ adapter: new ReplicaAdapterFactory(replica, primary, state) }), state };
