@@ -3,7 +3,8 @@ import { sendMail, type MailConfig } from "@mw/providers/mail";
 
 export type DeliveryRetryConfig = Pick<Config, "ALERT_DELIVERY_ATTEMPTS" | "ALERT_DELIVERY_BACKOFF_MS">;
 
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** A provider's or a queue's failure as operators read it. */
+export const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The wait before the next attempt after `attempts` failed ones (ALERT_DELIVERY_BACKOFF_MS, doubling); null once ALERT_DELIVERY_ATTEMPTS are used. */
 function nextDeliveryAttemptIn(config: DeliveryRetryConfig, attempts: number): number | null {

@@ -1,9 +1,8 @@
 import { truncateCodePoints as truncate, type Logger, type Prisma, type PrismaClient, type Queues } from "@mw/platform";
 import { postChatMessage, type ChatConfig } from "@mw/providers/chat";
 import { sendMail, type MailConfig } from "@mw/providers/mail";
+import { errorMessage } from "./delivery-failures.ts";
 import { alertEmailJob, operatorAlertJobId } from "./jobs.ts";
-
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 type OperatorChannel = "email" | "chat";
 type OperatorAlertConfig = MailConfig & ChatConfig;
