@@ -63,6 +63,51 @@ describe("order search", () => {
     expect((await list(`search=${encodeURIComponent(`${tag}%`)}`)).total).toBe(0);
   });
 
+  it("answers a three-character term with its newest matches first and its real total, however old the matches, through updates and deletes", async () => {
+    const term = `Q${String.fromCharCode(65 + (process.pid % 26))}${String.fromCharCode(65 + (Math.floor(process.pid / 26) % 26))}`;
+    const like = `%${term}%`;
+    const real = async () => {
+      const ids = await api.ctx.prisma.$queryRaw<{ id: number }[]>`SELECT id FROM orders
+        WHERE number LIKE ${like} OR erp_sales_order_number LIKE ${like} OR trans_id LIKE ${like} ORDER BY dateadded DESC, id DESC`;
+      return ids.map((row) => row.id);
+    };
+    const walk = async (query: string) => {
+      const seen: number[] = [];
+      let cursor: string | null = null;
+      let total = -1;
+      do {
+        const answer: Page = await list(`${query}&per_page=2${cursor ? `&cursor=${cursor}` : ""}`);
+        seen.push(...answer.orders.map((order) => order.id));
+        total = answer.total;
+        cursor = answer.next_cursor;
+      } while (cursor);
+      return { seen, total };
+    };
+    // Matches a year old and older in each of the three numbers, newer orders between them that do not match.
+    const kept = [
+      await insertBySql(`O${tag}${term}1`, `OT${tag}1`, null, "2024-03-01 08:00:00"),
+      await insertBySql(`O${tag}2`, `${term}${tag}2`, null, "2024-06-01 08:00:00"),
+      await insertBySql(`O${tag}3`, `OT${tag}3`, `SO-${term.toLowerCase()}-${tag}`, "2024-06-01 08:00:00"),
+      await insertBySql(`O${tag}4`, `OT${tag}4`, `SO${term}${term}`, "2025-01-01 08:00:00"),
+    ];
+    for (let i = 5; i <= 12; i += 1) await insertBySql(`O${tag}${i}`, `OT${tag}${i}`, null, "2026-10-20 08:00:00");
+    const expected = await real();
+    expect(expected).toEqual(expect.arrayContaining(kept));
+    for (const query of [`search=${term}`, `search=${term.toLowerCase()}`]) {
+      const first = await list(`${query}&per_page=2`);
+      expect(first.orders.map((order) => order.id), query).toEqual(expected.slice(0, 2));
+      expect(first.total, query).toBe(expected.length);
+      expect(await walk(query)).toEqual({ seen: expected, total: expected.length });
+    }
+    // Out of the term by an update, gone by a delete: the total and the pages follow.
+    await api.ctx.prisma.$executeRaw`UPDATE orders SET trans_id = ${`OT${tag}2`} WHERE id = ${kept[1]}`;
+    await api.ctx.prisma.$executeRaw`DELETE FROM orders WHERE id = ${kept[3]}`;
+    const after = await real();
+    expect(after).not.toContain(kept[1]);
+    expect(after).not.toContain(kept[3]);
+    expect(await walk(`search=${term}`)).toEqual({ seen: after, total: after.length });
+  });
+
   it("finds the same orders after pnpm cli orders:reindex, which says how long it took", async () => {
     const id = await insertBySql(`R${tag}AAB`, `R${tag}`, null, "2026-10-02 08:00:00");
     await api.ctx.prisma.$executeRaw`DELETE FROM order_search_grams WHERE order_id = ${id}`;

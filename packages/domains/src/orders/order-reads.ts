@@ -64,11 +64,23 @@ function likeContains(term: string): string {
 }
 
 /**
- * The filter as SQL on `orders o`, beside what the candidates of a search come from: the orders holding
- * every gram of the term, read by key (`from`), or (`walk`) the orders newest first, each checked in the
- * grams, for a term so common that a page's worth turns up within the first few hundred orders.
+ * The filter as SQL. Without a search (or with one under three characters, which scans) the rows are
+ * `orders o` in the list's order, `o.dateadded, o.id`. With a longer search they are the postings of the
+ * term's rarest gram, `g0`, read newest first straight from the gram index (each posting carries its
+ * order's date), each kept when the order holds the other grams too and LIKE confirms it: the page costs
+ * about a page of postings however old the matches, the total as many as the rarest gram has.
  */
-function orderConditions(filter: OrderFilter): { where: Prisma.Sql[]; from: Prisma.Sql; walk?: { where: Prisma.Sql[]; from: Prisma.Sql } } {
+interface OrderRows {
+  where: Prisma.Sql[];
+  from: Prisma.Sql;
+  /** The list's order as columns of `from`: the date, then the id. */
+  key: [Prisma.Sql, Prisma.Sql];
+}
+
+const BY_ORDER: OrderRows["key"] = [Prisma.raw("o.dateadded"), Prisma.raw("o.id")];
+const BY_POSTING: OrderRows["key"] = [Prisma.raw("g0.dateadded"), Prisma.raw("g0.order_id")];
+
+function orderRows(filter: OrderFilter, rarestFirst: string[]): OrderRows {
   const where: Prisma.Sql[] = [];
   if (filter.site_id !== undefined) where.push(Prisma.sql`o.site_id = ${filter.site_id}`);
   if (filter.imported !== undefined) where.push(Prisma.sql`o.imported = ${filter.imported}`);
@@ -79,27 +91,28 @@ function orderConditions(filter: OrderFilter): { where: Prisma.Sql[]; from: Pris
   if (filter.state === "verified") where.push(Prisma.sql`o.verified = 1`);
   if (filter.state === "exported") where.push(Prisma.sql`o.imported = 1 AND o.verified = 0 AND o.failed_at IS NULL`);
   if (filter.state === "pending") where.push(Prisma.sql`o.imported = 0 AND o.failed_at IS NULL`);
-  let from = Prisma.sql`orders o`;
-  let walk: { where: Prisma.Sql[]; from: Prisma.Sql } | undefined;
   if (filter.search) {
     const like = likeContains(filter.search);
     where.push(Prisma.sql`(o.number LIKE ${like} OR o.erp_sales_order_number LIKE ${like} OR o.trans_id LIKE ${like})`);
-    // From three characters the candidates come from the gram table, the orders read by key; shorter
-    // terms (too common to be worth an index) scan.
-    const grams = searchGrams(filter.search);
-    if (grams.length) {
-      const joins = grams.slice(1).map((gram, i) => {
-        const alias = Prisma.raw(`g${i + 1}`);
-        return Prisma.sql`JOIN order_search_grams ${alias} ON ${alias}.order_id = g0.order_id AND ${alias}.gram = ${gram}`;
-      });
-      const candidates = Prisma.sql`SELECT g0.order_id FROM order_search_grams g0 ${joins.length ? Prisma.join(joins, " ") : Prisma.empty} WHERE g0.gram = ${grams[0]}`;
-      from = Prisma.sql`(${candidates}) m STRAIGHT_JOIN orders o ON o.id = m.order_id`;
-      // A term many orders hold is found sooner walking the newest orders and looking each up in the grams.
-      const inGrams = grams.map((gram) => Prisma.sql`EXISTS (SELECT 1 FROM order_search_grams g WHERE g.gram = ${gram} AND g.order_id = o.id)`);
-      walk = { where: inGrams, from: Prisma.sql`orders o FORCE INDEX (orders_dateadded_idx)` };
-    }
   }
-  return { where, from, walk };
+  const [rarest, ...others] = rarestFirst;
+  if (rarest === undefined) return { where, from: Prisma.sql`orders o`, key: BY_ORDER };
+  const postings = [
+    Prisma.sql`g0.gram = ${rarest}`,
+    ...others.map((gram) => Prisma.sql`EXISTS (SELECT 1 FROM order_search_grams g WHERE g.order_id = g0.order_id AND g.gram = ${gram})`),
+  ];
+  return {
+    where: [...postings, ...where],
+    from: Prisma.sql`order_search_grams g0 FORCE INDEX (order_search_grams_gram_dateadded_order_id_idx) STRAIGHT_JOIN orders o ON o.id = g0.order_id`,
+    key: BY_POSTING,
+  };
+}
+
+/** How many orders hold each gram (in the order asked), summed from the kept counts. */
+async function gramCounts(db: Connections["replica"], grams: string[]): Promise<number[]> {
+  const each = grams.map((gram) => Prisma.sql`SELECT COALESCE(SUM(orders), 0) AS n FROM order_gram_counts WHERE gram = ${gram}`);
+  const rows = await db.$queryRaw<{ n: bigint | number | string }[]>`${Prisma.join(each, " UNION ALL ")}`;
+  return rows.map((row) => Number(row.n));
 }
 
 function whereClause(parts: Prisma.Sql[]): Prisma.Sql {
@@ -132,8 +145,8 @@ const STATE_COUNT_KEYS: Record<OrderStateFilter, OrderCountKey> = {
   pending: { imported: 0, failed: false },
 };
 
-/** How many orders match: summed from the kept counts unless a search or a failure time filters, counted then. */
-async function countOrders(db: Connections["replica"], filter: OrderFilter): Promise<number> {
+/** How many orders match: summed from the kept counts where they answer it (no search, or a one-gram term alone), counted otherwise. */
+async function countOrders(db: Connections["replica"], filter: OrderFilter, rows: OrderRows, oneGramTotal: number | undefined): Promise<number> {
   if (!filter.search && !filter.failed_since) {
     const key: OrderCountKey = { site_id: filter.site_id, imported: filter.imported, payment_method: filter.payment_method, ship_status: filter.ship_status };
     const state = filter.state ? STATE_COUNT_KEYS[filter.state] : {};
@@ -142,22 +155,14 @@ async function countOrders(db: Connections["replica"], filter: OrderFilter): Pro
     return clash ? 0 : countKeptOrders(db, { ...key, ...state });
   }
   const { search, ...others } = filter;
-  if (search && [...search].length === 3 && Object.values(others).every((value) => value === undefined)) {
-    // A three-character term is one gram: its orders are counted in the gram index alone, no order read.
-    const [row] = await db.$queryRaw<{ total: bigint | number }[]>`SELECT COUNT(*) AS total FROM order_search_grams WHERE gram = ${search}`;
-    return Number(row!.total);
-  }
-  const { where, from } = orderConditions(filter);
-  const [row] = await db.$queryRaw<{ total: bigint | number }[]>`SELECT COUNT(*) AS total FROM ${from} ${whereClause(where)}`;
+  if (search && oneGramTotal !== undefined && Object.values(others).every((value) => value === undefined)) return oneGramTotal;
+  const [row] = await db.$queryRaw<{ total: bigint | number }[]>`SELECT COUNT(*) AS total FROM ${rows.from} ${whereClause(rows.where)}`;
   return Number(row!.total);
 }
 
-/** Above this many matches a search walks the newest orders rather than sorting every match (measured: docs/decisions.md, "Reads at scale"). */
-const WALK_ABOVE = 5_000;
-
 /**
  * One page of orders, newest first, and the cursor of the page after it (null on the last page); from the
- * replica (the viewer's list tolerates lag, the order itself does not). The page's ids come first from the
+ * replica (the viewer's list tolerates lag, the order itself does not). The page's ids come first from an
  * index alone (an offset walks index entries, not rows; a cursor seeks), then those rows by key.
  */
 export async function listOrders(
@@ -165,24 +170,29 @@ export async function listOrders(
   filter: OrderFilter,
   window: OrderWindow,
 ): Promise<{ total: number; rows: OrderWithSite[]; next: OrderCursor | null }> {
-  const conditions = orderConditions(filter);
-  const total = await countOrders(deps.replica, filter);
-  const { where, from } = conditions.walk && total > WALK_ABOVE ? { where: [...conditions.where, ...conditions.walk.where], from: conditions.walk.from } : conditions;
+  const grams = filter.search ? searchGrams(filter.search) : [];
+  const counts = grams.length ? await gramCounts(deps.replica, grams) : [];
+  // A gram no order holds: nothing matches, and nothing need be read.
+  if (counts.some((n) => n === 0)) return { total: 0, rows: [], next: null };
+  const rarestFirst = grams.map((gram, i) => ({ gram, n: counts[i]! })).sort((a, b) => a.n - b.n).map(({ gram }) => gram);
+  const rows = orderRows(filter, rarestFirst);
+  const total = await countOrders(deps.replica, filter, rows, grams.length === 1 && [...filter.search!].length === 3 ? counts[0] : undefined);
+  const where = [...rows.where];
+  const [date, id] = rows.key;
   if (window.after) {
-    // `<=` first: a plain range of the dateadded index, the tie on dateadded settled by id within it.
-    const { dateadded, id } = window.after;
-    where.push(Prisma.sql`o.dateadded <= ${dateadded} AND (o.dateadded < ${dateadded} OR o.id < ${id})`);
+    // `<=` first: a plain range of the date index, the tie on the date settled by id within it.
+    where.push(Prisma.sql`${date} <= ${window.after.dateadded} AND (${date} < ${window.after.dateadded} OR ${id} < ${window.after.id})`);
   }
   const skip = window.after ? 0 : window.skip;
   const ids =
     window.take === 0
       ? []
-      : await deps.replica.$queryRaw<{ id: number }[]>`SELECT o.id FROM ${from} ${whereClause(where)} ORDER BY o.dateadded DESC, o.id DESC LIMIT ${window.take} OFFSET ${skip}`;
+      : await deps.replica.$queryRaw<{ id: number }[]>`SELECT o.id FROM ${rows.from} ${whereClause(where)} ORDER BY ${date} DESC, ${id} DESC LIMIT ${window.take} OFFSET ${skip}`;
   const found = ids.length ? await deps.replica.order.findMany({ where: { id: { in: ids.map((row) => row.id) } }, include: { site: { select: { name: true } } } }) : [];
   const byId = new Map(found.map((row) => [row.id, row]));
-  const rows = ids.map((row) => byId.get(row.id)).filter((row) => row !== undefined);
-  const last = rows.at(-1);
-  return { total, rows, next: last && ids.length === window.take ? { dateadded: last.dateadded, id: last.id } : null };
+  const page = ids.map((row) => byId.get(row.id)).filter((row) => row !== undefined);
+  const last = page.at(-1);
+  return { total, rows: page, next: last && ids.length === window.take ? { dateadded: last.dateadded, id: last.id } : null };
 }
 
 /** One order with its site's name, its lines by line number and its addresses (billing first); null when there is none. */

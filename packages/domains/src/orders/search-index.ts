@@ -4,10 +4,12 @@ const BATCH = 20_000;
 
 /**
  * Rebuilds what the order list reads instead of scanning orders, from the orders themselves: the search
- * grams (order_search_grams) and the per-site counts (order_counts). The triggers keep both as orders
- * are written, by the platform or by plain SQL; this is for after something bypassed them (a restore of
- * the orders table alone, triggers dropped for a bulk load). Grams go in id ranges of 20,000 orders, each
- * its own short statement, so intake goes on meanwhile; counts are swapped in one small transaction.
+ * grams (order_search_grams), each gram's number of orders (order_gram_counts) and the per-site counts
+ * (order_counts). The triggers keep all three as orders are written, by the platform or by plain SQL;
+ * this is for after something bypassed them (a restore of the orders table alone, triggers dropped for a
+ * bulk load). Grams go in id ranges of 20,000 orders, each its own short statement, so intake goes on
+ * meanwhile; the counts are then recounted each in one transaction, during which intake waits (about a
+ * second per million orders for order_counts, several for the gram counts: docs/operations.md).
  */
 export async function reindexOrderSearch({ prisma }: Pick<Connections, "prisma">): Promise<{ orders: number; grams: number; seconds: number }> {
   const started = Date.now();
@@ -16,15 +18,22 @@ export async function reindexOrderSearch({ prisma }: Pick<Connections, "prisma">
   for (let from = bounds?.low ?? 1; bounds?.high != null && from <= bounds.high; from += BATCH) {
     const to = from + BATCH - 1;
     await prisma.$executeRaw`DELETE FROM order_search_grams WHERE order_id BETWEEN ${from} AND ${to}`;
-    grams += await prisma.$executeRaw`INSERT IGNORE INTO order_search_grams (gram, order_id)
-      SELECT SUBSTRING(f.v, s.seq, 3), f.id
-      FROM (SELECT id, number AS v FROM orders WHERE id BETWEEN ${from} AND ${to}
-            UNION ALL SELECT id, erp_sales_order_number FROM orders WHERE id BETWEEN ${from} AND ${to}
-            UNION ALL SELECT id, trans_id FROM orders WHERE id BETWEEN ${from} AND ${to}) f
+    grams += await prisma.$executeRaw`INSERT IGNORE INTO order_search_grams (order_id, gram, dateadded)
+      SELECT f.id, SUBSTRING(f.v, s.seq, 3), f.dateadded
+      FROM (SELECT id, dateadded, number AS v FROM orders WHERE id BETWEEN ${from} AND ${to}
+            UNION ALL SELECT id, dateadded, erp_sales_order_number FROM orders WHERE id BETWEEN ${from} AND ${to}
+            UNION ALL SELECT id, dateadded, trans_id FROM orders WHERE id BETWEEN ${from} AND ${to}) f
       JOIN seq_1_to_48 s ON s.seq <= CHAR_LENGTH(f.v) - 2`;
   }
   // Grams of orders deleted while their triggers were away.
   await prisma.$executeRaw`DELETE g FROM order_search_grams g LEFT JOIN orders o ON o.id = g.order_id WHERE o.id IS NULL`;
+  await prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`DELETE FROM order_gram_counts`;
+      await tx.$executeRaw`INSERT INTO order_gram_counts (gram, slot, orders) SELECT gram, order_id % 4, COUNT(*) FROM order_search_grams GROUP BY gram, order_id % 4`;
+    },
+    { timeout: 3_600_000 },
+  );
   const orders = await prisma.$transaction(async (tx) => {
     await tx.$executeRaw`DELETE FROM order_counts`;
     await tx.$executeRaw`INSERT INTO order_counts (site_id, slot, imported, verified, ship_status, payment_method, failed, orders)

@@ -249,6 +249,8 @@ export const configSchema = z.object({
   CHAT_STREAMS_PER_STAFF: z.coerce.number().int().min(1).max(20).default(2),
   /** Notification streams (/scp/ajax.php/notifications/stream) one staff member may hold open at once; past it, 429. */
   NOTIFICATION_STREAMS_PER_STAFF: z.coerce.number().int().min(1).max(50).default(5),
+  // Within the streams' 60 s slot lease; shorter behind a proxy that closes quieter connections sooner.
+  NOTIFICATION_STREAM_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(50).default(20),
   /** The ticket system's base URL, for links in the assistant's answers (e.g. https://desk.example); unset gives relative links. */
   TICKET_SYSTEM_URL: optionalUrl,
   /** Harvest's OAuth host and API (design 10.4); fakes stand in for both in tests. */

@@ -8,8 +8,6 @@ import type { ApiRouter } from "../../http/api-router.ts";
 
 /** How often an open stream looks for new notifications. */
 export const STREAM_POLL_MS = 2_000;
-/** How often it sends a comment so proxies keep it open, renews its slot and checks that its session goes on (within STREAM_SLOT_LEASE_MS). */
-const HEARTBEAT_MS = 20_000;
 
 const notificationExample = { id: 57, kind: "critical", ticket_id: 123, title: "CRITICAL: ticket #004512", body: "Checkout returns 500 for all customers (90%)", read: false, created: "2026-11-20T09:21:05.002Z" };
 
@@ -46,6 +44,7 @@ export function staffNotificationRoutes(api: ApiRouter, ctx: Pick<AppContext, "c
         throw new AppError(429, "rate_limited", `You have ${ctx.config.NOTIFICATION_STREAMS_PER_STAFF} notification streams open already (other tabs or windows); close one first.`);
       }
       let closed = false;
+      // A comment so proxies keep the stream open; the slot renewed and the session checked with it.
       const heartbeat = setInterval(() => {
         res.write(": keep-alive\n\n");
         const beat = async () => {
@@ -53,7 +52,7 @@ export function staffNotificationRoutes(api: ApiRouter, ctx: Pick<AppContext, "c
           if (!(await stillSignedIn(ctx, req, principal))) res.end();
         };
         beat().catch((error: unknown) => ctx.logger.warn("notification stream heartbeat failed", { staff_id: staffId, error: (error as Error).message }));
-      }, HEARTBEAT_MS).unref();
+      }, ctx.config.NOTIFICATION_STREAM_HEARTBEAT_SECONDS * 1000).unref();
       // The answer ends when the browser goes, or when the stream is ended here (its session ended).
       res.on("close", () => {
         closed = true;
