@@ -99,12 +99,14 @@ describe("order search", () => {
       expect(first.total, query).toBe(expected.length);
       expect(await walk(query)).toEqual({ seen: expected, total: expected.length });
     }
-    // Out of the term by an update, gone by a delete: the total and the pages follow.
+    // Out of the term by an update, gone by a delete, newest by a corrected date: the total and the pages follow.
     await api.ctx.prisma.$executeRaw`UPDATE orders SET trans_id = ${`OT${tag}2`} WHERE id = ${kept[1]}`;
+    await api.ctx.prisma.$executeRaw`UPDATE orders SET dateadded = '2026-11-01 08:00:00' WHERE id = ${kept[0]}`;
     await api.ctx.prisma.$executeRaw`DELETE FROM orders WHERE id = ${kept[3]}`;
     const after = await real();
     expect(after).not.toContain(kept[1]);
     expect(after).not.toContain(kept[3]);
+    expect(after[0]).toBe(kept[0]);
     expect(await walk(`search=${term}`)).toEqual({ seen: after, total: after.length });
   });
 
