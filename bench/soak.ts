@@ -3,7 +3,8 @@
 // acquirer dispute webhooks (linked against the fake gateway, submitted to the fake fraud service) and
 // ticket-system signals (each a thread entry whose ticket the fake AI analyses), at SOAK_SHARE (default half) of
 // the capacity it first measures, with the retention jobs running every minute on a short retention
-// (SOAK_RETENTION_SECONDS). It samples API and worker RSS and heap, Redis used_memory and the database's size, and
+// (SOAK_RETENTION_SECONDS) and finished jobs kept minutes in Redis (SOAK_JOBS_KEPT_SECONDS, at most SOAK_JOBS_KEPT_MAX
+// per queue). It samples API and worker RSS and heap, Redis used_memory and the database's size, and
 // prints a last line `SOAK_RESULT {json}` with growth per 10,000 events after the warm-up (the first quarter,
 // at least one minute).
 //
@@ -34,6 +35,8 @@ const MINUTES = Number(args.minutes);
 if (!(MINUTES > 0)) throw new Error("--minutes takes a positive number");
 const SHARE = Number(process.env.SOAK_SHARE ?? 0.5);
 const RETENTION_SECONDS = Number(process.env.SOAK_RETENTION_SECONDS ?? 60);
+const JOBS_KEPT_SECONDS = Number(process.env.SOAK_JOBS_KEPT_SECONDS ?? 120);
+const JOBS_KEPT_MAX = Number(process.env.SOAK_JOBS_KEPT_MAX ?? 1000);
 const SETTLE_SECONDS = Number(process.env.SOAK_SETTLE_SECONDS ?? 120);
 const CALIBRATION_SECONDS = Number(process.env.SOAK_CALIBRATION_SECONDS ?? 15);
 const SAMPLE_MS = 10_000;
@@ -80,6 +83,11 @@ const { env, databaseUrl, key } = await freshBenchEnvironment("soak", {
   RETENTION_SYNC_RUNS_DAYS: retentionDays,
   RETENTION_SYNC_ERRORS_DAYS: retentionDays,
   RETENTION_OPERATOR_ALERTS_DAYS: retentionDays,
+  // Finished jobs in Redis kept minutes, not a day: Redis reaches its plateau within the run rather than in hours.
+  RETENTION_COMPLETED_JOBS_DAYS: String(JOBS_KEPT_SECONDS / 86_400),
+  RETENTION_COMPLETED_JOBS_MAX: String(JOBS_KEPT_MAX),
+  RETENTION_FAILED_JOBS_DAYS: String(JOBS_KEPT_SECONDS / 86_400),
+  RETENTION_FAILED_JOBS_MAX: String(JOBS_KEPT_MAX),
   // The platform's own hourly and daily calls to outside systems this soak does not fake.
   TIME_SYNC_SCHEDULE: "0 0 1 1 *",
   MILESTONES_SCHEDULE: "0 0 1 1 *",
@@ -180,7 +188,7 @@ interface Sample {
   dbBytes: number;
   dbOtherBytes: number;
   otherRows: number;
-  /** Completed jobs BullMQ keeps (a day, at most 10,000 per queue: packages/platform/src/queues/options.ts). */
+  /** Completed jobs BullMQ keeps (SOAK_JOBS_KEPT_SECONDS, at most SOAK_JOBS_KEPT_MAX per queue). */
   completedJobs: number;
   load: number;
 }

@@ -29,6 +29,8 @@ const cronPattern = z
 
 /** Days a kind of record is kept; fractions are allowed so tests and `pnpm soak` can keep minutes. */
 const retentionDays = z.coerce.number().min(0.0001).max(36_500);
+/** Finished jobs of one kind one queue keeps in Redis. */
+const finishedJobsMax = z.coerce.number().int().min(1).max(10_000_000);
 
 const databaseUrl = z.string().regex(/^(mysql|mariadb):\/\/[^/]+\/[A-Za-z0-9_$]+(\?.*)?$/, "must be mysql://USER:PASSWORD@HOST:PORT/DATABASE");
 
@@ -321,6 +323,15 @@ export const configSchema = z.object({
   RETENTION_CONVERSATIONS_DAYS: retentionDays.default(365),
   /** Report runs and their CSV files in storage. */
   RETENTION_REPORTS_DAYS: retentionDays.default(365),
+  /**
+   * Finished jobs in Redis (every queue; BullMQ drops them, no purge job): what Bull Board shows and Redis holds.
+   * Each queue keeps its completed jobs this long and at most this many, the oldest dropped first; failed ones likewise.
+   * At least one: a caller reads a job's result once it has finished.
+   */
+  RETENTION_COMPLETED_JOBS_DAYS: retentionDays.default(1),
+  RETENTION_COMPLETED_JOBS_MAX: finishedJobsMax.default(10_000),
+  RETENTION_FAILED_JOBS_DAYS: retentionDays.default(7),
+  RETENTION_FAILED_JOBS_MAX: finishedJobsMax.default(10_000),
   STORAGE_DIR: z.string().default("storage"),
   S3_ENDPOINT: optionalUrl,
   S3_BUCKET: z.string().optional(),

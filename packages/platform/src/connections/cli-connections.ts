@@ -3,6 +3,7 @@ import type { Connections } from "./connections.ts";
 import { checkServices, exitOnProblems } from "./preflight.ts";
 import { createPrisma } from "../database/db.ts";
 import { createLogger, type Logger } from "../logging/logger.ts";
+import { jobRetentionOf } from "../queues/options.ts";
 import { Queues } from "../queues/queues.ts";
 import { createRedis, type RedisClient } from "../redis/redis.ts";
 import { pairingOrExit } from "./pairing.ts";
@@ -33,7 +34,7 @@ export async function openCliConnections(config: Config): Promise<CliConnections
     get queues() {
       redis ??= createRedis(config.REDIS_URL, { name: "mw-cli" });
       // A command adds jobs only once the prefix is this database's (pairing.ts), as the API and worker start.
-      return (queues ??= new Queues(redis, config.QUEUE_PREFIX, undefined, () => pairingOrExit(config)));
+      return (queues ??= new Queues(redis, config.QUEUE_PREFIX, { jobRetention: jobRetentionOf(config), beforeFirstAdd: () => pairingOrExit(config) }));
     },
     async close() {
       logger?.close();

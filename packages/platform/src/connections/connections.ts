@@ -3,6 +3,7 @@ import type { Config } from "../config/config.ts";
 import { createSqlPool, poolConfig, SharedPoolAdapterFactory, type SqlPool } from "../database/db.ts";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { createLogger, type Logger } from "../logging/logger.ts";
+import { jobRetentionOf } from "../queues/options.ts";
 import { Queues } from "../queues/queues.ts";
 import { Invalidation } from "../redis/invalidation.ts";
 import { createRedis } from "../redis/redis.ts";
@@ -63,7 +64,10 @@ export function openConnections(config: Config, name: string, options: { logger?
     }
     return hot;
   };
-  const queues = new Queues(redis, config.QUEUE_PREFIX, { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS });
+  const queues = new Queues(redis, config.QUEUE_PREFIX, {
+    replication: { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS },
+    jobRetention: jobRetentionOf(config),
+  });
   const openSubscriber = subscriberFactory(config.REDIS_URL, redis, `mw-${name}-sub`);
   const invalidation = new Invalidation(
     redis,

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { withTimeout } from "../core/time.ts";
 import type { JobDefinition } from "./jobs.ts";
 import { QUEUE_NAMES, type QueueName } from "../config/queue-names.ts";
-import { QUEUE_JOB_OPTIONS } from "./options.ts";
+import { DEFAULT_JOB_RETENTION, queueJobOptions, type JobRetention } from "./options.ts";
 import { ReplicaAck, type ReplicaAckOptions } from "./replica-ack.ts";
 
 /**
@@ -38,25 +38,39 @@ export function queueKeyPrefix(prefix: string, queue: string, cluster: boolean):
   return cluster && !hasHashTag(prefix) ? `{${prefix}:${queue}}` : prefix;
 }
 
+export interface QueuesOptions {
+  /** Replicas each added job must reach before `add` resolves (REDIS_WAIT_REPLICAS); none unless given. */
+  replication?: ReplicaAckOptions;
+  /** How long and how many finished jobs each queue keeps (the RETENTION_*_JOBS_* settings); their defaults unless given. */
+  jobRetention?: JobRetention;
+  /**
+   * Awaited once before the first job is added, by a process that did not check the prefix's
+   * database at start (a `pnpm cli` command opens the queues only when it uses them).
+   */
+  beforeFirstAdd?: () => Promise<void>;
+}
+
 /** The platform's queues, opened lazily on one shared Redis connection. */
 export class Queues {
   private readonly open = new Map<QueueName, Queue>();
   private readonly replicaAck: ReplicaAck;
+  /** How long and how many finished jobs each queue keeps, for a caller whose jobs go sooner (run-and-wait). */
+  readonly jobRetention: JobRetention;
+  /** Every job's defaults by queue: Queue.add, and the job schedulers' templates, start from them. */
+  private readonly jobOptions: Record<QueueName, JobsOptions>;
+  private readonly beforeFirstAdd: (() => Promise<void>) | undefined;
   private paired: Promise<void> | undefined;
 
   constructor(
     /** The Redis connection the queues share (also for small coordination keys beside them, like run-and-wait's lock). */
     readonly connection: RedisClient,
     readonly prefix: string,
-    /** Replicas each added job must reach before `add` resolves (REDIS_WAIT_REPLICAS); none unless given. */
-    replication: ReplicaAckOptions = { replicas: 0, timeoutMs: 0 },
-    /**
-     * Awaited once before the first job is added, by a process that did not check the prefix's
-     * database at start (a `pnpm cli` command opens the queues only when it uses them).
-     */
-    private readonly beforeFirstAdd?: () => Promise<void>,
+    options: QueuesOptions = {},
   ) {
-    this.replicaAck = new ReplicaAck(connection, replication);
+    this.replicaAck = new ReplicaAck(connection, options.replication ?? { replicas: 0, timeoutMs: 0 });
+    this.jobRetention = options.jobRetention ?? DEFAULT_JOB_RETENTION;
+    this.jobOptions = queueJobOptions(this.jobRetention);
+    this.beforeFirstAdd = options.beforeFirstAdd;
   }
 
   /** The BullMQ prefix of `name`'s keys (queueKeyPrefix): every Queue and Worker of that queue must use it. */
@@ -67,7 +81,7 @@ export class Queues {
   get(name: QueueName): Queue {
     let queue = this.open.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: this.prefixOf(name), defaultJobOptions: QUEUE_JOB_OPTIONS[name] });
+      queue = new Queue(name, { connection: this.connection, prefix: this.prefixOf(name), defaultJobOptions: this.jobOptions[name] });
       // A connection failure is re-emitted by every queue; the connection's owner logs it once,
       // and without a listener BullMQ would print each copy to the console.
       queue.on("error", () => {});

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
 import { jobId, type JobDefinition } from "./jobs.ts";
+import { finishedJobsKept } from "./options.ts";
 import type { Queues } from "./queues.ts";
 
 /** How often a waiting caller looks at its job. */
@@ -35,7 +36,9 @@ export async function runAndWait<Schema extends z.ZodType>(queues: Queues, job: 
   try {
     const existing = await queue.getJob(options.jobId);
     if (existing && ["completed", "failed"].includes(await existing.getState())) await existing.remove();
-    await queues.add(job, payload, { jobId: options.jobId, attempts: 1, removeOnComplete: { age: 3600 }, removeOnFail: { age: 24 * 3600 } });
+    // A run's outcome is read within the hour, so it goes sooner than the queue's jobs; the queue's count still bounds it
+    // (a run per order, say), as every finishing job trims its queue's finished jobs by its own options.
+    await queues.add(job, payload, { jobId: options.jobId, attempts: 1, ...finishedJobsKept(queues.jobRetention, { completedSeconds: 3600, failedSeconds: 24 * 3600 }) });
   } finally {
     if ((await redis.get(lock)) === token) await redis.del(lock);
   }
