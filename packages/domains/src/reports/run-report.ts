@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { AppError, formatDay, missingRow, type Connections, type JobRun } from "@mw/platform";
-import { stringify } from "csv-stringify";
+import { csvChunks } from "./csv-chunks.ts";
 import { DAILY_REPORT_TYPES, REPORT_TYPES, reportPeriod, reportStorageKey, type ReportType } from "./period.ts";
 import { findReport, reportCompleted, reportFailed, reportRunning } from "./report-rows.ts";
 import { requestReport } from "./request.ts";
@@ -21,23 +21,18 @@ export interface ReportRun {
 
 /**
  * Writes a report's CSV (header row first) to `file` as its batches come, the
- * query waiting while the file falls behind, so a year of rows is never held
- * at once; answers how many rows it wrote.
+ * next query waiting while the file falls behind, so a year of rows is never
+ * held at once; answers how many rows it wrote.
  */
 async function writeCsv(table: ReportTable, file: string): Promise<number> {
   let rows = 0;
-  await pipeline(
-    async function* () {
-      for await (const batch of table.batches) {
-        for (const row of batch) {
-          rows += 1;
-          yield row;
-        }
-      }
-    },
-    stringify({ header: true, columns: table.columns }),
-    createWriteStream(file),
-  );
+  async function* counted() {
+    for await (const batch of table.batches) {
+      rows += batch.length;
+      yield batch;
+    }
+  }
+  await pipeline(csvChunks(table.columns, counted()), createWriteStream(file));
   return rows;
 }
 

@@ -5,9 +5,8 @@ import { dailyIntakeBatches } from "../orders/index.ts";
 import { type Connections, csvTextCell, formatDateTime } from "@mw/platform";
 import { inventoryRunSummary } from "../sites/index.ts";
 import { acquirerOutcomeCounts } from "../webhooks/index.ts";
+import type { CsvRow as ReportRow } from "./csv-chunks.ts";
 import { periodBounds, type ReportPeriod, type ReportType } from "./period.ts";
-
-type ReportRow = (string | number)[];
 
 /** A report's content: the CSV header and its rows, in order, in batches a report writes as they come. */
 export interface ReportTable {

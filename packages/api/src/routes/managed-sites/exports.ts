@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
-import { stringify } from "csv-stringify/sync";
 import { csvTextCell, formatDay } from "@mw/platform";
+import { csvChunks, type CsvRow as Row } from "@mw/domains/reports";
 import { formBool, managedSitesForExport, siteView, SITE_STATUSES, type ManagedSiteRow, type SitePlugin } from "@mw/domains/managed-sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
@@ -12,19 +12,6 @@ const exportInput = z.object({
   download: formBool.default(false),
 });
 const exportData = z.object({ filename: z.string(), csv: z.string() });
-
-type Row = (string | number)[];
-
-/** The CSV of `batches` a batch at a time, the header first (alone when there are no rows): the same bytes as the whole table stringified at once. */
-async function* csvChunks(columns: string[], batches: AsyncIterable<Row[]>): AsyncGenerator<string> {
-  let header = true;
-  for await (const rows of batches) {
-    if (!rows.length) continue;
-    yield stringify(rows, { header, columns });
-    header = false;
-  }
-  if (header) yield stringify([], { header: true, columns });
-}
 
 /** The export's rows, a batch of sites at a time. */
 async function* exportRows(ctx: Pick<AppContext, "replica">, status: z.infer<typeof exportInput>["status"], rowsOf: (site: ManagedSiteRow) => Row[]): AsyncGenerator<Row[]> {
