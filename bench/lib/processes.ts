@@ -78,7 +78,7 @@ export async function startWorker(env: Record<string, string | undefined>, nodeA
 }
 
 /** Resident memory (MB) of a child now, from /proc (Linux; undefined elsewhere or once it has exited). */
-function rssMegabytes(child: ChildProcess): number | undefined {
+export function rssMegabytes(child: ChildProcess): number | undefined {
   try {
     const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1];
     return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
@@ -88,18 +88,18 @@ function rssMegabytes(child: ChildProcess): number | undefined {
 }
 
 /**
- * Samples a child's resident memory every 250 ms until stopped and answers
+ * Samples a child's resident memory every `everyMs` until stopped and answers
  * the peak in MB: what the process held under load, which a reading taken
  * after the load has ended would understate once GC has run.
  */
-export function sampleRss(child: ChildProcess): { stop(): number | undefined } {
+export function sampleRss(child: ChildProcess, everyMs = 250): { stop(): number | undefined } {
   let peak: number | undefined;
   const sample = () => {
     const now = rssMegabytes(child);
     if (now !== undefined) peak = Math.max(peak ?? 0, now);
   };
   sample();
-  const timer = setInterval(sample, 250);
+  const timer = setInterval(sample, everyMs);
   return {
     stop() {
       clearInterval(timer);

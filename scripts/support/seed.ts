@@ -67,22 +67,26 @@ export async function seedCriticalTicket(prisma: PrismaClient, ticketId: number,
 }
 
 /** How many rows of each kind `pnpm bench:data` seeds at scale 1 (issue 44: a busy shop after a year). */
-export const BENCH_DATA_ROWS = { orders: 10_000_000, disputes: 2_000_000, webhookEvents: 2_000_000, tickets: 1_000_000, snapshots: 1_000_000, sites: 200 };
+export const BENCH_DATA_ROWS = { orders: 10_000_000, disputes: 2_000_000, webhookEvents: 2_000_000, tickets: 1_000_000, snapshots: 1_000_000, syncRuns: 876_000, managedSites: 10_000, sites: 200 };
+
+/** Plugins each seeded managed site has: the plugin export's rows are managed sites × this. */
+export const BENCH_PLUGINS_PER_SITE = 25;
 
 /**
  * A year of a busy shop, written with MariaDB's sequence engine (`INSERT ... SELECT ... FROM seq_1_to_N`)
  * in batches of `batch` rows so no transaction grows without bound: orders B<n> (transaction T<n>, ERP
- * SO-<n>; one in a thousand still pending) three seconds apart over the last year across 200 sites, two
- * lines and both addresses each; disputes on every fifth order, processed acquirer webhook events, tickets
- * and their urgency snapshots. Rows go in through SQL as an import or a restore would, so whatever the
+ * SO-<n>; one in a thousand still pending) three seconds apart over the last year across 200 sites, taken
+ * in when they were placed, two lines and both addresses each; disputes on every fifth order, processed
+ * acquirer webhook events, tickets and their urgency snapshots, an inventory run an hour on each of the
+ * half of the sites that sync inventory, and managed sites with their plugins. Rows go in through SQL as an import or a restore would, so whatever the
  * database keeps for its reads (triggers) is kept for them too. `progress` hears each batch.
  */
 export async function seedBenchData(prisma: PrismaClient, scale: number, progress: (table: string, done: number, total: number) => void, batch = 50_000): Promise<Record<string, number>> {
   const counts = Object.fromEntries(Object.entries(BENCH_DATA_ROWS).map(([name, rows]) => [name, name === "sites" ? rows : Math.max(1, Math.round(rows * scale))]));
   const start = "'2025-11-29 00:00:00'";
   await prisma.$executeRawUnsafe(
-    `INSERT INTO sites (id, name, platform, site_url, updated_at)
-     SELECT seq, CONCAT('Shop ', seq), IF(seq % 2, 'storefront_a', 'storefront_b'), CONCAT('https://shop', seq, '.example'), NOW(3) FROM seq_1_to_${counts.sites}`,
+    `INSERT INTO sites (id, name, platform, site_url, inventory_sync, updated_at)
+     SELECT seq, CONCAT('Shop ', seq), IF(seq % 2, 'storefront_a', 'storefront_b'), CONCAT('https://shop', seq, '.example'), seq % 2 = 0, NOW(3) FROM seq_1_to_${counts.sites}`,
   );
   const inBatches = async (table: string, total: number, sql: (from: number, to: number) => string) => {
     for (let from = 1; from <= total; from += batch) {
@@ -94,10 +98,10 @@ export async function seedBenchData(prisma: PrismaClient, scale: number, progres
   const span = (from: number, to: number) => `seq_${from}_to_${to}`;
   const orderDate = (n: string) => `${start} + INTERVAL (${n} * ${Math.max(1, Math.round(31_536_000 / counts.orders!))}) SECOND`;
   await inBatches("orders", counts.orders!, (from, to) => `INSERT INTO orders (id, site_id, number, trans_id, erp_sales_order_number, dateadded, payment_method, contact_id,
-       shipping_agent_code, shipping_agent_service, imported, verified, ship_status, fully_import_from_website, payload_hash, imported_at, updated_at)
+       shipping_agent_code, shipping_agent_service, imported, verified, ship_status, fully_import_from_website, payload_hash, imported_at, created_at, updated_at)
      SELECT seq, 1 + seq % ${counts.sites}, CONCAT('B', seq), CONCAT('T', seq), IF(seq % 1000 = 0, NULL, CONCAT('SO-', seq)), ${orderDate("seq")},
        CONCAT('pay_', 1 + seq % 6), 27111, 'FEDEX', 'GROUND_HOME_DELIVERY', seq % 1000 <> 0, seq % 1000 > 1, seq % 3 = 0, 1, LPAD(seq, 64, '0'),
-       IF(seq % 1000 = 0, NULL, ${orderDate("seq")} + INTERVAL 5 MINUTE), NOW(3)
+       IF(seq % 1000 = 0, NULL, ${orderDate("seq")} + INTERVAL 5 MINUTE), ${orderDate("seq")}, NOW(3)
      FROM ${span(from, to)}`);
   await inBatches("order_lines", counts.orders!, (from, to) => `INSERT INTO order_lines (order_id, line, sku, quantity, price)
      SELECT o.seq, l.seq, IF(l.seq = 2, 'SHIPPING', CONCAT('SKU-', o.seq % 500)), 1 + o.seq % 3, IF(l.seq = 2, 5, 19.99) FROM ${span(from, to)} o JOIN seq_1_to_2 l`);
@@ -114,6 +118,19 @@ export async function seedBenchData(prisma: PrismaClient, scale: number, progres
      SELECT seq, CONCAT('T-', seq), CONCAT('Order question ', seq), IF(seq % 10 = 0, 'open', 'closed'), ${orderDate("seq * 10")}, NOW(3) FROM ${span(from, to)}`);
   await inBatches("ai_snapshots", counts.snapshots!, (from, to) => `INSERT INTO ai_snapshots (ticket_id, urgency, urgency_percentage, estimated_hours, summary, timeline, suggested_title, model_used, created)
      SELECT seq, ELT(1 + seq % 4, 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'), seq % 100, 1.5, 'Customer asks about an order.', '[]', CONCAT('Order question ', seq), 'rules', ${orderDate("seq * 10")}
+     FROM ${span(from, to)}`);
+  const runEvery = Math.max(1, Math.round(31_536_000 / counts.syncRuns!));
+  await inBatches("sync_runs", counts.syncRuns!, (from, to) => `INSERT INTO sync_runs (site_id, kind, status, counts, started_at, finished_at)
+     SELECT 2 * (1 + seq % ${counts.sites! / 2}), 'inventory', IF(seq % 50 = 0, 'failed', 'completed'),
+       '{"items": 120, "pushed": 118, "forced_zero": 1, "not_on_storefront": 1, "errors": 0}',
+       ${start} + INTERVAL (seq * ${runEvery}) SECOND, ${start} + INTERVAL (seq * ${runEvery} + 60) SECOND
+     FROM ${span(from, to)}`);
+  // The same plugin list on every site, as the last sync_site read it: what export_plugins lists per site.
+  const plugins = `(SELECT CONCAT('[', GROUP_CONCAT(CONCAT('{"plugin":"plugin-', p.seq, '/plugin-', p.seq, '.php","name":"Plugin ', p.seq, '","version":"1.', p.seq, '.0","active":',
+    IF(p.seq % 4 = 0, 'false', 'true'), ',"update_available":', IF(p.seq % 5 = 0, 'true', 'false'), '}') ORDER BY p.seq), ']') FROM seq_1_to_${BENCH_PLUGINS_PER_SITE} p)`;
+  await inBatches("managed_sites", counts.managedSites!, (from, to) => `INSERT INTO managed_sites (id, name, url, client, status, hosting, plugins, synced_at, ssl_expires_at, updated_at)
+     SELECT seq, CONCAT('Client site ', seq), CONCAT('https://client', seq, '.example'), CONCAT('Client ', seq % 400), IF(seq % 10 = 0, 'archived', 'active'), 'Kinsta',
+       ${plugins}, ${start} + INTERVAL 364 DAY, ${start} + INTERVAL (seq % 400) DAY, NOW(3)
      FROM ${span(from, to)}`);
   return counts;
 }

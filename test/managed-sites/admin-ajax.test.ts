@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createUser, setLoginPassword } from "@mw/domains/identity";
+import { managedSitesForExport } from "@mw/domains/managed-sites";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, userWith, type TestApi } from "../support/api.ts";
 import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
@@ -209,6 +210,20 @@ describe("exports, the summary report and get_job (spec 2, 4.4 Reports; design 1
     expect(plugins.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(plugins.headers.get("content-disposition")).toMatch(/^attachment; filename="plugins-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect(plugins.text).toContain(`${added.id},"'=HYPERLINK(""evil"") ${RUN}",https://export-${RUN}.example,akismet/akismet,'@Akismet,5.3,1,1`);
+  });
+
+  it("reads the exported sites a batch at a time in name then id order, and streams the file with the same bytes as {filename, csv}", async () => {
+    // Two sites share a name: the batch boundary falls between them, which the (name, id) keyset must not skip or repeat.
+    for (const suffix of ["batch-c", "batch-a1", "batch-a2", "batch-b"]) await act("add_site", site(suffix, { name: `Batch ${suffix.startsWith("batch-a") ? "a" : suffix} ${RUN}` }));
+    const batches = [];
+    for await (const batch of managedSitesForExport({ replica: api.ctx.prisma }, "all", 2)) batches.push(batch);
+    expect(batches.slice(0, -1).every((batch) => batch.length === 2)).toBe(true);
+    const ours = batches.flat().filter((row) => row.name.endsWith(` ${RUN}`) && row.name.startsWith("Batch "));
+    expect(ours.map((row) => row.url)).toEqual([`https://batch-a1-${RUN}.example`, `https://batch-a2-${RUN}.example`, `https://batch-b-${RUN}.example`, `https://batch-c-${RUN}.example`]);
+
+    const json = await act("export_sites", { status: "all" });
+    const file = await post({ action: "export_sites", status: "all", download: "1" });
+    expect(file.text).toBe(json.csv);
   });
 
   it("queues the dashboard summary, shows its job's progress and result, and gives its CSV by job id", async () => {

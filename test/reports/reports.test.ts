@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createUser } from "@mw/domains/identity";
+import { dailyIntakeBatches } from "@mw/domains/orders";
 import { formatDay, type PrismaClient } from "@mw/platform";
 import { reportsDailyJob } from "@mw/domains/reports";
 import type { Queue } from "bullmq";
@@ -228,6 +229,16 @@ describe("report CSVs on known data", () => {
       `${DAY},${alpha},Alpha shop,pay_3,1,0,1,5.97`,
       `${DAY},${beta},"Beta, the ""best"" shop",pay_1,1,0,1,100.00`,
       `${NEXT_DAY},${beta},"Beta, the ""best"" shop",pay_6,1,1,0,200.00`,
+    ]);
+  });
+
+  it("order intake is read a week at a time, in day order, so a year's report never holds all its rows", async () => {
+    const batches = [];
+    for await (const batch of dailyIntakeBatches({ prisma }, { start: new Date("2025-05-25T00:00:00Z"), end: new Date("2025-06-03T00:00:00Z") })) batches.push(batch);
+    const ours = batches.map((batch) => batch.filter((row) => [alpha, beta].includes(row.site_id)).map((row) => `${row.day} ${row.site_id} ${row.payment_method} ${row.orders}`));
+    expect(ours).toEqual([
+      [`2025-05-31 ${beta} pay_1 1`],
+      [`${DAY} ${alpha} pay_1 2`, `${DAY} ${alpha} pay_3 1`, `${DAY} ${beta} pay_1 1`, `${NEXT_DAY} ${beta} pay_6 1`],
     ]);
   });
 

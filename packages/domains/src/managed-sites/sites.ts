@@ -122,9 +122,25 @@ export function managedSiteRows(prisma: PrismaClient, siteIds?: number[]): Promi
   return prisma.managedSite.findMany({ where: siteIds ? { id: { in: siteIds } } : {}, orderBy: { id: "asc" } });
 }
 
-/** The sites of a status (or all), by name: the rows the CSV exports list, from the replica (an export tolerates lag). */
-export function managedSitesForExport(deps: Pick<Connections, "replica">, status: (typeof SITE_STATUSES)[number] | "all"): Promise<ManagedSiteRow[]> {
-  return deps.replica.managedSite.findMany({ where: status === "all" ? {} : { status }, orderBy: [{ name: "asc" }, { id: "asc" }] });
+/**
+ * The sites of a status (or all), by name: the rows the CSV exports list, from
+ * the replica (an export tolerates lag). In batches of `batch`, each read after
+ * the last one's (name, id), so an export writes as it reads and never holds
+ * every site and its plugins at once.
+ */
+export async function* managedSitesForExport(deps: Pick<Connections, "replica">, status: (typeof SITE_STATUSES)[number] | "all", batch = 500): AsyncGenerator<ManagedSiteRow[]> {
+  const where = status === "all" ? {} : { status };
+  let after: ManagedSiteRow | undefined;
+  for (;;) {
+    const rows: ManagedSiteRow[] = await deps.replica.managedSite.findMany({
+      where: after ? { ...where, OR: [{ name: { gt: after.name } }, { name: after.name, id: { gt: after.id } }] } : where,
+      orderBy: [{ name: "asc" }, { id: "asc" }],
+      take: batch,
+    });
+    if (rows.length) yield rows;
+    if (rows.length < batch) return;
+    after = rows.at(-1);
+  }
 }
 
 export async function managedSiteExists(prisma: PrismaClient, siteId: number): Promise<boolean> {

@@ -8,7 +8,7 @@ export { reindexOrderSearch } from "./search-index.ts";
 export { countSiteOrders, decodeOrderCursor, findSiteOrder, listOrders, ordersByNumber } from "./order-reads.ts";
 export { markOrderFailed } from "./export-state.ts";
 export { systemStats } from "./system-stats.ts";
-export { dailyIntake } from "./intake-report.ts";
+export { dailyIntakeBatches } from "./intake-report.ts";
 export { ordersForTransaction } from "./transaction-orders.ts";
 export { skusOfPendingOrders } from "./pending-skus.ts";
 export { markOrdersShipped, salesOrderNumbers } from "./shipping-state.ts";

@@ -6,3 +6,4 @@ export type { Report } from "@mw/platform/prisma";
 export { reportJobs, reportsDailyJob, reportsRetentionJob } from "./jobs.ts";
 export { purgeReports } from "./retention.ts";
 export { requestDashboardSummary } from "./dashboard-summary.ts";
+export { csvChunks, type CsvRow } from "./csv-chunks.ts";

@@ -1,9 +1,14 @@
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { AppError, formatDay, missingRow, type Connections, type JobRun } from "@mw/platform";
-import { stringify } from "csv-stringify/sync";
+import { csvChunks } from "./csv-chunks.ts";
 import { DAILY_REPORT_TYPES, REPORT_TYPES, reportPeriod, reportStorageKey, type ReportType } from "./period.ts";
 import { findReport, reportCompleted, reportFailed, reportRunning } from "./report-rows.ts";
 import { requestReport } from "./request.ts";
-import { REPORT_BUILDERS } from "./tables.ts";
+import { REPORT_BUILDERS, type ReportTable } from "./tables.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -15,9 +20,26 @@ export interface ReportRun {
 }
 
 /**
- * Builds one report's CSV (header row first) into storage and records it on
- * the report row. Safe to run again: the same period gives the same object
- * key and the same row, both overwritten.
+ * Writes a report's CSV (header row first) to `file` as its batches come, the
+ * next query waiting while the file falls behind, so a year of rows is never
+ * held at once; answers how many rows it wrote.
+ */
+async function writeCsv(table: ReportTable, file: string): Promise<number> {
+  let rows = 0;
+  async function* counted() {
+    for await (const batch of table.batches) {
+      rows += batch.length;
+      yield batch;
+    }
+  }
+  await pipeline(csvChunks(table.columns, counted()), createWriteStream(file));
+  return rows;
+}
+
+/**
+ * Builds one report's CSV (header row first) into storage, through a
+ * temporary file, and records it on the report row. Safe to run again: the
+ * same period gives the same object key and the same row, both overwritten.
  */
 export async function runReport(deps: Pick<Connections, "prisma" | "replica" | "storage" | "config"> & Pick<JobRun, "log" | "progress">, run: ReportRun, reportId: number) {
   const report = await findReport(deps, reportId);
@@ -27,22 +49,26 @@ export async function runReport(deps: Pick<Connections, "prisma" | "replica" | "
   const period = reportPeriod.parse(report.params);
   const log = deps.log.child({ report_id: report.id, report_key: report.report_key });
   await reportRunning(deps, report.id, run.id);
+  const dir = await mkdtemp(path.join(tmpdir(), "mw-report-"));
   try {
     await deps.progress(0, 3, "querying");
     const table = await REPORT_BUILDERS[type](deps, period);
-    await deps.progress(1, 3, `writing ${table.rows.length} rows`);
-    const csv = stringify(table.rows, { header: true, columns: table.columns });
+    await deps.progress(1, 3, "writing rows");
+    const file = path.join(dir, "report.csv");
+    const rows = await writeCsv(table, file);
     const key = reportStorageKey(type, period);
-    await deps.storage.put(key, csv, "text/csv; charset=utf-8");
-    await deps.progress(2, 3, "stored");
-    await reportCompleted(deps, report.id, { rows: table.rows.length, storageKey: key });
+    await deps.storage.putFile(key, file, "text/csv; charset=utf-8");
+    await deps.progress(2, 3, `stored ${rows} rows`);
+    await reportCompleted(deps, report.id, { rows, storageKey: key });
     await deps.progress(3, 3, "done");
-    log.info("report stored", { rows: table.rows.length, storage_key: key });
-    return { report_id: report.id, key: report.report_key, rows: table.rows.length, storage_key: key };
+    log.info("report stored", { rows, storage_key: key });
+    return { report_id: report.id, key: report.report_key, rows, storage_key: key };
   } catch (error) {
     // A retry will come: the row says so. The last word is `failed` with the reason.
     await reportFailed(deps, report.id, { error: (error as Error).message, final: run.ends(error) }).catch((update: unknown) => log.error("could not record the report failure", { error: (update as Error).message }));
     throw error;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -1,16 +1,22 @@
 import { dashboardSummary, SUMMARY_COLUMNS } from "../managed-sites/index.ts";
 import { DISPUTE_OUTCOMES } from "../disputes/index.ts";
 import { syncedSkuCounts } from "../inventory/index.ts";
-import { dailyIntake } from "../orders/index.ts";
+import { dailyIntakeBatches } from "../orders/index.ts";
 import { type Connections, csvTextCell, formatDateTime } from "@mw/platform";
 import { inventoryRunSummary } from "../sites/index.ts";
 import { acquirerOutcomeCounts } from "../webhooks/index.ts";
+import type { CsvRow as ReportRow } from "./csv-chunks.ts";
 import { periodBounds, type ReportPeriod, type ReportType } from "./period.ts";
 
-/** A report's content: the CSV header and its rows, in order. */
-interface ReportTable {
+/** A report's content: the CSV header and its rows, in order, in batches a report writes as they come. */
+export interface ReportTable {
   columns: string[];
-  rows: (string | number)[][];
+  batches: AsyncIterable<ReportRow[]>;
+}
+
+/** A report small enough to read at once (a row per outcome, per site, per dashboard line): one batch. */
+async function* oneBatch(rows: ReportRow[]): AsyncGenerator<ReportRow[]> {
+  yield rows;
 }
 
 /**
@@ -24,22 +30,23 @@ type Builder = (deps: Pick<Connections, "replica">, period: ReportPeriod) => Pro
  * method: how many, how many reached the ERP, and the merchandise value
  * (catalogue lines: quantity × unit price − discount; system lines excluded).
  */
-const orderIntake: Builder = async (deps, period) => {
-  const rows = await dailyIntake({ prisma: deps.replica }, periodBounds(period));
-  return {
-    columns: ["date", "site_id", "site_name", "payment_method", "orders", "exported", "pending", "merchandise_total"],
-    rows: rows.map((row) => [
-      row.day,
-      row.site_id,
-      csvTextCell(row.site_name),
-      csvTextCell(row.payment_method),
-      row.orders,
-      row.exported,
-      row.pending,
-      row.merchandise_total,
-    ]),
-  };
-};
+const orderIntake: Builder = async (deps, period) => ({
+  columns: ["date", "site_id", "site_name", "payment_method", "orders", "exported", "pending", "merchandise_total"],
+  batches: (async function* () {
+    for await (const rows of dailyIntakeBatches({ prisma: deps.replica }, periodBounds(period))) {
+      yield rows.map((row): ReportRow => [
+        row.day,
+        row.site_id,
+        csvTextCell(row.site_name),
+        csvTextCell(row.payment_method),
+        row.orders,
+        row.exported,
+        row.pending,
+        row.merchandise_total,
+      ]);
+    }
+  })(),
+});
 
 /**
  * Acquirer disputes received in the period by how processing ended: every
@@ -53,10 +60,10 @@ const disputeOutcomes: Builder = async (deps, period) => {
   const others = [...byOutcome.keys()].filter((outcome) => !known.has(outcome)).sort();
   return {
     columns: ["outcome", "description", "disputes"],
-    rows: [
+    batches: oneBatch([
       ...described.map(([outcome, description]) => [outcome, description, byOutcome.get(outcome) ?? 0]),
       ...others.map((outcome) => [csvTextCell(outcome), "", byOutcome.get(outcome)!]),
-    ],
+    ]),
   };
 };
 
@@ -72,25 +79,27 @@ const inventorySyncSummary: Builder = async (deps, period) => {
   const [runs, skus] = await Promise.all([inventoryRunSummary(db, bounds), syncedSkuCounts(db, bounds)]);
   return {
     columns: ["site_id", "site_name", "runs", "completed", "failed", "items", "pushed", "forced_zero", "not_on_storefront", "errors", "skus_recorded", "last_run_at"],
-    rows: runs.map((row) => [
-      row.site_id,
-      csvTextCell(row.site_name),
-      row.runs,
-      row.completed,
-      row.failed,
-      row.items,
-      row.pushed,
-      row.forced_zero,
-      row.not_on_storefront,
-      row.errors,
-      skus.get(row.site_id) ?? 0,
-      row.last_run_at ? formatDateTime(row.last_run_at)! : "",
-    ]),
+    batches: oneBatch(
+      runs.map((row) => [
+        row.site_id,
+        csvTextCell(row.site_name),
+        row.runs,
+        row.completed,
+        row.failed,
+        row.items,
+        row.pushed,
+        row.forced_zero,
+        row.not_on_storefront,
+        row.errors,
+        skus.get(row.site_id) ?? 0,
+        row.last_run_at ? formatDateTime(row.last_run_at)! : "",
+      ]),
+    ),
   };
 };
 
 /** The management dashboard's summary as it stands when the report runs (design 10.6); the period names the day. */
-const dashboard: Builder = async (deps) => ({ columns: SUMMARY_COLUMNS, rows: await dashboardSummary(deps) });
+const dashboard: Builder = async (deps) => ({ columns: SUMMARY_COLUMNS, batches: oneBatch(await dashboardSummary(deps)) });
 
 export const REPORT_BUILDERS: Record<ReportType, Builder> = {
   "order-intake-daily": orderIntake,

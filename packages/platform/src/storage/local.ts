@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { isValidKey, storageErrors, type ObjectStorage, type StoredObject } from "./types.ts";
 
@@ -34,12 +34,20 @@ export class LocalStorage implements ObjectStorage {
   }
 
   async put(key: string, body: Buffer | string, _contentType: string): Promise<void> {
+    await this.replace(key, (temporary) => writeFile(temporary, body));
+  }
+
+  async putFile(key: string, source: string, _contentType: string): Promise<void> {
+    await this.replace(key, (temporary) => copyFile(source, temporary));
+  }
+
+  /** Written beside the target and renamed over it: readers never see a half-written file. */
+  private async replace(key: string, write: (temporary: string) => Promise<void>): Promise<void> {
     const file = this.fileOf(key);
-    // Written beside the target and renamed over it: readers never see a half-written file.
     const temporary = `${file}.${randomBytes(6).toString("hex")}.tmp`;
     try {
       await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(temporary, body);
+      await write(temporary);
       await rename(temporary, file);
     } catch (error) {
       await rm(temporary, { force: true }).catch(() => {});

@@ -1,3 +1,5 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import type { Config } from "../config/config.ts";
@@ -62,6 +64,17 @@ export class S3Storage implements ObjectStorage {
     if (!isValidKey(key)) throw storageErrors.notFound(key);
     try {
       await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+    } catch (error) {
+      throw storageErrors.unavailable("write", key, error);
+    }
+  }
+
+  async putFile(key: string, file: string, contentType: string): Promise<void> {
+    if (!isValidKey(key)) throw storageErrors.notFound(key);
+    try {
+      // A stream's length is not known to the SDK: without it the upload is refused.
+      const { size } = await stat(file);
+      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(file), ContentLength: size, ContentType: contentType }));
     } catch (error) {
       throw storageErrors.unavailable("write", key, error);
     }

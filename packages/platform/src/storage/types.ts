@@ -19,6 +19,8 @@ export interface ObjectStorage {
   get(key: string): Promise<StoredObject>;
   /** Writes the whole object; a reader sees the old bytes or the new ones, never a mix. */
   put(key: string, body: Buffer | string, contentType: string): Promise<void>;
+  /** Writes the whole object from a file, read as a stream: a report too large to hold in memory. Same guarantee as put. */
+  putFile(key: string, file: string, contentType: string): Promise<void>;
   /** Removes the object; a key that holds nothing is already gone (retention runs again after a crash). */
   delete(key: string): Promise<void>;
   close(): void;
