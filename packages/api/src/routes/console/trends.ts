@@ -21,23 +21,23 @@ export async function operationsTrends(ctx: Pick<AppContext, "config" | "queues"
   const week = windowStart(now, WEEK_HOURS);
   const root = ctx.config.API_ROOT;
   const list = (path: string, query: Record<string, string>) => `${root}${path}?${new URLSearchParams({ ...query, _wpnonce: nonce }).toString()}`;
-  // One group of queries after another: the page must not take the whole database pool (DB_POOL_SIZE) at once.
+  // One group of at most four queries after another: the page must not take the whole database pool (DB_POOL_SIZE, 5) at once.
   const orders = await orderTrends(ctx, day);
-  const disputes = await disputeTrends(ctx, day);
-  const failures = [];
   // Failed attempts still being retried: the orders list holds them as pending until the queue gives up.
-  const retrying = await retryingOrderJobs(ctx, week);
+  const [disputes, retrying] = await Promise.all([disputeTrends(ctx, day), retryingOrderJobs(ctx, week)]);
+  const failures = [];
   for (const since of [day, week]) {
     const iso = since.toISOString();
+    const [failedOrders, failedDisputes, failedRuns] = await Promise.all([failedOrderCount(ctx, since), failedDisputeCount(ctx, since), failedSyncRunCount(ctx, since)]);
     failures.push([
-      { source: "Order exports and read-backs", count: await failedOrderCount(ctx, since), href: list("/orders", { state: "failed", failed_since: iso }) },
+      { source: "Order exports and read-backs", count: failedOrders, href: list("/orders", { state: "failed", failed_since: iso }) },
       {
         source: "Order exports and read-backs retrying after a failed attempt",
         count: retrying.filter((job) => job.last_attempt_at >= since).length,
         href: `${CONSOLE_PATH}/orders?state=pending`,
       },
-      { source: "Disputes", count: await failedDisputeCount(ctx, since), href: list("/disputes", { state: "failed", processed_since: iso }) },
-      { source: "Sync runs", count: await failedSyncRunCount(ctx, since), href: list("/sync-runs", { status: "failed", finished_since: iso }) },
+      { source: "Disputes", count: failedDisputes, href: list("/disputes", { state: "failed", processed_since: iso }) },
+      { source: "Sync runs", count: failedRuns, href: list("/sync-runs", { status: "failed", finished_since: iso }) },
     ]);
   }
   const since = day.toISOString();
