@@ -111,8 +111,9 @@ export async function seedBenchData(prisma: PrismaClient, scale: number, progres
   await inBatches("dispute_linkages", counts.disputes!, (from, to) => `INSERT INTO dispute_linkages (case_id, mid, gateway_transaction_id, order_number, match_strategy, amount, reason_code, dispute_status, acquirer_data, gateway_data, linked_at)
      SELECT CONCAT('C', seq), '800123', CONCAT('T', seq * 5), CONCAT('B', seq * 5), 'transaction_id', 24.99, '10.4', 'open', '{}', '{}', ${orderDate("seq * 5")} + INTERVAL 20 DAY
      FROM ${span(from, to)}`);
+  // Deliveries dated by their order, not after it: a date past the seeding would crowd every "since" window (the operations page's).
   await inBatches("webhook_events", counts.webhookEvents!, (from, to) => `INSERT INTO webhook_events (source, event_type, event_id, payload, payload_hash, received_at, processed_at, outcome)
-     SELECT 'acquirer', 'dispute.created', CONCAT('acquirer:C', seq), '{}', LPAD(seq, 64, '0'), ${orderDate("seq * 5")} + INTERVAL 20 DAY, ${orderDate("seq * 5")} + INTERVAL 20 DAY, 'linked'
+     SELECT 'acquirer', 'dispute.created', CONCAT('acquirer:C', seq), '{}', LPAD(seq, 64, '0'), ${orderDate("seq * 5")}, ${orderDate("seq * 5")} + INTERVAL 2 SECOND, 'linked'
      FROM ${span(from, to)}`);
   await inBatches("tickets", counts.tickets!, (from, to) => `INSERT INTO tickets (id, number, subject, status, opened_at, updated_at)
      SELECT seq, CONCAT('T-', seq), CONCAT('Order question ', seq), IF(seq % 10 = 0, 'open', 'closed'), ${orderDate("seq * 10")}, NOW(3) FROM ${span(from, to)}`);
