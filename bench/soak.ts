@@ -210,6 +210,8 @@ interface Sample {
   otherRows: number;
   /** Completed jobs BullMQ keeps (SOAK_JOBS_KEPT_SECONDS, at most SOAK_JOBS_KEPT_MAX per queue). */
   completedJobs: number;
+  /** Entries in the queues' event streams, each trimmed by BullMQ at about 10,000: Redis grows until they are full. */
+  streamEntries: number;
   load: number;
 }
 
@@ -241,7 +243,11 @@ async function sample(): Promise<Sample> {
   const tables = await tableSizes();
   const other = tables.filter((table) => !BUSINESS.has(table.name) && table.name !== "_prisma_migrations");
   let completedJobs = 0;
-  for (const queue of QUEUE_NAMES) completedJobs += await redis.zcard(`${env.QUEUE_PREFIX}:${queue}:completed`);
+  let streamEntries = 0;
+  for (const queue of QUEUE_NAMES) {
+    completedJobs += await redis.zcard(`${env.QUEUE_PREFIX}:${queue}:completed`);
+    streamEntries += await redis.xlen(`${env.QUEUE_PREFIX}:${queue}:events`);
+  }
   return {
     at: Date.now(),
     events,
@@ -254,6 +260,7 @@ async function sample(): Promise<Sample> {
     dbOtherBytes: other.reduce((sum, table) => sum + table.bytes, 0),
     otherRows: other.reduce((sum, table) => sum + table.rows, 0),
     completedJobs,
+    streamEntries,
     load: loadavg()[0]!,
   };
 }
@@ -275,7 +282,7 @@ await drive(rate, MINUTES * 60, async () => {
   if (!now) return;
   samples.push(now);
   console.log(
-    `${((now.at - samples[0]!.at) / 60_000).toFixed(1)} min: ${now.events} events; API rss ${mb(now.apiRss)} MB heap ${mb(now.apiHeap)} MB; worker rss ${mb(now.workerRss)} MB heap ${mb(now.workerHeap)} MB; redis ${mb(now.redis)} MB (${now.completedJobs} completed jobs kept); db ${mb(now.dbBytes)} MB (retained tables ${mb(now.dbOtherBytes)} MB, ${now.otherRows} rows); load ${now.load.toFixed(2)}`,
+    `${((now.at - samples[0]!.at) / 60_000).toFixed(1)} min: ${now.events} events; API rss ${mb(now.apiRss)} MB heap ${mb(now.apiHeap)} MB; worker rss ${mb(now.workerRss)} MB heap ${mb(now.workerHeap)} MB; redis ${mb(now.redis)} MB (${now.completedJobs} completed jobs kept, ${now.streamEntries} event stream entries); db ${mb(now.dbBytes)} MB (retained tables ${mb(now.dbOtherBytes)} MB, ${now.otherRows} rows); load ${now.load.toFixed(2)}`,
   );
 });
 
@@ -335,6 +342,7 @@ const result = {
   db_bytes: growth("dbBytes"),
   db_retained_tables: growth("dbOtherBytes"),
   completed_jobs_kept: { start: medianOf("completedJobs", warmIndex, warmIndex + 3), end: medianOf("completedJobs", Math.max(warmIndex, last - 3), last) },
+  event_stream_entries: { start: medianOf("streamEntries", warmIndex, warmIndex + 3), end: medianOf("streamEntries", Math.max(warmIndex, last - 3), last) },
   retained_rows: { start: medianOf("otherRows", warmIndex, warmIndex + 3), end: medianOf("otherRows", Math.max(warmIndex, last - 3), last) },
   stale_rows: staleRows,
   flat: { api_rss: flat(memory.api_rss), worker_rss: flat(memory.worker_rss), redis: flat(memory.redis_used_memory) },
