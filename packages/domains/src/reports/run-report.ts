@@ -1,4 +1,7 @@
-import { AppError, formatDay, missingRow, type Connections, type JobRun } from "@mw/platform";
+import { AppError, formatDay } from "@mw/platform/core";
+import { missingRow } from "@mw/platform/database";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { stringify } from "csv-stringify/sync";
 import { DAILY_REPORT_TYPES, REPORT_TYPES, reportPeriod, reportStorageKey, type ReportType } from "./period.ts";
 import { findReport, reportCompleted, reportFailed, reportRunning } from "./report-rows.ts";
