@@ -29,7 +29,7 @@ const inside = (file, dir) => !path.relative(dir, file).startsWith("..");
 const boundaries = {
   rules: {
     // packages/platform and packages/providers: relative imports stay in the package's src/, and of the
-    // @mw packages only those in `allow` (options[0].allow) may be named. package.json says the same, but
+    // @mw packages only those in `allow` (options[0].allow), or one of their sub-entries, may be named. package.json says the same, but
     // the root's devDependencies would still let Node and tsc resolve a domain.
     layer: {
       meta: { type: "problem", schema: [{ type: "object", properties: { allow: { type: "array", items: { type: "string" } } }, additionalProperties: false }] },
@@ -37,7 +37,8 @@ const boundaries = {
         const allow = context.options[0]?.allow ?? [];
         const src = path.join(ROOT, path.relative(ROOT, context.filename).split(path.sep).slice(0, 3).join(path.sep));
         return eachSpecifier((node, specifier) => {
-          const ok = isRelative(specifier) ? inside(path.resolve(path.dirname(context.filename), specifier), src) : !specifier.startsWith("@mw/") || allow.includes(specifier);
+          const allowed = allow.some((name) => specifier === name || specifier.startsWith(`${name}/`));
+          const ok = isRelative(specifier) ? inside(path.resolve(path.dirname(context.filename), specifier), src) : !specifier.startsWith("@mw/") || allowed;
           if (!ok) context.report({ node, message: `Platform code and provider clients never import a domain (docs/architecture.md): only their own package's files${allow.length ? ` and ${allow.join(", ")}` : ""}.` });
         });
       },

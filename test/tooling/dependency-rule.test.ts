@@ -50,6 +50,7 @@ describe("the dependency rule", () => {
     expect(await boundaryErrors("packages/platform/src/example.ts", 'import { Prisma } from "./generated/prisma/client.ts";\nimport { AppError } from "./errors.ts";\nexport { AppError, Prisma };\n')).toEqual([]);
     expect(await boundaryErrors("packages/platform/src/queues/example.ts", 'import { withTimeout } from "../time.ts";\nexport { withTimeout };\n')).toEqual([]);
     expect(await boundaryErrors("packages/providers/src/erp/example.ts", 'import { createHttpClient } from "@mw/platform";\nimport type { SalesOrder } from "./types.ts";\nexport { createHttpClient, type SalesOrder };\n')).toEqual([]);
+    expect(await boundaryErrors("packages/providers/src/erp/example.ts", 'import { createHttpClient } from "@mw/platform/http";\nexport { createHttpClient };\n')).toEqual([]);
     expect(await boundaryErrors("packages/domains/src/disputes/example.ts", 'import { jobId } from "@mw/platform";\nimport type { Platform } from "@mw/platform/prisma";\nimport { GatewayClient } from "@mw/providers/gateway";\nimport { Site } from "../sites/index.ts";\nexport { GatewayClient, jobId, type Platform, type Site };\n')).toEqual([]);
   });
 

@@ -1,12 +1,21 @@
-import type { CliConnections } from "@mw/platform/connections/cli";
+import type { CliConnections, CliQueueConnections } from "@mw/platform/connections/cli";
 
-/** What a command's `run` gets: the configuration, the database and a logger (cli/main.ts opens them once per run). */
+/** What a command's `run` gets: the configuration and the database (cli/main.ts opens them once per run). */
 export type CliDeps = CliConnections;
 
-/** One `pnpm cli` command: its arguments, its options and what it does (its summary is in registry.ts). */
-export interface Command {
+/** What a command that declares `queues: true` gets: the queues besides. */
+export type CliQueueDeps = CliQueueConnections;
+
+interface CommandLine {
   /** Positional arguments, all required, e.g. the file of items:import; a `variadic` last one takes one or more values. */
   arguments?: { name: string; description: string; variadic?: boolean }[];
   options: Record<string, { type: "string" | "boolean"; required?: boolean; description: string }>;
-  run(deps: CliDeps, values: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
 }
+
+type Run<Deps> = (deps: Deps, values: Record<string, string | boolean | undefined>, args: string[]) => Promise<unknown>;
+
+/**
+ * One `pnpm cli` command: its arguments, its options and what it does (its summary is in registry.ts).
+ * Only a command that declares `queues` checks and opens Redis, and only its `run` is given the queues.
+ */
+export type Command = (CommandLine & { queues?: false; run: Run<CliDeps> }) | (CommandLine & { queues: true; run: Run<CliQueueDeps> });

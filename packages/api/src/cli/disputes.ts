@@ -20,6 +20,7 @@ export const merchantCommands: Record<string, Command> = {
 
 export const disputeCommands: Record<string, Command> = {
   "dispute:show": {
+    queues: true,
     arguments: [{ name: "CASE", description: "the acquirer's case id" }],
     options: {},
     async run(deps, _values, [caseId]) {

@@ -8,6 +8,7 @@ const DOCUMENT_SOURCES = ["wiki", "docs", "brand"] as const;
 
 export const knowledgeCommands: Record<string, Command> = {
   "knowledge:add": {
+    queues: true,
     arguments: [{ name: "PATH_OR_URL", description: "a Markdown, text or HTML file, or an http(s) URL" }],
     options: {
       source: { type: "string", required: true, description: "wiki (docs-<id>), docs (<path-slug>) or brand (<domain>)" },

@@ -1,6 +1,7 @@
 // `pnpm cli <command> [--options]`: operator bootstrap commands. Each prints one line of JSON.
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import type { CliQueueConnections } from "@mw/platform/connections/cli";
 import type { Command } from "./command.ts";
 import { COMMANDS } from "./registry.ts";
 
@@ -72,15 +73,17 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     io.err(`missing --${missing.map(([key]) => key).join(", --")}\n\n${commandUsage(name!, command)}`);
     return 64;
   }
-  // The CLI's part of the platform only (no HTTP client, object storage or the API's and worker's connections).
+  // The CLI's part of the platform only (no HTTP client, object storage or the API's and worker's connections;
+  // Redis and BullMQ only for a command that uses the queues).
   const [{ AppError }, { getConfigOrExit }, { openCliConnections }] = await Promise.all([
     import("@mw/platform/core"),
     import("@mw/platform/config"),
     import("@mw/platform/connections/cli"),
   ]);
-  const connections = await openCliConnections(getConfigOrExit("cli"));
+  const connections = await openCliConnections(getConfigOrExit("cli"), { queues: command.queues === true });
   try {
-    io.out(JSON.stringify(await command.run(connections, values, positionals)));
+    // Opened with the queues exactly when the command declares them, which is when its `run` takes them.
+    io.out(JSON.stringify(await command.run(connections as CliQueueConnections, values, positionals)));
     return 0;
   } catch (error) {
     const message = error instanceof AppError || error instanceof Error ? error.message : String(error);

@@ -4,6 +4,7 @@ import type { Command } from "./command.ts";
 
 export const orderCommands: Record<string, Command> = {
   "order:show": {
+    queues: true,
     arguments: [{ name: "NUMBER", description: "the order number" }],
     options: {},
     async run(deps, _values, [number]) {

@@ -4,6 +4,7 @@ import type { Command } from "./command.ts";
 
 export const queueCommands: Record<string, Command> = {
   "queues:adopt": {
+    queues: true,
     options: { yes: { type: "boolean", description: "make the change (without it, nothing changes)" } },
     async run(deps, values) {
       // It changes the prefix's owner, so it reads the key directly and never waits for the check that refuses it.

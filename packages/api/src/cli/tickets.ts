@@ -3,7 +3,7 @@ import { createInterface } from "node:readline";
 import { openOptionStore } from "@mw/domains/options";
 import { applyStaffRecord, staffSignalBody, ticketSignal } from "@mw/domains/tickets";
 import { receiveTicketSignal } from "@mw/domains/urgency";
-import type { CliDeps, Command } from "./command.ts";
+import type { CliQueueDeps, Command } from "./command.ts";
 import { csvRecords } from "./csv-file.ts";
 import { inputFile } from "./input-file.ts";
 
@@ -27,7 +27,7 @@ interface ImportSummary {
  * With `analyse`, each ticket that received an entry gets its urgency
  * analysis job (one per ticket).
  */
-async function importSignals(deps: CliDeps, file: string, analyse: boolean): Promise<ImportSummary> {
+async function importSignals(deps: CliQueueDeps, file: string, analyse: boolean): Promise<ImportSummary> {
   const summary: ImportSummary = { success: true, lines: 0, applied: 0, unchanged: 0, skipped: 0, analyses_queued: 0 };
   const analysed = new Set<number>();
   const intake = { ...deps, options: openOptionStore(deps) };
@@ -80,6 +80,7 @@ function staffRecord(record: Record<string, string>) {
 
 export const ticketCommands: Record<string, Command> = {
   "tickets:import": {
+    queues: true,
     arguments: [{ name: "FILE.jsonl", description: "one signal per line, as POST /tickets/v1/signals takes it" }],
     options: { analyse: { type: "boolean", description: "queue one urgency analysis for each ticket that received entries" } },
     async run(deps, values, [file]) {

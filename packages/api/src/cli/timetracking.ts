@@ -4,6 +4,7 @@ import type { Command } from "./command.ts";
 
 export const timeCommands: Record<string, Command> = {
   "time:import": {
+    queues: true,
     options: {},
     async run(deps) {
       const options = openOptionStore(deps);

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
-import { AppError, type Logger } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Logger } from "@mw/platform/logging";
 import { GeminiError, type GeminiClient, type GenerateRequest } from "@mw/providers/gemini";
 
 /** Spec 2, 4.1 rule 5: after the configured model, these, in this order. */

@@ -1,4 +1,8 @@
-import { AppError, type Config, type Logger, type RedisClient, sha256Hex, unlinkMatching } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import type { Logger } from "@mw/platform/logging";
+import { type RedisClient, unlinkMatching } from "@mw/platform/redis";
+import { sha256Hex } from "@mw/platform/crypto";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import type { OptionStore } from "../options/index.ts";

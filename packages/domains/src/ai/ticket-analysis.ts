@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cleanHtml, truncateCodePoints } from "@mw/platform";
+import { cleanHtml, truncateCodePoints } from "@mw/platform/text";
 import { parseEmailReply } from "./email-reply.ts";
 import { htmlToText } from "./html-to-text.ts";
 import { levelOf, RESPONSE_TIMES, scoreByRules, type UrgencyLevel, VIP_POINTS, WORKAROUND_POINTS } from "../urgency/engine/index.ts";

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { safeEqual } from "@mw/platform";
+import { safeEqual } from "@mw/platform/crypto";
 
 /** The header NMI signs its webhooks in. */
 export const ACQUIRER_SIGNATURE_HEADER = "webhook-signature";

@@ -1,5 +1,6 @@
 import type { Chargeback, DisputeLinkage } from "@mw/platform/prisma";
-import { type Connections, errors } from "@mw/platform";
+import { errors } from "@mw/platform/core";
+import type { Connections } from "@mw/platform/connections";
 
 export type { Chargeback, DisputeLinkage } from "@mw/platform/prisma";
 

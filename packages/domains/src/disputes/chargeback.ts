@@ -1,4 +1,5 @@
-import { type Statement, truncateCodePoints } from "@mw/platform";
+import type { Statement } from "@mw/platform/database";
+import { truncateCodePoints } from "@mw/platform/text";
 import type { FraudSubmission } from "@mw/providers/fraud";
 import type { GatewayTransaction } from "@mw/providers/gateway";
 import type { DisputeDetails } from "./details.ts";

@@ -1,4 +1,5 @@
-import { AppError, truncateCodePoints } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import { truncateCodePoints } from "@mw/platform/text";
 import { decodeMember } from "./event-id.ts";
 import { normaliseMid } from "./merchants.ts";
 

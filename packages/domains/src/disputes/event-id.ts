@@ -1,4 +1,4 @@
-import { md5Hex } from "@mw/platform";
+import { md5Hex } from "@mw/platform/crypto";
 
 /** A member that may arrive as a JSON-encoded string (as the acquirer sends it) or already as an object. */
 export function decodeMember(value: unknown): Record<string, unknown> | null {

@@ -1,4 +1,6 @@
-import { AppError, decryptSecret, type Config } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import { decryptSecret } from "@mw/platform/crypto";
 import { FraudClient, type FraudSubmission } from "@mw/providers/fraud";
 import type { GatewayTransaction } from "@mw/providers/gateway";
 import type { ActionLog } from "./action-log.ts";

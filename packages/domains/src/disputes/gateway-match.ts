@@ -1,4 +1,6 @@
-import { AppError, decryptSecret, type Config } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import { decryptSecret } from "@mw/platform/crypto";
 import { GatewayClient } from "@mw/providers/gateway";
 import type { ActionLog } from "./action-log.ts";
 import type { DisputeDetails } from "./details.ts";

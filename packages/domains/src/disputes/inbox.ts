@@ -1,4 +1,5 @@
-import { type Connections, type Queues, retryUnlessFailedForGood } from "@mw/platform";
+import { type Queues, retryUnlessFailedForGood } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { strandedAcquirerEvents } from "../webhooks/index.ts";
 import { disputeJobId, processDisputeJob } from "./jobs.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, jobId } from "@mw/platform";
+import { defineJob, jobId } from "@mw/platform/queues";
 
 /** Match one acquirer dispute (spec 1, 4.6); `event_id` (acquirer_case_<case id>) says which, in Bull Board and GET /queue. */
 export const processDisputeJob = defineJob({

@@ -1,4 +1,7 @@
-import { formatDateTime, indexedJobs, indexJob, jobFields, jobStatus, type Connections, type JobStatus, type QueueName } from "@mw/platform";
+import { formatDateTime } from "@mw/platform/core";
+import type { QueueName } from "@mw/platform/config";
+import { indexedJobs, indexJob, jobFields, jobStatus, type JobStatus } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { findAcquirerEvent, listAcquirerEvents, type AcquirerEventFilter, type AcquirerEventRow } from "../webhooks/index.ts";
 import { disputeJobId, processDisputeJob } from "./jobs.ts";
 import { DISPUTE_OUTCOMES, type DisputeOutcome } from "./outcomes.ts";

@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { type AppError, type Connections, decryptSecret, encryptSecret, errors, isUniqueViolation } from "@mw/platform";
+import { type AppError, errors } from "@mw/platform/core";
+import { isUniqueViolation } from "@mw/platform/database";
+import { decryptSecret, encryptSecret } from "@mw/platform/crypto";
+import type { Connections } from "@mw/platform/connections";
 
 /** The acquirer drops leading zeros from merchant ids (spec 1, 2.6), so ids are stored and looked up without them. */
 export function normaliseMid(mid: string): string {

@@ -1,4 +1,5 @@
-import type { Connections, Statement } from "@mw/platform";
+import type { Statement } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 import { ordersForTransaction } from "../orders/index.ts";
 import type { GatewayTransaction } from "@mw/providers/gateway";
 import type { ActionLog } from "./action-log.ts";

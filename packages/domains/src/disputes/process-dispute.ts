@@ -1,4 +1,6 @@
-import { AppError, type Connections, type JobRun } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { alertEmailJob } from "../notifications/index.ts";
 import { recordWebhookOutcome } from "../webhooks/index.ts";
 import { ActionLog } from "./action-log.ts";

@@ -1,4 +1,9 @@
-import { type Config, type Connections, errors, isUniqueViolation, sha256Hex, truncateCodePoints } from "@mw/platform";
+import { errors } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import { isUniqueViolation } from "@mw/platform/database";
+import { sha256Hex } from "@mw/platform/crypto";
+import { truncateCodePoints } from "@mw/platform/text";
+import type { Connections } from "@mw/platform/connections";
 import { findWebhookEvent, parseWebhookPayload, storeAcquirerEvent, webhookDbError as dbError, webhookQueueError as queueError } from "../webhooks/index.ts";
 import { acquirerSignatureValid } from "./acquirer-signature.ts";
 import { acquirerEventId } from "./event-id.ts";

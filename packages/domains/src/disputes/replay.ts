@@ -1,4 +1,5 @@
-import { type Connections, errors, formatDateTime } from "@mw/platform";
+import { errors, formatDateTime } from "@mw/platform/core";
+import type { Connections } from "@mw/platform/connections";
 import { findAcquirerEvent } from "../webhooks/index.ts";
 import { disputeReplayJobId, processDisputeJob } from "./jobs.ts";
 import { disputeJobInProgress, indexDisputeReplay } from "./lifecycle.ts";

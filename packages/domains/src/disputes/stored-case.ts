@@ -1,4 +1,6 @@
-import { AppError, missingRow, poolQuery, type Config, type SqlPool, type Statement, writeTogether } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import { missingRow, poolQuery, type SqlPool, type Statement, writeTogether } from "@mw/platform/database";
 import { readWebhookEvent, webhookOutcomeStatement } from "../webhooks/index.ts";
 import type { DisputeDetails } from "./details.ts";
 import type { DisputeOutcome } from "./outcomes.ts";

@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 import { acquirerTrends, listAcquirerEvents } from "../webhooks/index.ts";
 import { disputeStateOf, eventFilter } from "./lifecycle.ts";
 

@@ -1,4 +1,5 @@
-import { LuaScript, type RedisClient, sha256Hex } from "@mw/platform";
+import { LuaScript, type RedisClient } from "@mw/platform/redis";
+import { sha256Hex } from "@mw/platform/crypto";
 
 interface LoginLimits {
   perLogin: number;

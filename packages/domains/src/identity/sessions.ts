@@ -1,4 +1,5 @@
-import { randomToken, type RedisClient, sha256Hex } from "@mw/platform";
+import type { RedisClient } from "@mw/platform/redis";
+import { randomToken, sha256Hex } from "@mw/platform/crypto";
 
 export interface SessionRecord {
   userId: number;

@@ -1,4 +1,5 @@
-import type { Config, Connections } from "@mw/platform";
+import type { Config } from "@mw/platform/config";
+import type { Connections } from "@mw/platform/connections";
 import { LoginThrottle, type LoginSubject } from "./login-throttle.ts";
 import type { Principal } from "./principal.ts";
 import type { SessionStore } from "./sessions.ts";

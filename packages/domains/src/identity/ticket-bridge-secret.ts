@@ -1,4 +1,5 @@
-import { type Connections, decryptSecret, encryptSecret, randomToken } from "@mw/platform";
+import { decryptSecret, encryptSecret, randomToken } from "@mw/platform/crypto";
+import type { Connections } from "@mw/platform/connections";
 
 /** The one row of ticket_bridge_secrets. */
 const ROW = 1;

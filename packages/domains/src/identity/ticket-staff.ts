@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
-import { type Connections, safeEqual } from "@mw/platform";
+import { safeEqual } from "@mw/platform/crypto";
+import type { Connections } from "@mw/platform/connections";
 import type { Principal } from "./principal.ts";
 import { ticketBridgeSecret } from "./ticket-bridge-secret.ts";
 

@@ -1,4 +1,7 @@
-import { AppError, type Connections, errors, hashPassword, isUniqueViolation, randomToken, safeEqual, sha256Hex, verifyPassword } from "@mw/platform";
+import { AppError, errors } from "@mw/platform/core";
+import { isUniqueViolation } from "@mw/platform/database";
+import { hashPassword, randomToken, safeEqual, sha256Hex, verifyPassword } from "@mw/platform/crypto";
+import type { Connections } from "@mw/platform/connections";
 import { CAPABILITIES, parseCapabilities, type Capability } from "./capabilities.ts";
 import type { Principal, UserPrincipal } from "./principal.ts";
 import type { SessionRecord } from "./sessions.ts";

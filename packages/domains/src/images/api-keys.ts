@@ -1,4 +1,7 @@
-import { type Connections, type PrismaClient, randomToken, safeEqual, sha256Hex, touchLastUsed } from "@mw/platform";
+import { touchLastUsed } from "@mw/platform/core";
+import type { PrismaClient } from "@mw/platform/database";
+import { randomToken, safeEqual, sha256Hex } from "@mw/platform/crypto";
+import type { Connections } from "@mw/platform/connections";
 
 const KEY_PREFIX = "mwi_";
 

@@ -1,4 +1,7 @@
-import { chunks, deleteInBatches, retentionCutoff, type Connections, type JobRun } from "@mw/platform";
+import { chunks } from "@mw/platform/core";
+import { deleteInBatches, retentionCutoff } from "@mw/platform/database";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 
 const HISTORY_BATCH = 1000;
 

@@ -1,4 +1,4 @@
-import { errors } from "@mw/platform";
+import { errors } from "@mw/platform/core";
 import { itemInput, type ItemInput } from "./items.ts";
 
 /**

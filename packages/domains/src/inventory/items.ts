@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { Item } from "@mw/platform/prisma";
-import { chunks, type Connections, Prisma } from "@mw/platform";
+import { chunks } from "@mw/platform/core";
+import { Prisma } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 
 /** One catalogue item as the ERP sends it (POST /items, items:import). */
 export const itemInput = z.object({

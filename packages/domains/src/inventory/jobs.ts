@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, jobId } from "@mw/platform";
+import { defineJob, jobId } from "@mw/platform/queues";
 
 /**
  * ERP stock levels to one site's storefront (spec 1, 4.8). `product_ids`

@@ -1,4 +1,6 @@
-import type { Connections, InvalidatedCache, Invalidation, PrismaClient } from "@mw/platform";
+import type { InvalidatedCache, Invalidation } from "@mw/platform/redis";
+import type { PrismaClient } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 
 /** Channel of the known-SKU caches: published after catalogue items are deleted. */
 export const CATALOGUE_SHRANK = "catalogue";

@@ -1,4 +1,5 @@
-import type { Connections, JobRun } from "@mw/platform";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { syncingSites } from "../sites/index.ts";
 import { inventorySyncJob, scheduledInventorySyncJobId, scheduledInventorySyncKey } from "./jobs.ts";
 

@@ -1,4 +1,6 @@
-import { AppError, type Connections, type JobRun } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { ErpClient } from "@mw/providers/erp";
 import { catalogueItems, deleteItems } from "./items.ts";
 import { CATALOGUE_SHRANK } from "./known-skus.ts";

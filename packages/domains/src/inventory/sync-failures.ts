@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 import { recordSyncError } from "../sites/index.ts";
 
 /** An inventory sync that failed for good, for operators to see in GET /stats. */

@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 
 /** Per site, how many distinct SKUs the inventory sync recorded in item_history in `[start, end)`. */
 export async function syncedSkuCounts(deps: Pick<Connections, "prisma">, bounds: { start: Date; end: Date }): Promise<Map<number, number>> {

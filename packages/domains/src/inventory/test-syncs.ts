@@ -1,4 +1,5 @@
-import { type Connections, errors } from "@mw/platform";
+import { errors } from "@mw/platform/core";
+import type { Connections } from "@mw/platform/connections";
 import { findSyncSettings, inventorySyncEnabled, sitesNotSyncing, syncingSites, type SyncSettings } from "../sites/index.ts";
 import { inventorySyncJob, testInventorySyncJobId } from "./jobs.ts";
 

@@ -1,4 +1,9 @@
-import { AppError, type Config, errors, type PrismaClient, type Queues, type RedisClient, trimEndChars } from "@mw/platform";
+import { AppError, errors } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import type { RedisClient } from "@mw/platform/redis";
+import type { PrismaClient } from "@mw/platform/database";
+import { trimEndChars } from "@mw/platform/text";
+import type { Queues } from "@mw/platform/queues";
 import type { AiService } from "../ai/index.ts";
 import type { GenerateRequest } from "@mw/providers/gemini";
 import type { OptionStore } from "../options/index.ts";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AiService } from "../ai/index.ts";
-import { type PrismaClient, trimEndChars } from "@mw/platform";
+import type { PrismaClient } from "@mw/platform/database";
+import { trimEndChars } from "@mw/platform/text";
 
 /* A staff member's assistant conversations: only their own are ever listed, read or deleted. */
 

@@ -1,7 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { htmlToText } from "../ai/index.ts";
-import { type Config, createHttpClient, egressGuard, type EgressGuard, errors, type Logger, type PrismaClient, truncateCodePoints, upstreamCall } from "@mw/platform";
+import { errors } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import type { Logger } from "@mw/platform/logging";
+import type { PrismaClient } from "@mw/platform/database";
+import { truncateCodePoints } from "@mw/platform/text";
+import { egressGuard, type EgressGuard } from "@mw/platform/egress";
+import { createHttpClient, upstreamCall } from "@mw/platform/http";
 
 export type DocumentSource = "wiki" | "docs" | "brand";
 

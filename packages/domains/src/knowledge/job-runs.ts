@@ -1,4 +1,5 @@
-import type { Connections, JobRun } from "@mw/platform";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import type { AiService } from "../ai/index.ts";
 import type { OptionStore } from "../options/index.ts";
 import { refreshDocuments } from "./documents.ts";

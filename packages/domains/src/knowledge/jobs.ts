@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, jobId } from "@mw/platform";
+import { defineJob, jobId } from "@mw/platform/queues";
 
 /** Spec 2, 4.6 and 8: every 10 minutes, new or changed tickets are embedded (or everything, after a model change). */
 export const embeddingsJob = defineJob({ queue: "knowledge", name: "embeddings", payload: z.object({}), schedule: { every: 10 * 60_000 } });

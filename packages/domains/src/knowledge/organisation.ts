@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { AiService } from "../ai/index.ts";
 import { terms } from "../ai/index.ts";
 import { htmlToText } from "../ai/index.ts";
-import type { PrismaClient } from "@mw/platform";
+import type { PrismaClient } from "@mw/platform/database";
 import { organisationByName, organisationTickets } from "../tickets/index.ts";
 import { readOrganisationQuestion } from "./organisation-question.ts";
 

@@ -1,6 +1,8 @@
 import { htmlToText } from "../ai/index.ts";
 import { managedSiteRows } from "../managed-sites/index.ts";
-import { type PrismaClient, sha256Hex, truncateCodePoints } from "@mw/platform";
+import type { PrismaClient } from "@mw/platform/database";
+import { sha256Hex } from "@mw/platform/crypto";
+import { truncateCodePoints } from "@mw/platform/text";
 import { ticketsWithRecentEntries } from "../tickets/index.ts";
 
 /** Spec 2, 2.4: the sources of the index, each with its bit for the search threads' filter. */

@@ -1,5 +1,6 @@
 import { managedSiteExists } from "../managed-sites/index.ts";
-import { jobRef, type PrismaClient, type Queues } from "@mw/platform";
+import type { PrismaClient } from "@mw/platform/database";
+import { jobRef, type Queues } from "@mw/platform/queues";
 import { ticketsByNumber } from "../tickets/index.ts";
 import { reembedTicketJob, reembedTicketJobId, reembedTicketKey, syncSiteJob, syncSiteJobId } from "./jobs.ts";
 

@@ -1,6 +1,9 @@
 import type { AiService } from "../ai/index.ts";
 import { EMBEDDING_DIMENSIONS } from "../ai/index.ts";
-import { type Config, egressGuard, type Logger, Prisma, type PrismaClient } from "@mw/platform";
+import type { Config } from "@mw/platform/config";
+import type { Logger } from "@mw/platform/logging";
+import { Prisma, type PrismaClient } from "@mw/platform/database";
+import { egressGuard } from "@mw/platform/egress";
 import type { OptionStore } from "../options/index.ts";
 import { PineconeClient } from "@mw/providers/pinecone";
 import { SOURCES, type KnowledgeRecord, type Source } from "./records.ts";

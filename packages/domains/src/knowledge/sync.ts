@@ -1,4 +1,6 @@
-import type { Config, PrismaClient, RedisClient } from "@mw/platform";
+import type { Config } from "@mw/platform/config";
+import type { RedisClient } from "@mw/platform/redis";
+import type { PrismaClient } from "@mw/platform/database";
 import type { OptionStore } from "../options/index.ts";
 import { allTicketIds, ticketIdsChangedSince } from "../tickets/index.ts";
 import { loadDocumentRecords, loadSiteRecords, loadTicketRecords, SOURCES, ticketVectorId, type Source } from "./records.ts";

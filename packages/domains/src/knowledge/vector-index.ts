@@ -1,4 +1,4 @@
-import { Prisma, type PrismaClient } from "@mw/platform";
+import { Prisma, type PrismaClient } from "@mw/platform/database";
 import { PineconeClient } from "@mw/providers/pinecone";
 import type { KnowledgeRecord, Source } from "./records.ts";
 import { SOURCE_BITS, sourceMask } from "./records.ts";

@@ -1,4 +1,6 @@
-import { AppError, type Connections, type JobRun } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { purgeZone } from "@mw/providers/cdn";
 import { cdnCredentials, cdnCredentialsMissing } from "./jobs.ts";
 import { siteForJob } from "./site-results.ts";

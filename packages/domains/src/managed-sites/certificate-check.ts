@@ -1,6 +1,10 @@
 import { isIP } from "node:net";
 import { connect, type PeerCertificate } from "node:tls";
-import { AppError, egressGuard, egressRefusalIn, formatDay, forEachLimited, upstreamError, type Connections, type EgressGuard, type JobRun } from "@mw/platform";
+import { AppError, formatDay, forEachLimited } from "@mw/platform/core";
+import { egressGuard, egressRefusalIn, type EgressGuard } from "@mw/platform/egress";
+import { upstreamError } from "@mw/platform/http";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { alertEmailJob } from "../notifications/index.ts";
 import { daysFromNow, daysLeft } from "./expiry.ts";
 import { SSL_ALERT_DAYS, sslAlertJobId } from "./jobs.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { errors, Prisma, type PrismaClient } from "@mw/platform";
+import { errors } from "@mw/platform/core";
+import { Prisma, type PrismaClient } from "@mw/platform/database";
 import { formDay, formId, formInt, formMoney, formText } from "./form.ts";
 
 const COST_CYCLES = ["monthly", "yearly"] as const;

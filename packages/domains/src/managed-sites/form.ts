@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDay } from "@mw/platform";
+import { isoDay } from "@mw/platform/core";
 
 /*
  * Admin AJAX actions take form fields as well as JSON (spec 2, 4.4: a POST

@@ -1,4 +1,6 @@
-import { AppError, type Connections, type JobRun } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { inspectUrl } from "@mw/providers/url-inspection";
 import { INDEX_NOT_CONFIGURED } from "./jobs.ts";
 import { siteForJob } from "./site-results.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, jobId, jobRef, type JobDefinition, type Queues } from "@mw/platform";
+import { defineJob, jobId, jobRef, type JobDefinition, type Queues } from "@mw/platform/queues";
 import { siteSecrets, type ManagedSiteRow } from "./sites.ts";
 
 /** One managed site's job; the URL is there for people reading Bull Board (the processor reads the site's row). */

@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { encryptSecret, errors, Prisma, sha256Hex, type Config, type PrismaClient } from "@mw/platform";
+import { errors } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import { Prisma, type PrismaClient } from "@mw/platform/database";
+import { encryptSecret, sha256Hex } from "@mw/platform/crypto";
 import { daysFromNow, daysLeft } from "./expiry.ts";
 import { emptyAsNull, formBool, formDay, formId, formInt, formText } from "./form.ts";
 

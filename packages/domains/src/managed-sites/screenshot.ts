@@ -1,5 +1,10 @@
 import { existsSync } from "node:fs";
-import { AppError, egressGuard, startEgressProxy, upstreamError, type Config, type Connections, type EgressGuard, type JobRun } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import { egressGuard, startEgressProxy, type EgressGuard } from "@mw/platform/egress";
+import { upstreamError } from "@mw/platform/http";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { NO_BROWSER } from "./jobs.ts";
 import { siteForJob, storeScreenshot } from "./site-results.ts";
 import { ensureNoWebrtcUdp, WEBRTC_NO_UDP_ARGS } from "./webrtc-udp.ts";

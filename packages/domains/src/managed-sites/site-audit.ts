@@ -1,5 +1,9 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { AppError, createHttpClient, egressGuard, upstreamCall, type Connections, type EgressGuard, type JobRun } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import { egressGuard, type EgressGuard } from "@mw/platform/egress";
+import { createHttpClient, upstreamCall } from "@mw/platform/http";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { siteForJob, storeAudit } from "./site-results.ts";
 
 const MAX_REDIRECTS = 10;

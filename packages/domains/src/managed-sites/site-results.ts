@@ -1,4 +1,6 @@
-import { AppError, truncateCodePoints, type PrismaClient } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { PrismaClient } from "@mw/platform/database";
+import { truncateCodePoints } from "@mw/platform/text";
 import type { WordPressReading } from "@mw/providers/wordpress";
 import type { ManagedSiteRow } from "./sites.ts";
 

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { decryptSecret, encryptSecret, errors, type Config, type Connections, type PrismaClient, trimEndChars } from "@mw/platform";
+import { errors } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import type { PrismaClient } from "@mw/platform/database";
+import { decryptSecret, encryptSecret } from "@mw/platform/crypto";
+import { trimEndChars } from "@mw/platform/text";
+import type { Connections } from "@mw/platform/connections";
 import type { Prisma } from "@mw/platform/prisma";
 import { daysFromNow, daysLeft } from "./expiry.ts";
 import { formId, formInt, formText } from "./form.ts";

@@ -1,4 +1,6 @@
-import { type Connections, csvTextCell, Prisma } from "@mw/platform";
+import { Prisma } from "@mw/platform/database";
+import { csvTextCell } from "@mw/platform/text";
+import type { Connections } from "@mw/platform/connections";
 import { monthlyAmount } from "./costs.ts";
 import { daysFromNow } from "./expiry.ts";
 

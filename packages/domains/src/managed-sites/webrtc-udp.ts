@@ -1,7 +1,7 @@
 import { createSocket } from "node:dgram";
 import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
-import { AppError } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
 import type { Browser } from "playwright-core";
 
 /**

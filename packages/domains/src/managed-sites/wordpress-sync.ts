@@ -1,4 +1,7 @@
-import { AppError, egressGuard, type Connections, type JobRun } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import { egressGuard } from "@mw/platform/egress";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { readWordPress } from "@mw/providers/wordpress";
 import { wordPressCredentials, wpCredentialsMissing } from "./jobs.ts";
 import { siteForJob, storeWordPressReading } from "./site-results.ts";

@@ -1,4 +1,5 @@
-import type { Connections, JobRun } from "@mw/platform";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { postChatMessage } from "@mw/providers/chat";
 import { deliverToEach, eachAlone, redisLedger, retryOf } from "./delivery-failures.ts";
 

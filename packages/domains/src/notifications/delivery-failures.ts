@@ -1,4 +1,8 @@
-import { truncateCodePoints as truncate, type Config, type Logger, type PrismaClient, type RedisClient } from "@mw/platform";
+import type { Config } from "@mw/platform/config";
+import type { Logger } from "@mw/platform/logging";
+import type { RedisClient } from "@mw/platform/redis";
+import type { PrismaClient } from "@mw/platform/database";
+import { truncateCodePoints as truncate } from "@mw/platform/text";
 import { sendMail, type MailConfig } from "@mw/providers/mail";
 
 export type DeliveryRetryConfig = Pick<Config, "ALERT_DELIVERY_ATTEMPTS" | "ALERT_DELIVERY_BACKOFF_MS">;

@@ -1,4 +1,7 @@
-import { createHttpClient, egressGuard, upstreamCall, type Connections, type JobRun, type PayloadOf } from "@mw/platform";
+import { egressGuard } from "@mw/platform/egress";
+import { createHttpClient, upstreamCall } from "@mw/platform/http";
+import type { JobRun, PayloadOf } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import type { healthPingJob } from "./jobs.ts";
 
 /** A site's health-check URL was entered through the API: the egress guard checks it. */

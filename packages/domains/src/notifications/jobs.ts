@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, jobId } from "@mw/platform";
+import { defineJob, jobId } from "@mw/platform/queues";
 
 /**
  * An alert for the operators (a dispute that matched several transactions, an

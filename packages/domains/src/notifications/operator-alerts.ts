@@ -1,4 +1,7 @@
-import { truncateCodePoints as truncate, type Logger, type Prisma, type PrismaClient, type Queues } from "@mw/platform";
+import type { Logger } from "@mw/platform/logging";
+import type { Prisma, PrismaClient } from "@mw/platform/database";
+import { truncateCodePoints as truncate } from "@mw/platform/text";
+import type { Queues } from "@mw/platform/queues";
 import { postChatMessage, type ChatConfig } from "@mw/providers/chat";
 import { sendMail, type MailConfig } from "@mw/providers/mail";
 import { errorMessage } from "./delivery-failures.ts";

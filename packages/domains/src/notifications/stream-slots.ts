@@ -1,4 +1,6 @@
-import { randomToken, type Config, type RedisClient } from "@mw/platform";
+import type { Config } from "@mw/platform/config";
+import type { RedisClient } from "@mw/platform/redis";
+import { randomToken } from "@mw/platform/crypto";
 
 /**
  * How long a stream's slot holds without renewal. An open stream renews it

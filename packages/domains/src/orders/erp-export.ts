@@ -1,4 +1,8 @@
-import { AppError, missingRow, retryUnlessFailedForGood, type Connections, type JobRun, type Logger } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Logger } from "@mw/platform/logging";
+import { missingRow } from "@mw/platform/database";
+import { retryUnlessFailedForGood, type JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { ErpClient, erpNotConfigured, ERP_NOT_CONFIGURED, isDuplicateSalesOrder, isErpClientRefusal, type SalesOrderInput } from "@mw/providers/erp";
 import { raiseOperatorAlert } from "../notifications/index.ts";
 import { recordSyncError } from "../sites/index.ts";

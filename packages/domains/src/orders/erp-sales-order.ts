@@ -1,4 +1,5 @@
-import { AppError, type Prisma } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Prisma } from "@mw/platform/database";
 import { ACCOUNT_KEYS, type SalesOrderInput, type SalesOrderLineInput } from "@mw/providers/erp";
 import { ADDRESS_TYPE } from "./store.ts";
 

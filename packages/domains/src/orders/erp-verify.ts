@@ -1,4 +1,6 @@
-import { missingRow, type Connections, type JobRun } from "@mw/platform";
+import { missingRow } from "@mw/platform/database";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { ErpClient, erpNotConfigured, type SalesOrder, type SalesOrderInput, type SalesOrderLine } from "@mw/providers/erp";
 import { recordSyncErrorOnce } from "../sites/index.ts";
 import { toSalesOrder } from "./erp-sales-order.ts";

@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 import { ordersWithSyncErrors } from "../sites/index.ts";
 import type { OrderWithDetails } from "./erp-sales-order.ts";
 

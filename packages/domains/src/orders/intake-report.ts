@@ -1,4 +1,5 @@
-import { type Connections, Prisma } from "@mw/platform";
+import { Prisma } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 import { SYSTEM_SKUS } from "./submission.ts";
 
 const DAY_MS = 86_400_000;

@@ -1,4 +1,5 @@
-import { AppError, type Connections, errors } from "@mw/platform";
+import { AppError, errors } from "@mw/platform/core";
+import type { Connections } from "@mw/platform/connections";
 import type { KnownSkus } from "../inventory/index.ts";
 import { orderExportJob, orderExportJobId } from "./jobs.ts";
 import { storeOrder } from "./store.ts";

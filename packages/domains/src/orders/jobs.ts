@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, jobId } from "@mw/platform";
+import { defineJob, jobId } from "@mw/platform/queues";
 
 /** Push one order to the ERP. The order's number and site ride along so Bull Board and GET /queue show which order it is. */
 export const orderExportJob = defineJob({

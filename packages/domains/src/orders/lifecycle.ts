@@ -1,4 +1,6 @@
-import { formatDateTime, jobFields, jobStatus, type Connections, type JobStatus } from "@mw/platform";
+import { formatDateTime } from "@mw/platform/core";
+import { jobFields, jobStatus, type JobStatus } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { ERP_NOT_CONFIGURED, isErpClientRefusalReason } from "@mw/providers/erp";
 import { orderExportJob, orderExportJobId, orderVerifyJob, orderVerifyJobId } from "./jobs.ts";
 

@@ -1,4 +1,5 @@
-import { type Connections, Prisma } from "@mw/platform";
+import { Prisma } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 import type { OrderStateFilter } from "./lifecycle.ts";
 import type { PaymentMethod } from "./submission.ts";
 

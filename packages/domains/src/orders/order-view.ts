@@ -1,4 +1,5 @@
-import { formatDateTime, type Connections } from "@mw/platform";
+import { formatDateTime } from "@mw/platform/core";
+import type { Connections } from "@mw/platform/connections";
 import { orderLifecycle, orderLifecycleFields, type OrderLifecycle } from "./lifecycle.ts";
 import { encodeOrderCursor, findOrderDetail, listOrders, type OrderFilter, type OrderWindow, type OrderWithSite } from "./order-reads.ts";
 

@@ -1,4 +1,6 @@
-import { formatDay, type Connections, type JobRun } from "@mw/platform";
+import { formatDay } from "@mw/platform/core";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { alertEmailJob } from "../notifications/index.ts";
 import { orderVolumeAlertJobId } from "./jobs.ts";
 import { orderVolumeAlert, runOrderVolumeTests } from "./order-volume.ts";

@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 import { orderVolumeSites } from "../sites/index.ts";
 
 const HOUR = 3_600_000;

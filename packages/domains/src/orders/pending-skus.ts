@@ -1,4 +1,5 @@
-import { chunks, type Connections } from "@mw/platform";
+import { chunks } from "@mw/platform/core";
+import type { Connections } from "@mw/platform/connections";
 
 /** SKUs per lookup: the statement stays small however many are asked about. */
 const SKU_BATCH = 5000;

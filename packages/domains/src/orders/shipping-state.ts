@@ -1,4 +1,5 @@
-import { chunks, type Connections } from "@mw/platform";
+import { chunks } from "@mw/platform/core";
+import type { Connections } from "@mw/platform/connections";
 
 // What the tracking sync reads and writes of a site's orders.
 

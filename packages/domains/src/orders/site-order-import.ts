@@ -1,4 +1,7 @@
-import type { Config, Connections, JobRun, Logger } from "@mw/platform";
+import type { Config } from "@mw/platform/config";
+import type { Logger } from "@mw/platform/logging";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { wooStatuses } from "@mw/providers/storefront-b";
 import { markLastRun, startSiteSync, storefrontAClientFor, storefrontBClientFor, type OrderImportCounts, type Site } from "../sites/index.ts";
 import { importStorefrontOrder, type ListedOrder } from "./storefront-import.ts";

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { PoolConnection } from "mariadb";
-import { Batcher, type BatchItem, type Connections, isDeadlock, isUniqueViolation, type PrismaClient, type SqlPool } from "@mw/platform";
+import { Batcher, type BatchItem } from "@mw/platform/core";
+import { isDeadlock, isUniqueViolation, type PrismaClient, type SqlPool } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 import type { NormalisedAddress, NormalisedOrder } from "./submission.ts";
 
 export const ADDRESS_TYPE = { billing: 1, shipping: 0 } as const;

@@ -1,6 +1,8 @@
 import { unknownSkus } from "../inventory/index.ts";
 import { recordSyncErrorOnce } from "../sites/index.ts";
-import { AppError, type Connections, type Logger } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Logger } from "@mw/platform/logging";
+import type { Connections } from "@mw/platform/connections";
 import { orderExportJob, orderExportJobId } from "./jobs.ts";
 import { storeOrder } from "./store.ts";
 import type { SubmissionBody } from "./storefront-orders.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { AppError, errors, truncateCodePoints } from "@mw/platform";
+import { AppError, errors } from "@mw/platform/core";
+import { truncateCodePoints } from "@mw/platform/text";
 
 /**
  * POST /external/orders bodies (spec 1, 2.1, 4.1, 7, 8): what is required,

@@ -1,4 +1,5 @@
-import { type Connections, formatDateTime, startOfUtcDay } from "@mw/platform";
+import { formatDateTime, startOfUtcDay } from "@mw/platform/core";
+import type { Connections } from "@mw/platform/connections";
 import { recentSyncErrors, siteCounts } from "../sites/index.ts";
 import { countKeptOrders } from "./order-reads.ts";
 

@@ -1,4 +1,4 @@
-import { poolQuery, type SqlPool } from "@mw/platform";
+import { poolQuery, type SqlPool } from "@mw/platform/database";
 import { fraudCredentialsOf, type SiteFraudCredentials } from "../sites/index.ts";
 
 /** An order a gateway transaction may belong to, with its site's fraud-service credentials (the dispute pipeline submits with them). */

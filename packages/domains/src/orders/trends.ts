@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 import { orderExportJob, orderVerifyJob } from "./jobs.ts";
 import { listOrders } from "./order-reads.ts";
 

@@ -1,4 +1,5 @@
-import { retryUnlessFailedForGood, type Connections } from "@mw/platform";
+import { retryUnlessFailedForGood } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { ordersAwaitingVerification } from "./export-state.ts";
 import { orderVerifyJob, orderVerifyJobId } from "./jobs.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, jobId } from "@mw/platform";
+import { defineJob, jobId } from "@mw/platform/queues";
 import { REPORT_TYPES, type ReportType } from "./period.ts";
 
 /** One report run: the row it fills; `description` is the report key (e.g. `order-intake-daily:2026-11-20`), shown in Bull Board. */

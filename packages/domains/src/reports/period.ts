@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDay, utcDay } from "@mw/platform";
+import { isoDay, utcDay } from "@mw/platform/core";
 
 export const REPORT_TYPES = ["order-intake-daily", "dispute-outcomes", "inventory-sync-summary", "dashboard-summary"] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];

@@ -1,4 +1,5 @@
-import { type Connections, errors } from "@mw/platform";
+import { errors } from "@mw/platform/core";
+import type { Connections } from "@mw/platform/connections";
 import type { Report } from "@mw/platform/prisma";
 
 type Db = Pick<Connections, "prisma">;

@@ -1,4 +1,5 @@
-import { type Connections, isUniqueViolation } from "@mw/platform";
+import { isUniqueViolation } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 import { reportJobId, reportJobs } from "./jobs.ts";
 import { reportKey, type ReportPeriod, type ReportType } from "./period.ts";
 

@@ -1,5 +1,6 @@
 import { itemNaming } from "../inventory/index.ts";
-import { type Connections, formatDay } from "@mw/platform";
+import { formatDay } from "@mw/platform/core";
+import type { Connections } from "@mw/platform/connections";
 
 /** Reviews published in the markup: the newest ones; the aggregate rating still counts them all. */
 const MARKUP_REVIEWS = 20;

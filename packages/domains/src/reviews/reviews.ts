@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type Connections, formatDay, isoDay, utcDay } from "@mw/platform";
+import { formatDay, isoDay, utcDay } from "@mw/platform/core";
+import type { Connections } from "@mw/platform/connections";
 
 /** A customer review of an item (POST /items/{id}/reviews, cli review:add). */
 export const reviewInput = z.object({

@@ -1,4 +1,4 @@
-import type { JobDefinition, Queues } from "@mw/platform";
+import type { JobDefinition, Queues } from "@mw/platform/queues";
 import { sslCheckAllJob } from "../managed-sites/index.ts";
 import { documentsRefreshJob, embeddingsJob, knowledgeRetentionJob } from "../knowledge/index.ts";
 import { inventorySkuCleanupJob, inventorySweepJob, itemHistoryCleanupJob } from "../inventory/index.ts";

@@ -1,4 +1,8 @@
-import { type Connections, type InvalidatedCache, type Invalidation, type PrismaClient, randomToken, sha256Hex, touchLastUsed } from "@mw/platform";
+import { touchLastUsed } from "@mw/platform/core";
+import type { InvalidatedCache, Invalidation } from "@mw/platform/redis";
+import type { PrismaClient } from "@mw/platform/database";
+import { randomToken, sha256Hex } from "@mw/platform/crypto";
+import type { Connections } from "@mw/platform/connections";
 
 const KEY_PREFIX = "mwk_";
 

@@ -1,4 +1,5 @@
-import { type Connections, isUniqueViolation } from "@mw/platform";
+import { isUniqueViolation } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 import type { CarrierMapping, Platform } from "@mw/platform/prisma";
 
 type Db = Pick<Connections, "prisma">;

@@ -1,4 +1,6 @@
-import { AppError, type Config, egressGuard } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import { egressGuard } from "@mw/platform/egress";
 import type { Platform, Site } from "@mw/platform/prisma";
 import { StorefrontAClient, storefrontABaseUrl } from "@mw/providers/storefront-a";
 import { StorefrontBClient } from "@mw/providers/storefront-b";

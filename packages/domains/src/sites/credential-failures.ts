@@ -1,4 +1,6 @@
-import { AppError, truncateCodePoints as truncate, type Connections } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import { truncateCodePoints as truncate } from "@mw/platform/text";
+import type { Connections } from "@mw/platform/connections";
 import type { Site } from "@mw/platform/prisma";
 import { isErpCredentialsRefusal } from "@mw/providers/erp";
 import { raiseOperatorAlert } from "../notifications/index.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { AppError, decryptSecret, encryptSecret } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import { decryptSecret, encryptSecret } from "@mw/platform/crypto";
 
 /**
  * A storefront's API credentials. storefront_a: API account client id and

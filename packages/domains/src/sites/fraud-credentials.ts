@@ -1,4 +1,4 @@
-import { poolQuery, type SqlPool } from "@mw/platform";
+import { poolQuery, type SqlPool } from "@mw/platform/database";
 
 /** A site's fraud-service credentials, the key still sealed: what the dispute pipeline submits with. */
 export interface SiteFraudCredentials {

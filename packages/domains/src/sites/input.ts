@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { encryptSecret, errors, Prisma } from "@mw/platform";
+import { errors } from "@mw/platform/core";
+import { Prisma } from "@mw/platform/database";
+import { encryptSecret } from "@mw/platform/crypto";
 import { Platform, type Site } from "@mw/platform/prisma";
 import { storefrontABaseUrl } from "@mw/providers/storefront-a";
 import { openCredentials, sealCredentials, TOKEN_MASK } from "./credentials.ts";

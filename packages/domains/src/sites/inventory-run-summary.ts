@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 
 interface InventoryRunSummary {
   site_id: number;

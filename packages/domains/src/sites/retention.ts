@@ -1,4 +1,6 @@
-import { deleteInBatches, Prisma, retentionCutoff, type Connections, type JobRun } from "@mw/platform";
+import { deleteInBatches, Prisma, retentionCutoff } from "@mw/platform/database";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 
 type Deps = Pick<Connections, "prisma" | "config"> & Pick<JobRun, "log">;
 

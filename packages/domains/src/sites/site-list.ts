@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { type Connections, formatDateTime, Prisma } from "@mw/platform";
+import { formatDateTime } from "@mw/platform/core";
+import { Prisma } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 import type { Site } from "@mw/platform/prisma";
 import { platformSchema } from "./input.ts";
 

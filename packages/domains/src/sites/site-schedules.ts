@@ -1,5 +1,6 @@
 import type { Prisma } from "@mw/platform/prisma";
-import type { JobDefinition, PrismaClient, Queues } from "@mw/platform";
+import type { PrismaClient } from "@mw/platform/database";
+import type { JobDefinition, Queues } from "@mw/platform/queues";
 
 /** A periodic job per site (tracking sync, order import), kept in step with the sites table. */
 export interface SiteSchedule {

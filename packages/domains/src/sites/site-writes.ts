@@ -1,4 +1,6 @@
-import { type Connections, errors, Prisma, withTimeout } from "@mw/platform";
+import { errors, withTimeout } from "@mw/platform/core";
+import { Prisma } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 import { SITE_KEYS_CHANGED } from "./api-keys.ts";
 import { clearSiteCredentialRefusal } from "./credential-failures.ts";
 import { siteCreateData, siteUpdateData, type SiteCreateInput, type SiteUpdateInput } from "./input.ts";

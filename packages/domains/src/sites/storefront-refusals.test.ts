@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errors } from "@mw/platform";
+import { errors } from "@mw/platform/core";
 import { isDuplicateSalesOrder } from "@mw/providers/erp";
 import { isRefusal } from "./storefront-refusals.ts";
 

@@ -1,4 +1,4 @@
-import { AppError, errors } from "@mw/platform";
+import { AppError, errors } from "@mw/platform/core";
 
 const PARTLY_POSTED = "tracking_partly_posted";
 

@@ -1,4 +1,5 @@
-import { type Connections, truncateCodePoints } from "@mw/platform";
+import { truncateCodePoints } from "@mw/platform/text";
+import type { Connections } from "@mw/platform/connections";
 
 type Db = Pick<Connections, "prisma">;
 

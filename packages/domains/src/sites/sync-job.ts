@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Site } from "@mw/platform/prisma";
-import type { Connections, Logger } from "@mw/platform";
+import type { Logger } from "@mw/platform/logging";
+import type { Connections } from "@mw/platform/connections";
 import { clearCredentialRefusals, recordCredentialRefusal } from "./credential-failures.ts";
 import { inventorySyncEnabled, orderImportEnabled, trackingSyncEnabled } from "./sync-eligibility.ts";
 import { finishRun, startRun, type SYNC_RUN_COUNTS, type SyncKind } from "./sync-runs.ts";

@@ -1,5 +1,5 @@
 import type { Platform, Prisma, Site, SyncRun } from "@mw/platform/prisma";
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 import { INVENTORY_SYNC_SITES, ORDER_IMPORT_SITES, TRACKING_SYNC_SITES } from "./sync-eligibility.ts";
 import type { SyncKind } from "./sync-runs.ts";
 

@@ -1,4 +1,7 @@
-import { formatDateTime, jobFields, jobStatus, type Connections, type QueueName } from "@mw/platform";
+import { formatDateTime } from "@mw/platform/core";
+import type { QueueName } from "@mw/platform/config";
+import { jobFields, jobStatus } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import type { Prisma } from "@mw/platform/prisma";
 import type { SyncKind } from "./sync-runs.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 
 const count = z.number().int().min(0);
 

@@ -1,4 +1,4 @@
-import type { Prisma } from "@mw/platform";
+import type { Prisma } from "@mw/platform/database";
 import { recordTicketChange } from "./changes.ts";
 
 /** The six fields an urgency analysis writes (spec 2, 2.4), as the ticket stores them. */

@@ -1,4 +1,5 @@
-import type { Connections, Prisma } from "@mw/platform";
+import type { Prisma } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 
 /** The ticket system's custom fields the platform writes (spec 2, 2.4), by their variable names. */
 interface TicketFields {

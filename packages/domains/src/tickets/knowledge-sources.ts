@@ -1,4 +1,4 @@
-import type { PrismaClient } from "@mw/platform";
+import type { PrismaClient } from "@mw/platform/database";
 
 /*
  * What the assistant's knowledge index (the knowledge domain) reads of the

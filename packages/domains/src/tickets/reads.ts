@@ -1,4 +1,5 @@
-import { cleanHtml, type Connections } from "@mw/platform";
+import { cleanHtml } from "@mw/platform/text";
+import type { Connections } from "@mw/platform/connections";
 
 type Deps = Pick<Connections, "prisma">;
 

@@ -1,4 +1,5 @@
-import type { Connections, Prisma } from "@mw/platform";
+import type { Prisma } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 import type { Staff } from "@mw/platform/prisma";
 
 type Db = Prisma.TransactionClient;

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { type Connections, isUniqueViolation, type Prisma, truncateCodePoints } from "@mw/platform";
+import { isUniqueViolation, type Prisma } from "@mw/platform/database";
+import { truncateCodePoints } from "@mw/platform/text";
+import type { Connections } from "@mw/platform/connections";
 import { type RecipientChanges, recipientChanges, recordRecipientChange, type SignalSource } from "./recipient-changes.ts";
 
 /** The client or a transaction: a signal is stored with its urgency queue row in one commit. */

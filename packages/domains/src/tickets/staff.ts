@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 import type { Staff, Ticket } from "@mw/platform/prisma";
 
 type Deps = Pick<Connections, "prisma">;

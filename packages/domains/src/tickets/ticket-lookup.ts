@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 
 /** The id of the ticket with this number, or null when the mirror has none. */
 export async function ticketIdByNumber({ prisma }: Pick<Connections, "prisma">, number: string): Promise<number | null> {

@@ -1,4 +1,5 @@
-import type { Connections, Prisma } from "@mw/platform";
+import type { Prisma } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 import { recordTicketChange } from "./changes.ts";
 
 /** What the time import found for a ticket: Harvest's hours used, the project's budget when it has one, and whether it now locks. */

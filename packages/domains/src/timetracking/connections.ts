@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { AppError, decryptSecret, encryptSecret, randomToken, safeEqual, sha256Hex } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import { decryptSecret, encryptSecret, randomToken, safeEqual, sha256Hex } from "@mw/platform/crypto";
 import type { HarvestAuth, HarvestTokens } from "@mw/providers/harvest";
 import { notifyStaff, raiseOperatorAlert } from "../notifications/index.ts";
 import { clearPlatformCredentialRefusal, recordPlatformCredentialRefusal } from "../sites/index.ts";

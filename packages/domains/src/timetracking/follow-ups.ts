@@ -1,4 +1,5 @@
-import type { PrismaClient, Queues } from "@mw/platform";
+import type { PrismaClient } from "@mw/platform/database";
+import type { Queues } from "@mw/platform/queues";
 import type { OptionStore } from "../options/index.ts";
 import { ticketById, type SignalOutcome, type TicketSignal } from "../tickets/index.ts";
 import { projectCreateJob, projectCreateJobId, timerStopOnReplyJob, timerStopOnReplyJobId } from "./jobs.ts";

@@ -1,4 +1,4 @@
-import type { Prisma } from "@mw/platform";
+import type { Prisma } from "@mw/platform/database";
 import type { HarvestAuth, HarvestClient, HarvestProject, HarvestTimeEntry } from "@mw/providers/harvest";
 import { staffWithEmail, ticketsOnProjects, writeTimeTotals } from "../tickets/index.ts";
 import { budgetMultiplier, shouldLock } from "./budget.ts";

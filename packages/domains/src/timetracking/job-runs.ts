@@ -1,4 +1,6 @@
-import { AppError, type Connections, type JobRun, type PayloadOf } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { JobRun, PayloadOf } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import type { AiService } from "../ai/index.ts";
 import { chatMessageJob, raiseOperatorAlert } from "../notifications/index.ts";
 import type { OptionStore } from "../options/index.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, jobId } from "@mw/platform";
+import { defineJob, jobId } from "@mw/platform/queues";
 
 /**
  * Issue 20 / spec 2, section 3: a staff reply or note ends that staff

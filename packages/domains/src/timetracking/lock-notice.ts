@@ -1,4 +1,9 @@
-import type { Config, Connections, JobRun, Logger, PrismaClient, Queues, RedisClient } from "@mw/platform";
+import type { Config } from "@mw/platform/config";
+import type { Logger } from "@mw/platform/logging";
+import type { RedisClient } from "@mw/platform/redis";
+import type { PrismaClient } from "@mw/platform/database";
+import type { JobRun, Queues } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import type { MailConfig } from "@mw/providers/mail";
 import { byMail, deliverToEach, eachAlone, notifyStaff, raiseOperatorAlert, redisLedger, retryOf, type DeliveryRetryConfig, type DeliveryState } from "../notifications/index.ts";
 import { staffMember, ticketById } from "../tickets/index.ts";

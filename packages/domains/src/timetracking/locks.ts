@@ -1,4 +1,5 @@
-import { AppError, type Connections } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Connections } from "@mw/platform/connections";
 import { ticketById, writeUnlock, type Ticket } from "../tickets/index.ts";
 import { lockNoticeOutcomes } from "./lock-notice.ts";
 

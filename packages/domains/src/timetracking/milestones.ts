@@ -1,4 +1,5 @@
-import { type Connections, isUniqueViolation, type PrismaClient } from "@mw/platform";
+import { isUniqueViolation, type PrismaClient } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 
 /** Design 10.4: alerts at these percentages of a budget, each once per project (and per task for task budgets). */
 const MILESTONES = [50, 75, 90, 100] as const;

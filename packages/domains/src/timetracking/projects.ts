@@ -1,4 +1,4 @@
-import { truncateCodePoints } from "@mw/platform";
+import { truncateCodePoints } from "@mw/platform/text";
 import { linkTimeProject, ticketWithOrganisation } from "../tickets/index.ts";
 import { harvestClient, syncAuth, type TimeDeps } from "./settings.ts";
 

@@ -1,4 +1,8 @@
-import { AppError, type Config, type PrismaClient, type Queues, type RedisClient } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import type { RedisClient } from "@mw/platform/redis";
+import type { PrismaClient } from "@mw/platform/database";
+import type { Queues } from "@mw/platform/queues";
 import type { OptionStore } from "../options/index.ts";
 import { HarvestClient, type HarvestAuth } from "@mw/providers/harvest";
 

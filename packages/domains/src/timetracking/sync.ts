@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { PrismaClient } from "@mw/platform";
+import type { PrismaClient } from "@mw/platform/database";
 import { harvestClient, syncAuth, type TimeDeps } from "./settings.ts";
 
 export interface SyncCounts {

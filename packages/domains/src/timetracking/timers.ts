@@ -1,4 +1,4 @@
-import { AppError } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
 import { htmlToText } from "../ai/index.ts";
 import { staffMember, threadEntry, ticketById, type Ticket } from "../tickets/index.ts";
 import type { HarvestAuth, HarvestTimeEntry } from "@mw/providers/harvest";

@@ -1,5 +1,6 @@
 import type { SyncRun } from "@mw/platform/prisma";
-import { type Connections, errors } from "@mw/platform";
+import { errors } from "@mw/platform/core";
+import type { Connections } from "@mw/platform/connections";
 import { findSyncSettings, latestSyncRuns, sitesNotSyncing, syncingSites, trackingSyncEnabled } from "../sites/index.ts";
 import { manualTrackingSyncJobId, trackingSchedulerId, trackingSyncJob } from "./jobs.ts";
 

@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 
 /** The tracking numbers the tracking sync put (or is putting) on one storefront order, in the order it did. */
 export function postedTracking(deps: Pick<Connections, "prisma">, siteId: number, platformOrderId: string) {

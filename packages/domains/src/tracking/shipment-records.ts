@@ -1,4 +1,6 @@
-import { chunks, type Connections, isUniqueViolation } from "@mw/platform";
+import { chunks } from "@mw/platform/core";
+import { isUniqueViolation } from "@mw/platform/database";
+import type { Connections } from "@mw/platform/connections";
 
 type Deps = Pick<Connections, "prisma">;
 

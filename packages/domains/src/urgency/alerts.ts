@@ -1,4 +1,5 @@
-import { retryUnlessFailedForGood, type PrismaClient, type Queues } from "@mw/platform";
+import type { PrismaClient } from "@mw/platform/database";
+import { retryUnlessFailedForGood, type Queues } from "@mw/platform/queues";
 import { criticalAlertJob, criticalAlertJobId, type AlertChannel } from "./jobs.ts";
 
 /** Alerts younger than this are still being queued by their run. */

@@ -1,4 +1,6 @@
-import { AppError, type JobRun, truncateCodePoints } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import { truncateCodePoints } from "@mw/platform/text";
+import type { JobRun } from "@mw/platform/queues";
 import { entryMessage, type AiService, type AnalysisEntry, type TicketAnalysis, type TicketAnalysisInput } from "../ai/index.ts";
 import { levelOf, type UrgencyLevel } from "./engine/index.ts";
 import { ticketWithThread, writeAnalysisFields } from "../tickets/index.ts";

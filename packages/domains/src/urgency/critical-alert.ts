@@ -1,4 +1,7 @@
-import type { Config, JobRun, Logger, Prisma, PrismaClient, Queues } from "@mw/platform";
+import type { Config } from "@mw/platform/config";
+import type { Logger } from "@mw/platform/logging";
+import type { Prisma, PrismaClient } from "@mw/platform/database";
+import type { JobRun, Queues } from "@mw/platform/queues";
 import { sendSms, smsConfigured } from "@mw/providers/sms";
 import { htmlToText } from "../ai/index.ts";
 import { byMail, deliverToEach, eachAlone, notifyStaff, raiseOperatorAlert, retryOf, type DeliveryLedger, type DeliveryState } from "../notifications/index.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, jobId } from "@mw/platform";
+import { defineJob, jobId } from "@mw/platform/queues";
 
 /** One analysis run of a ticket (spec 2, 4.7), on the rate-limited `urgency` queue. */
 export const urgencyAnalysisJob = defineJob({

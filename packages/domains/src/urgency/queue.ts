@@ -1,4 +1,6 @@
-import { type Prisma, type PrismaClient, type Queues, truncateCodePoints } from "@mw/platform";
+import type { Prisma, PrismaClient } from "@mw/platform/database";
+import { truncateCodePoints } from "@mw/platform/text";
+import type { Queues } from "@mw/platform/queues";
 import type { OptionStore } from "../options/index.ts";
 import { urgencyAnalysisJob, urgencyAnalysisJobId } from "./jobs.ts";
 

@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 import { ticketByNumber, ticketIdByNumber, ticketNumbersOf } from "../tickets/index.ts";
 import { MAX_URGENCY_FAILURES } from "./queue.ts";
 

@@ -1,4 +1,4 @@
-import { retryOnDeadlock } from "@mw/platform";
+import { retryOnDeadlock } from "@mw/platform/database";
 import { applySignal, type SignalOutcome, type SignalSource, type TicketSignal } from "../tickets/index.ts";
 import { queueTimeFollowUps } from "../timetracking/index.ts";
 import { applyUrgencyLimit, markAnalysisOwed, queueAnalysisJob, type QueueDeps } from "./queue.ts";

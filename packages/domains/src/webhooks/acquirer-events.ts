@@ -1,4 +1,4 @@
-import { GroupInsert, poolQuery, type SqlPool, type Statement } from "@mw/platform";
+import { GroupInsert, poolQuery, type SqlPool, type Statement } from "@mw/platform/database";
 
 // The acquirer's hot path: the receiver's insert and the dispute pipeline's reads and marks
 // of webhook_events go through the driver pool, one round trip each (docs/decisions.md).

@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 
 /** A stored acquirer delivery as the dispute list shows it (its payload stays in the table). */
 export interface AcquirerEventRow {

@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 
 /**
  * Acquirer deliveries received in `[start, end)` by how their processing

@@ -1,4 +1,5 @@
-import { AppError, errors, MAX_JSON_DEPTH, nestedDeeperThan } from "@mw/platform";
+import { AppError, errors } from "@mw/platform/core";
+import { MAX_JSON_DEPTH, nestedDeeperThan } from "@mw/platform/text";
 
 /** A webhook body must be a JSON object: blank is 400 `empty_payload`, anything else 400 `invalid_json` (spec 1, 4.5). */
 export function parseWebhookPayload(text: string): Record<string, unknown> {

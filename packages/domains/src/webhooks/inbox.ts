@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 
 /** Younger unprocessed rows may still be getting their job from the receiver that stored them. */
 const INBOX_GRACE_MS = 30_000;

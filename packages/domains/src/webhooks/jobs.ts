@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob } from "@mw/platform";
+import { defineJob } from "@mw/platform/queues";
 
 /**
  * The inbox sweep (design section 3): stored deliveries whose follow-up

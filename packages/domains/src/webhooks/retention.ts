@@ -1,4 +1,6 @@
-import { deleteInBatches, retentionCutoff, type Connections, type JobRun } from "@mw/platform";
+import { deleteInBatches, retentionCutoff } from "@mw/platform/database";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 
 /**
  * `webhooks-retention`, daily: processed deliveries older than RETENTION_WEBHOOK_EVENTS_DAYS go, oldest first, a

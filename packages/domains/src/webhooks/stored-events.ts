@@ -1,4 +1,4 @@
-import type { Connections } from "@mw/platform";
+import type { Connections } from "@mw/platform/connections";
 
 /** What a redelivery needs of the first copy of its event. */
 interface StoredEvent {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { AppError, createHttpClient, notConfigured, parseUpstream, upstreamCall } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import { createHttpClient, notConfigured, parseUpstream, upstreamCall } from "@mw/platform/http";
 
 /** Cloudflare's envelope: `{success, errors: [{code, message}], messages, result}`. */
 const envelope = z.object({

@@ -1,4 +1,6 @@
-import { AppError, createHttpClient, upstreamCall, type Config } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import { createHttpClient, upstreamCall } from "@mw/platform/http";
 
 export type ChatConfig = Pick<Config, "CHAT_WEBHOOK_URL" | "HTTP_TIMEOUT_MS">;
 

@@ -1,5 +1,7 @@
 import { HTTPError, type Got, type Response } from "got";
-import { AppError, chunks, createHttpClient, JOB_DELAY_MS, jobDelayFromRetryAfter, type RedisClient, upstreamCall, upstreamError, type UpstreamDetail } from "@mw/platform";
+import { AppError, chunks } from "@mw/platform/core";
+import type { RedisClient } from "@mw/platform/redis";
+import { createHttpClient, JOB_DELAY_MS, jobDelayFromRetryAfter, upstreamCall, upstreamError, type UpstreamDetail } from "@mw/platform/http";
 import { ERP_TOKEN_ENDPOINT, erpTokens, type ErpTokenConfig, type ErpTokens } from "./token.ts";
 import type { ErpErrorBody, ErpItem, ODataCollection, SalesOrder, SalesOrderInput, SalesOrderLine, SalesShipment } from "./types.ts";
 

@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
-import { type Config, createHttpClient, decryptSecret, encryptSecret, parseUpstream, type RedisClient, upstreamCall } from "@mw/platform";
+import type { Config } from "@mw/platform/config";
+import type { RedisClient } from "@mw/platform/redis";
+import { decryptSecret, encryptSecret } from "@mw/platform/crypto";
+import { createHttpClient, parseUpstream, upstreamCall } from "@mw/platform/http";
 import { z } from "zod";
 
 /** Where the ERP's bearer token comes from: a static ERP_TOKEN, or OAuth 2.0 client credentials. */

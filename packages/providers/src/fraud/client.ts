@@ -1,4 +1,6 @@
-import { AppError, type Config, jsonOrUndefined, notConfigured, plainAnswerError, plainRequest, type UpstreamDetail } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import { jsonOrUndefined, notConfigured, plainAnswerError, plainRequest, type UpstreamDetail } from "@mw/platform/http";
 
 /**
  * The fraud-protection service follows the Signifyd API v3: HTTP Basic with

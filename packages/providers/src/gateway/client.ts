@@ -1,5 +1,8 @@
 import { XMLParser } from "fast-xml-parser";
-import { AppError, type Config, notConfigured, plainAnswerError, plainRequest, REDACTED } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
+import { REDACTED } from "@mw/platform/logging";
+import { notConfigured, plainAnswerError, plainRequest } from "@mw/platform/http";
 import { readNmiAnswer, readPlainTransaction } from "./answer.ts";
 import { gatewayTransaction, type GatewayTransaction, type QueryWindow } from "./types.ts";
 

@@ -1,6 +1,7 @@
 import type { Got } from "got";
 import { z } from "zod";
-import { createHttpClient, trimEndChars } from "@mw/platform";
+import { trimEndChars } from "@mw/platform/text";
+import { createHttpClient } from "@mw/platform/http";
 
 /** What a generateContent call sends (contracts: Gemini REST v1beta). */
 export interface GenerateRequest {

@@ -1,4 +1,6 @@
-import { type Config, createHttpClient, parseUpstream, rateLimitedCall, type RedisClient, retryAfterMs, SharedRateLimiter, type UpstreamDetailReader } from "@mw/platform";
+import type { Config } from "@mw/platform/config";
+import { type RedisClient, SharedRateLimiter } from "@mw/platform/redis";
+import { createHttpClient, parseUpstream, rateLimitedCall, retryAfterMs, type UpstreamDetailReader } from "@mw/platform/http";
 import { z } from "zod";
 import {
   accountsAnswer,

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import nodemailer, { type NodemailerError } from "nodemailer";
-import { AppError, type Config } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Config } from "@mw/platform/config";
 
 export type MailConfig = Pick<Config, "SMTP_URL" | "MAIL_FROM" | "ALERT_EMAIL_TO" | "HTTP_TIMEOUT_MS">;
 

@@ -1,6 +1,8 @@
 import type { Got } from "got";
 import { z } from "zod";
-import { createHttpClient, type EgressGuard, parseUpstream, trimEndChars, upstreamCall } from "@mw/platform";
+import { trimEndChars } from "@mw/platform/text";
+import type { EgressGuard } from "@mw/platform/egress";
+import { createHttpClient, parseUpstream, upstreamCall } from "@mw/platform/http";
 
 /** The data-plane API version we speak (contract sheet, section 3). */
 export const PINECONE_API_VERSION = "2025-04";

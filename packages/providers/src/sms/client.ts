@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type Config, createHttpClient, parseUpstream, upstreamCall } from "@mw/platform";
+import type { Config } from "@mw/platform/config";
+import { createHttpClient, parseUpstream, upstreamCall } from "@mw/platform/http";
 
 export type SmsConfig = Pick<Config, "SMS_API_URL" | "SMS_ACCOUNT_SID" | "SMS_AUTH_TOKEN" | "SMS_FROM" | "HTTP_TIMEOUT_MS">;
 

@@ -1,6 +1,9 @@
 import type { Got, Response } from "got";
 import { z } from "zod";
-import { chunks, createHttpClient, type EgressGuard, headerMs, isUpstreamNotFound, jsonOrUndefined, parseUpstream, rateLimitedCall, type RateLimitPolicy, type UpstreamDetail, trimEndChars } from "@mw/platform";
+import { chunks, isUpstreamNotFound } from "@mw/platform/core";
+import { trimEndChars } from "@mw/platform/text";
+import type { EgressGuard } from "@mw/platform/egress";
+import { createHttpClient, headerMs, jsonOrUndefined, parseUpstream, rateLimitedCall, type RateLimitPolicy, type UpstreamDetail } from "@mw/platform/http";
 import {
   catalogProduct,
   catalogVariant,

@@ -1,6 +1,9 @@
 import type { Got, Response } from "got";
 import { z } from "zod";
-import { chunks, createHttpClient, type EgressGuard, isUpstreamNotFound, jsonOrUndefined, parseUpstream, rateLimitedCall, type RateLimitPolicy, retryAfterMs, type UpstreamDetail, trimEndChars } from "@mw/platform";
+import { chunks, isUpstreamNotFound } from "@mw/platform/core";
+import { trimEndChars } from "@mw/platform/text";
+import type { EgressGuard } from "@mw/platform/egress";
+import { createHttpClient, jsonOrUndefined, parseUpstream, rateLimitedCall, type RateLimitPolicy, retryAfterMs, type UpstreamDetail } from "@mw/platform/http";
 import {
   batchAnswer,
   MAX_BATCH_ITEMS,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createHttpClient, parseUpstream, upstreamCall } from "@mw/platform";
+import { createHttpClient, parseUpstream, upstreamCall } from "@mw/platform/http";
 
 export const URL_INSPECTION_PATH = "v1/urlInspection/index:inspect";
 

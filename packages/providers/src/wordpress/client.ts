@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { AppError, createHttpClient, type EgressGuard, jsonOrUndefined, parseUpstream, upstreamCall } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { EgressGuard } from "@mw/platform/egress";
+import { createHttpClient, jsonOrUndefined, parseUpstream, upstreamCall } from "@mw/platform/http";
 
 /** A plugin as the dashboard keeps it; `update_available` is null when the site does not say (see `updateAvailable`). */
 export interface WordPressPlugin {

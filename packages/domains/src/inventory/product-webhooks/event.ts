@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { truncateCodePoints } from "@mw/platform";
+import { truncateCodePoints } from "@mw/platform/text";
 import { headerValue } from "./signature.ts";
 
 /** What a product webhook says, read from either platform's delivery. */

@@ -1,4 +1,5 @@
-import type { Connections, Queues } from "@mw/platform";
+import type { Queues } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { markWebhookProcessed, strandedProductEvents } from "../../webhooks/index.ts";
 import { inventorySyncJob, productRefreshJobId, productRefreshKey } from "../jobs.ts";
 import { productIdOf } from "./event.ts";

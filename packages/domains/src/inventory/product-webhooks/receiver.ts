@@ -1,5 +1,8 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { type Connections, decryptSecret, errors, isUniqueViolation, sha256Hex } from "@mw/platform";
+import { errors } from "@mw/platform/core";
+import { isUniqueViolation } from "@mw/platform/database";
+import { decryptSecret, sha256Hex } from "@mw/platform/crypto";
+import type { Connections } from "@mw/platform/connections";
 import { findWebhookSite, inventorySyncEnabled } from "../../sites/index.ts";
 import { findWebhookEvent, markWebhookProcessed, parseWebhookPayload, storeProductEvent, webhookDbError, webhookQueueError } from "../../webhooks/index.ts";
 import { describeProductEvent, type ProductEvent } from "./event.ts";

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { safeEqual, sha256Hex } from "@mw/platform";
+import { safeEqual, sha256Hex } from "@mw/platform/crypto";
 import type { Platform } from "@mw/platform/prisma";
 
 /** storefront_b (WooCommerce): base64 HMAC-SHA256 of the raw body, keyed with the hook's secret. */

@@ -1,4 +1,6 @@
-import { AppError, type Connections, type JobRun } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { markLastRun, startSiteSync, type SyncJob } from "../../sites/index.ts";
 import { recordInventorySyncFailure } from "../sync-failures.ts";
 import { InventoryRun, type InventoryRunDeps } from "./run.ts";

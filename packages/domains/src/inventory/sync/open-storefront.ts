@@ -1,5 +1,5 @@
 import { storefrontAClientFor, storefrontBClientFor, type Site } from "../../sites/index.ts";
-import { type Config } from "@mw/platform";
+import type { Config } from "@mw/platform/config";
 import { StorefrontAInventory } from "./storefront-a.ts";
 import { StorefrontBInventory } from "./storefront-b.ts";
 import type { InventoryStorefront } from "./storefront.ts";

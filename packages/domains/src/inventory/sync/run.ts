@@ -1,4 +1,6 @@
-import type { Connections, JobRun, Logger } from "@mw/platform";
+import type { Logger } from "@mw/platform/logging";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { recordItemHistory } from "../item-history.ts";
 import { ErpClient, erpNotConfigured } from "@mw/providers/erp";
 import type { InventoryCounts, Site } from "../../sites/index.ts";

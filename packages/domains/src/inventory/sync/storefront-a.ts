@@ -1,4 +1,4 @@
-import { chunks, type AppError } from "@mw/platform";
+import { chunks, type AppError } from "@mw/platform/core";
 import { type StorefrontAClient, MAX_ADJUSTMENT_ITEMS, type StorefrontAProduct } from "@mw/providers/storefront-a";
 import { isRefusal } from "../../sites/index.ts";
 import type { Catalogue, InventoryStorefront, PushResult, StockChange, StockUnit } from "./storefront.ts";

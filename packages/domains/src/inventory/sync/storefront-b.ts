@@ -1,4 +1,4 @@
-import { chunks, groupBy } from "@mw/platform";
+import { chunks, groupBy } from "@mw/platform/core";
 import { type StorefrontBClient, MAX_BATCH_ITEMS, type StorefrontBProduct } from "@mw/providers/storefront-b";
 import type { Catalogue, InventoryStorefront, PushResult, StockChange, StockUnit } from "./storefront.ts";
 

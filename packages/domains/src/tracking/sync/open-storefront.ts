@@ -1,5 +1,6 @@
 import { storefrontAClientFor, storefrontBClientFor, type Site } from "../../sites/index.ts";
-import { type Config, type Logger } from "@mw/platform";
+import type { Config } from "@mw/platform/config";
+import type { Logger } from "@mw/platform/logging";
 import { StorefrontATracking } from "./storefront-a.ts";
 import { hasShipmentTracking, StorefrontBTracking } from "./storefront-b.ts";
 import type { TrackingOrder, TrackingSettings, TrackingStorefront } from "./storefront.ts";

@@ -1,4 +1,5 @@
-import { AppError, type JobRun } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { JobRun } from "@mw/platform/queues";
 import { findSite, trackingSyncEnabled } from "../../sites/index.ts";
 import type { TrackingOrderPushResult } from "../jobs.ts";
 import { TrackingRun, type TrackingRunDeps } from "./run.ts";

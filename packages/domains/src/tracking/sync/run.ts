@@ -1,4 +1,7 @@
-import { AppError, forEachLimited, groupBy, type Connections, type JobRun, type Logger } from "@mw/platform";
+import { AppError, forEachLimited, groupBy } from "@mw/platform/core";
+import type { Logger } from "@mw/platform/logging";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { markOrdersShipped, salesOrderNumbers } from "../../orders/index.ts";
 import { ErpClient, erpNotConfigured, type SalesShipment } from "@mw/providers/erp";
 import { carrierCodes, createdNothing, isRefusal, type Site, type TrackingCounts } from "../../sites/index.ts";

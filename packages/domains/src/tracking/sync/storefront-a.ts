@@ -1,4 +1,4 @@
-import { forEachLimited, type AppError } from "@mw/platform";
+import { forEachLimited, type AppError } from "@mw/platform/core";
 import { type StorefrontAClient, ORDER_STATUS, type StorefrontAOrder, type StorefrontAShipment } from "@mw/providers/storefront-a";
 import { isRefusal, orderProblem, partlyPosted } from "../../sites/index.ts";
 import type { PlannedTracking } from "./plan.ts";

@@ -1,4 +1,5 @@
-import { chunks, type AppError, type Logger } from "@mw/platform";
+import { chunks, type AppError } from "@mw/platform/core";
+import type { Logger } from "@mw/platform/logging";
 import { type StorefrontBClient, MAX_BATCH_ITEMS, SHIPMENT_TRACKING_PLUGIN, TRACKING_ITEMS_META, trackingItem, wooStatuses, type StorefrontBOrder } from "@mw/providers/storefront-b";
 import { z } from "zod";
 import { batchRefusal } from "../../sites/index.ts";

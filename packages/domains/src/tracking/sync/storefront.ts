@@ -1,4 +1,4 @@
-import type { AppError } from "@mw/platform";
+import type { AppError } from "@mw/platform/core";
 import type { PlannedTracking } from "./plan.ts";
 
 /**

@@ -1,4 +1,7 @@
-import { AppError, type Connections, type JobRun, type Logger } from "@mw/platform";
+import { AppError } from "@mw/platform/core";
+import type { Logger } from "@mw/platform/logging";
+import type { JobRun } from "@mw/platform/queues";
+import type { Connections } from "@mw/platform/connections";
 import { healthPingJob } from "../../notifications/index.ts";
 import { startSiteSync, type Site, type SyncJob } from "../../sites/index.ts";
 import { trackingHealthPingJobId } from "../jobs.ts";
