@@ -68,6 +68,9 @@ if (!reused) {
 }
 const CONSOLE_PASSWORD = "bench console password";
 const user = await createUser({ prisma }, { login: `bench${Date.now()}`, capabilities: ["manage_middleware", "manage_options"], password: CONSOLE_PASSWORD });
+// What the database had to answer from memory: the reads below are only as fast as the indexes fit (docs/deployment.md, "Database memory").
+const [pool] = await prisma.$queryRawUnsafe<{ mb: number | string }[]>("SELECT @@innodb_buffer_pool_size / 1048576 AS mb");
+const bufferPoolMb = Math.round(Number(pool!.mb));
 await prisma.$disconnect();
 const auth = `Basic ${Buffer.from(`${user.login}:${user.application_password}`).toString("base64")}`;
 
@@ -241,7 +244,7 @@ try {
   await stopProcess(api);
   await clearQueuePrefix(env.QUEUE_PREFIX);
   const width = Math.max(...rows.map((row) => row.read.length));
-  console.log(`\nbench:data at scale ${SCALE} (${orders.toLocaleString("en")} orders), ${SAMPLES} calls each, one at a time; load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after; API RSS peak ${apiRss} MB`);
+  console.log(`\nbench:data at scale ${SCALE} (${orders.toLocaleString("en")} orders), ${SAMPLES} calls each, one at a time; load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after; API RSS peak ${apiRss} MB; MariaDB buffer pool ${bufferPoolMb} MB`);
   console.log(`${"read".padEnd(width)}  p50 ms  p99 ms  total      target p99 <= ${TARGET_MS} ms (reports and exports: peak <= ${TARGET_MB} MB above idle)`);
   for (const row of rows) {
     const verdict = row.met === null ? "(for the record)" : row.met ? "met" : "NOT met";
@@ -249,5 +252,5 @@ try {
     const file = row.rows_per_s === undefined ? "" : `${row.rows_per_s.toLocaleString("en")} rows/s, ${row.process} +${row.peak_mb_above_idle ?? "?"} MB (<= ${TARGET_MB}): `;
     console.log(`${row.read.padEnd(width)}  ${String(row.p50).padStart(6)}  ${String(row.p99).padStart(6)}  ${String(row.rows ?? "").padEnd(9)}  ${file}${verdict}`);
   }
-  console.log(`BENCH_RESULT ${JSON.stringify({ scale: SCALE, orders, load_average: loadBefore, api_rss_mb: apiRss ?? null, reads: rows })}`);
+  console.log(`BENCH_RESULT ${JSON.stringify({ scale: SCALE, orders, load_average: loadBefore, api_rss_mb: apiRss ?? null, buffer_pool_mb: bufferPoolMb, reads: rows })}`);
 }
