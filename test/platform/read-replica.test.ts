@@ -95,9 +95,10 @@ async function orderOnReplica(number: string, createdAt = new Date()): Promise<n
      VALUES (?, ?, ?, ?, 'pay_6', '1', 1, 'FEDEX', 'GROUND', REPEAT('a', 64), ?, NOW())`,
     [id, site.siteId, number, createdAt, createdAt],
   );
-  // What the primary's triggers would have written for it: the search's pieces of its number and its count.
+  // What the primary's triggers would have written for it: the search's pieces of its number, their counts and its count.
   // Paid with pay_6, which no order of the primary's uses, so its count row is one replication never touches.
-  await pair.onReplica("INSERT IGNORE INTO order_search_grams (gram, order_id) SELECT SUBSTRING(?, seq, 3), ? FROM seq_1_to_48 WHERE seq <= CHAR_LENGTH(?) - 2", [number, id, number]);
+  await pair.onReplica("INSERT IGNORE INTO order_search_grams (order_id, gram, dateadded) SELECT ?, SUBSTRING(?, seq, 3), ? FROM seq_1_to_48 WHERE seq <= CHAR_LENGTH(?) - 2", [id, number, createdAt, number]);
+  await pair.onReplica("INSERT INTO order_gram_counts (gram, slot, orders) SELECT gram, ? % 4, 1 FROM order_search_grams WHERE order_id = ? ON DUPLICATE KEY UPDATE orders = orders + 1", [id, id]);
   await pair.onReplica(
     "INSERT INTO order_counts (site_id, slot, imported, verified, ship_status, payment_method, failed, orders) VALUES (?, ? % 4, 0, 0, 0, 'pay_6', 0, 1) ON DUPLICATE KEY UPDATE orders = orders + 1",
     [site.siteId, id],
@@ -107,6 +108,7 @@ async function orderOnReplica(number: string, createdAt = new Date()): Promise<n
 
 async function removeOrderOnReplica(id: number): Promise<void> {
   await pair.onReplica("DELETE FROM orders WHERE id = ?", [id]);
+  await pair.onReplica("UPDATE order_gram_counts c JOIN order_search_grams g ON g.gram = c.gram AND c.slot = ? % 4 SET c.orders = c.orders - 1 WHERE g.order_id = ?", [id, id]);
   await pair.onReplica("DELETE FROM order_search_grams WHERE order_id = ?", [id]);
   await pair.onReplica("UPDATE order_counts SET orders = orders - 1 WHERE site_id = ? AND slot = ? % 4 AND payment_method = 'pay_6' AND imported = 0", [site.siteId, id]);
   await pair.onReplica("DELETE FROM order_counts WHERE orders = 0 AND payment_method = 'pay_6'");
