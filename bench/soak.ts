@@ -108,6 +108,8 @@ const { env, databaseUrl, key } = await freshBenchEnvironment("soak", {
   RETENTION_COMPLETED_JOBS_MAX: String(JOBS_KEPT_MAX),
   RETENTION_FAILED_JOBS_DAYS: String(JOBS_KEPT_SECONDS / 86_400),
   RETENTION_FAILED_JOBS_MAX: String(JOBS_KEPT_MAX),
+  // Event streams trimmed at a tenth of their default, so they too are full within the warm-up.
+  RETENTION_QUEUE_EVENTS_MAX: "1000",
   // The platform's own hourly and daily calls to outside systems this soak does not fake.
   TIME_SYNC_SCHEDULE: "0 0 1 1 *",
   MILESTONES_SCHEDULE: "0 0 1 1 *",

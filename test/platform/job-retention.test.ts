@@ -1,5 +1,5 @@
 import { createRedis, defineJob, openConnections, type Connections, type RedisClient } from "@mw/platform";
-import { UnrecoverableError, Worker } from "bullmq";
+import { Queue, UnrecoverableError, Worker } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { testConfig } from "../support/api.ts";
@@ -23,9 +23,14 @@ beforeAll(async () => {
     RETENTION_COMPLETED_JOBS_MAX: "2",
     RETENTION_FAILED_JOBS_DAYS: "2",
     RETENTION_FAILED_JOBS_MAX: "2",
+    RETENTION_QUEUE_EVENTS_MAX: "100",
   });
   connections = openConnections(config, "job-retention-test");
-  await connections.queues.get("reports").obliterate({ force: true });
+  // Cleared before the platform's queue opens: opening writes the queue's meta key (the event stream's bound in it).
+  const stale = new Queue("reports", { connection: connections.queues.connection, prefix: connections.queues.prefixOf("reports") });
+  await stale.obliterate({ force: true });
+  await stale.close();
+  await connections.queues.get("reports").waitUntilReady();
   blocking = createRedis(config.REDIS_URL, { blocking: true });
   worker = new Worker(
     "reports",
@@ -71,5 +76,15 @@ describe("finished jobs kept in Redis", () => {
     const scheduled = await queue.upsertJobScheduler("retention-probe-schedule", { every: 3_600_000, startDate: Date.now() + 3_600_000 }, { name: probe.name, data: { fail: false } });
     expect(scheduled?.opts).toMatchObject(expected);
     await queue.removeJobScheduler("retention-probe-schedule");
+  });
+
+  it("trims each queue's event stream to about RETENTION_QUEUE_EVENTS_MAX entries", async () => {
+    const before = finished.completed;
+    // Each job writes several events (added, waiting, active, completed, ...): well over 400 for 100 jobs.
+    await Promise.all(Array.from({ length: 100 }, () => connections.queues.add(probe, { fail: false })));
+    await until(() => finished.completed === before + 100, () => `100 more completed jobs (so far ${finished.completed - before})`);
+    const stream = `${connections.queues.prefixOf("reports")}:reports:events`;
+    // Redis trims whole stream nodes (MAXLEN ~), so a little over the bound may stay; never the 400.
+    expect(await connections.queues.connection.xlen(stream)).toBeLessThanOrEqual(250);
   });
 });

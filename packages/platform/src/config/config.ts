@@ -332,6 +332,11 @@ export const configSchema = z.object({
   RETENTION_COMPLETED_JOBS_MAX: finishedJobsMax.default(10_000),
   RETENTION_FAILED_JOBS_DAYS: retentionDays.default(7),
   RETENTION_FAILED_JOBS_MAX: finishedJobsMax.default(10_000),
+  /**
+   * Entries of each queue's event stream (BullMQ's: added, active, completed, ...), which listeners waiting on a
+   * job read; trimmed to about this many as new ones come. About 200 bytes each: what Redis holds beside the jobs.
+   */
+  RETENTION_QUEUE_EVENTS_MAX: z.coerce.number().int().min(100).max(1_000_000).default(10_000),
   STORAGE_DIR: z.string().default("storage"),
   S3_ENDPOINT: optionalUrl,
   S3_BUCKET: z.string().optional(),

@@ -7,22 +7,33 @@ const DAY_SECONDS = 24 * 3600;
 /**
  * How long finished jobs stay in Redis, and how many per queue: what operators can inspect and retry in Bull
  * Board, and what sizes Redis (docs/operations.md, "Retention"). BullMQ drops the oldest past either bound as
- * later jobs finish.
+ * later jobs finish. With them, how many entries each queue's event stream keeps: the rest of what a queue
+ * holds in Redis.
  */
-export type JobRetention = Pick<Config, "RETENTION_COMPLETED_JOBS_DAYS" | "RETENTION_COMPLETED_JOBS_MAX" | "RETENTION_FAILED_JOBS_DAYS" | "RETENTION_FAILED_JOBS_MAX">;
+export type JobRetention = Pick<
+  Config,
+  "RETENTION_COMPLETED_JOBS_DAYS" | "RETENTION_COMPLETED_JOBS_MAX" | "RETENTION_FAILED_JOBS_DAYS" | "RETENTION_FAILED_JOBS_MAX" | "RETENTION_QUEUE_EVENTS_MAX"
+>;
 
-const RETENTION_SETTINGS = { RETENTION_COMPLETED_JOBS_DAYS: true, RETENTION_COMPLETED_JOBS_MAX: true, RETENTION_FAILED_JOBS_DAYS: true, RETENTION_FAILED_JOBS_MAX: true } as const;
+const RETENTION_SETTINGS = {
+  RETENTION_COMPLETED_JOBS_DAYS: true,
+  RETENTION_COMPLETED_JOBS_MAX: true,
+  RETENTION_FAILED_JOBS_DAYS: true,
+  RETENTION_FAILED_JOBS_MAX: true,
+  RETENTION_QUEUE_EVENTS_MAX: true,
+} as const;
 
 /** The settings' defaults, from the config schema, for queues opened without a config (tests, benches, scripts). */
 export const DEFAULT_JOB_RETENTION: JobRetention = configSchema.pick(RETENTION_SETTINGS).parse({});
 
-/** Just the retention settings of `config`, so the queues hold the four figures rather than the whole configuration. */
+/** Just the retention settings of `config`, so the queues hold these figures rather than the whole configuration. */
 export function jobRetentionOf(config: JobRetention): JobRetention {
   return {
     RETENTION_COMPLETED_JOBS_DAYS: config.RETENTION_COMPLETED_JOBS_DAYS,
     RETENTION_COMPLETED_JOBS_MAX: config.RETENTION_COMPLETED_JOBS_MAX,
     RETENTION_FAILED_JOBS_DAYS: config.RETENTION_FAILED_JOBS_DAYS,
     RETENTION_FAILED_JOBS_MAX: config.RETENTION_FAILED_JOBS_MAX,
+    RETENTION_QUEUE_EVENTS_MAX: config.RETENTION_QUEUE_EVENTS_MAX,
   };
 }
 

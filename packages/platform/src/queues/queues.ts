@@ -41,7 +41,7 @@ export function queueKeyPrefix(prefix: string, queue: string, cluster: boolean):
 export interface QueuesOptions {
   /** Replicas each added job must reach before `add` resolves (REDIS_WAIT_REPLICAS); none unless given. */
   replication?: ReplicaAckOptions;
-  /** How long and how many finished jobs each queue keeps (the RETENTION_*_JOBS_* settings); their defaults unless given. */
+  /** How long and how many finished jobs each queue keeps, and its event stream's length (the RETENTION_*_JOBS_* and RETENTION_QUEUE_EVENTS_MAX settings); their defaults unless given. */
   jobRetention?: JobRetention;
   /**
    * Awaited once before the first job is added, by a process that did not check the prefix's
@@ -81,7 +81,13 @@ export class Queues {
   get(name: QueueName): Queue {
     let queue = this.open.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: this.prefixOf(name), defaultJobOptions: this.jobOptions[name] });
+      queue = new Queue(name, {
+        connection: this.connection,
+        prefix: this.prefixOf(name),
+        defaultJobOptions: this.jobOptions[name],
+        // Kept in the queue's meta key, where every worker's scripts read the bound when they add an event.
+        streams: { events: { maxLen: this.jobRetention.RETENTION_QUEUE_EVENTS_MAX } },
+      });
       // A connection failure is re-emitted by every queue; the connection's owner logs it once,
       // and without a listener BullMQ would print each copy to the console.
       queue.on("error", () => {});
