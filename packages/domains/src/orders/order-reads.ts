@@ -111,9 +111,12 @@ function orderRows(filter: OrderFilter, rarestFirst: string[]): OrderRows {
 
 /** How many orders hold each gram (in the order asked), summed from the kept counts. */
 async function gramCounts(db: Connections["replica"], grams: string[]): Promise<number[]> {
-  const each = grams.map((gram) => Prisma.sql`SELECT COALESCE(SUM(orders), 0) AS n FROM order_gram_counts WHERE gram = ${gram}`);
-  const rows = await db.$queryRaw<{ n: bigint | number | string }[]>`${Prisma.join(each, " UNION ALL ")}`;
-  return rows.map((row) => Number(row.n));
+  const each = grams.map((gram, i) => Prisma.sql`SELECT ${i} AS i, COALESCE(SUM(orders), 0) AS n FROM order_gram_counts WHERE gram = ${gram}`);
+  // A union's rows come in no promised order: each says which gram it counts.
+  const rows = await db.$queryRaw<{ i: bigint | number; n: bigint | number | string }[]>`${Prisma.join(each, " UNION ALL ")}`;
+  const counts = new Array<number>(grams.length).fill(0);
+  for (const row of rows) counts[Number(row.i)] = Number(row.n);
+  return counts;
 }
 
 function whereClause(parts: Prisma.Sql[]): Prisma.Sql {
