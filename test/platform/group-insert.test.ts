@@ -76,10 +76,12 @@ describe("GroupInsert", () => {
       const keys = ["cut-lead", "cut-a", "cut-contended", "cut-b", "cut-c"];
       const told = new Map<string, number>();
       const first = Promise.allSettled(keys.map((k) => writer.insert([k]).then((id) => told.set(k, id))));
-      // "cut-lead" goes alone; the other four go together and wait on the blocker's row inside the server.
+      // "cut-lead" goes alone and is acknowledged; the other four go together and wait on the blocker's row inside the server.
       await until(
-        async () => ((await query(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '%cut-contended%' AND ID <> CONNECTION_ID()`)) as { n: number }[])[0]!.n > 0,
-        () => "the batch to wait on the blocked row",
+        async () =>
+          told.has("cut-lead") &&
+          ((await query(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '%cut-contended%' AND ID <> CONNECTION_ID()`)) as { n: number }[])[0]!.n > 0,
+        () => `"cut-lead" acknowledged (${told.has("cut-lead")}) and the batch after it waiting on the blocked row`,
       );
       proxy.set("cut");
       // The server may still finish the batch once the row is free (its client is gone by then): either way no caller was told.
