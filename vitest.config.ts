@@ -25,6 +25,8 @@ export const suiteOptions: TestUserConfig = {
   // waits on a condition, never on a clock, so a passing run is no slower for it.
   testTimeout: 120_000,
   hookTimeout: 180_000,
+  // The same for a page polled until it shows what a click did: vitest's default second is one busy moment.
+  expect: { poll: { timeout: 15_000 } },
 };
 
 export default defineConfig({
