@@ -104,7 +104,8 @@ function orderRows(filter: OrderFilter, rarestFirst: string[]): OrderRows {
   if (rarest === undefined) return { where, from: Prisma.sql`orders o`, key: BY_ORDER };
   const postings = [
     Prisma.sql`g0.gram = ${rarest}`,
-    ...others.map((gram) => Prisma.sql`EXISTS (SELECT 1 FROM order_search_grams g WHERE g.order_id = g0.order_id AND g.gram = ${gram})`),
+    // By the primary key: left to itself the optimizer may walk the other gram's postings for each of g0's.
+    ...others.map((gram) => Prisma.sql`EXISTS (SELECT 1 FROM order_search_grams g FORCE INDEX (PRIMARY) WHERE g.order_id = g0.order_id AND g.gram = ${gram})`),
   ];
   return {
     where: [...postings, ...where],
