@@ -4,6 +4,7 @@
 // exported, webhooks already queued), which no domain use case writes; what a use case can make (users,
 // items, merchants, API keys, options) is made through it instead.
 import { encryptSecret, type PrismaClient } from "@mw/platform";
+import { reindexOrderSearch } from "@mw/domains/orders";
 
 type SiteData = Parameters<PrismaClient["site"]["create"]>[0]["data"];
 type TicketData = Parameters<PrismaClient["ticket"]["create"]>[0]["data"];
@@ -79,7 +80,7 @@ export const BENCH_PLUGINS_PER_SITE = 25;
  * in when they were placed, two lines and both addresses each; disputes on every fifth order, processed
  * acquirer webhook events, tickets and their urgency snapshots, an inventory run an hour on each of the
  * half of the sites that sync inventory, and managed sites with their plugins. Rows go in through SQL as an import or a restore would, so whatever the
- * database keeps for its reads (triggers) is kept for them too. `progress` hears each batch.
+ * database keeps for its reads (triggers) is kept for them too; the orders as a bulk load, their search index built after. `progress` hears each batch.
  */
 export async function seedBenchData(prisma: PrismaClient, scale: number, progress: (table: string, done: number, total: number) => void, batch = 50_000): Promise<Record<string, number>> {
   const counts = Object.fromEntries(Object.entries(BENCH_DATA_ROWS).map(([name, rows]) => [name, name === "sites" ? rows : Math.max(1, Math.round(rows * scale))]));
@@ -88,13 +89,27 @@ export async function seedBenchData(prisma: PrismaClient, scale: number, progres
     `INSERT INTO sites (id, name, platform, site_url, inventory_sync, updated_at)
      SELECT seq, CONCAT('Shop ', seq), IF(seq % 2, 'storefront_a', 'storefront_b'), CONCAT('https://shop', seq, '.example'), seq % 2 = 0, NOW(3) FROM seq_1_to_${counts.sites}`,
   );
-  const inBatches = async (table: string, total: number, sql: (from: number, to: number) => string) => {
+  const inBatches = async (table: string, total: number, sql: (from: number, to: number) => string, run: (statement: string) => Promise<number> = (statement) => prisma.$executeRawUnsafe(statement)) => {
     for (let from = 1; from <= total; from += batch) {
       const to = Math.min(total, from + batch - 1);
-      await prisma.$executeRawUnsafe(sql(from, to));
+      await run(sql(from, to));
       progress(table, to, total);
     }
   };
+  // Orders go in as a bulk load should (migration 20261129130000): the search triggers deferred for the
+  // session, the grams and counts built once after, a range of orders at a time.
+  const deferringSearch = (statement: string) =>
+    prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SET @order_search_deferred = 1`;
+        try {
+          return await tx.$executeRawUnsafe(statement);
+        } finally {
+          await tx.$executeRaw`SET @order_search_deferred = NULL`;
+        }
+      },
+      { timeout: 3_600_000 },
+    );
   const span = (from: number, to: number) => `seq_${from}_to_${to}`;
   const orderDate = (n: string) => `${start} + INTERVAL (${n} * ${Math.max(1, Math.round(31_536_000 / counts.orders!))}) SECOND`;
   await inBatches("orders", counts.orders!, (from, to) => `INSERT INTO orders (id, site_id, number, trans_id, erp_sales_order_number, dateadded, payment_method, contact_id,
@@ -102,7 +117,9 @@ export async function seedBenchData(prisma: PrismaClient, scale: number, progres
      SELECT seq, 1 + seq % ${counts.sites}, CONCAT('B', seq), CONCAT('T', seq), IF(seq % 1000 = 0, NULL, CONCAT('SO-', seq)), ${orderDate("seq")},
        CONCAT('pay_', 1 + seq % 6), 27111, 'FEDEX', 'GROUND_HOME_DELIVERY', seq % 1000 <> 0, seq % 1000 > 1, seq % 3 = 0, 1, LPAD(seq, 64, '0'),
        IF(seq % 1000 = 0, NULL, ${orderDate("seq")} + INTERVAL 5 MINUTE), ${orderDate("seq")}, NOW(3)
-     FROM ${span(from, to)}`);
+     FROM ${span(from, to)}`, deferringSearch);
+  const indexed = await reindexOrderSearch({ prisma });
+  progress("order_search_grams", indexed.grams, indexed.grams);
   await inBatches("order_lines", counts.orders!, (from, to) => `INSERT INTO order_lines (order_id, line, sku, quantity, price)
      SELECT o.seq, l.seq, IF(l.seq = 2, 'SHIPPING', CONCAT('SKU-', o.seq % 500)), 1 + o.seq % 3, IF(l.seq = 2, 5, 19.99) FROM ${span(from, to)} o JOIN seq_1_to_2 l`);
   await inBatches("order_addresses", counts.orders!, (from, to) => `INSERT INTO order_addresses (order_id, type, first_name, last_name, address1, city, state, postal_code, country, email)

@@ -137,6 +137,29 @@ describe("order search", () => {
     }
   });
 
+  it("leaves a bulk load's orders to orders:reindex when its session defers the search, and indexes everyone else's as they come", async () => {
+    const before = (await api.ctx.prisma.$queryRaw<{ n: bigint }[]>`SELECT SUM(orders) AS n FROM order_counts`)[0]!.n;
+    // One connection for the session: the deferral is a session variable.
+    const loader = createPrisma(testDatabaseUrl(), { connectionLimit: 1 });
+    try {
+      await loader.$executeRaw`SET @order_search_deferred = 1`;
+      await loader.$executeRaw`INSERT INTO orders (site_id, number, dateadded, payment_method, contact_id, shipping_agent_code, shipping_agent_service, payload_hash, updated_at)
+        SELECT ${site.siteId}, CONCAT(${`L${tag}BULK`}, seq), '2026-07-01' + INTERVAL seq MINUTE, 'pay_1', 1, 'FEDEX', 'GROUND', ${"0".repeat(64)}, NOW(3) FROM seq_1_to_5`;
+    } finally {
+      await loader.$disconnect();
+    }
+    const live = await insertBySql(`L${tag}LIVE`, `LT${tag}`, null, "2026-07-02 08:00:00");
+    expect((await list(`search=L${tag}BULK`)).total).toBe(0);
+    expect((await list(`search=L${tag}LIVE`)).orders.map((order) => order.id)).toEqual([live]);
+    const code = await main(["orders:reindex"], { out: () => undefined, err: () => undefined });
+    expect(code).toBe(0);
+    const bulk = await list(`search=L${tag}BULK`);
+    expect(bulk.orders.map((order) => order.number)).toEqual([5, 4, 3, 2, 1].map((n) => `L${tag}BULK${n}`));
+    expect(bulk.total).toBe(5);
+    const after = (await api.ctx.prisma.$queryRaw<{ n: bigint }[]>`SELECT SUM(orders) AS n FROM order_counts`)[0]!.n;
+    expect(Number(after) - Number(before)).toBe(6);
+  });
+
   it("finds the same orders after pnpm cli orders:reindex, which says how long it took", async () => {
     const id = await insertBySql(`R${tag}AAB`, `R${tag}`, null, "2026-10-02 08:00:00");
     await api.ctx.prisma.$executeRaw`DELETE FROM order_search_grams WHERE order_id = ${id}`;
