@@ -119,6 +119,15 @@ describe("operations page trends", () => {
     }
     const averages = await bars("chart-dispute-latency");
     for (const [hour, seconds] of latency) expect(averages.get(hour)).toBeCloseTo(seconds.reduce((a, b) => a + b, 0) / seconds.length, 1);
+    // Average minutes from arrival to export, per hour exported (read with the exports from one index).
+    const exportLatency = new Map<string, number[]>();
+    for (const o of orders.filter((row) => row.imported_at && row.imported_at >= since)) {
+      const hour = hourOf(o.imported_at!);
+      exportLatency.set(hour, [...(exportLatency.get(hour) ?? []), (o.imported_at!.getTime() - o.created_at.getTime()) / 60_000]);
+    }
+    expect(exportLatency.size).toBeGreaterThan(0);
+    const exportAverages = await bars("chart-export-latency");
+    for (const [hour, minutes] of exportLatency) expect(exportAverages.get(hour) ?? 0).toBeCloseTo(minutes.reduce((a, b) => a + b, 0) / minutes.length, 0);
 
     // Failures by source: the day's and the week's counts are the totals of the lists they link to.
     const rows = page.locator("#failures-by-source tbody tr");

@@ -1,7 +1,7 @@
 import { issueImageApiKey } from "@mw/domains/images";
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
-import { runCli as cli, runCliProcess } from "../support/processes.ts";
+import { runCli as cli, runCliProcess, runCliProcessLoading } from "../support/processes.ts";
 
 let api: TestApi;
 beforeAll(async () => {
@@ -197,6 +197,17 @@ describe("pnpm cli as its own process", () => {
     expect(JSON.parse(shown.stdout)).toMatchObject({ name: "urgency_max_per_run" });
     const unknown = await runCliProcess("no:such-command");
     expect([unknown.code, unknown.stderr]).toEqual([64, expect.stringContaining('unknown command "no:such-command"')]);
+  });
+
+  it("user:* loads the database's client and no Redis client, which only a command using the queues loads", async () => {
+    const login = uniqueLogin("clirds");
+    const created = await runCliProcessLoading("user:create", "--login", login, "--capabilities", "staff");
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.packages).toContain("mariadb");
+    expect(created.packages).not.toContain("ioredis");
+    const queued = await runCliProcessLoading("order:show", "999999999");
+    expect(queued.stderr).toContain("No order 999999999.");
+    expect(queued.packages).toContain("ioredis");
   });
 
   it("--help lists every command with its summary, and COMMAND --help its arguments and options", async () => {

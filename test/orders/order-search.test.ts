@@ -1,9 +1,12 @@
 // The order list at scale (issue 44): search through the gram table kept by triggers, keyset pages and
 // totals read from kept counts, each checked against what the orders table itself says.
 import { createUser } from "@mw/domains/identity";
+import { listOrders } from "@mw/domains/orders";
+import { createPrisma } from "@mw/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../packages/api/src/cli/main.ts";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
+import { testDatabaseUrl } from "../support/env.ts";
 import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";
 
 let api: TestApi;
@@ -49,7 +52,7 @@ async function insertBySql(number: string, transId: string, erp: string | null, 
 describe("order search", () => {
   it("finds orders written by plain SQL by a substring of three characters or more of any of the three numbers, and no others", async () => {
     const id = await insertBySql(`Q${tag}XYZ`, `TXN${tag}KLM`, `SO${tag}PQR`, "2026-10-01 08:00:00");
-    for (const term of ["XYZ", `${tag}XY`, "klm", `N${tag}K`, "PQR", `SO${tag}P`, `Q${tag}XYZ`]) {
+    for (const term of ["XYZ", `${tag.slice(-1)}XYZ`, `${tag}XY`, "klm", `N${tag}K`, "PQR", `SO${tag}P`, `Q${tag}XYZ`]) {
       const page = await list(`search=${encodeURIComponent(term)}`);
       expect(page.orders.map((order) => order.id), term).toContain(id);
       expect(page.total, term).toBe(page.orders.length);
@@ -108,6 +111,30 @@ describe("order search", () => {
     expect(after).not.toContain(kept[3]);
     expect(after[0]).toBe(kept[0]);
     expect(await walk(`search=${term}`)).toEqual({ seen: after, total: after.length });
+  });
+
+  it("finds a term whose every three characters hundreds of orders share by reading about as many index entries as share its four", async () => {
+    // As a year of sequential numbers has it: each trigram of the term is common (`B50` is in a hundred
+    // thousand of ten million order numbers), while fewer orders hold the term's four-character pieces.
+    await api.ctx.prisma.$executeRaw`INSERT INTO orders (site_id, number, dateadded, payment_method, contact_id, shipping_agent_code, shipping_agent_service, payload_hash, updated_at)
+      SELECT ${site.siteId}, ELT(1 + seq % 4, CONCAT('XYZ', ${tag}, '-', seq), CONCAT(${tag}, '-', seq, 'UVW'), CONCAT('XYZU', ${tag}, '-', seq), CONCAT(${tag}, '-', seq, 'ZUVW')),
+        '2026-09-01' + INTERVAL seq MINUTE, 'pay_1', 1, 'FEDEX', 'GROUND', ${"0".repeat(64)}, NOW(3) FROM seq_1000_to_1799 WHERE seq % 4 < 2 OR seq % 16 < 4`;
+    const id = await insertBySql(`H${tag}XYZUVW`, `HT${tag}`, null, "2026-08-01 08:00:00");
+    // One connection, so its session's handler counters are this search's alone.
+    const replica = createPrisma(testDatabaseUrl(), { connectionLimit: 1 });
+    try {
+      const reads = async () => Number((await replica.$queryRaw<{ Value: string }[]>`SHOW SESSION STATUS LIKE 'Handler_read_next'`)[0]!.Value);
+      const before = await reads();
+      const found = await listOrders({ replica }, { search: "XYZUVW" }, { skip: 0, take: 20 });
+      const read = (await reads()) - before;
+      expect(found.rows.map((order) => order.id)).toEqual([id]);
+      expect(found.total).toBe(1);
+      // The page and the total each walk the 51 postings of `XYZU` or `ZUVW`, each kept or not by a key lookup:
+      // by trigrams they walked the 251 of `XYZ` or `UVW`; walking the other 4-gram's postings for each, 2,601.
+      expect(read).toBeLessThan(300);
+    } finally {
+      await replica.$disconnect();
+    }
   });
 
   it("finds the same orders after pnpm cli orders:reindex, which says how long it took", async () => {

@@ -97,7 +97,10 @@ async function orderOnReplica(number: string, createdAt = new Date()): Promise<n
   );
   // What the primary's triggers would have written for it: the search's pieces of its number, their counts and its count.
   // Paid with pay_6, which no order of the primary's uses, so its count row is one replication never touches.
-  await pair.onReplica("INSERT IGNORE INTO order_search_grams (order_id, gram, dateadded) SELECT ?, SUBSTRING(?, seq, 3), ? FROM seq_1_to_48 WHERE seq <= CHAR_LENGTH(?) - 2", [id, number, createdAt, number]);
+  await pair.onReplica(
+    "INSERT IGNORE INTO order_search_grams (order_id, gram, dateadded) SELECT ?, SUBSTRING(?, seq, n), ? FROM seq_1_to_48 JOIN (SELECT 3 AS n UNION ALL SELECT 4) k WHERE seq <= CHAR_LENGTH(?) - n + 1",
+    [id, number, createdAt, number],
+  );
   await pair.onReplica("INSERT INTO order_gram_counts (gram, slot, orders) SELECT gram, ? % 4, 1 FROM order_search_grams WHERE order_id = ? ON DUPLICATE KEY UPDATE orders = orders + 1", [id, id]);
   await pair.onReplica(
     "INSERT INTO order_counts (site_id, slot, imported, verified, ship_status, payment_method, failed, orders) VALUES (?, ? % 4, 0, 0, 0, 'pay_6', 0, 1) ON DUPLICATE KEY UPDATE orders = orders + 1",

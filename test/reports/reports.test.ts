@@ -242,6 +242,31 @@ describe("report CSVs on known data", () => {
     ]);
   });
 
+  it("order intake across a week's batch boundary: the last instant of one batch and the first of the next, names and totals as stored", async () => {
+    // 2025-06-01 starts the period, so its batches are 06-01..06-07 and 06-08..06-09.
+    await order(gamma, "2025-06-07T23:59:59Z", "pay_2", 1, [
+      { sku: "WIDGET", quantity: 3, price: "0.10" },
+      { sku: "SHIPPING", quantity: 1, price: "4.00" },
+    ]);
+    await order(gamma, "2025-06-08T00:00:00Z", "pay_2", 0, []);
+    await order(beta, "2025-06-08T00:00:00Z", "pay_2", 1, [{ sku: "CRATE", quantity: 1, price: "99999999.99", discount: "0.99" }]);
+    const batches = [];
+    for await (const batch of dailyIntakeBatches({ prisma }, { start: new Date(`${DAY}T00:00:00Z`), end: new Date("2025-06-10T00:00:00Z") })) batches.push(batch);
+    expect(batches.map((batch) => batch.filter((row) => row.site_id === gamma).map((row) => row.day))).toEqual([["2025-06-07"], ["2025-06-08"]]);
+    const { report_id } = await runReport({ type: "order-intake-daily", from: DAY, to: "2025-06-09" });
+    expect((await csvOf(report_id)).split("\n").slice(1, -1)).toEqual([
+      `${DAY},${alpha},Alpha shop,pay_1,2,1,1,26.50`,
+      `${DAY},${alpha},Alpha shop,pay_3,1,0,1,5.97`,
+      `${DAY},${beta},"Beta, the ""best"" shop",pay_1,1,0,1,100.00`,
+      `${NEXT_DAY},${beta},"Beta, the ""best"" shop",pay_6,1,1,0,200.00`,
+      `2025-06-07,${gamma},"'=HYPERLINK(""http://x.example"",""Gamma"")",pay_2,1,1,0,0.30`,
+      `2025-06-08,${gamma},"'=HYPERLINK(""http://x.example"",""Gamma"")",pay_2,1,0,1,0.00`,
+      `2025-06-08,${beta},"Beta, the ""best"" shop",pay_2,1,1,0,99999999.00`,
+    ]);
+    // The listing test below counts the intake reports of the first test only.
+    await prisma.report.delete({ where: { id: report_id } });
+  });
+
   it("dispute outcomes by match result, every known outcome listed", async () => {
     const { report_id } = await runReport({ type: "dispute-outcomes", date: DAY });
     expect(await csvOf(report_id)).toBe(

@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { testEnv } from "./env.ts";
 
@@ -48,8 +51,8 @@ export function collectOutput(): Output & { append(text: string): void } {
 }
 
 /** Runs one of our TypeScript entry points as a real child process with the test environment. */
-export function spawnEntry(entry: string, args: string[] = [], env: Record<string, string> = {}): Spawned {
-  const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
+export function spawnEntry(entry: string, args: string[] = [], env: Record<string, string> = {}, nodeFlags: string[] = []): Spawned {
+  const child = spawn(process.execPath, ["--import", "tsx", ...nodeFlags, entry, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...testEnv(), LOG_STDOUT: "true", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -106,7 +109,22 @@ export async function runCli(...args: string[]): Promise<CliRun> {
 
 /** `pnpm cli ARGS` as its own process, for what only a process shows (its start, its exit, its environment). */
 export async function runCliProcess(...args: string[]): Promise<CliRun> {
-  const run = spawnEntry("packages/api/src/cli/main.ts", args);
+  return collectCli(spawnEntry("packages/api/src/cli/main.ts", args));
+}
+
+/** runCliProcess, with the CommonJS packages the process loaded (test/support/loaded-packages.ts). */
+export async function runCliProcessLoading(...args: string[]): Promise<CliRun & { packages: string[] }> {
+  const dir = mkdtempSync(join(tmpdir(), "mw-cli-loaded-"));
+  try {
+    const file = join(dir, "packages.json");
+    const run = await collectCli(spawnEntry("packages/api/src/cli/main.ts", args, { LOADED_PACKAGES_FILE: file }, ["--import", "./test/support/loaded-packages.ts"]));
+    return { ...run, packages: JSON.parse(readFileSync(file, "utf8")) as string[] };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function collectCli(run: Spawned): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
   run.child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

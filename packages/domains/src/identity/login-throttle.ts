@@ -1,4 +1,6 @@
-import { LuaScript, type RedisClient } from "@mw/platform/redis";
+import type { RedisClient } from "@mw/platform/redis";
+// The script alone, not the Redis client: `pnpm cli user:*` loads this domain and needs only the database.
+import { LuaScript } from "@mw/platform/redis/lua-script";
 import { sha256Hex } from "@mw/platform/crypto";
 
 interface LoginLimits {

@@ -47,16 +47,20 @@ export function decodeOrderCursor(text: string): OrderCursor | null {
 }
 
 /**
- * The three-character pieces a search is looked up by in order_search_grams: the first, every third after
+ * The pieces a search is looked up by in order_search_grams, which holds every three- and four-character
+ * piece of the searched fields. A three-character term is its own gram. A longer one is looked up by
+ * four-character pieces (sequential numbers make every trigram of a whole number common: `B50` is in a
+ * hundred thousand of ten million order numbers, `B500` in a tenth of that): the first, every fourth after
  * it and the last, so together they cover the whole term (a row holding all of them is a candidate the
  * LIKE then confirms) while each lookup stays one index range.
  */
 export function searchGrams(term: string): string[] {
   const chars = [...term];
   if (chars.length < 3) return [];
+  const size = chars.length === 3 ? 3 : 4;
   const grams = new Set<string>();
-  for (let i = 0; i + 3 <= chars.length; i += 3) grams.add(chars.slice(i, i + 3).join("").toLowerCase());
-  grams.add(chars.slice(-3).join("").toLowerCase());
+  for (let i = 0; i + size <= chars.length; i += size) grams.add(chars.slice(i, i + size).join("").toLowerCase());
+  grams.add(chars.slice(-size).join("").toLowerCase());
   return [...grams];
 }
 
@@ -100,7 +104,8 @@ function orderRows(filter: OrderFilter, rarestFirst: string[]): OrderRows {
   if (rarest === undefined) return { where, from: Prisma.sql`orders o`, key: BY_ORDER };
   const postings = [
     Prisma.sql`g0.gram = ${rarest}`,
-    ...others.map((gram) => Prisma.sql`EXISTS (SELECT 1 FROM order_search_grams g WHERE g.order_id = g0.order_id AND g.gram = ${gram})`),
+    // By the primary key: left to itself the optimizer may walk the other gram's postings for each of g0's.
+    ...others.map((gram) => Prisma.sql`EXISTS (SELECT 1 FROM order_search_grams g FORCE INDEX (PRIMARY) WHERE g.order_id = g0.order_id AND g.gram = ${gram})`),
   ];
   return {
     where: [...postings, ...where],
@@ -149,7 +154,7 @@ const STATE_COUNT_KEYS: Record<OrderStateFilter, OrderCountKey> = {
   pending: { imported: 0, failed: false },
 };
 
-/** How many orders match: summed from the kept counts where they answer it (no search, or a one-gram term alone), counted otherwise. */
+/** How many orders match: summed from the kept counts where they answer it (no search, or a term that is itself a gram, alone), counted otherwise. */
 async function countOrders(db: Connections["replica"], filter: OrderFilter, rows: OrderRows, oneGramTotal: number | undefined): Promise<number> {
   if (!filter.search && !filter.failed_since) {
     const key: OrderCountKey = { site_id: filter.site_id, imported: filter.imported, payment_method: filter.payment_method, ship_status: filter.ship_status };
@@ -180,7 +185,7 @@ export async function listOrders(
   if (counts.some((n) => n === 0)) return { total: 0, rows: [], next: null };
   const rarestFirst = grams.map((gram, i) => ({ gram, n: counts[i]! })).sort((a, b) => a.n - b.n).map(({ gram }) => gram);
   const rows = orderRows(filter, rarestFirst);
-  const total = await countOrders(deps.replica, filter, rows, grams.length === 1 && [...filter.search!].length === 3 ? counts[0] : undefined);
+  const total = await countOrders(deps.replica, filter, rows, grams.length === 1 && [...filter.search!].length <= 4 ? counts[0] : undefined);
   const where = [...rows.where];
   const [date, id] = rows.key;
   if (window.after) {

@@ -18,12 +18,7 @@ export async function reindexOrderSearch({ prisma }: Pick<Connections, "prisma">
   for (let from = bounds?.low ?? 1; bounds?.high != null && from <= bounds.high; from += BATCH) {
     const to = from + BATCH - 1;
     await prisma.$executeRaw`DELETE FROM order_search_grams WHERE order_id BETWEEN ${from} AND ${to}`;
-    grams += await prisma.$executeRaw`INSERT IGNORE INTO order_search_grams (order_id, gram, dateadded)
-      SELECT f.id, SUBSTRING(f.v, s.seq, 3), f.dateadded
-      FROM (SELECT id, dateadded, number AS v FROM orders WHERE id BETWEEN ${from} AND ${to}
-            UNION ALL SELECT id, dateadded, erp_sales_order_number FROM orders WHERE id BETWEEN ${from} AND ${to}
-            UNION ALL SELECT id, dateadded, trans_id FROM orders WHERE id BETWEEN ${from} AND ${to}) f
-      JOIN seq_1_to_48 s ON s.seq <= CHAR_LENGTH(f.v) - 2`;
+    grams += await prisma.$executeRaw`CALL order_search_add_range(${from}, ${to})`;
   }
   // Grams of orders deleted while their triggers were away.
   await prisma.$executeRaw`DELETE g FROM order_search_grams g LEFT JOIN orders o ON o.id = g.order_id WHERE o.id IS NULL`;

@@ -21,25 +21,30 @@ export async function operationsTrends(ctx: Pick<AppContext, "config" | "queues"
   const week = windowStart(now, WEEK_HOURS);
   const root = ctx.config.API_ROOT;
   const list = (path: string, query: Record<string, string>) => `${root}${path}?${new URLSearchParams({ ...query, _wpnonce: nonce }).toString()}`;
-  // One group of at most four queries after another: the page must not take the whole database pool (DB_POOL_SIZE, 5) at once.
-  const orders = await orderTrends(ctx, day);
-  // Failed attempts still being retried: the orders list holds them as pending until the queue gives up.
-  const [disputes, retrying] = await Promise.all([disputeTrends(ctx, day), retryingOrderJobs(ctx, week)]);
-  const failures = [];
-  for (const since of [day, week]) {
-    const iso = since.toISOString();
-    const [failedOrders, failedDisputes, failedRuns] = await Promise.all([failedOrderCount(ctx, since), failedDisputeCount(ctx, since), failedSyncRunCount(ctx, since)]);
-    failures.push([
-      { source: "Order exports and read-backs", count: failedOrders, href: list("/orders", { state: "failed", failed_since: iso }) },
-      {
-        source: "Order exports and read-backs retrying after a failed attempt",
-        count: retrying.filter((job) => job.last_attempt_at >= since).length,
-        href: `${CONSOLE_PATH}/orders?state=pending`,
-      },
-      { source: "Disputes", count: failedDisputes, href: list("/disputes", { state: "failed", processed_since: iso }) },
-      { source: "Sync runs", count: failedRuns, href: list("/sync-runs", { status: "failed", finished_since: iso }) },
-    ]);
-  }
+  const counts = async () => {
+    // One group of at most four queries after another: the page must not take the whole database pool (DB_POOL_SIZE, 5) at once.
+    const orders = await orderTrends(ctx, day);
+    // Failed attempts still being retried: the orders list holds them as pending until the queue gives up.
+    const [disputes, retrying] = await Promise.all([disputeTrends(ctx, day), retryingOrderJobs(ctx, week)]);
+    const failures = [];
+    for (const since of [day, week]) {
+      const iso = since.toISOString();
+      const [failedOrders, failedDisputes, failedRuns] = await Promise.all([failedOrderCount(ctx, since), failedDisputeCount(ctx, since), failedSyncRunCount(ctx, since)]);
+      failures.push([
+        { source: "Order exports and read-backs", count: failedOrders, href: list("/orders", { state: "failed", failed_since: iso }) },
+        {
+          source: "Order exports and read-backs retrying after a failed attempt",
+          count: retrying.filter((job) => job.last_attempt_at >= since).length,
+          href: `${CONSOLE_PATH}/orders?state=pending`,
+        },
+        { source: "Disputes", count: failedDisputes, href: list("/disputes", { state: "failed", processed_since: iso }) },
+        { source: "Sync runs", count: failedRuns, href: list("/sync-runs", { status: "failed", finished_since: iso }) },
+      ]);
+    }
+    return { orders, disputes, retrying, failures };
+  };
+  // Queue wait per queue (recorded by workers as jobs start): Redis, not the pool, so read beside the queries.
+  const [{ orders, disputes, retrying, failures }, waitsByQueue] = await Promise.all([counts(), Promise.all(QUEUE_NAMES.map((queue) => queueWaitsByHour(ctx.queues, queue, hours)))]);
   const since = day.toISOString();
   const chart = (id: string, title: string, unit: string, values: Map<string, number>, colour: string, href: string, kind: "count" | "average" = "count", marks?: Map<string, number>) => ({
     id,
@@ -47,9 +52,7 @@ export async function operationsTrends(ctx: Pick<AppContext, "config" | "queues"
     href,
     svg: hourlyBarChart({ id, title, unit, hours, values, colour, kind, marks }),
   });
-  // Queue wait per queue (recorded by workers as jobs start; Redis, not the pool: read together).
   // A queue that started no job in the window gets no chart, only its name.
-  const waitsByQueue = await Promise.all(QUEUE_NAMES.map((queue) => queueWaitsByHour(ctx.queues, queue, hours)));
   const queueWaits = [];
   const idleQueues = [];
   for (const [i, queue] of QUEUE_NAMES.entries()) {
