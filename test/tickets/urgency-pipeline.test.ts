@@ -1,6 +1,6 @@
 import { OPTIONS, OPTIONS_CACHE_MS } from "@mw/domains/options";
 import { createUser } from "@mw/domains/identity";
-import { criticalAlertJob } from "@mw/domains/urgency";
+import { criticalAlertJob, purgeUrgencyHistory } from "@mw/domains/urgency";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
 import { FakeSms } from "../fakes/sms.ts";
@@ -306,6 +306,65 @@ describe("read side (spec 2, 4.7.5; design 10.3)", () => {
     const admin = await createUser(api.ctx, { login: uniqueLogin("admin"), capabilities: ["manage_options"] });
     expect((await get(`tickets/${number}`, basicAuth(admin.login, admin.application_password))).status).toBe(200);
     expect(await get("tickets/999999999")).toMatchObject({ status: 404, body: { code: "rest_not_found" } });
+  });
+
+  it("totals snapshots by level and time, whole days and parts of days, through inserts, level and date changes, deletes, plain SQL and retention, from ai_snapshot_counts", async () => {
+    const { prisma } = api.ctx;
+    const DAY = 86_400_000;
+    // Days of this run's own, long past: no other file's snapshots fall on them.
+    const day = new Date(Date.UTC(2001, 0, 1) + (process.pid % 3000) * DAY);
+    const at = (days: number) => new Date(day.getTime() + days * DAY).toISOString();
+    const total = async (query: string) => {
+      const res = await get(`snapshots?${query}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.total;
+    };
+    const [ticketA, ticketB] = [newTicketId(), newTicketId()];
+    const snapshot = (ticket_id: number, created: string, urgency: string) =>
+      prisma.aiSnapshot.create({ data: { ticket_id, urgency, urgency_percentage: 50, estimated_hours: 1, summary: "", timeline: "", suggested_title: "", model_used: "rules", created }, select: { id: true } });
+    const early = await snapshot(ticketA, at(0.25), "LOW");
+    await snapshot(ticketA, at(0.5), "HIGH");
+    const late = await snapshot(ticketA, at(0.99), "HIGH");
+    await snapshot(ticketB, at(1.1), "CRITICAL");
+    await snapshot(ticketB, at(1.6), "LOW");
+
+    const wholeDay = `from=${at(0)}&to=${at(1 - 1 / DAY)}`;
+    const acrossMidnight = `from=${at(0.4)}&to=${at(1.2)}`;
+    const dayAndParts = `from=${at(-0.5)}&to=${at(1.5)}`;
+    expect(await total(wholeDay)).toBe(3);
+    expect(await total(`${wholeDay}&level=HIGH`)).toBe(2);
+    expect(await total(acrossMidnight)).toBe(3);
+    expect(await total(`${acrossMidnight}&level=HIGH`)).toBe(2);
+    expect(await total(dayAndParts)).toBe(4);
+    expect(await total(`from=${at(0.25)}&to=${at(0.5)}`)).toBe(2);
+    expect(await total(`to=${at(0.3)}`)).toBe(1);
+    expect(await total(`from=${at(1)}&to=${at(0.5)}`)).toBe(0);
+
+    // The kept counts are what answers: a count written beside the rows shows in the total.
+    const ymd = at(0).slice(0, 10);
+    await prisma.$executeRaw`INSERT INTO ai_snapshot_counts (day, urgency, slot, snapshots) VALUES (${ymd}, 'MEDIUM', 0, 5) ON DUPLICATE KEY UPDATE snapshots = snapshots + 5`;
+    expect(await total(wholeDay)).toBe(8);
+    expect(await total(`${wholeDay}&level=MEDIUM`)).toBe(5);
+    await prisma.$executeRaw`UPDATE ai_snapshot_counts SET snapshots = snapshots - 5 WHERE day = ${ymd} AND urgency = 'MEDIUM' AND slot = 0`;
+
+    await prisma.aiSnapshot.update({ where: { id: early.id }, data: { urgency: "CRITICAL" } });
+    expect(await total(`${wholeDay}&level=LOW`)).toBe(0);
+    expect(await total(`${wholeDay}&level=CRITICAL`)).toBe(1);
+    await prisma.aiSnapshot.update({ where: { id: late.id }, data: { created: at(1.05) } });
+    expect(await total(wholeDay)).toBe(2);
+    expect(await total(`${dayAndParts}&level=HIGH`)).toBe(2);
+    await prisma.aiSnapshot.delete({ where: { id: late.id } });
+    expect(await total(dayAndParts)).toBe(3);
+    await prisma.$executeRaw`INSERT INTO ai_snapshots (ticket_id, urgency, urgency_percentage, estimated_hours, summary, timeline, suggested_title, model_used, created)
+      VALUES (${ticketB}, 'LOW', 10, 1, '', '', '', 'rules', ${at(1.7).slice(0, 23).replace("T", " ")})`;
+    expect(await total(`from=${at(1)}&to=${at(2 - 1 / DAY)}&level=LOW`)).toBe(2);
+
+    // Retention keeps each ticket's newest snapshot and deletes the others, in batches.
+    const days = Math.floor((Date.now() - day.getTime()) / DAY) - 3;
+    await purgeUrgencyHistory({ prisma, config: { ...api.ctx.config, RETENTION_SNAPSHOTS_DAYS: days, RETENTION_BATCH_SIZE: 1 }, log: api.ctx.logger });
+    expect(await total(dayAndParts)).toBe(1);
+    expect(await total(`from=${at(0)}&to=${at(2)}`)).toBe(2);
+    expect(await total(`from=${at(0)}&to=${at(2)}&level=LOW`)).toBe(1);
   });
 
   it("shows the urgency queue by state with counts", async () => {

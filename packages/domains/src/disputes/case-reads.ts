@@ -1,6 +1,7 @@
 import type { Chargeback, DisputeLinkage } from "@mw/platform/prisma";
 import { errors } from "@mw/platform/core";
 import type { Connections } from "@mw/platform/connections";
+import { totalByDay, type DayRange } from "@mw/platform/database";
 
 export type { Chargeback, DisputeLinkage } from "@mw/platform/prisma";
 
@@ -18,7 +19,7 @@ interface PageWindow {
   take: number;
 }
 
-function dayRange(from?: string, to?: string): { gte?: Date; lt?: Date } | undefined {
+function dayRange(from?: string, to?: string): DayRange | undefined {
   if (!from && !to) return undefined;
   return {
     ...(from ? { gte: new Date(`${from}T00:00:00Z`) } : {}),
@@ -26,10 +27,32 @@ function dayRange(from?: string, to?: string): { gte?: Date; lt?: Date } | undef
   };
 }
 
+/**
+ * How many cases of a list match: by case id or order number counted from the rows (`count`, their own
+ * index); otherwise the list's kept counts of each day summed (whole days always, as the filter takes them).
+ */
+function countCases(
+  deps: Pick<Connections, "prisma">,
+  list: "linkages" | "chargebacks",
+  filter: CaseFilter,
+  count: (range: DayRange | undefined) => Promise<number>,
+): Promise<number> {
+  const days = dayRange(filter.from, filter.to);
+  if (filter.case_id !== undefined || filter.order_number !== undefined) return count(days);
+  return totalByDay(
+    { from: days?.gte, before: days?.lt },
+    async (day) => (await deps.prisma.disputeCaseCount.aggregate({ _sum: { cases: true }, where: { list, day } }))._sum.cases,
+    count,
+  );
+}
+
 /** Linkages, newest first, with how many match in all; the days are those of `linked_at`. */
 export async function listLinkages(deps: Pick<Connections, "prisma">, filter: CaseFilter, page: PageWindow): Promise<{ total: number; rows: DisputeLinkage[] }> {
   const where = { case_id: filter.case_id, order_number: filter.order_number, linked_at: dayRange(filter.from, filter.to) };
-  const [total, rows] = await Promise.all([deps.prisma.disputeLinkage.count({ where }), deps.prisma.disputeLinkage.findMany({ where, orderBy: { id: "desc" }, ...page })]);
+  const [total, rows] = await Promise.all([
+    countCases(deps, "linkages", filter, (linked_at) => deps.prisma.disputeLinkage.count({ where: { ...where, linked_at } })),
+    deps.prisma.disputeLinkage.findMany({ where, orderBy: { id: "desc" }, ...page }),
+  ]);
   return { total, rows };
 }
 
@@ -42,7 +65,10 @@ export async function getLinkage(deps: Pick<Connections, "prisma">, id: number):
 /** Chargebacks, newest first, with how many match in all; the days are those of `created_at`. */
 export async function listChargebacks(deps: Pick<Connections, "prisma">, filter: CaseFilter, page: PageWindow): Promise<{ total: number; rows: Chargeback[] }> {
   const where = { case_id: filter.case_id, order_number: filter.order_number, created_at: dayRange(filter.from, filter.to) };
-  const [total, rows] = await Promise.all([deps.prisma.chargeback.count({ where }), deps.prisma.chargeback.findMany({ where, orderBy: { id: "desc" }, ...page })]);
+  const [total, rows] = await Promise.all([
+    countCases(deps, "chargebacks", filter, (created_at) => deps.prisma.chargeback.count({ where: { ...where, created_at } })),
+    deps.prisma.chargeback.findMany({ where, orderBy: { id: "desc" }, ...page }),
+  ]);
   return { total, rows };
 }
 

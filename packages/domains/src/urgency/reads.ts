@@ -1,4 +1,5 @@
 import type { Connections } from "@mw/platform/connections";
+import { totalByDay } from "@mw/platform/database";
 import { ticketByNumber, ticketIdByNumber, ticketNumbersOf } from "../tickets/index.ts";
 import { MAX_URGENCY_FAILURES } from "./queue.ts";
 
@@ -29,8 +30,19 @@ export async function listSnapshots(deps: Deps, filters: SnapshotFilters) {
     ...(filters.level && { urgency: filters.level }),
     ...((filters.from || filters.to) && { created: { ...(filters.from && { gte: filters.from }), ...(filters.to && { lte: filters.to }) } }),
   };
+  const level = filters.level || undefined;
+  // A ticket's snapshots are counted from its index; any other filter sums the kept counts of each day
+  // (`to` is inclusive, created has milliseconds: the range ends a millisecond after it).
+  const count =
+    ticketId !== undefined
+      ? prisma.aiSnapshot.count({ where })
+      : totalByDay(
+          { from: filters.from, before: filters.to && new Date(filters.to.getTime() + 1) },
+          async (day) => (await prisma.aiSnapshotCount.aggregate({ _sum: { snapshots: true }, where: { day, urgency: level } }))._sum.snapshots,
+          (created) => prisma.aiSnapshot.count({ where: { urgency: level, created } }),
+        );
   const [total, rows] = await Promise.all([
-    prisma.aiSnapshot.count({ where }),
+    count,
     prisma.aiSnapshot.findMany({ where, orderBy: [{ created: "desc" }, { id: "desc" }], skip: (filters.page - 1) * filters.per_page, take: filters.per_page }),
   ]);
   const numbers = await ticketNumbersOf(deps, rows.map((row) => row.ticket_id));

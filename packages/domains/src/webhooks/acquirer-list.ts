@@ -1,4 +1,5 @@
 import type { Connections } from "@mw/platform/connections";
+import { totalByDay } from "@mw/platform/database";
 
 /** A stored acquirer delivery as the dispute list shows it (its payload stays in the table). */
 export interface AcquirerEventRow {
@@ -20,16 +21,36 @@ export interface AcquirerEventFilter {
   processed_from?: Date;
 }
 
+/** The outcome filter, in webhook_events' columns or webhook_event_counts' (where `open` stands for processed_at null). */
+function outcomeCondition<T>(filter: AcquirerEventFilter, openRows: T) {
+  if (!filter.outcomes) return {};
+  const outcomes = filter.outcomes.filter((outcome) => outcome !== null);
+  return { OR: [...(outcomes.length ? [{ outcome: { in: outcomes } }] : []), ...(filter.outcomes.includes(null) ? [openRows] : [])] };
+}
+
 function where(filter: AcquirerEventFilter) {
-  const outcomes = filter.outcomes?.filter((outcome) => outcome !== null) ?? [];
-  const open = filter.outcomes?.includes(null) ?? false;
   return {
     source: "acquirer",
     event_id: filter.event_id,
     received_at: filter.received_from || filter.received_before ? { gte: filter.received_from, lt: filter.received_before } : undefined,
     processed_at: filter.processed_from ? { gte: filter.processed_from } : undefined,
-    ...(filter.outcomes ? { OR: [...(outcomes.length ? [{ outcome: { in: outcomes } }] : []), ...(open ? [{ processed_at: null }] : [])] } : {}),
+    ...outcomeCondition(filter, { processed_at: null }),
   };
+}
+
+/**
+ * How many deliveries match: an event id or a processing time is counted from the rows (the event id's
+ * unique index, the processed_at index); otherwise the kept counts of each day received are summed, and
+ * only the pieces of days at the ends of a received range are counted.
+ */
+async function countAcquirerEvents(db: Connections["replica"], filter: AcquirerEventFilter): Promise<number> {
+  const condition = where(filter);
+  if (filter.event_id !== undefined || filter.processed_from) return db.webhookEvent.count({ where: condition });
+  return totalByDay(
+    { from: filter.received_from, before: filter.received_before },
+    async (day) => (await db.webhookEventCount.aggregate({ _sum: { events: true }, where: { source: "acquirer", day, ...outcomeCondition(filter, { open: 1 }) } }))._sum.events,
+    (part) => db.webhookEvent.count({ where: { ...condition, received_at: part } }),
+  );
 }
 
 /** Every stored acquirer delivery (failed ones included), newest first, with how many match in all. */
@@ -38,11 +59,10 @@ export async function listAcquirerEvents(
   filter: AcquirerEventFilter,
   window: { skip: number; take: number },
 ): Promise<{ total: number; rows: AcquirerEventRow[] }> {
-  const condition = where(filter);
   const [total, rows] = await Promise.all([
-    deps.replica.webhookEvent.count({ where: condition }),
+    countAcquirerEvents(deps.replica, filter),
     deps.replica.webhookEvent.findMany({
-      where: condition,
+      where: where(filter),
       select: { id: true, event_type: true, event_id: true, received_at: true, processed_at: true, outcome: true },
       orderBy: { id: "desc" },
       ...window,

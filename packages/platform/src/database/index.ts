@@ -6,3 +6,4 @@ export * from "./caller-writes.ts";
 export * from "./sql.ts";
 export * from "./identity.ts";
 export * from "./retention.ts";
+export * from "./day-counts.ts";
