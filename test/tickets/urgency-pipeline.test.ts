@@ -6,7 +6,8 @@ import { FakeGemini } from "../fakes/gemini.ts";
 import { FakeSms } from "../fakes/sms.ts";
 import { FakeSmtp } from "../fakes/smtp.ts";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { logged } from "../support/processes.ts";
 import { analysisAnswer, entrySignal, newTicketId, postSignal, SECURITY_KEY, ticketBody } from "../support/tickets.ts";
 import { until } from "../support/wait.ts";
 
@@ -15,7 +16,7 @@ let gemini: FakeGemini;
 let smtp: FakeSmtp;
 let sms: FakeSms;
 let api: TestApi;
-let worker: Spawned;
+let worker: InProcessWorker;
 let staff: string;
 
 async function resetOptions(changes: Record<string, unknown> = {}) {
@@ -46,7 +47,7 @@ beforeAll(async () => {
   api = await startApi(env);
   await resetOptions();
   for (const name of ["urgency", "notifications"] as const) await api.ctx.queues.get(name).obliterate({ force: true });
-  worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "urgency,notifications" });
+  worker = await startInProcessWorker({ ...env, WORKER_QUEUES: "urgency,notifications" });
   await worker.waitFor(logged("workers started"));
   const user = await createUser(api.ctx, { login: uniqueLogin("staff"), capabilities: ["staff"] });
   staff = basicAuth(user.login, user.application_password);
@@ -58,8 +59,7 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
-  worker.child.kill("SIGKILL");
-  await worker.exited();
+  await worker.stop();
   await resetOptions({ ai_security_key: null, urgency_gate_seconds: null, urgency_max_per_run: null });
   await api.close();
   await Promise.all([gemini.stop(), smtp.stop(), sms.stop()]);
@@ -186,7 +186,7 @@ describe("the analysis (spec 2, 4.7)", () => {
 
   it("follows the urgency chain of the configured model (spec 2, 4.7 rule 3)", async () => {
     await resetOptions({ ai_urgency_model: "gemini-2.5-pro" });
-    // The worker process sees an option change within twice OPTIONS_CACHE_MS.
+    // The worker sees an option change within twice OPTIONS_CACHE_MS.
     await new Promise((resolve) => setTimeout(resolve, 2 * OPTIONS_CACHE_MS + 100));
     gemini.script({ fault: 503 }, { fault: 503 }, { fault: 503 }, { fault: 503 }, { fault: 503 }, { fault: 503 });
     const id = newTicketId();
