@@ -6,8 +6,7 @@ import { FakeGemini } from "../fakes/gemini.ts";
 import { FakeSms } from "../fakes/sms.ts";
 import { FakeSmtp } from "../fakes/smtp.ts";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
-import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
-import { logged } from "../support/processes.ts";
+import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
 import { analysisAnswer, entrySignal, newTicketId, postSignal, SECURITY_KEY, ticketBody } from "../support/tickets.ts";
 import { until } from "../support/wait.ts";
 
@@ -16,7 +15,7 @@ let gemini: FakeGemini;
 let smtp: FakeSmtp;
 let sms: FakeSms;
 let api: TestApi;
-let worker: InProcessWorker;
+let worker: Spawned;
 let staff: string;
 
 async function resetOptions(changes: Record<string, unknown> = {}) {
@@ -47,7 +46,7 @@ beforeAll(async () => {
   api = await startApi(env);
   await resetOptions();
   for (const name of ["urgency", "notifications"] as const) await api.ctx.queues.get(name).obliterate({ force: true });
-  worker = await startInProcessWorker({ ...env, WORKER_QUEUES: "urgency,notifications" });
+  worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "urgency,notifications" });
   await worker.waitFor(logged("workers started"));
   const user = await createUser(api.ctx, { login: uniqueLogin("staff"), capabilities: ["staff"] });
   staff = basicAuth(user.login, user.application_password);
@@ -59,7 +58,8 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
-  await worker.stop();
+  worker.child.kill("SIGKILL");
+  await worker.exited();
   // A staff id links one user: the next file of this database may link the fixtures' staff 9 to its own.
   await api.ctx.prisma.user.updateMany({ where: { staff_id: 9 }, data: { staff_id: null } });
   await resetOptions({ ai_security_key: null, urgency_gate_seconds: null, urgency_max_per_run: null });
@@ -188,7 +188,7 @@ describe("the analysis (spec 2, 4.7)", () => {
 
   it("follows the urgency chain of the configured model (spec 2, 4.7 rule 3)", async () => {
     await resetOptions({ ai_urgency_model: "gemini-2.5-pro" });
-    // The worker sees an option change within twice OPTIONS_CACHE_MS.
+    // The worker process sees an option change within twice OPTIONS_CACHE_MS.
     await new Promise((resolve) => setTimeout(resolve, 2 * OPTIONS_CACHE_MS + 100));
     gemini.script({ fault: 503 }, { fault: 503 }, { fault: 503 }, { fault: 503 }, { fault: 503 }, { fault: 503 });
     const id = newTicketId();
