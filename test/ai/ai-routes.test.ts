@@ -5,8 +5,7 @@ import { OPTIONS } from "@mw/domains/options";
 import { createUser, setLoginPassword } from "@mw/domains/identity";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
-import { closedPort, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
-import { spawnEntry } from "../support/processes.ts";
+import { startApi, uniqueLogin, type TestApi } from "../support/api.ts";
 
 const PROVIDER_KEY = "AIzaFAKE-provider-key-7d1c";
 const SHARED_KEY = "shared-ai-key-4b9e-0c71d5a2e8f36b19";
@@ -70,24 +69,22 @@ describe("authentication and limits (spec 2, 5 and 8)", () => {
 
   it("limits each address to ai_rate_limit per ai_rate_window across two API processes, with Retry-After", async () => {
     await reset(api, { ai_rate_limit: 3, ai_rate_window: 61 });
-    const ports = [await closedPort(), await closedPort()];
-    const processes = ports.map((port) => spawnEntry("packages/api/src/main.ts", [], { PORT: String(port), HOST: "127.0.0.1", AI_BASE_URL: gemini.url, AI_API_KEY: PROVIDER_KEY }));
+    // Two apps, each with its own connections and option cache as a process has: only Redis is shared.
+    const apps = await Promise.all([startApi({ AI_BASE_URL: gemini.url, AI_API_KEY: PROVIDER_KEY }), startApi({ AI_BASE_URL: gemini.url, AI_API_KEY: PROVIDER_KEY })]);
     try {
-      await Promise.all(processes.map((proc) => proc.waitFor(/"message":"api listening"/, 30_000)));
       const statuses = [];
       let last: Response | undefined;
-      for (const port of [ports[0], ports[1], ports[0], ports[1]]) {
-        last = await fetch(`http://127.0.0.1:${port}/ai/parse-email-reply`, { method: "POST", headers: { "content-type": "application/json", "ai-security-key": SHARED_KEY }, body: JSON.stringify({ email_body: "Hi" }) });
+      for (const app of [apps[0], apps[1], apps[0], apps[1]]) {
+        last = await fetch(`${app!.url}/ai/parse-email-reply`, { method: "POST", headers: { "content-type": "application/json", "ai-security-key": SHARED_KEY }, body: JSON.stringify({ email_body: "Hi" }) });
         statuses.push(last.status);
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
       expect(await last!.json()).toMatchObject({ code: "rate_limited", data: { status: 429 } });
       expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
     } finally {
-      for (const proc of processes) proc.child.kill("SIGKILL");
-      await Promise.all(processes.map((proc) => proc.exited()));
+      await Promise.all(apps.map((app) => app.close()));
     }
-  }, 60_000);
+  });
 
   it("counts CF-Connecting-IP only from a peer TRUST_PROXY trusts", async () => {
     await reset(api, { ai_rate_limit: 3, ai_rate_window: 67 });

@@ -1,7 +1,7 @@
 import { OPTIONS, OptionStore } from "@mw/domains/options";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { restCall, startApi, userWith, type TestApi } from "../support/api.ts";
-import { spawnEntry } from "../support/processes.ts";
+import { runCli as cli, runCliProcess } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
 
 let api: TestApi;
@@ -26,13 +26,6 @@ afterAll(async () => {
 
 const settings = (authorization = admin) => restCall(`${api.url}/ai/settings`, "GET", undefined, authorization);
 const change = (body: unknown, authorization = admin) => restCall(`${api.url}/ai/settings`, "PUT", body, authorization);
-
-async function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const run = spawnEntry("packages/api/src/cli/main.ts", args);
-  const { code } = await run.exited();
-  const [stdout = "", stderr = ""] = [run.output().split("\n").filter((line) => line.startsWith("{")).join("\n"), run.output()];
-  return { code, stdout, stderr };
-}
 
 describe("AI settings (spec 2, 2.2)", () => {
   it("answers the spec's defaults, with secrets only as set or unset", async () => {
@@ -118,9 +111,11 @@ describe("AI settings (spec 2, 2.2)", () => {
     expect(JSON.parse(set.stdout)).toEqual({ name: "ai_rate_limit", set: true });
     expect(JSON.parse((await cli("options:get", "ai_rate_limit")).stdout)).toEqual({ name: "ai_rate_limit", value: 120 });
     expect((await cli("options:set", "ai_api_key", "AIzaTESTKEY123")).code).toBe(0);
-    const key = await cli("options:get", "ai_api_key");
-    expect(JSON.parse(key.stdout)).toEqual({ name: "ai_api_key", set: true });
-    expect(key.stderr).not.toContain("AIzaTESTKEY123");
+    // As a process: everything it prints, its log lines included, is what must not hold the key.
+    const key = await runCliProcess("options:get", "ai_api_key");
+    expect(key.code).toBe(0);
+    expect(JSON.parse(key.stdout.split("\n").filter((line) => line.startsWith('{"name"')).join(""))).toEqual({ name: "ai_api_key", set: true });
+    expect(key.stdout + key.stderr).not.toContain("AIzaTESTKEY123");
     const refused = await cli("options:set", "ai_model", "claude");
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("ai_model: must be a Gemini model id");

@@ -39,6 +39,8 @@ afterAll(async () => {
   await prisma.syncRun.deleteMany({ where: { site_id: siteId } });
   await prisma.order.deleteMany({ where: { site_id: siteId } });
   await prisma.site.delete({ where: { id: siteId } });
+  // A staff id links one user: the next file of this database may link the fixtures' staff 9 to its own.
+  await prisma.user.updateMany({ where: { login: staff }, data: { staff_id: null } });
 });
 
 async function rest<T>(path: string, authorization = middleware): Promise<T> {

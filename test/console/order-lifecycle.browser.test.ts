@@ -6,14 +6,15 @@ import { userWith } from "../support/api.ts";
 import { expectAccessible } from "../support/axe.ts";
 import { consoleUser, signIn, useConsole } from "../support/console.ts";
 import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";
-import { logged, spawnEntry, type Spawned, runCli as cli } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { logged, runCli as cli } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
 
-// An order driven through an ERP outage and a refusal by the real worker, its
+// An order driven through an ERP outage and a refusal by the worker's runtime, its
 // state read at each step from REST, the console (Chromium) and `pnpm cli order:show`.
 const TOKEN = "erp-lifecycle-token-7c1d";
 let erp: FakeErp;
-let worker: Spawned | undefined;
+let worker: InProcessWorker | undefined;
 let admin: string;
 let page: Page;
 let operator: string;
@@ -41,10 +42,7 @@ beforeAll(async () => {
 
 afterEach(async () => {
   erp.reset();
-  if (worker && worker.child.exitCode === null && worker.child.signalCode === null) {
-    worker.child.kill("SIGKILL");
-    await worker.exited();
-  }
+  await worker?.stop();
 });
 
 afterAll(async () => {
@@ -123,8 +121,8 @@ async function intake(key: string, number: string): Promise<number> {
   return (await ui.api.ctx.prisma.order.findFirstOrThrow({ where: { number } })).id;
 }
 
-function startWorker(): Spawned {
-  return spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "orders", ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: "2000" });
+function startWorker(): Promise<InProcessWorker> {
+  return startInProcessWorker({ WORKER_QUEUES: "orders", ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: "2000" });
 }
 
 describe("an order's lifecycle through an ERP outage", () => {
@@ -143,7 +141,7 @@ describe("an order's lifecycle through an ERP outage", () => {
     await page.waitForURL(new RegExp(`/console/orders/${id}$`));
     expect(await orderPage(id)).toEqual(lifecycleOf(await rest<OrderState>(`/orders/${id}`)));
 
-    worker = startWorker();
+    worker = await startWorker();
     await worker.waitFor(logged("workers started"), 120_000);
     let retrying = pending;
     await until(
@@ -192,7 +190,7 @@ describe("an order's lifecycle through an ERP outage", () => {
     const number = `F${process.pid % 10000}-${Date.now() % 100000}`;
     const reason = "The field Customer No. must have a value.";
     erp.rejections.set(`${site.siteId}-${number}`, reason);
-    worker = startWorker();
+    worker = await startWorker();
     await worker.waitFor(logged("workers started"), 120_000);
     const id = await intake(site.key, number);
 

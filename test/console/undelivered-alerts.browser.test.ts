@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
 import { FakeSmtp } from "../fakes/smtp.ts";
 import { consoleUser, signIn, useConsole } from "../support/console.ts";
-import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { logged } from "../support/processes.ts";
 import { analysisAnswer, entrySignal, newTicketId, postSignal, SECURITY_KEY, ticketBody } from "../support/tickets.ts";
 import { until } from "../support/wait.ts";
 
@@ -12,7 +13,7 @@ const PROVIDER_KEY = "AIzaFAKE-undelivered-alerts-83c0";
 const OPERATORS = "ops@agency.example";
 let gemini: FakeGemini;
 let smtp: FakeSmtp;
-let worker: Spawned | undefined;
+let worker: InProcessWorker | undefined;
 const ai = () => ({ AI_BASE_URL: gemini.url, AI_API_KEY: PROVIDER_KEY, AI_RETRY_BASE_MS: "10" });
 // The API (and the first worker) have neither ALERT_EMAIL_TO nor CHAT_WEBHOOK_URL.
 const ui = useConsole();
@@ -21,13 +22,12 @@ const resetOptions = (changes: Record<string, unknown> = {}) =>
   ui.api.ctx.options.set({ ...Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, null])), ai_security_key: SECURITY_KEY, urgency_gate_seconds: 0, urgency_max_per_run: 1000, ...changes });
 
 async function startWorker(env: Record<string, string>) {
-  worker = spawnEntry("packages/worker/src/main.ts", [], { ...ai(), ...env, WORKER_QUEUES: "urgency,notifications" });
+  worker = await startInProcessWorker({ ...ai(), ...env, WORKER_QUEUES: "urgency,notifications" });
   await worker.waitFor(logged("workers started"), 90_000);
 }
 
 async function stopWorker() {
-  worker?.child.kill("SIGKILL");
-  await worker?.exited();
+  await worker?.stop();
   worker = undefined;
 }
 

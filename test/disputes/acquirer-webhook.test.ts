@@ -5,7 +5,8 @@ import { inboxSweepJob } from "@mw/domains/webhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closedPort, startApi, type TestApi } from "../support/api.ts";
 import { failForGood, stallTwice } from "../support/failed-jobs.ts";
-import { logLines, spawnEntry } from "../support/processes.ts";
+import { drainInProcess } from "../support/in-process-worker.ts";
+import { logLines } from "../support/processes.ts";
 
 let api: TestApi;
 const URL_PATH = "/middleware/v1/webhooks/acquirer";
@@ -243,8 +244,8 @@ describe("outbox: a crash between the audit row and the enqueue", () => {
     const sweep = await api.ctx.queues.add(inboxSweepJob, {});
     expect(sweep.queueName).toBe("webhooks");
 
-    const drain = spawnEntry("packages/worker/src/main.ts", ["--drain", "--worker-id", "sweep", "--webhook-max-jobs", "1"], {});
-    expect(await drain.exited()).toEqual({ code: 0, signal: null });
+    // In this process: the drain's exit is platform/worker.test.ts's.
+    const drain = await drainInProcess(["--worker-id", "sweep", "--webhook-max-jobs", "1"]);
     expect(logLines(drain, "queue drained")).toMatchObject([{ queue: "webhooks", completed: 1, failed: 0 }]);
     expect(await api.ctx.queues.get("disputes").getJob(`dispute.${stranded.event_id}`)).toMatchObject({ data: { webhook_id: stranded.id } });
   });

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FakeGemini } from "../fakes/gemini.ts";
 import { FakePinecone } from "../fakes/pinecone.ts";
 import { startApi, userWith, type TestApi } from "../support/api.ts";
-import { spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
+import { runCli } from "../support/processes.ts";
 import { postSse } from "../support/sse.ts";
 import { staffMember } from "../support/timetracking.ts";
 import { settled, until } from "../support/wait.ts";
@@ -20,7 +21,7 @@ const MODEL = "gemini-embedding-001";
 let gemini: FakeGemini;
 let pinecone: FakePinecone;
 let api: TestApi;
-let worker: Spawned;
+let worker: InProcessWorker;
 let queue: Queue;
 let admin: string;
 let staff: { staffId: number; authorization: string };
@@ -67,9 +68,8 @@ beforeAll(async () => {
   await queue.obliterate({ force: true });
   await queue.resume();
   await api.ctx.redis.del(`${api.ctx.config.QUEUE_PREFIX}:knowledge:tickets-embedded-until`);
-  worker = spawnEntry("packages/worker/src/main.ts", [], { ...env, WORKER_QUEUES: "knowledge" });
-  // Generous: on a loaded machine a worker's start (tsx compiling the sources) can take a minute. Its schedules
-  // are in place once the first reconcile ends, after "workers started": the first test reads the embeddings one.
+  worker = await startInProcessWorker({ ...env, WORKER_QUEUES: "knowledge" });
+  // Its schedules are in place once the first reconcile ends, after "workers started": the first test reads the embeddings one.
   await worker.waitFor(/"message":"schedules reconciled".*"why":"worker started"/, 90_000);
   admin = await userWith(api, "manage_options");
   staff = await staffMember(api);
@@ -81,8 +81,7 @@ beforeEach(() => {
 });
 afterAll(async () => {
   await api.ctx.options.set({ ai_vector_host: null, ai_vector_api_key: null });
-  worker.child.kill("SIGTERM");
-  await worker.exited();
+  await worker.stop();
   await api.close();
   await Promise.all([gemini.stop(), pinecone.stop()]);
   await rm(dir, { recursive: true, force: true });
@@ -205,9 +204,9 @@ describe("admin AJAX vector actions and knowledge:add (spec 2, 4.4)", () => {
     const site = await api.ctx.prisma.managedSite.create({ data: { name: "Harbour Tiles", url: `https://harbour-${Date.now()}.example`, client: "Harbour", notes: "Tile shop on WooCommerce" } });
     const file = path.join(dir, "returns-policy.md");
     await writeFile(file, "# Returns policy\n\nClients may return tiles within 30 days.\n");
-    const added = spawnEntry("packages/api/src/cli/main.ts", ["knowledge:add", "--source", "docs", file]);
-    expect((await added.exited()).code, added.output()).toBe(0);
-    const printed = JSON.parse(added.output().trim().split("\n").at(-1)!) as Json;
+    const added = await runCli("knowledge:add", "--source", "docs", file);
+    expect(added.code, added.stderr).toBe(0);
+    const printed = JSON.parse(added.stdout.trim().split("\n").at(-1)!) as Json;
     expect(printed).toMatchObject({ source: "docs", title: "Returns policy", vector_id: expect.stringMatching(/returns-policy$/), job_id: expect.stringMatching(/^knowledge:embed-document\./) });
     await jobDone(printed.job_id as string);
     expect(await api.ctx.prisma.knowledgeVector.findUnique({ where: { id: printed.vector_id as string } })).toMatchObject({ source: "docs", title: "Returns policy" });
@@ -259,9 +258,9 @@ describe("the daily document refresh (issue 32)", () => {
     expect(await queue.getJobScheduler("documents-refresh")).toMatchObject({ pattern: api.ctx.config.KNOWLEDGE_REFRESH_SCHEDULE, tz: "UTC" });
     const file = path.join(dir, "shipping-times.md");
     await writeFile(file, "# Shipping times\n\nTiles ship within 5 days.\n");
-    const added = spawnEntry("packages/api/src/cli/main.ts", ["knowledge:add", "--source", "docs", file]);
-    expect((await added.exited()).code, added.output()).toBe(0);
-    const printed = JSON.parse(added.output().trim().split("\n").at(-1)!) as Json;
+    const added = await runCli("knowledge:add", "--source", "docs", file);
+    expect(added.code, added.stderr).toBe(0);
+    const printed = JSON.parse(added.stdout.trim().split("\n").at(-1)!) as Json;
     await jobDone(printed.job_id as string);
     const vector = () => api.ctx.prisma.knowledgeVector.findUniqueOrThrow({ where: { id: printed.vector_id as string } });
     const firstHash = (await vector()).content_hash;

@@ -6,7 +6,7 @@ import { recordSyncError } from "@mw/domains/sites";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
 import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";
-import { spawnEntry } from "../support/processes.ts";
+import { runCli as cli } from "../support/processes.ts";
 
 let api: TestApi;
 let auth: { authorization: string };
@@ -109,20 +109,18 @@ describe("item catalogue", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "mw-items-"));
     const file = path.join(dir, "items.csv");
     writeFileSync(file, 'SKU,Name,Price,Stock\nCSV-1,First,1.50,3\nCSV-2,"Second, with comma",2,0\n');
-    const run = spawnEntry("packages/api/src/cli/main.ts", ["items:import", file]);
-    const { code } = await run.exited();
-    expect(code).toBe(0);
-    expect(JSON.parse(run.output().trim())).toEqual({ success: true, rows: 2, created: 2, updated: 0 });
+    const run = await cli("items:import", file);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout.trim())).toEqual({ success: true, rows: 2, created: 2, updated: 0 });
     const item = await api.ctx.prisma.item.findUniqueOrThrow({ where: { sku: "CSV-2" } });
     expect([item.name, Number(item.price), item.stock]).toEqual(["Second, with comma", 2, 0]);
 
     writeFileSync(file, "sku,name,price,stock\nCSV-1,Renamed,1,1\nCSV-3,,abc,1\n");
-    const bad = spawnEntry("packages/api/src/cli/main.ts", ["items:import", file]);
-    expect((await bad.exited()).code).toBe(1);
-    expect(bad.output()).toContain("row 3");
+    const bad = await cli("items:import", file);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("row 3");
     expect((await api.ctx.prisma.item.findUniqueOrThrow({ where: { sku: "CSV-1" } })).name).toBe("First");
-    // Two CLI processes start one after the other: seconds each on a loaded 2-core machine.
-  }, 90_000);
+  });
 });
 
 describe("order viewer", () => {

@@ -11,7 +11,7 @@ import { testConfig } from "../support/api.ts";
 import { failure } from "../support/errors.ts";
 import { stallTwice } from "../support/failed-jobs.ts";
 import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
-import { logged, logLines, spawnEntry, type Spawned } from "../support/processes.ts";
+import { logged, logLines } from "../support/processes.ts";
 import { settled, until } from "../support/wait.ts";
 
 // The worker's runtime (in this process), against real MariaDB, Redis
@@ -181,19 +181,6 @@ function startWorker(env: Record<string, string>): Promise<InProcessWorker> {
   return startInProcessWorker({ WORKER_QUEUES: "orders", HTTP_TIMEOUT_MS: "2000", ...env });
 }
 
-/** A worker process, for the OAuth tests: a process holds the ERP token it fetched, and each of those tests starts without one. */
-function spawnWorker(env: Record<string, string>): Spawned {
-  return spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "orders", HTTP_TIMEOUT_MS: "2000", ...env });
-}
-
-async function stopWorker(worker: InProcessWorker | Spawned): Promise<void> {
-  if (!("child" in worker)) return worker.stop();
-  if (worker.child.exitCode === null && worker.child.signalCode === null) {
-    worker.child.kill("SIGKILL");
-    await worker.exited();
-  }
-}
-
 describe("ErpClient against the contract", () => {
   function client(overrides: { ERP_TOKEN?: string; HTTP_TIMEOUT_MS?: number } = {}): ErpClient {
     return ErpClient.fromConfig({ ...testConfig(), ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN, HTTP_TIMEOUT_MS: 2000, ...overrides })!;
@@ -311,7 +298,7 @@ describe("order export with the ERP configured", () => {
     await worker.waitFor(logged("workers started"));
   });
 
-  afterAll(() => stopWorker(worker));
+  afterAll(() => worker.stop());
   // Each export queues a read-back: let it end here, before the next test resets the fake and the tables under it.
   afterEach(() => until(async () => (await queue.getActiveCount()) + (await queue.getWaitingCount()) === 0, () => "this test's jobs to end"));
 
@@ -545,7 +532,7 @@ describe("order sweep after workers died under an export", () => {
   let worker: InProcessWorker | undefined;
 
   afterEach(async () => {
-    if (worker) await stopWorker(worker);
+    if (worker) await worker.stop();
   });
 
   it("gives an export that stalled twice another round, and it exports the order once", async () => {
@@ -564,14 +551,15 @@ describe("order sweep after workers died under an export", () => {
 });
 
 describe("order export with OAuth client credentials", () => {
-  let worker: Spawned;
+  // Tokens are held per Redis connection: each test's worker opens its own and starts without one.
+  let worker: InProcessWorker;
   const queueIdle = () => until(async () => (await queue.getActiveCount()) + (await queue.getWaitingCount()) === 0, () => "this test's jobs to end");
   const apiCalls = () => erp.requests.filter((request) => request.url !== new URL(erp.tokenUrl).pathname);
 
   beforeEach(async () => {
     // The token is shared through Redis: a test starts without one.
     for (const key of await redis.keys(`${process.env.QUEUE_PREFIX}:erp-token:*`)) await redis.del(key);
-    worker = spawnWorker({
+    worker = await startWorker({
       ERP_BASE_URL: erp.url,
       ERP_TOKEN_URL: erp.tokenUrl,
       ERP_CLIENT_ID: erp.clientId,
@@ -583,7 +571,7 @@ describe("order export with OAuth client credentials", () => {
 
   afterEach(async () => {
     await queueIdle();
-    await stopWorker(worker);
+    await worker.stop();
   });
 
   it("renews an expiring token before it lapses, mid-export, with no failed job", async () => {
@@ -639,9 +627,9 @@ describe("order export with OAuth client credentials", () => {
   });
 
   it("keeps orders waiting, not failed, while the ERP's token endpoint refuses the client credentials (invalid_client): one operator alert, exported once they are right", async () => {
-    await stopWorker(worker);
+    await worker.stop();
     const oauth = { ERP_BASE_URL: erp.url, ERP_TOKEN_URL: erp.tokenUrl, ERP_CLIENT_ID: erp.clientId, ERP_SCOPE: erp.scope };
-    worker = spawnWorker({ ...oauth, ERP_CLIENT_SECRET: "a-mistyped-secret" });
+    worker = await startWorker({ ...oauth, ERP_CLIENT_SECRET: "a-mistyped-secret" });
     await worker.waitFor(logged("workers started"));
     const alertId = operatorAlertJobId("erp-client-credentials");
     await (await queues.get("notifications").getJob(alertId))?.remove();
@@ -657,10 +645,10 @@ describe("order export with OAuth client credentials", () => {
     await until(async () => Boolean(await alert()), () => "the operator alert");
     expect(await alert()).toMatchObject({ subject: "Order exports wait: the ERP refused the platform's client credentials", text: expect.stringContaining("ERP_CLIENT_SECRET") });
 
-    await stopWorker(worker);
+    await worker.stop();
     // Old enough for the sweep, which leaves the youngest to the intake.
     await prisma.order.updateMany({ where: { id: { in: orders.map((order) => order.id) } }, data: { created_at: new Date(Date.now() - 2 * 60_000) } });
-    worker = spawnWorker({ ...oauth, ERP_CLIENT_SECRET: erp.clientSecret });
+    worker = await startWorker({ ...oauth, ERP_CLIENT_SECRET: erp.clientSecret });
     await worker.waitFor(logged("workers started"));
     await settled(queue, await queues.add(orderSweepJob, {}), worker);
     await until(async () => (await prisma.order.count({ where: { id: { in: orders.map((order) => order.id) }, imported: 1 } })) === 2, () => "both exports to go through");
@@ -705,7 +693,7 @@ describe("order export with OAuth client credentials", () => {
 describe("order export with the ERP unconfigured", () => {
   let worker: InProcessWorker;
 
-  afterEach(() => stopWorker(worker));
+  afterEach(() => worker.stop());
 
   it("fails the export at once with a clear reason, and exports the order once the ERP is configured, without an operator", async () => {
     worker = await startWorker({ ERP_BASE_URL: "", ERP_TOKEN: "" });
@@ -720,7 +708,7 @@ describe("order export with the ERP unconfigured", () => {
     const skipped = await settled(queue, await queues.add(orderSweepJob, {}), worker);
     expect(skipped.returnvalue).toEqual({ skipped: "erp_not_configured" });
     expect(erp.requests).toHaveLength(0);
-    await stopWorker(worker);
+    await worker.stop();
 
     // The operator sets ERP_BASE_URL and restarts the worker; a sweep (its schedule's first run at start, or this one) does the rest.
     worker = await startWorker({ ERP_BASE_URL: erp.url, ERP_TOKEN: TOKEN });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDatabase, migrate } from "../../scripts/migrations/apply.ts";
 import { testConfig } from "../support/api.ts";
 import { testDatabaseUrl } from "../support/env.ts";
+import { startInProcessWorker } from "../support/in-process-worker.ts";
 import { logged, spawnEntry, type Spawned } from "../support/processes.ts";
 import { until } from "../support/wait.ts";
 
@@ -97,7 +98,8 @@ describe("a queue prefix and its database", () => {
     // Now a process on this slot's database is the one refused, and the other database's worker runs the job.
     const refused = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "orders" });
     expect(await refused.exited()).toEqual({ code: 78, signal: null });
-    const worker = onOther("packages/worker/src/main.ts", [], { WORKER_QUEUES: "orders", SHUTDOWN_TIMEOUT_MS: "3000" });
+    // Its runtime, in this process: the start-up check is what the refusals above are about.
+    const worker = await startInProcessWorker({ DATABASE_URL: OTHER_URL, WORKER_QUEUES: "orders" });
     try {
       await worker.waitFor(logged("workers started"));
       const id = orderExportJobId(MISSING_ORDER);
@@ -107,8 +109,7 @@ describe("a queue prefix and its database", () => {
       expect(job.failedReason).toBe(`order ${MISSING_ORDER} does not exist in the database ${OTHER}`);
       expect(await job.getState()).toBe("delayed");
     } finally {
-      worker.child.kill("SIGTERM");
-      await worker.exited();
+      await worker.stop();
     }
   }, 120_000);
 });

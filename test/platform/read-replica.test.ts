@@ -8,7 +8,8 @@ import type { Queue } from "bullmq";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, closedPort, startApi, testConfig, uniqueLogin, type TestApi } from "../support/api.ts";
 import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";
-import { logged, logLines, spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker } from "../support/in-process-worker.ts";
+import { logged, logLines, spawnEntry, type Output, type Spawned } from "../support/processes.ts";
 import { startReplicatedPair, type ReplicatedPair } from "../support/replication.ts";
 import { TcpProxy } from "../support/tcp-proxy.ts";
 import { settled, until } from "../support/wait.ts";
@@ -174,11 +175,14 @@ describe("reads that tolerate lag", () => {
       expect(await api.ctx.prisma.managedSite.count({ where: { url } })).toBe(0);
 
       const reports = api.ctx.queues.get("reports");
-      const worker = spawnEntry("packages/worker/src/main.ts", [], { WORKER_QUEUES: "reports", STORAGE_DIR: storage, DATABASE_URL: pair.primaryUrl, DATABASE_REPLICA_URL: pair.replicaUrl });
-      children.push(worker);
-      const csv = await reportCsv(reports, worker, { type: "order-intake-daily", date: "2025-03-03" });
-      expect(csv).toContain(`2025-03-03,${site.siteId},`);
-      expect(csv.trim().split("\n")).toHaveLength(2);
+      const worker = await startInProcessWorker({ WORKER_QUEUES: "reports", STORAGE_DIR: storage, DATABASE_URL: pair.primaryUrl, DATABASE_REPLICA_URL: pair.replicaUrl });
+      try {
+        const csv = await reportCsv(reports, worker, { type: "order-intake-daily", date: "2025-03-03" });
+        expect(csv).toContain(`2025-03-03,${site.siteId},`);
+        expect(csv.trim().split("\n")).toHaveLength(2);
+      } finally {
+        await worker.stop();
+      }
     } finally {
       await removeOrderOnReplica(id);
       await pair.onReplica("DELETE FROM managed_sites WHERE id = 900001");
@@ -207,7 +211,7 @@ describe("reads that tolerate lag", () => {
   }, 180_000);
 });
 
-async function reportCsv(reports: Queue, worker: Spawned, body: Record<string, string>): Promise<string> {
+async function reportCsv(reports: Queue, worker: Output, body: Record<string, string>): Promise<string> {
   const queued = await fetch(`${api.url}${ROOT}/reports`, { method: "POST", headers: { authorization: admin, "content-type": "application/json" }, body: JSON.stringify(body) });
   expect(queued.status).toBe(202);
   const { job_id: jobId, report_id: reportId } = (await queued.json()) as { job_id: string; report_id: number };

@@ -1,17 +1,22 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createRedis, Queues, type RedisClient } from "@mw/platform";
+import { ConfigError, createRedis, parseConfig, Queues, type RedisClient } from "@mw/platform";
 import { alertEmailJob, chatMessageJob, healthPingJob } from "@mw/domains/notifications";
+import { parseWorkerArgs, UsageError } from "@mw/worker/runtime/args";
 import type { Job, Queue } from "bullmq";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HttpSink } from "../fakes/http-sink.ts";
 import { FakeSmtp } from "../fakes/smtp.ts";
+import { testEnv } from "../support/env.ts";
+import { drainInProcess, startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
 import { logged, logLines, spawnEntry, type Spawned } from "../support/processes.ts";
 import { settled, until } from "../support/wait.ts";
 
-// The real worker entry point as a child process, against real Redis, with
-// this vitest worker's queue prefix. Nothing about BullMQ is mocked.
+// The worker's runtime against real Redis, with this vitest worker's queue
+// prefix; nothing about BullMQ is mocked. What jobs do runs in this process;
+// what only the process shows (signals, a kill, drain's exit, exit codes) runs
+// the real entry point as a child process.
 const ENTRY = "packages/worker/src/main.ts";
 const USER_AGENT = /^Middleware\/\d+\.\d+\.\d+$/;
 /** Short lock and stalled-check periods so a killed worker's job comes back within seconds. */
@@ -22,6 +27,7 @@ let queues: Queues;
 let queue: Queue;
 let sink: HttpSink;
 const children: Spawned[] = [];
+const inProcess: InProcessWorker[] = [];
 
 interface Proc extends Spawned {
   /** What the child wrote to stderr only (output() mixes both streams). */
@@ -34,6 +40,12 @@ function spawnWorker(env: Record<string, string> = {}, args: string[] = []): Pro
   let stderr = "";
   proc.child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return { ...proc, stderr: () => stderr };
+}
+
+async function startWorker(env: Record<string, string> = {}): Promise<InProcessWorker> {
+  const worker = await startInProcessWorker({ WORKER_QUEUES: "notifications", ...env });
+  inProcess.push(worker);
+  return worker;
 }
 
 /** Redis connections on which a BullMQ worker of this prefix waits for notifications jobs (BullMQ names them `<prefix>:<base64 queue>`). */
@@ -60,6 +72,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  for (const worker of inProcess.splice(0)) await worker.stop();
   for (const proc of children.splice(0)) {
     if (alive(proc)) {
       proc.child.kill("SIGKILL");
@@ -77,7 +90,7 @@ afterAll(async () => {
 
 describe("worker processes jobs", () => {
   it("GETs a health-ping URL once with the Middleware user agent, and POSTs a chat message as JSON to CHAT_WEBHOOK_URL", async () => {
-    const worker = spawnWorker({ CHAT_WEBHOOK_URL: `${sink.url}/hooks/abc` });
+    const worker = await startWorker({ CHAT_WEBHOOK_URL: `${sink.url}/hooks/abc` });
     await worker.waitFor(logged("workers started"));
 
     const ping = await queues.add(healthPingJob, { url: `${sink.url}/ping?site=7`, site_id: 7 });
@@ -106,7 +119,7 @@ describe("worker processes jobs", () => {
   });
 
   it("fails a bad payload or an unknown job name at once, without retrying", async () => {
-    const worker = spawnWorker();
+    const worker = await startWorker();
     await worker.waitFor(logged("workers started"));
 
     const bad = await queue.add("health-ping", { url: "not a url" });
@@ -128,7 +141,7 @@ describe("worker processes jobs", () => {
   it("fails a forged job (a key its definition does not declare, or a wrong type) at once, without running its processor", async () => {
     const smtp = await new FakeSmtp().start();
     try {
-      const worker = spawnWorker({ CHAT_WEBHOOK_URL: `${sink.url}/hooks/ours`, SMTP_URL: smtp.url, MAIL_FROM: "mw@agency.example", ALERT_EMAIL_TO: "ops@agency.example" });
+      const worker = await startWorker({ CHAT_WEBHOOK_URL: `${sink.url}/hooks/ours`, SMTP_URL: smtp.url, MAIL_FROM: "mw@agency.example", ALERT_EMAIL_TO: "ops@agency.example" });
       await worker.waitFor(logged("workers started"));
 
       // Written straight into the queue, as Bull Board's add-job did: each would make the worker call out if it ran.
@@ -156,7 +169,7 @@ describe("worker processes jobs", () => {
   });
 
   it("fails at once on a 4xx answer but keeps a 5xx answer for a retry", async () => {
-    const worker = spawnWorker();
+    const worker = await startWorker();
     await worker.waitFor(logged("workers started"));
 
     sink.status = 404;
@@ -221,7 +234,8 @@ describe("worker shutdown", () => {
     // The retry may answer quickly: what matters is that it happens.
     sink.delayMs = 200;
 
-    const second = spawnWorker(FAST_STALL);
+    // The next worker need not be a process of its own: the recovery is BullMQ's, from Redis.
+    const second = await startWorker(FAST_STALL);
     const done = await settled(queue, job, second, 20_000);
     expect(await done.getState()).toBe("completed");
     expect(done.returnvalue).toEqual({ status: 200 });
@@ -267,8 +281,8 @@ describe("drain mode", () => {
       expect(files[0]).toMatch(new RegExp(`^worker-t1-\\d{4}-\\d{2}-\\d{2}\\.[A-Za-z0-9_-]+-${firstRun.child.pid}\\.log$`));
       expect(readFileSync(path.join(logDir, files[0]!), "utf8")).toMatch(logged("drain finished"));
 
-      const secondRun = spawnWorker({ LOG_DIR: logDir }, ["--drain", "--worker-id", "t1", "--notifications-max-jobs", "10"]);
-      expect(await secondRun.exited()).toEqual({ code: 0, signal: null });
+      // The next cron run, in this process: the first showed what only the process does.
+      const secondRun = await drainInProcess(["--worker-id", "t1", "--notifications-max-jobs", "10"], { WORKER_QUEUES: "notifications", LOG_DIR: logDir });
       expect(await queue.getJobCounts("completed", "waiting", "active", "failed")).toEqual({ completed: 5, waiting: 0, active: 0, failed: 0 });
       expect(sink.requests.map((r) => r.url)).toEqual(["/d1", "/d2", "/d3", "/d4", "/d5"]);
       expect(logLines(secondRun, "queue drained")).toMatchObject([{ completed: 2, failed: 0, limit: 10 }]);
@@ -284,12 +298,21 @@ describe("drain mode", () => {
       [["--notifications-max-jobs", "3"], /^--worker-id and --\*-max-jobs only apply with --drain$/m],
       [["--drain", "--bogus-max-jobs", "1"], /Unknown option '--bogus-max-jobs'/],
     ];
-    const runs = cases.map(([args]) => spawnWorker({}, args));
-    const exits = await Promise.all(runs.map((run) => run.exited()));
-    cases.forEach(([args, message], i) => {
-      expect({ args, exit: exits[i] }).toEqual({ args, exit: { code: 64, signal: null } });
-      expect(runs[i]!.stderr()).toMatch(message);
-    });
+    // main.ts prints the message of a UsageError or parseArgs' TypeError and exits 64: each case's message here, one case's exit there.
+    for (const [args, message] of cases) {
+      let refused: unknown;
+      try {
+        parseWorkerArgs(args);
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused instanceof UsageError || refused instanceof TypeError, args.join(" ")).toBe(true);
+      expect((refused as Error).message, args.join(" ")).toMatch(message);
+    }
+    const [args, message] = cases[0]!;
+    const run = spawnWorker({}, args);
+    expect(await run.exited()).toEqual({ code: 64, signal: null });
+    expect(run.stderr()).toMatch(message);
     expect(await queue.getJobCounts("completed", "waiting")).toEqual({ completed: 0, waiting: 0 });
   });
 });
@@ -303,13 +326,23 @@ describe("start-up configuration", () => {
       [{ REDIS_URL: "redis+sentinel://app:pw-Secret@s1:26379,s2:26379" }, /REDIS_URL: names no master: redis\+sentinel:\/\/HOST:PORT,HOST:PORT\/MASTER\[\/DB\]\n(?![\s\S]*pw-Secret)/],
       [{ WORKER_LOCK_DURATION_MS: "500" }, /WORKER_LOCK_DURATION_MS: /],
     ];
-    const runs = cases.map(([env]) => spawnWorker(env));
-    const exits = await Promise.all(runs.map((run) => run.exited()));
-    cases.forEach(([env, message], i) => {
-      expect({ env, exit: exits[i] }).toEqual({ env, exit: { code: 78, signal: null } });
-      expect(runs[i]!.stderr()).toMatch(/^Invalid configuration:/);
-      expect(runs[i]!.stderr()).toMatch(message);
-      expect(runs[i]!.output()).not.toMatch(logged("workers started"));
-    });
+    // getConfigOrExit prints the ConfigError's message and exits 78: each case's message here, one case's exit there.
+    for (const [env, message] of cases) {
+      let refused: unknown;
+      try {
+        parseConfig({ ...testEnv(), ...env }, "worker");
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused, JSON.stringify(env)).toBeInstanceOf(ConfigError);
+      expect(`${(refused as Error).message}\n`).toMatch(/^Invalid configuration:/);
+      expect(`${(refused as Error).message}\n`).toMatch(message);
+    }
+    const [env, message] = cases[2]!;
+    const run = spawnWorker(env);
+    expect(await run.exited()).toEqual({ code: 78, signal: null });
+    expect(run.stderr()).toMatch(/^Invalid configuration:/);
+    expect(run.stderr()).toMatch(message);
+    expect(run.output()).not.toMatch(logged("workers started"));
   });
 });

@@ -2,7 +2,7 @@ import { createRedis, Queues, unlinkMatching, type RedisClient } from "@mw/platf
 import { SCHEDULED_JOBS, missingSchedules } from "@mw/domains/schedules";
 import { JOBS } from "@mw/worker/jobs/index";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { spawnEntry, type Spawned } from "../support/processes.ts";
+import { startInProcessWorker, type InProcessWorker } from "../support/in-process-worker.ts";
 import { TcpProxy } from "../support/tcp-proxy.ts";
 import { until } from "../support/wait.ts";
 
@@ -11,17 +11,14 @@ import { until } from "../support/wait.ts";
 // worker to put them back without being restarted.
 let redis: RedisClient;
 let queues: Queues;
-let worker: Spawned | undefined;
+let worker: InProcessWorker | undefined;
 
 beforeAll(() => {
   redis = createRedis(process.env.REDIS_URL!);
   queues = new Queues(redis, process.env.QUEUE_PREFIX!);
 });
 afterEach(async () => {
-  if (worker && worker.child.exitCode === null) {
-    worker.child.kill("SIGKILL");
-    await worker.exited();
-  }
+  await worker?.stop();
   worker = undefined;
 });
 afterAll(async () => {
@@ -37,8 +34,8 @@ async function emptyRedis(): Promise<void> {
 const names = async () => (await missingSchedules(queues)).map((job) => job.name).sort();
 const all = SCHEDULED_JOBS.map((job) => job.name).sort();
 
-async function startWorker(env: Record<string, string> = {}): Promise<Spawned> {
-  worker = spawnEntry("packages/worker/src/main.ts", [], env);
+async function startWorker(env: Record<string, string> = {}): Promise<InProcessWorker> {
+  worker = await startInProcessWorker(env);
   await worker.waitFor(/"message":"schedules reconciled".*"why":"worker started"/);
   await until(async () => (await names()).length === 0, () => `the worker's schedules; worker output:\n${worker!.output()}`);
   return worker;
@@ -61,6 +58,9 @@ describe("job schedules after Redis loses its data", () => {
       await until(async () => (await names()).length === 0, () => `schedules back; worker output:\n${worker!.output()}`);
       await worker!.waitFor(/"why":"redis reconnected"/);
     } finally {
+      // Closed while the proxy passes: its connections would otherwise reconnect to nothing for ever.
+      proxy.set("pass");
+      await worker?.stop();
       await proxy.stop();
     }
   });

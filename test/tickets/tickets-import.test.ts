@@ -4,7 +4,7 @@ import path from "node:path";
 import { createPrisma } from "@mw/platform";
 import { urgencyAnalysisJobId } from "@mw/domains/urgency";
 import { afterAll, describe, expect, it } from "vitest";
-import { spawnEntry } from "../support/processes.ts";
+import { runCli } from "../support/processes.ts";
 import { entrySignal, newTicketId, ticketBody } from "../support/tickets.ts";
 import { startApi } from "../support/api.ts";
 
@@ -12,11 +12,9 @@ const prisma = createPrisma(process.env.DATABASE_URL!);
 afterAll(() => prisma.$disconnect());
 
 async function importFile(...args: string[]) {
-  const run = spawnEntry("packages/api/src/cli/main.ts", ["tickets:import", ...args]);
-  const { code } = await run.exited();
-  const lines = run.output().split("\n");
-  const summary = lines.filter((line) => line.startsWith('{"success"')).at(-1);
-  return { code, summary: summary ? (JSON.parse(summary) as Record<string, unknown>) : null, stderr: lines.filter((line) => !line.startsWith("{")).join("\n") };
+  const { code, stdout, stderr } = await runCli("tickets:import", ...args);
+  const summary = stdout.split("\n").filter((line) => line.startsWith('{"success"')).at(-1);
+  return { code, summary: summary ? (JSON.parse(summary) as Record<string, unknown>) : null, stderr };
 }
 
 describe("pnpm cli tickets:import FILE.jsonl (design 10.1)", () => {
@@ -71,12 +69,12 @@ describe("pnpm cli staff:import FILE.csv (issue 20: the staff directory)", () =>
   it("creates and updates staff from CSV, reports bad rows and skips them", async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "staff-")), "staff.csv");
     writeFileSync(file, ["id,name,email,phone,department_id,is_project_manager,is_department_manager", "301,Pat Manager,pat@agency.example,+15550000301,2,yes,no", "302,Dana Head,dana@agency.example,,2,0,1", "x,Broken,,,,,", "303,,nobody@agency.example,,,,"].join("\n"));
-    const run = spawnEntry("packages/api/src/cli/main.ts", ["staff:import", file]);
-    expect((await run.exited()).code).toBe(0);
-    const summary = JSON.parse(run.output().split("\n").find((line) => line.startsWith('{"success"'))!) as Record<string, unknown>;
+    const run = await runCli("staff:import", file);
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout.split("\n").find((line) => line.startsWith('{"success"'))!) as Record<string, unknown>;
     expect(summary).toEqual({ success: true, rows: 4, applied: 2, unchanged: 0, skipped: 2 });
-    expect(run.output()).toMatch(/row 4: id: .*, skipped/);
-    expect(run.output()).toMatch(/row 5: name: .*, skipped/);
+    expect(run.stderr).toMatch(/row 4: id: .*, skipped/);
+    expect(run.stderr).toMatch(/row 5: name: .*, skipped/);
     expect(await prisma.staff.findUnique({ where: { id: 301 } })).toMatchObject({ name: "Pat Manager", phone: "+15550000301", department_id: 2, is_project_manager: true, is_department_manager: false });
     expect(await prisma.staff.findUnique({ where: { id: 302 } })).toMatchObject({ phone: null, is_department_manager: true });
   });

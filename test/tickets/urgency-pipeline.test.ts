@@ -60,6 +60,8 @@ beforeEach(() => {
 afterAll(async () => {
   worker.child.kill("SIGKILL");
   await worker.exited();
+  // A staff id links one user: the next file of this database may link the fixtures' staff 9 to its own.
+  await api.ctx.prisma.user.updateMany({ where: { staff_id: 9 }, data: { staff_id: null } });
   await resetOptions({ ai_security_key: null, urgency_gate_seconds: null, urgency_max_per_run: null });
   await api.close();
   await Promise.all([gemini.stop(), smtp.stop(), sms.stop()]);

@@ -12,7 +12,14 @@ interface CommandLine {
   options: Record<string, { type: "string" | "boolean"; required?: boolean; description: string }>;
 }
 
-type Run<Deps> = (deps: Deps, values: Record<string, string | boolean | undefined>, args: string[]) => Promise<unknown>;
+/** Where the CLI writes: the process's stdout and stderr, or a test's buffers when it runs in process. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** A command returns what main prints as one line of JSON; `io.err` takes its progress and its skipped input, a line each. */
+type Run<Deps> = (deps: Deps, values: Record<string, string | boolean | undefined>, args: string[], io: CliIo) => Promise<unknown>;
 
 /**
  * One `pnpm cli` command: its arguments, its options and what it does (its summary is in registry.ts).

@@ -2,14 +2,8 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { CliQueueConnections } from "@mw/platform/connections/cli";
-import type { Command } from "./command.ts";
+import type { CliIo, Command } from "./command.ts";
 import { COMMANDS } from "./registry.ts";
-
-/** Where the CLI writes: the process's stdout and stderr, or a test's buffers when it runs in process. */
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-}
 
 const processIo: CliIo = { out: (text) => console.log(text), err: (text) => console.error(text) };
 
@@ -83,7 +77,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   const connections = await openCliConnections(getConfigOrExit("cli"), { queues: command.queues === true });
   try {
     // Opened with the queues exactly when the command declares them, which is when its `run` takes them.
-    io.out(JSON.stringify(await command.run(connections as CliQueueConnections, values, positionals)));
+    io.out(JSON.stringify(await command.run(connections as CliQueueConnections, values, positionals, io)));
     return 0;
   } catch (error) {
     const message = error instanceof AppError || error instanceof Error ? error.message : String(error);

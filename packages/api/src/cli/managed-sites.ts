@@ -18,7 +18,7 @@ export const licenseCommands: Record<string, Command> = {
   "licenses:import": {
     arguments: [{ name: "FILE.csv", description: "a header row, then one license per line; expires_on as YYYY-MM-DD, cost_id an existing cost's id (may be empty)" }],
     options: {},
-    async run(deps, _values, [file]) {
+    async run(deps, _values, [file], io) {
       const licenses = new Licenses(deps);
       const summary = { success: true, rows: 0, created: 0, updated: 0, skipped: 0 };
       for await (const record of csvRecords(file!)) {
@@ -28,7 +28,7 @@ export const licenseCommands: Record<string, Command> = {
         if (!parsed.success) {
           summary.skipped += 1;
           const issue = parsed.error.issues[0]!;
-          process.stderr.write(`row ${line}: ${issue.path.join(".") || "row"}: ${issue.message}, skipped\n`);
+          io.err(`row ${line}: ${issue.path.join(".") || "row"}: ${issue.message}, skipped`);
           continue;
         }
         try {
@@ -36,7 +36,7 @@ export const licenseCommands: Record<string, Command> = {
           summary[created ? "created" : "updated"] += 1;
         } catch (error) {
           summary.skipped += 1;
-          process.stderr.write(`row ${line}: ${(error as Error).message} skipped\n`);
+          io.err(`row ${line}: ${(error as Error).message} skipped`);
         }
       }
       return summary;

@@ -3,7 +3,7 @@ import { createInterface } from "node:readline";
 import { openOptionStore } from "@mw/domains/options";
 import { applyStaffRecord, staffSignalBody, ticketSignal } from "@mw/domains/tickets";
 import { receiveTicketSignal } from "@mw/domains/urgency";
-import type { CliQueueDeps, Command } from "./command.ts";
+import type { CliIo, CliQueueDeps, Command } from "./command.ts";
 import { csvRecords } from "./csv-file.ts";
 import { inputFile } from "./input-file.ts";
 
@@ -27,7 +27,7 @@ interface ImportSummary {
  * With `analyse`, each ticket that received an entry gets its urgency
  * analysis job (one per ticket).
  */
-async function importSignals(deps: CliQueueDeps, file: string, analyse: boolean): Promise<ImportSummary> {
+async function importSignals(deps: CliQueueDeps, file: string, analyse: boolean, io: CliIo): Promise<ImportSummary> {
   const summary: ImportSummary = { success: true, lines: 0, applied: 0, unchanged: 0, skipped: 0, analyses_queued: 0 };
   const analysed = new Set<number>();
   const intake = { ...deps, options: openOptionStore(deps) };
@@ -41,14 +41,14 @@ async function importSignals(deps: CliQueueDeps, file: string, analyse: boolean)
       json = JSON.parse(line);
     } catch {
       summary.skipped += 1;
-      process.stderr.write(`line ${summary.lines}: not JSON, skipped\n`);
+      io.err(`line ${summary.lines}: not JSON, skipped`);
       continue;
     }
     const parsed = ticketSignal.safeParse(json);
     if (!parsed.success) {
       summary.skipped += 1;
       const issue = parsed.error.issues[0]!;
-      process.stderr.write(`line ${summary.lines}: ${issue.path.join(".") || "line"}: ${issue.message}, skipped\n`);
+      io.err(`line ${summary.lines}: ${issue.path.join(".") || "line"}: ${issue.message}, skipped`);
       continue;
     }
     const outcome = await receiveTicketSignal(intake, parsed.data, { analyse, source: "tickets:import" });
@@ -57,7 +57,7 @@ async function importSignals(deps: CliQueueDeps, file: string, analyse: boolean)
     if (outcome.queued && outcome.analyse) analysed.add(outcome.analyse.ticket_id);
     if (Date.now() - reported >= PROGRESS_EVERY_MS) {
       reported = Date.now();
-      process.stderr.write(`${summary.lines} lines read: ${summary.applied} applied, ${summary.unchanged} unchanged, ${summary.skipped} skipped\n`);
+      io.err(`${summary.lines} lines read: ${summary.applied} applied, ${summary.unchanged} unchanged, ${summary.skipped} skipped`);
     }
   }
   summary.analyses_queued = analysed.size;
@@ -83,8 +83,8 @@ export const ticketCommands: Record<string, Command> = {
     queues: true,
     arguments: [{ name: "FILE.jsonl", description: "one signal per line, as POST /tickets/v1/signals takes it" }],
     options: { analyse: { type: "boolean", description: "queue one urgency analysis for each ticket that received entries" } },
-    async run(deps, values, [file]) {
-      return importSignals(deps, inputFile(file!), values.analyse === true);
+    async run(deps, values, [file], io) {
+      return importSignals(deps, inputFile(file!), values.analyse === true, io);
     },
   },
 };
@@ -93,7 +93,7 @@ export const staffCommands: Record<string, Command> = {
   "staff:import": {
     arguments: [{ name: "FILE.csv", description: "a header row, then one staff member per line; id is the ticket system's staff id" }],
     options: {},
-    async run(deps, _values, [file]) {
+    async run(deps, _values, [file], io) {
       const summary = { success: true, rows: 0, applied: 0, unchanged: 0, skipped: 0 };
       for await (const record of csvRecords(file!)) {
         summary.rows += 1;
@@ -101,7 +101,7 @@ export const staffCommands: Record<string, Command> = {
         if (!parsed.success) {
           summary.skipped += 1;
           const issue = parsed.error.issues[0]!;
-          process.stderr.write(`row ${summary.rows + 1}: ${issue.path.join(".") || "row"}: ${issue.message}, skipped\n`);
+          io.err(`row ${summary.rows + 1}: ${issue.path.join(".") || "row"}: ${issue.message}, skipped`);
           continue;
         }
         if (await applyStaffRecord(deps, parsed.data)) summary.applied += 1;
