@@ -71,6 +71,11 @@ beforeAll(async () => {
   worker = await startInProcessWorker({ ...env, WORKER_QUEUES: "knowledge" });
   // Its schedules are in place once the first reconcile ends, after "workers started": the first test reads the embeddings one.
   await worker.waitFor(/"message":"schedules reconciled".*"why":"worker started"/, 90_000);
+  // A scheduler's first run may start at once: let it end, or it embeds this file's new tickets beside the runs the tests start.
+  await until(async () => {
+    const counts = await queue.getJobCounts("active", "waiting", "prioritized");
+    return counts.active! + counts.waiting! + counts.prioritized! === 0;
+  }, () => "the knowledge queue to be idle after the worker started");
   admin = await userWith(api, "manage_options");
   staff = await staffMember(api);
 }, 150_000);
@@ -94,10 +99,12 @@ describe("the embeddings cron (spec 2, 4.6 and 8)", () => {
     const second = await mirrorTicket(api, "Login page slow", "The staff login page takes 20 seconds.");
     const before = gemini.calls.length;
     const run = await runCron();
-    expect(run.returnvalue).toMatchObject({ embedded: expect.any(Number), unchanged: 0 });
+    // Other files' tickets on this database may have their vectors already (unchanged): these two are new.
+    expect(run.returnvalue.embedded).toBeGreaterThanOrEqual(2);
     expect(run.progress).toMatchObject({ done: expect.any(Number), total: expect.any(Number) });
     const texts = embeddedTexts(before);
     expect(texts.find((request) => request.text.includes("Invoices show the old VAT rate."))).toMatchObject({ taskType: "RETRIEVAL_DOCUMENT", dimensions: 768 });
+    expect(texts.find((request) => request.text.includes("The staff login page takes 20 seconds."))).toBeDefined();
     expect(await api.ctx.prisma.knowledgeVector.findUniqueOrThrow({ where: { id: ticketVectorId(first.id) } })).toMatchObject({ model: MODEL, dimension: 768, source: "ticket" });
 
     await api.ctx.prisma.ticket.update({ where: { id: second.id }, data: { subject: "Login page very slow since Monday" } });
