@@ -123,7 +123,9 @@ describe("order search", () => {
     // One connection, so its session's handler counters are this search's alone.
     const replica = createPrisma(testDatabaseUrl(), { connectionLimit: 1 });
     try {
-      const reads = async () => Number((await replica.$queryRaw<{ Value: string }[]>`SHOW SESSION STATUS LIKE 'Handler_read_next'`)[0]!.Value);
+      // Index entries walked either way: the total reads a gram's postings forward, the page newest first (backward).
+      const reads = async () =>
+        (await replica.$queryRaw<{ Value: string }[]>`SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_next', 'Handler_read_prev')`).reduce((sum, row) => sum + Number(row.Value), 0);
       const before = await reads();
       const found = await listOrders({ replica }, { search: "XYZUVW" }, { skip: 0, take: 20 });
       const read = (await reads()) - before;
