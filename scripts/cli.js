@@ -7,39 +7,17 @@
 // compiling Prisma's query compiler (WebAssembly) again with TurboFan, about 0.3 s of CPU, while a
 // long import can still get there; the child takes the same flags.
 import { spawnSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath, URL } from "node:url";
+import { builtSinceChanged } from "./support/built.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** The packages the CLI's modules come from: the API's commands, the domains and what they import. */
 const PACKAGES = ["platform", "providers", "domains", "api"];
 
-/**
- * The compiled sources (not tests) under `dir`, relative to it. Walked by hand: Node 20's
- * `readdirSync({ recursive: true })` stats every entry and works out its relative path, half this check's CPU.
- */
-function* sources(dir, relative = "") {
-  for (const entry of readdirSync(join(dir, relative), { withFileTypes: true })) {
-    const file = relative ? `${relative}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) yield* sources(dir, file);
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")) yield file;
-  }
-}
-
-/** Whether each compiled source has its .js in dist/, written after the source's last change. */
-function builtSinceChanged(pkg) {
-  const src = join(ROOT, "packages", pkg, "src");
-  for (const file of sources(src)) {
-    const built = statSync(join(ROOT, "packages", pkg, "dist", file.replace(/\.ts$/, ".js")), { throwIfNoEntry: false });
-    if (!built || built.mtimeMs < statSync(join(src, file)).mtimeMs) return false;
-  }
-  return true;
-}
-
 const args = process.argv.slice(2);
-if (PACKAGES.every(builtSinceChanged)) {
+if (PACKAGES.every((pkg) => builtSinceChanged(ROOT, pkg))) {
   const { main } = await import("../packages/api/dist/cli/main.js");
   process.exitCode = await main(args);
 } else {

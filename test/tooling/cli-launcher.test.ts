@@ -38,8 +38,8 @@ const BUILT_AT = SOURCES_AT + 60;
 
 beforeEach(() => {
   checkout = mkdtempSync(join(tmpdir(), "mw-cli-launcher-"));
-  mkdirSync(join(checkout, "scripts"));
-  copyFileSync(join(ROOT, "scripts/cli.js"), join(checkout, "scripts/cli.js"));
+  mkdirSync(join(checkout, "scripts/support"), { recursive: true });
+  for (const file of ["scripts/cli.js", "scripts/support/built.js"]) copyFileSync(join(ROOT, file), join(checkout, file));
   for (const pkg of ["platform", "providers", "domains"]) {
     write(`packages/${pkg}/src/lib/part.ts`, "export const part = 1;\n", SOURCES_AT);
     write(`packages/${pkg}/dist/lib/part.js`, "export const part = 1;\n", BUILT_AT);

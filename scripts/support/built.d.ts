@@ -1,0 +1,1 @@
+export function builtSinceChanged(root: string, pkg: string): boolean;
