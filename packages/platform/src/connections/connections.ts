@@ -1,7 +1,7 @@
 import type { RedisClient } from "../redis/redis.ts";
 import type { Config } from "../config/config.ts";
-import { createSqlPool, poolConfig, SharedPoolAdapterFactory, type SqlPool } from "../database/db.ts";
-import { PrismaClient } from "../generated/prisma/client.ts";
+import { createSqlPool, poolConfig, prismaOver, SharedPoolAdapterFactory, type SqlPool } from "../database/db.ts";
+import type { PrismaClient } from "../generated/prisma/client.ts";
 import { createLogger, type Logger } from "../logging/logger.ts";
 import { jobRetentionOf } from "../queues/options.ts";
 import { Queues } from "../queues/queues.ts";
@@ -47,7 +47,7 @@ export function openConnections(config: Config, name: string, options: { logger?
   const logger = options.logger ?? createLogger(name, config);
   const pools = { connectionLimit: config.DB_POOL_SIZE, acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS, queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS };
   const primary = new SharedPoolAdapterFactory(poolConfig(config.DATABASE_URL, pools));
-  const prisma = new PrismaClient({ adapter: primary });
+  const prisma = prismaOver(primary, pools);
   const { client: replica, state: replicaState } = config.DATABASE_REPLICA_URL
     ? createReplicaPrisma(config.DATABASE_REPLICA_URL, primary, logger, { ...pools, maxLagSeconds: config.REPLICA_MAX_LAG_SECONDS, readWaitMs: config.REPLICA_READ_WAIT_MS })
     : { client: prisma, state: undefined };

@@ -2,8 +2,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaMariaDb } from "@prisma/adapter-mariadb";
 import type { IsolationLevel, SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery } from "@prisma/driver-adapter-utils";
 import mariadb from "mariadb";
-import { PrismaClient } from "../generated/prisma/client.ts";
-import { connectionConfig, poolConfig, type PoolSettings } from "./db.ts";
+import type { PrismaClient } from "../generated/prisma/client.ts";
+import { connectionConfig, poolConfig, prismaOver, type PoolSettings } from "./db.ts";
 import type { Logger } from "../logging/logger.ts";
 
 /** How long a probe of the replica waits for a connection: the probe decides whether a read falls back, so it must not hang. */
@@ -354,5 +354,5 @@ class ReplicaAdapterFactory implements SqlDriverAdapterFactory {
 export function createReplicaPrisma(replicaUrl: string, primary: SqlDriverAdapterFactory, logger: Logger, settings: PoolSettings & ReplicaSettings): { client: PrismaClient; state: ReplicaState } {
   const state = new ReplicaState(replicaUrl, logger, settings);
   const replica = new PrismaMariaDb(poolConfig(replicaUrl, settings));
-  return { client: new PrismaClient({ adapter: new ReplicaAdapterFactory(replica, primary, state) }), state };
+  return { client: prismaOver(new ReplicaAdapterFactory(replica, primary, state), settings), state };
 }
