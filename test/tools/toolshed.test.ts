@@ -85,11 +85,11 @@ describe("toolshed discovery", () => {
   });
 
   it.each([
-    ["bad-import", "bad_import", " failed to load: the fixture tool cannot load"],
-    ["no-register", "no_register", " exports no registerRoutes function"],
-    ["register-throws", "throws_on_register", ": registerRoutes failed: OpenAPI: no example for GET /undocumented"],
-  ])("does not start with a broken tool (%s), naming it", async (fixture, tool, why) => {
-    const module = join(FIXTURES, fixture, tool, "index.ts");
+    ["bad-import", "bad_import", "index.js", " failed to load: the fixture tool cannot load"],
+    ["no-register", "no_register", "index.ts", " exports no registerRoutes function"],
+    ["register-throws", "throws_on_register", "index.ts", ": registerRoutes failed: OpenAPI: no example for GET /undocumented"],
+  ])("does not start with a broken tool (%s), naming it", async (fixture, tool, file, why) => {
+    const module = join(FIXTURES, fixture, tool, file);
     await expect(startApi({ TOOLSHED_DIR: join(FIXTURES, fixture) })).rejects.toThrow(`Toolshed: tool "${tool}" (${module})${why}`);
   });
 
@@ -97,6 +97,6 @@ describe("toolshed discovery", () => {
     const api = spawnEntry("packages/api/src/main.ts", [], { TOOLSHED_DIR: join(FIXTURES, "bad-import"), PORT: "0" });
     expect(await api.exited()).toEqual({ code: 78, signal: null });
     const lines = api.output().trim().split("\n").filter((line) => line && !line.startsWith("{"));
-    expect(lines).toEqual([`Toolshed: tool "bad_import" (${join(FIXTURES, "bad-import/bad_import/index.ts")}) failed to load: the fixture tool cannot load`]);
+    expect(lines).toEqual([`Toolshed: tool "bad_import" (${join(FIXTURES, "bad-import/bad_import/index.js")}) failed to load: the fixture tool cannot load`]);
   });
 });
