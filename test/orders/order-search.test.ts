@@ -2,12 +2,13 @@
 // totals read from kept counts, each checked against what the orders table itself says.
 import { createUser } from "@mw/domains/identity";
 import { listOrders } from "@mw/domains/orders";
-import { createPrisma } from "@mw/platform";
+import { createPrisma, createSqlPool } from "@mw/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../packages/api/src/cli/main.ts";
 import { basicAuth, startApi, uniqueLogin, type TestApi } from "../support/api.ts";
 import { testDatabaseUrl } from "../support/env.ts";
 import { createSiteWithKey, orderBody, seedItems } from "../support/fixtures.ts";
+import { until } from "../support/wait.ts";
 
 let api: TestApi;
 let auth: string;
@@ -171,6 +172,30 @@ describe("order search", () => {
     expect(code).toBe(0);
     expect(JSON.parse(out.join(""))).toMatchObject({ seconds: expect.any(Number), orders: expect.any(Number) });
     expect((await list(`search=R${tag}AAB`)).orders.map((order) => order.id)).toEqual([id]);
+  });
+
+  it("runs orders:reindex's statements past DB_QUERY_TIMEOUT_MS, which bounds other commands' (its recounts take minutes at ten million orders)", async () => {
+    // Another transaction holds order_counts' rows, so the reindex's recount waits on them past the 1 s set here.
+    await insertBySql(`Q${tag}WAIT`, `QT${tag}`, null, "2026-10-03 08:00:00");
+    const pool = createSqlPool(testDatabaseUrl(), { connectionLimit: 1 });
+    const blocker = await pool.getConnection();
+    const setting = process.env.DB_QUERY_TIMEOUT_MS;
+    process.env.DB_QUERY_TIMEOUT_MS = "1000";
+    try {
+      await blocker.beginTransaction();
+      await blocker.query("SELECT COUNT(*) FROM order_counts FOR UPDATE");
+      const run = main(["orders:reindex"], { out: () => undefined, err: () => undefined });
+      await until(async () => {
+        const [waiting] = (await blocker.query("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE 'DELETE FROM order_counts%' AND TIME >= 2")) as { n: bigint | number }[];
+        return Number(waiting!.n) > 0;
+      }, () => "the reindex to wait on order_counts for 2 s");
+      await blocker.commit();
+      expect(await run).toBe(0);
+    } finally {
+      process.env.DB_QUERY_TIMEOUT_MS = setting;
+      blocker.release();
+      await pool.end();
+    }
   });
 });
 

@@ -24,5 +24,6 @@ type Run<Deps> = (deps: Deps, values: Record<string, string | boolean | undefine
 /**
  * One `pnpm cli` command: its arguments, its options and what it does (its summary is in registry.ts).
  * Only a command that declares `queues` checks and opens Redis, and only its `run` is given the queues.
+ * One that declares `longStatements` (a rebuild over every order) may run a statement past DB_QUERY_TIMEOUT_MS.
  */
-export type Command = (CommandLine & { queues?: false; run: Run<CliDeps> }) | (CommandLine & { queues: true; run: Run<CliQueueDeps> });
+export type Command = CommandLine & { longStatements?: true } & ({ queues?: false; run: Run<CliDeps> } | { queues: true; run: Run<CliQueueDeps> });

@@ -74,7 +74,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     import("@mw/platform/config"),
     import("@mw/platform/connections/cli"),
   ]);
-  const connections = await openCliConnections(getConfigOrExit("cli"), { queues: command.queues === true });
+  const connections = await openCliConnections(getConfigOrExit("cli"), { queues: command.queues === true, longStatements: command.longStatements === true });
   try {
     // Opened with the queues exactly when the command declares them, which is when its `run` takes them.
     io.out(JSON.stringify(await command.run(connections as CliQueueConnections, values, positionals, io)));

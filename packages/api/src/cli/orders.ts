@@ -14,6 +14,7 @@ export const orderCommands: Record<string, Command> = {
     },
   },
   "orders:reindex": {
+    longStatements: true,
     options: {},
     run: (deps) => reindexOrderSearch(deps),
   },

@@ -23,12 +23,32 @@ type Closable<T> = T & { close(): Promise<void> };
  * on reconnects. Redis's client, BullMQ and the pairing check are imported only
  * for such a command, so one that needs the database alone starts without them.
  */
-export async function openCliConnections(config: Config, use: { queues: true }): Promise<Closable<CliQueueConnections>>;
-export async function openCliConnections(config: Config, use?: { queues: boolean }): Promise<Closable<CliConnections & Partial<CliQueueConnections>>>;
-export async function openCliConnections(config: Config, use = { queues: false }): Promise<Closable<CliConnections & Partial<CliQueueConnections>>> {
+/**
+ * What a command needs opened: the queues, and whether its statements may run for minutes (a rebuild
+ * over every order), past DB_QUERY_TIMEOUT_MS, which bounds every other command's as the API's.
+ */
+interface CliUse {
+  queues: boolean;
+  longStatements?: boolean;
+}
+
+/** A maintenance statement's bound: a rebuild over ten million orders' grams takes tens of minutes here. */
+const LONG_STATEMENT_MS = 6 * 3600_000;
+
+function openPrisma(config: Config, use: CliUse) {
+  return createPrisma(config.DATABASE_URL, {
+    connectionLimit: 2,
+    acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS,
+    queryTimeoutMs: use.longStatements ? LONG_STATEMENT_MS : config.DB_QUERY_TIMEOUT_MS,
+  });
+}
+
+export async function openCliConnections(config: Config, use: CliUse & { queues: true }): Promise<Closable<CliQueueConnections>>;
+export async function openCliConnections(config: Config, use?: CliUse): Promise<Closable<CliConnections & Partial<CliQueueConnections>>>;
+export async function openCliConnections(config: Config, use: CliUse = { queues: false }): Promise<Closable<CliConnections & Partial<CliQueueConnections>>> {
   if (!use.queues) {
     exitOnProblems(await checkDatabase(config.DATABASE_URL, { database: true }));
-    const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 2 });
+    const prisma = openPrisma(config, use);
     return { config, prisma, close: () => prisma.$disconnect() };
   }
   const [{ checkServices }, { pairingOrExit }, { createRedis }, { Queues }] = await Promise.all([
@@ -38,7 +58,7 @@ export async function openCliConnections(config: Config, use = { queues: false }
     import("../queues/queues.ts"),
   ]);
   exitOnProblems(...(await checkServices(config, { database: true })));
-  const prisma = createPrisma(config.DATABASE_URL, { connectionLimit: 2 });
+  const prisma = openPrisma(config, use);
   let redis: RedisClient | undefined;
   let queues: Queues | undefined;
   return {
