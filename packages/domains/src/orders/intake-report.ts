@@ -47,9 +47,11 @@ async function intakeOf(deps: Pick<Connections, "prisma">, bounds: { start: Date
   // Each row comes as one JSON array, not eight columns: Prisma builds about a kilobyte of objects per raw
   // column value, so a week of rows in columns (tens of MB) outlived the young generation and piled up in the
   // old one until a full collection (+171 MB at a year of a million orders). The total stays a string ("26.50").
-  // `imported IN (0, 1)` lets the (imported, created_at) index serve the date range.
+  // `imported IN (0, 1)` lets the (imported, created_at) index serve the date range, and STRAIGHT_JOIN keeps the
+  // orders first: at ten million orders the optimizer started from the 200 sites and read each site's orders whole
+  // (94 s for a week, past the 15 s query bound; 3 s in this order).
   const rows = await deps.prisma.$queryRaw<{ intake: IntakeCells }[]>`
-    SELECT JSON_ARRAY(DATE_FORMAT(o.created_at, '%Y-%m-%d'), o.site_id, s.name, o.payment_method, COUNT(*),
+    SELECT STRAIGHT_JOIN JSON_ARRAY(DATE_FORMAT(o.created_at, '%Y-%m-%d'), o.site_id, s.name, o.payment_method, COUNT(*),
            CAST(SUM(o.imported = 1) AS SIGNED), CAST(SUM(o.imported = 0) AS SIGNED), CAST(SUM(COALESCE(m.amount, 0)) AS CHAR)) AS intake
     FROM orders o
     JOIN sites s ON s.id = o.site_id
