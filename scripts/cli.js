@@ -10,14 +10,13 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath, URL } from "node:url";
-import { builtSinceChanged } from "./support/built.js";
+import { entryBuilt } from "./support/built.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-/** The packages the CLI's modules come from: the API's commands, the domains and what they import. */
-const PACKAGES = ["platform", "providers", "domains", "api"];
 
 const args = process.argv.slice(2);
-if (PACKAGES.every((pkg) => builtSinceChanged(ROOT, pkg))) {
+// The CLI is the API package's: its commands, the domains and what they import.
+if (entryBuilt(ROOT, "api")) {
   const { main } = await import("../packages/api/dist/cli/main.js");
   process.exitCode = await main(args);
 } else {

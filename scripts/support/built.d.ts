@@ -1,1 +1,1 @@
-export function builtSinceChanged(root: string, pkg: string): boolean;
+export function entryBuilt(root: string, pkg: string): boolean;

@@ -16,11 +16,16 @@ function* sources(dir, relative = "") {
 }
 
 /** Whether each compiled source of packages/`pkg` under `root` has its .js in dist/, written after the source's last change. */
-export function builtSinceChanged(root, pkg) {
+function builtSinceChanged(root, pkg) {
   const src = join(root, "packages", pkg, "src");
   for (const file of sources(src)) {
     const built = statSync(join(root, "packages", pkg, "dist", file.replace(/\.ts$/, ".js")), { throwIfNoEntry: false });
     if (!built || built.mtimeMs < statSync(join(src, file)).mtimeMs) return false;
   }
   return true;
+}
+
+/** Whether an entry point of packages/`pkg` may run compiled: its package and the ones every entry point loads are built since they changed. */
+export function entryBuilt(root, pkg) {
+  return ["platform", "providers", "domains", pkg].every((name) => builtSinceChanged(root, name));
 }

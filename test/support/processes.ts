@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { builtSinceChanged } from "../../scripts/support/built.js";
+import { entryBuilt } from "../../scripts/support/built.js";
 import { testEnv } from "./env.ts";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -66,8 +66,7 @@ const COMPILED_BY: Record<string, string> = {
  */
 function nodeArgs(entry: string, nodeFlags: string[]): string[] {
   const script = COMPILED_BY[entry];
-  const pkg = entry.split("/")[1]!;
-  if (script && !nodeFlags.length && ["platform", "providers", "domains", pkg].every((name) => builtSinceChanged(ROOT, name))) {
+  if (script && !nodeFlags.length && entryBuilt(ROOT, entry.split("/")[1]!)) {
     const scripts = (JSON.parse(readFileSync(`${ROOT}/package.json`, "utf8")) as { scripts: Record<string, string> }).scripts;
     return scripts[script]!.split(" ").slice(1);
   }
