@@ -192,7 +192,8 @@ describe("order search", () => {
       await blocker.commit();
       expect(await run).toBe(0);
     } finally {
-      process.env.DB_QUERY_TIMEOUT_MS = setting;
+      if (setting === undefined) delete process.env.DB_QUERY_TIMEOUT_MS;
+      else process.env.DB_QUERY_TIMEOUT_MS = setting;
       blocker.release();
       await pool.end();
     }
