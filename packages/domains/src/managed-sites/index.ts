@@ -2,7 +2,7 @@ export { Costs, addCostInput, costView, listCostsInput, siteCostInput, updateCos
 export { formBool, formId, formInt, idInput } from "./form.ts";
 export { INDEX_NOT_CONFIGURED, NO_BROWSER, cdnCredentials, cdnCredentialsMissing, cdnPurgeJob, indexCheckJob, requestDashboardJob, screenshotJob, siteAuditJob, siteSyncJob, sslCheckAllJob, sslCheckJob, wordPressCredentials, wpCredentialsMissing } from "./jobs.ts";
 export { Licenses, addLicenseInput, licenseView, listLicensesInput, mapLicenseInput, updateLicenseInput } from "./licenses.ts";
-export { ManagedSites, SITE_STATUSES, addSiteInput, listSitesInput, managedSiteExists, managedSiteRows, managedSitesForExport, searchSitesInput, siteView, updateSiteInput, type ManagedSiteRow, type SitePlugin } from "./sites.ts";
+export { ManagedSites, SITE_STATUSES, addSiteInput, listSitesInput, managedSiteExists, managedSiteRows, managedSitesForExport, searchSitesInput, siteView, updateSiteInput, type ManagedSiteRow, type SiteExportRow, type SitePlugin } from "./sites.ts";
 export { SUMMARY_COLUMNS, dashboardSummary } from "./summary.ts";
 export { syncSiteWordPress } from "./wordpress-sync.ts";
 export { auditSite } from "./site-audit.ts";

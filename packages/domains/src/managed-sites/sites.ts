@@ -5,7 +5,7 @@ import type { PrismaClient } from "@mw/platform/database";
 import { decryptSecret, encryptSecret } from "@mw/platform/crypto";
 import { trimEndChars } from "@mw/platform/text";
 import type { Connections } from "@mw/platform/connections";
-import type { Prisma } from "@mw/platform/prisma";
+import { Prisma } from "@mw/platform/prisma";
 import { daysFromNow, daysLeft } from "./expiry.ts";
 import { formId, formInt, formText } from "./form.ts";
 
@@ -127,24 +127,53 @@ export function managedSiteRows(prisma: PrismaClient, siteIds?: number[]): Promi
   return prisma.managedSite.findMany({ where: siteIds ? { id: { in: siteIds } } : {}, orderBy: { id: "asc" } });
 }
 
+/** What the CSV exports list of a site; the dates are UTC days (YYYY-MM-DD). */
+export interface SiteExportRow {
+  id: number;
+  name: string;
+  url: string;
+  client: string | null;
+  status: string;
+  hosting: string | null;
+  plugins: SitePlugin[] | null;
+  ssl_expires_on: string | null;
+  synced_on: string | null;
+}
+
+/** A SiteExportRow as the database's JSON array, in the interface's order. */
+type SiteExportCells = [number, string, string, string | null, string, string | null, SitePlugin[] | null, string | null, string | null];
+
 /**
  * The sites of a status (or all), by name: the rows the CSV exports list, from
  * the replica (an export tolerates lag). In batches of `batch`, each read after
  * the last one's (name, id), so an export writes as it reads and never holds
  * every site and its plugins at once.
  */
-export async function* managedSitesForExport(deps: Pick<Connections, "replica">, status: (typeof SITE_STATUSES)[number] | "all", batch = 500): AsyncGenerator<ManagedSiteRow[]> {
-  const where = status === "all" ? {} : { status };
-  let after: ManagedSiteRow | undefined;
+export async function* managedSitesForExport(deps: Pick<Connections, "replica">, status: (typeof SITE_STATUSES)[number] | "all", batch = 500): AsyncGenerator<SiteExportRow[]> {
+  const ofStatus = status === "all" ? Prisma.sql`TRUE` : Prisma.sql`status = ${status}`;
+  let after: SiteExportRow | undefined;
   for (;;) {
-    const rows: ManagedSiteRow[] = await deps.replica.managedSite.findMany({
-      where: after ? { ...where, OR: [{ name: { gt: after.name } }, { name: after.name, id: { gt: after.id } }] } : where,
-      orderBy: [{ name: "asc" }, { id: "asc" }],
-      take: batch,
-    });
-    if (rows.length) yield rows;
-    if (rows.length < batch) return;
-    after = rows.at(-1);
+    const from = after ? Prisma.sql`(name > ${after.name} OR (name = ${after.name} AND id > ${after.id}))` : Prisma.sql`TRUE`;
+    // Each site comes as one JSON array of the columns the exports write, not a whole row: Prisma builds about a
+    // kilobyte of objects per column value, and the 27 columns of 10,000 sites outlived the young generation
+    // and grew the API by 260 MB before a full collection.
+    const rows = await deps.replica.$queryRaw<{ site: SiteExportCells }[]>`
+      SELECT JSON_ARRAY(id, name, url, client, status, hosting, plugins, DATE_FORMAT(ssl_expires_at, '%Y-%m-%d'), DATE_FORMAT(synced_at, '%Y-%m-%d')) AS site
+      FROM managed_sites WHERE ${ofStatus} AND ${from} ORDER BY name, id LIMIT ${batch}`;
+    const sites = rows.map(({ site: [id, name, url, client, siteStatus, hosting, plugins, sslExpiresOn, syncedOn] }) => ({
+      id,
+      name,
+      url,
+      client,
+      status: siteStatus,
+      hosting,
+      plugins,
+      ssl_expires_on: sslExpiresOn,
+      synced_on: syncedOn,
+    }));
+    if (sites.length) yield sites;
+    if (sites.length < batch) return;
+    after = sites.at(-1);
   }
 }
 

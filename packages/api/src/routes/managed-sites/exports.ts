@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { csvTextCell, formatDay } from "@mw/platform";
 import { csvChunks, type CsvRow as Row } from "@mw/domains/reports";
-import { formBool, managedSitesForExport, siteView, SITE_STATUSES, type ManagedSiteRow, type SitePlugin } from "@mw/domains/managed-sites";
+import { formBool, managedSitesForExport, SITE_STATUSES, type SiteExportRow } from "@mw/domains/managed-sites";
 import { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { adminAction, FileAnswer, type AdminAction } from "../../http/admin-ajax.ts";
@@ -14,7 +14,7 @@ const exportInput = z.object({
 const exportData = z.object({ filename: z.string(), csv: z.string() });
 
 /** The export's rows, a batch of sites at a time. */
-async function* exportRows(ctx: Pick<AppContext, "replica">, status: z.infer<typeof exportInput>["status"], rowsOf: (site: ManagedSiteRow) => Row[]): AsyncGenerator<Row[]> {
+async function* exportRows(ctx: Pick<AppContext, "replica">, status: z.infer<typeof exportInput>["status"], rowsOf: (site: SiteExportRow) => Row[]): AsyncGenerator<Row[]> {
   for await (const sites of managedSitesForExport(ctx, status)) yield sites.flatMap(rowsOf);
 }
 
@@ -46,8 +46,8 @@ export function exportActions(ctx: Pick<AppContext, "replica">): AdminAction[] {
         data: { filename: "sites-2026-11-25.csv", csv: "id,name,url,client,status,hosting,plugins,plugin_updates,ssl_expires_at,synced_at\n3,ACME shop,https://shop.acme.example,ACME,active,Kinsta,1,0,2027-01-20,2026-11-25\n" },
       },
       handler: async (input) => {
-        const rows = exportRows(ctx, input.status, (row) => {
-          const site = siteView(row);
+        const rows = exportRows(ctx, input.status, (site) => {
+          const plugins = site.plugins ?? [];
           return [
             [
               site.id,
@@ -56,10 +56,10 @@ export function exportActions(ctx: Pick<AppContext, "replica">): AdminAction[] {
               csvTextCell(site.client),
               site.status,
               csvTextCell(site.hosting),
-              site.plugins.length,
-              site.plugins.filter((plugin) => plugin.update_available).length,
-              site.ssl_expires_at?.slice(0, 10) ?? "",
-              site.synced_at?.slice(0, 10) ?? "",
+              plugins.length,
+              plugins.filter((plugin) => plugin.update_available).length,
+              site.ssl_expires_on ?? "",
+              site.synced_on ?? "",
             ],
           ];
         });
@@ -78,7 +78,7 @@ export function exportActions(ctx: Pick<AppContext, "replica">): AdminAction[] {
       },
       handler: async (input) => {
         const rows = exportRows(ctx, input.status, (site) =>
-          ((site.plugins as SitePlugin[] | null) ?? []).map((plugin) => [
+          (site.plugins ?? []).map((plugin) => [
             site.id,
             csvTextCell(site.name),
             csvTextCell(site.url),
