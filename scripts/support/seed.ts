@@ -67,6 +67,24 @@ export async function seedCriticalTicket(prisma: PrismaClient, ticketId: number,
   await prisma.aiHistory.createMany({ data: (["email", "sms"] as const).map((channel) => ({ ticket_id: ticketId, event: "critical_alert", channel })) });
 }
 
+/**
+ * Runs one bulk-load statement as migration 20261129130000 lets a session write orders: the search
+ * triggers deferred for its own writes, left to `pnpm cli orders:reindex` (reindexOrderSearch) after.
+ */
+export function withOrderSearchDeferred(prisma: PrismaClient, statement: string): Promise<number> {
+  return prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SET @order_search_deferred = 1`;
+      try {
+        return await tx.$executeRawUnsafe(statement);
+      } finally {
+        await tx.$executeRaw`SET @order_search_deferred = NULL`;
+      }
+    },
+    { timeout: 3_600_000 },
+  );
+}
+
 /** How many rows of each kind `pnpm bench:data` seeds at scale 1 (issue 44: a busy shop after a year). */
 export const BENCH_DATA_ROWS = { orders: 10_000_000, disputes: 2_000_000, webhookEvents: 2_000_000, tickets: 1_000_000, snapshots: 1_000_000, syncRuns: 876_000, managedSites: 10_000, sites: 200 };
 
@@ -96,20 +114,8 @@ export async function seedBenchData(prisma: PrismaClient, scale: number, progres
       progress(table, to, total);
     }
   };
-  // Orders go in as a bulk load should (migration 20261129130000): the search triggers deferred for the
-  // session, the grams and counts built once after, a range of orders at a time.
-  const deferringSearch = (statement: string) =>
-    prisma.$transaction(
-      async (tx) => {
-        await tx.$executeRaw`SET @order_search_deferred = 1`;
-        try {
-          return await tx.$executeRawUnsafe(statement);
-        } finally {
-          await tx.$executeRaw`SET @order_search_deferred = NULL`;
-        }
-      },
-      { timeout: 3_600_000 },
-    );
+  // Orders go in as a bulk load should: the grams and counts built once after, a range of orders at a time.
+  const deferringSearch = (statement: string) => withOrderSearchDeferred(prisma, statement);
   const span = (from: number, to: number) => `seq_${from}_to_${to}`;
   const orderDate = (n: string) => `${start} + INTERVAL (${n} * ${Math.max(1, Math.round(31_536_000 / counts.orders!))}) SECOND`;
   await inBatches("orders", counts.orders!, (from, to) => `INSERT INTO orders (id, site_id, number, trans_id, erp_sales_order_number, dateadded, payment_method, contact_id,

@@ -4,7 +4,7 @@ import { reindexOrderSearch } from "@mw/domains/orders";
 import { createPrisma, type PrismaClient } from "@mw/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDatabase, migrate } from "../../scripts/migrations/apply.ts";
-import { seedSite } from "../../scripts/support/seed.ts";
+import { seedSite, withOrderSearchDeferred } from "../../scripts/support/seed.ts";
 import { testDatabaseUrl } from "../support/env.ts";
 
 // A database of its own: the page count is of this table alone, which other files' orders would blur.
@@ -17,15 +17,14 @@ beforeAll(async () => {
   prisma = createPrisma(URL, { connectionLimit: 2 });
   const site = await seedSite(prisma, { name: "Pages shop", platform: "storefront_a", site_url: "https://pages.example" });
   // A bulk load as bench:data's seeding writes one: the triggers deferred, the grams left to the rebuild.
-  await prisma.$transaction(async (tx) => {
-    await tx.$executeRaw`SET @order_search_deferred = 1`;
-    await tx.$executeRawUnsafe(`INSERT INTO orders (id, site_id, number, trans_id, erp_sales_order_number, dateadded, payment_method, contact_id,
-         shipping_agent_code, shipping_agent_service, imported, verified, ship_status, fully_import_from_website, payload_hash, created_at, updated_at)
-       SELECT seq, ${site.id}, CONCAT('B', 9000000 + seq), CONCAT('T', 7000000 + seq), CONCAT('SO-', 5000000 + seq), NOW(3) - INTERVAL seq MINUTE,
-         'pay_1', 1, 'FEDEX', 'GROUND', 1, 1, 0, 1, LPAD(seq, 64, '0'), NOW(3), NOW(3)
-       FROM seq_1_to_${ORDERS}`);
-    await tx.$executeRaw`SET @order_search_deferred = NULL`;
-  });
+  await withOrderSearchDeferred(
+    prisma,
+    `INSERT INTO orders (id, site_id, number, trans_id, erp_sales_order_number, dateadded, payment_method, contact_id,
+       shipping_agent_code, shipping_agent_service, imported, verified, ship_status, fully_import_from_website, payload_hash, created_at, updated_at)
+     SELECT seq, ${site.id}, CONCAT('B', 9000000 + seq), CONCAT('T', 7000000 + seq), CONCAT('SO-', 5000000 + seq), NOW(3) - INTERVAL seq MINUTE,
+       'pay_1', 1, 'FEDEX', 'GROUND', 1, 1, 0, 1, LPAD(seq, 64, '0'), NOW(3), NOW(3)
+     FROM seq_1_to_${ORDERS}`,
+  );
 }, 120_000);
 
 afterAll(async () => {
